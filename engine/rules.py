@@ -1,0 +1,304 @@
+"""Rule sets as one frozen value (RULES.md; STYLE.md "one Rules value").
+
+Every difference between rule sets lives in :class:`Rules`: which tile kinds exist, red fives,
+whether chi exists, the minimum han and the guarantee (§18), the limit table (§33), rounding
+(§11), honba (§12), the tsumo bonus (§13), the yaku han table and every **[interp]** choice of
+RULES.md as a named option. Code elsewhere reads fields; it never tests a preset's name.
+
+A hand JSON selects a preset and overrides options with
+``"rules": {"preset": "sanma-1.3", "aka_5man": true, "<option>": value}`` (see
+:func:`rules_from_json`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from engine.errors import InputError
+from engine.tiles import SANMA_KINDS
+
+
+@dataclass(frozen=True)
+class YakuSpec:
+    """One row of the yaku table: id, Japanese name, han closed / open (None = not available)."""
+
+    id: str
+    name: str
+    closed: int | None
+    open: int | None
+
+
+@dataclass(frozen=True)
+class LimitStep:
+    """A limit hand: from ``min_han`` han on, the base is ``base`` (§33)."""
+
+    min_han: int
+    base: int
+    name: str
+
+
+# RULES.md "Yaku (complete list)", in the order of the seed's tables.
+SANMA_YAKU: tuple[YakuSpec, ...] = (
+    YakuSpec("menzen_tsumo", "門前清自模和", 1, None),
+    YakuSpec("riichi", "立直", 1, None),
+    YakuSpec("double_riichi", "ダブル立直", 2, None),
+    YakuSpec("open_riichi", "オープン立直", 2, None),
+    YakuSpec("ippatsu", "一発", 1, None),
+    YakuSpec("rinshan", "嶺上開花", 1, 1),
+    YakuSpec("kanburi", "槓振り", 1, 1),
+    YakuSpec("haitei", "海底撈月", 1, 1),
+    YakuSpec("houtei", "河底撈魚", 1, 1),
+    YakuSpec("chankan", "槍槓", 1, 1),
+    YakuSpec("renhou", "人和", 8, None),
+    YakuSpec("paarenchan", "八連荘", 15, 15),
+    YakuSpec("shiisan_puutaa", "十三不塔", 15, 15),
+    YakuSpec("tenhou", "天和", 15, None),
+    YakuSpec("chihou", "地和", 15, None),
+    YakuSpec("yakuhai", "役牌", 1, 1),
+    YakuSpec("pinfu", "平和", 1, None),
+    YakuSpec("tanyao", "断么九", 1, 1),
+    YakuSpec("iipeikou", "一盃口", 1, None),
+    YakuSpec("ittsu", "一気通貫", 2, 1),
+    YakuSpec("chiitoitsu", "七対子", 2, 2),
+    YakuSpec("toitoi", "対々和", None, 2),
+    YakuSpec("chanta", "混全帯么九", 1, 1),
+    YakuSpec("honroutou", "混老頭", 2, 2),
+    YakuSpec("sanankou", "三暗刻", 2, None),
+    YakuSpec("sankantsu", "三槓子", 2, 2),
+    YakuSpec("sanrenkou", "三連刻", 2, 2),
+    YakuSpec("shousangen", "小三元", None, 2),
+    YakuSpec("honitsu", "混一色", 3, 2),
+    YakuSpec("junchan", "純全帯么九", 3, 2),
+    YakuSpec("ryanpeikou", "二盃口", 3, None),
+    YakuSpec("chinitsu", "清一色", 6, 5),
+    YakuSpec("shousharin", "小車輪", 6, None),
+    YakuSpec("sanshoku_doukou", "三色同刻", 15, 15),
+    YakuSpec("daisharin", "大車輪", 15, None),
+    YakuSpec("suurenkou", "四連刻", 15, 15),
+    YakuSpec("kokushi", "國士無双", 15, None),
+    YakuSpec("suuankou", "四暗刻", 15, None),
+    YakuSpec("daisangen", "大三元", 15, 15),
+    YakuSpec("tsuuiisou", "字一色", 15, 15),
+    YakuSpec("suushii", "四喜和", 15, 15),
+    YakuSpec("ryuuiisou", "緑一色", 15, 15),
+    YakuSpec("chinroutou", "清老頭", 15, 15),
+    YakuSpec("suukantsu", "四槓子", 15, 15),
+    YakuSpec("chuuren", "九蓮宝燈", 15, None),
+    YakuSpec("suuankou_tanki", "単騎待ち四暗刻", 20, 20),
+    YakuSpec("kokushi_13", "十三面待ち國士無双", 20, 20),
+    YakuSpec("chuuren_9", "九面待ち九蓮宝燈", 20, 20),
+    YakuSpec("beni_kujaku", "紅孔雀", 20, 20),
+    YakuSpec("manzu_honitsu", "萬子の混一色", 15, 15),
+)
+
+# "A yaku never adds to its own stronger form" (RULES.md, How yaku combine): (weaker, stronger).
+SANMA_STRONGER: tuple[tuple[str, str], ...] = (
+    ("iipeikou", "ryanpeikou"),
+    ("chanta", "junchan"),
+    ("honitsu", "chinitsu"),
+    ("honitsu", "manzu_honitsu"),
+    ("sanankou", "suuankou"),
+    ("sanankou", "suuankou_tanki"),
+    ("suuankou", "suuankou_tanki"),
+    ("sankantsu", "suukantsu"),
+    ("sanrenkou", "suurenkou"),
+    ("kokushi", "kokushi_13"),
+    ("chuuren", "chuuren_9"),
+    ("riichi", "double_riichi"),
+    ("riichi", "open_riichi"),
+    ("double_riichi", "open_riichi"),
+)
+
+# Composite yaku that replace their parts (§36, §37): (composite, parts).
+SANMA_COMPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("shousharin", ("honitsu", "chiitoitsu")),
+    ("daisharin", ("pinfu", "tanyao", "ryanpeikou", "chinitsu")),
+)
+
+SANMA_LIMITS: tuple[LimitStep, ...] = (
+    LimitStep(5, 2000, "mangan"),
+    LimitStep(6, 3000, "haneman"),
+    LimitStep(8, 4000, "baiman"),
+    LimitStep(11, 6000, "sanbaiman"),
+)
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A complete rule set. Defaults are sanma-1.3 as written in RULES.md.
+
+    Options marked [interp] in RULES.md keep their documented default and may be overridden.
+    """
+
+    preset: str = "sanma-1.3"
+    # --- tiles (§1, §3, §A1–A2) ---
+    tile_kinds: frozenset[int] = SANMA_KINDS
+    #: red fives in the base set per suit letter (one 0p and one 0s, §3)
+    red_fives: tuple[tuple[str, int], ...] = (("p", 1), ("s", 1))
+    #: option 赤五萬: all 5p/5s red, one north replaced by the aka-5-man (§A1–A2)
+    aka_5man: bool = False
+    chi_allowed: bool = False  # §19
+    kita_enabled: bool = True  # §22
+    kita_all_four_han: int = 8  # §22.2: all four norths by one player count 8
+    seats: tuple[str, ...] = ("E", "S", "W")  # §4: no North seat
+    rounds: tuple[str, ...] = ("E", "S")  # §6: East–South, no west round
+    # --- minimum han (§18) ---
+    min_yaku_han: int = 2
+    min_yaku_han_many_honba: int = 3  # §18.4
+    many_honba: int = 5
+    guarantee: bool = True  # §18.1: the minimum must hold for every wait
+    non_riichi_tsumo_exception: bool = True  # §18.2
+    # --- hand value (§33) ---
+    limits: tuple[LimitStep, ...] = SANMA_LIMITS
+    mangan_base: int = 2000
+    yakuman_han: int = 15
+    yakuman_base: int = 8000
+    #: han per further yakuman multiple (20 = double); 0 = no multiples by han
+    yakuman_step_han: int = 5
+    #: counted (kazoe) yakuman cap in multiples; 0 = no cap (§33: every 5 han one more)
+    kazoe_max_multiple: int = 0
+    kiriage_mangan: bool = False  # [interp] no kiriage mangan
+    # --- payments (§11–§14) ---
+    rounding_unit: int = 1000  # §11: round every payment up to 1,000
+    tsumo_bonus_per_payer: int = 1000  # §13
+    honba_ron: int = 1000  # §12: per stick, from the discarder
+    honba_tsumo_each: int = 1000  # §12: per stick, from each payer
+    riichi_deposit: int = 1000  # [interp] one deposit stick is 1,000
+    chombo_child_each: int = 4000  # §R1.3
+    chombo_dealer_each: int = 6000
+    aka5man_payment_multiplier: int = 2  # §A8: winner who extracted an aka-5-man
+    aka5man_as_bonus_han: int = 2  # §A6.1: discarded aka-5-man taken as 5p/5s
+    # --- fu ---
+    chiitoitsu_fu: int = 25  # §20
+    double_wind_pair_fu: int = 4  # [interp] standard riichi fu
+    pinfu_tsumo_fu: int = 20
+    open_pinfu_fu: int = 30
+    # --- yaku ---
+    yaku: tuple[YakuSpec, ...] = SANMA_YAKU
+    stronger: tuple[tuple[str, str], ...] = SANMA_STRONGER
+    composites: tuple[tuple[str, tuple[str, ...]], ...] = SANMA_COMPOSITES
+    yakuman_exclusive: bool = False  # [interp] False: yakuman yaku add up with everything
+    north_is_yakuhai: bool = False  # [interp] no North seat or round
+    open_double_riichi_han: int = 3  # [interp]
+    open_riichi_vs_non_riichi_han: int = 15  # §21.1
+    ryuuiisou_requires_hatsu: bool = False  # [interp]
+    beni_kujaku_requires_chun: bool = False  # [interp] "only 1s 5s 7s 9s and chun"
+    tsuuiisou_chiitoitsu: bool = True  # [interp] seven honor pairs are tsuuiisou
+    honroutou_needs_terminals_and_honors: bool = True  # [interp]
+    chanta_needs_run: bool = True  # [interp] all-triplet hands are honroutou instead
+    rinshan_haitei_combine: bool = False  # §40: count one of the pair
+    kanburi_houtei_combine: bool = False  # §40
+    #: [interp] shiisan puutaa is not a regular win shape, so it never adds tenhou/chihou
+    shiisan_puutaa_with_tenhou: bool = False
+    # --- dora (§2, §3, §22, §A5, §A9) ---
+    kita_count_as_dora_when_north_indicated: bool = True  # [interp]
+    aka5man_kita_is_red_dora: bool = False  # [interp] an extracted aka-5-man is no extra red five
+    #: [interp] ron on an extracted north / robbed ankan needs a yakuman-valued hand (§23–§24);
+    #: True would require a yakuman *yaku* instead of 15 han in total.
+    kita_ron_needs_yakuman_yaku: bool = False
+
+    def max_red(self, suit: str) -> int:
+        """How many red fives of a suit the set holds (4 of 5p/5s under aka_5man, §A2)."""
+        if self.aka_5man and suit in "ps":
+            return 4
+        return dict(self.red_fives).get(suit, 0)
+
+    @property
+    def all_fives_red(self) -> bool:
+        """Under the aka-5-man option every 5p and 5s is red (§A2, "全赤")."""
+        return self.aka_5man
+
+    @property
+    def aka5man_tiles(self) -> int:
+        """Number of aka-5-man tiles in the set (§A1): one under the option, else none."""
+        return 1 if self.aka_5man else 0
+
+    def min_han(self, honba: int) -> int:
+        """§18, §18.4: 2 han from yaku, 3 with five or more honba."""
+        return self.min_yaku_han_many_honba if honba >= self.many_honba else self.min_yaku_han
+
+    def yaku_han(self, yaku_id: str, closed: bool) -> int | None:
+        """The table's han for a yaku, closed or open; None when not available."""
+        spec = self.yaku_index.get(yaku_id)
+        if spec is None:
+            return None
+        return spec.closed if closed else spec.open
+
+    @property
+    def yaku_index(self) -> dict[str, YakuSpec]:
+        return _yaku_index(self.yaku)
+
+
+_INDEX_CACHE: dict[tuple[YakuSpec, ...], dict[str, YakuSpec]] = {}
+
+
+def _yaku_index(table: tuple[YakuSpec, ...]) -> dict[str, YakuSpec]:
+    index = _INDEX_CACHE.get(table)
+    if index is None:
+        index = {spec.id: spec for spec in table}
+        _INDEX_CACHE[table] = index
+    return index
+
+
+SANMA_13 = Rules()
+PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13}
+
+# Options a hand JSON may override (plain bool/int fields); structural fields are preset-only.
+_STRUCTURAL = {"preset", "tile_kinds", "red_fives", "seats", "rounds", "limits", "yaku",
+               "stronger", "composites"}
+OPTION_TYPES: dict[str, type] = {
+    f.name: (bool if f.type in ("bool", bool) else int)
+    for f in fields(Rules)
+    if f.name not in _STRUCTURAL
+}
+
+_POSITIVE = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base"}
+
+_RULES_CACHE: dict[tuple[tuple[str, Any], ...], Rules] = {}
+
+
+def rules_from_json(obj: Any) -> Rules:
+    """Rules from the hand JSON's ``rules`` field: ``{"preset": ..., <option>: value}``.
+
+    Absent → sanma-1.3. Unknown presets/options and wrongly typed values are InputError.
+
+    >>> rules_from_json({"aka_5man": True}).max_red("p")
+    4
+    """
+    if obj is None:
+        return SANMA_13
+    if not isinstance(obj, dict):
+        raise InputError("bad_rules", "rules must be an object like {\"preset\": \"sanma-1.3\"}")
+    key = tuple(sorted(obj.items(), key=lambda kv: str(kv[0])))
+    try:
+        cached = _RULES_CACHE.get(key)
+    except TypeError:  # unhashable values: validated below
+        cached = None
+    if cached is not None:
+        return cached
+    preset = obj.get("preset", "sanma-1.3")
+    if preset not in PRESETS:
+        raise InputError(
+            "unknown_preset", f"unknown rules preset {preset!r}; known: {sorted(PRESETS)}"
+        )
+    overrides: dict[str, Any] = {}
+    for name, value in obj.items():
+        if name == "preset":
+            continue
+        want = OPTION_TYPES.get(name)
+        if want is None:
+            raise InputError("unknown_rule_option", f"unknown rule option {name!r}")
+        if want is bool and not isinstance(value, bool):
+            raise InputError("bad_rule_option", f"rule option {name!r} must be true or false")
+        if want is int and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+            raise InputError(
+                "bad_rule_option", f"rule option {name!r} must be a non-negative integer"
+            )
+        if name in _POSITIVE and value < 1:
+            raise InputError("bad_rule_option", f"rule option {name!r} must be at least 1")
+        overrides[name] = value
+    rules = replace(PRESETS[preset], **overrides)
+    if len(_RULES_CACHE) < 256:
+        _RULES_CACHE[key] = rules
+    return rules

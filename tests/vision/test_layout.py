@@ -1,0 +1,423 @@
+"""Layout reconstruction on synthetic detection lists (vision/layout.py).
+
+Scenes are built with :class:`Table`: tiles are laid left to right along a (possibly tilted)
+row with real tile proportions, each turned into the axis-aligned box a detector would give.
+Every test asserts the exact hand dict and the group of every tile.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import pytest
+
+from vision.layout import Layout, kind, mpsz, reconstruct
+from vision.types import GROUPS, TileDetection
+
+A = 40.0  # tile width (short side) in pixels
+B = A * 1.35  # tile height
+
+
+@dataclass
+class Table:
+    """Places tiles along a row: ``u`` = row direction, ``v`` = across (towards the player)."""
+
+    x: float = 100.0
+    y: float = 600.0
+    deg: float = 0.0
+    scale: float = 1.0
+    shrink: float = 1.0  # perspective: each tile is this factor the size of the previous one
+    tiles: list[TileDetection] = field(default_factory=list)
+    expect: list[str] = field(default_factory=list)
+    _last: tuple[float, float, float, float] | None = None  # t, n, along half, across half
+
+    def _uv(self) -> tuple[tuple[float, float], tuple[float, float]]:
+        r = math.radians(self.deg)
+        return (math.cos(r), math.sin(r)), (-math.sin(r), math.cos(r))
+
+    def _box(self, t: float, n: float, along: float, across: float) -> tuple[float, ...]:
+        (ux, uy), (vx, vy) = self._uv()
+        cx, cy = self.x + t * ux + n * vx, self.y + t * uy + n * vy
+        hw = abs(along * ux) + abs(across * vx)
+        hh = abs(along * uy) + abs(across * vy)
+        return (cx - hw, cy - hh, cx + hw, cy + hh)
+
+    def cursor(self) -> float:
+        if self._last is None:
+            return 0.0
+        return self._last[0] + self._last[2]
+
+    def put(
+        self,
+        tile: str,
+        group: str,
+        *,
+        gap: float = 0.0,
+        sideways: bool = False,
+        on_top: bool = False,
+        confidence: float = 0.97,
+    ) -> TileDetection:
+        """Lay ``tile`` after the previous one with ``gap`` (× tile width) between them.
+
+        ``on_top``: a kakan's added tile, lying on the far side of the previous sideways tile.
+        """
+        a, b = A * self.scale, B * self.scale
+        along, across = (b / 2, a / 2) if sideways else (a / 2, b / 2)
+        if on_top:
+            assert self._last is not None
+            t, n0 = self._last[0], self._last[1]
+            n = n0 - 2 * self._last[3]
+        else:
+            t = self.cursor() + gap * a + along
+            n = (b / 2) - across  # bottom-aligned with the row
+        det = TileDetection(tile, self._box(t, n, along, across), 90 if sideways else 0, confidence)
+        self.tiles.append(det)
+        self.expect.append(group)
+        self._last = (t, n, along, across)
+        self.scale *= self.shrink
+        return det
+
+    def row(self, tiles: str, group: str = "hand", gap: float = 0.0) -> None:
+        for i, tile in enumerate(split(tiles)):
+            self.put(tile, group, gap=gap if i == 0 else 0.0)
+
+    def elsewhere(self, tiles: str, x: float, y: float, group: str, step: float = A) -> None:
+        """Loose upright tiles somewhere else on the table (discards, another player's)."""
+        for i, tile in enumerate(split(tiles)):
+            cx = x + i * step
+            box = (cx - A / 2, y - B / 2, cx + A / 2, y + B / 2)
+            self.tiles.append(TileDetection(tile, box, 0, 0.95))
+            self.expect.append(group)
+
+    def read(self) -> Layout:
+        return reconstruct(list(self.tiles), (1600, 1200))
+
+
+def split(text: str) -> list[str]:
+    """``"123p11z"`` → ``["1p", "2p", "3p", "1z", "1z"]``; ``"back"`` entries as ``b``."""
+    out: list[str] = []
+    digits = ""
+    for ch in text:
+        if ch.isdigit() or ch == "b":
+            digits += ch
+        else:
+            out.extend("back" if d == "b" else d + ch for d in digits)
+            digits = ""
+    out.extend("back" for d in digits if d == "b")
+    return out
+
+
+def hand(hand: str, win: str | None, melds=(), kita=0, kita_aka=0, **extra) -> dict:
+    out = {"hand": hand, "win": win, "melds": list(melds), "kita": kita, "kita_aka": kita_aka}
+    out.update(extra)
+    return out
+
+
+def check(table: Table, expected: dict, warnings: int | None = 0) -> Layout:
+    layout = table.read()
+    assert layout.hand == expected, layout.warnings
+    assert [t.group for t in layout.tiles] == table.expect
+    assert all(t.group in GROUPS for t in layout.tiles)
+    if warnings is not None:
+        assert len(layout.warnings) == warnings, layout.warnings
+    return layout
+
+
+# ------------------------------------------------------------------------- helpers
+
+
+def test_mpsz_sorts_suits_and_digits_with_red_after_plain_fives() -> None:
+    assert mpsz(["1z", "3p", "0p", "5p", "1z", "2p", "9m", "1m"]) == "19m2350p11z"
+    assert mpsz([]) == ""
+
+
+def test_rule_tiles_reds_count_as_fives_and_aka5man_as_north() -> None:
+    assert [kind(t) for t in ("0p", "0s", "0m", "5p", "7z")] == ["5p", "5s", "4z", "5p", "7z"]
+
+
+# ------------------------------------------------------------------------- rows
+
+
+def test_straight_row_with_win_tile_apart() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_input_order_does_not_matter() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.6)
+    order = [5, 13, 0, 2, 11, 7, 1, 3, 12, 4, 6, 8, 10, 9]
+    t.tiles = [t.tiles[i] for i in order]
+    t.expect = [t.expect[i] for i in order]
+    check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_row_tilted_15_degrees() -> None:
+    t = Table(deg=15.0, y=300.0)
+    t.row("19m19p19s1234567z")
+    t.put("1z", "win", gap=0.5)
+    check(t, hand("19m19p19s1234567z", "1z"))
+
+
+def test_row_tilted_minus_20_degrees_with_pon() -> None:
+    t = Table(deg=-20.0, y=900.0)
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("7z", "meld", gap=0.8, sideways=True)
+    t.row("77z", "meld")
+    check(t, hand("234p5567899s", "9s", ["pon:777z"]))
+
+
+def test_perspective_scaled_row() -> None:
+    t = Table(scale=1.4, shrink=0.96)
+    t.row("1112345678999p")
+    t.put("5p", "win", gap=0.5)
+    check(t, hand("1112345678999p", "5p"))
+
+
+def test_perspective_and_tilt_together() -> None:
+    t = Table(scale=0.8, shrink=1.03, deg=10.0, y=200.0)
+    t.row("11m99m11p99p11s9s12z")
+    t.put("9s", "win", gap=0.7)
+    check(t, hand("1199m1199p119s12z", "9s"))
+
+
+def test_tenpai_13_tiles_has_no_win() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    check(t, hand("123456p789s1122z", None))
+
+
+def test_red_fives_stay_red_in_the_hand() -> None:
+    t = Table()
+    t.row("340p678s0s55s6677z")
+    t.put("5p", "win", gap=0.5)
+    check(t, hand("340p550678s6677z", "5p"))
+
+
+# ------------------------------------------------------------------------- melds
+
+
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_pon_with_the_sideways_tile_in_each_position(position: int) -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    for i in range(3):
+        t.put("7z", "meld", gap=0.7 if i == 0 else 0.0, sideways=i == position)
+    check(t, hand("234p5567899s", "9s", ["pon:777z"]))
+
+
+def test_two_pons_and_a_minkan() -> None:
+    t = Table()
+    t.row("1199p")
+    t.put("1p", "win", gap=0.5)
+    t.put("5z", "meld", gap=0.7, sideways=True)
+    t.row("55z", "meld")
+    t.row("66z", "meld", gap=0.4)
+    t.put("6z", "meld", sideways=True)
+    t.row("9s", "meld", gap=0.4)
+    t.put("9s", "meld", sideways=True)
+    t.row("99s", "meld")
+    check(t, hand("1199p", "1p", ["pon:555z", "pon:666z", "minkan:9999s"]))
+
+
+def test_minkan_with_red_five() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("1z", "win", gap=0.5)
+    t.row("55p", "meld", gap=0.8)
+    t.put("0p", "meld", sideways=True)
+    t.put("5p", "meld")
+    check(t, hand("123p789s1122z", "1z", ["minkan:5550p"]))
+
+
+def test_kakan_added_tile_on_the_sideways_one() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("5p", "meld", gap=0.7)
+    t.put("0p", "meld", sideways=True)
+    t.put("5p", "meld", on_top=True, sideways=True)
+    t.put("5p", "meld")
+    check(t, hand("123p789s1122z", "2z", ["kakan:5550p"]))
+
+
+def test_ankan_with_face_down_ends() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("back", "meld", gap=0.7)
+    t.row("99s", "meld")
+    t.put("back", "meld")
+    check(t, hand("123p789s1122z", "2z", ["ankan:9999s"]))
+
+
+def test_ankan_of_red_fives_keeps_the_visible_red() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("back", "meld", gap=0.7)
+    t.put("0s", "meld")
+    t.put("5s", "meld")
+    t.put("back", "meld")
+    check(t, hand("123p789s1122z", "2z", ["ankan:5550s"]))
+
+
+def test_ankan_of_plain_fives_warns_about_the_unseen_red() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("back", "meld", gap=0.7)
+    t.row("55p", "meld")
+    t.put("back", "meld")
+    layout = check(t, hand("123p789s1122z", "2z", ["ankan:5555p"]), warnings=1)
+    assert "face-down" in layout.warnings[0] and "0p" in layout.warnings[0]
+
+
+def test_ankan_next_to_the_row_end_without_win_is_tenpai() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("back", "meld", gap=0.7)
+    t.row("11s", "meld")
+    t.put("back", "meld")
+    check(t, hand("123p789s1122z", None, ["ankan:1111s"]))
+
+
+# ------------------------------------------------------------------------- kita and dora
+
+
+def test_kita_singles_including_aka_5man() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("4z", "kita", gap=1.0)
+    t.put("0m", "kita", gap=0.6)
+    t.put("4z", "kita", gap=0.6)
+    check(t, hand("123456p789s1122z", "2z", kita=3, kita_aka=1))
+
+
+def test_kita_after_melds() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("7z", "meld", gap=0.7, sideways=True)
+    t.row("77z", "meld")
+    t.put("0m", "kita", gap=0.8)
+    check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1))
+
+
+def test_dora_indicators_among_the_wall() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    wall = Table(x=300.0, y=150.0)
+    wall.row("bb")
+    wall.put("3p", "dora")
+    wall.row("bb")
+    for det in wall.tiles:
+        t.tiles.append(det)
+    t.expect.extend(["other", "other", "dora", "other", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
+
+
+def test_distractors_discards_and_other_hands_are_other() -> None:
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.elsewhere("19p5s3z", 400, 500, "other")
+    t.elsewhere("46s4z", 400, 560, "other")
+    t.elsewhere("2s8p1z7z6z4s", 300, 120, "other")
+    check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_longest_row_wins_over_a_discard_row() -> None:
+    t = Table(y=900.0)
+    t.elsewhere("1p2p3p4p5p6p", 300, 400, "other")
+    t.row("2345678p99s1122z")
+    t.put("2z", "win", gap=0.5)
+    check(t, hand("2345678p99s1122z", "2z"))
+
+
+def test_melded_short_row_beats_a_longer_discard_row() -> None:
+    t = Table(y=900.0)
+    t.elsewhere("1p2p3p4p5p6p", 300, 400, "other")
+    t.row("2299s")
+    t.put("2s", "win", gap=0.5)
+    for tile in ("5z", "6z", "7z"):
+        t.put(tile, "meld", gap=0.7, sideways=True)
+        t.row(f"{tile[0]}{tile[0]}z", "meld")
+    check(t, hand("2299s", "2s", ["pon:555z", "pon:666z", "pon:777z"]))
+
+
+# ------------------------------------------------------------------------- warnings
+
+
+def test_missing_tile_warns() -> None:
+    t = Table()
+    t.row("123p456p789s122z")
+    t.put("2z", "win", gap=0.5)
+    layout = check(t, hand("123456p789s122z", "2z"), warnings=1)
+    assert "12 concealed tiles, 13 expected" in layout.warnings[0]
+
+
+def test_2m_warns_as_four_player_or_misread() -> None:
+    t = Table()
+    t.row("2m23p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    layout = check(t, hand("2m23456p789s1122z", "2z"), warnings=1)
+    assert "tile 1 in the hand" in layout.warnings[0] and "2m" in layout.warnings[0]
+
+
+def test_5m_is_read_as_aka_5man_with_a_warning() -> None:
+    t = Table()
+    t.row("123p456p789s112z")
+    t.put("5m", "hand")
+    t.put("2z", "win", gap=0.5)
+    layout = check(t, hand("0m123456p789s112z", "2z"), warnings=1)
+    assert "aka-5-man" in layout.warnings[0]
+
+
+def test_fifth_tile_warns() -> None:
+    t = Table()
+    t.row("1111p456p789s112z")
+    t.put("1p", "win", gap=0.5)
+    layout = check(t, hand("1111456p789s112z", "1p"), warnings=1)
+    assert "5 tiles of 1p" in layout.warnings[0]
+
+
+def test_low_confidence_tile_is_named() -> None:
+    t = Table()
+    t.row("12p")
+    t.put("3p", "hand", confidence=0.41)
+    t.row("456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
+    assert layout.warnings[0] == "tile 3 in the hand (3p) has low confidence 0.41: check it"
+
+
+def test_two_candidates_for_the_win_tile_warn() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("9p", "other", gap=0.6)
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
+    assert "two candidates" in layout.warnings[0]
+
+
+def test_14_touching_tiles_take_the_rightmost_as_win_with_warning() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win")
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
+    assert "no winning tile set apart" in layout.warnings[0]
+
+
+def test_empty_input() -> None:
+    layout = reconstruct([], (640, 480))
+    assert layout.hand == hand("", None)
+    assert layout.warnings

@@ -1,0 +1,675 @@
+"""Layout reconstruction: from tile detections to the hand JSON (shared/CONTRACT.md).
+
+Pure geometry and rules, no model. The stages, each a small function below:
+
+1. **Row.** The player's concealed tiles are the longest chain of upright, similar-size,
+   touching tiles. Chains are grown tile by tile from every close pair, following the row's
+   own direction and pitch as they drift (tilted rows, perspective, gentle curves), so no
+   image axis is assumed beyond "the row runs left to right, within about 50°".
+2. **Right of the row**, in the row end's own frame (along ``u``, across ``v``): tiles are cut
+   into groups at gaps clearly wider than the touching gap. The first lone upright tile set a
+   little apart is the winning tile; a group with a sideways tile is a pon (3), minkan (4) or
+   kakan (4, two sideways tiles stacked); two face-down ends around two face-up tiles are an
+   ankan; lone norths (``4z``) and aka-5-man (``0m``) are kita (RULES.md §A4–§A5).
+3. **Dora indicators**: face-up tiles in a separate group among face-down wall tiles.
+4. **Sanity** (RULES.md "Tiles"): at most four of a kind (red fives count as fives, ``0m`` as a
+   north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for tenpai). Every doubt
+   becomes a concrete warning; the best reading is returned, never a silent guess.
+
+Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
+suit, a red five (``0``) right after the plain fives (``"2345550p"``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.types import TileDetection
+
+# Geometry tolerances, in units of the local tile width ``a`` (the short side of an upright
+# tile) or of the pitch (centre-to-centre distance of touching tiles in the row).
+ALONG_TOL = 0.25  # growing the row: along-row miss allowed, × pitch
+ACROSS_TOL = 0.35  # growing the row: across-row miss allowed, × pitch
+MAX_TURN_DEG = 25.0  # growing the row: largest bend between two links
+SIZE_RATIO = 1.35  # neighbours in the row differ in size by at most this factor
+MAX_ROW_SLOPE_DEG = 50.0  # a row runs left to right within this angle
+TOUCH = (0.8, 1.22)  # touching tiles: centre distance within this × the tile width
+GROUP_GAP = 0.2  # a gap wider than this × a separates two groups right of the row
+WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
+MAX_WIN_GAP = 2.5  # ... and by at most this × a
+BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's area
+BAND_ACROSS = 1.3  # right of the row, tiles within this × b (long side) across the row line
+LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
+ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured
+
+SUITS = "mpsz"
+NORTH = "4z"
+AKA_MAN = "0m"
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A reconstructed photo: tiles with ``group`` set, the hand JSON, and what to check."""
+
+    tiles: list[TileDetection]
+    hand: dict[str, object]
+    warnings: list[str]
+
+
+# ----------------------------------------------------------------------------- tiles
+
+
+def kind(tile: str) -> str:
+    """The kind a tile counts as for the four-of-a-kind rule: reds are fives, ``0m`` a north.
+
+    >>> kind("0p"), kind("0m"), kind("7z")
+    ('5p', '4z', '7z')
+    """
+    if tile == AKA_MAN:
+        return NORTH
+    if tile[0] == "0":
+        return "5" + tile[1]
+    return tile
+
+
+def _sort_key(tile: str) -> tuple[int, int, int]:
+    digit = int(tile[0])
+    return (SUITS.index(tile[1]), 5 if digit == 0 else digit, 1 if digit == 0 else 0)
+
+
+def mpsz(tiles: list[str]) -> str:
+    """Tiles as one canonical MPSZ string: digits grouped per suit, suits in m p s z order.
+
+    >>> mpsz(["1z", "3p", "0p", "5p", "1z", "2p"])
+    '2350p11z'
+    """
+    out: list[str] = []
+    for suit in SUITS:
+        digits = [t[0] for t in sorted(tiles, key=_sort_key) if t[1] == suit]
+        if digits:
+            out.append("".join(digits) + suit)
+    return "".join(out)
+
+
+# ----------------------------------------------------------------------------- geometry
+
+
+@dataclass(frozen=True)
+class _Geo:
+    """Centres and box sizes of all detections as arrays."""
+
+    centres: np.ndarray  # (n, 2)
+    widths: np.ndarray  # (n,)
+    heights: np.ndarray  # (n,)
+
+    @staticmethod
+    def of(tiles: list[TileDetection]) -> _Geo:
+        boxes = np.array([t.box for t in tiles], dtype=float).reshape(-1, 4)
+        centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+        widths = np.abs(boxes[:, 2] - boxes[:, 0])
+        heights = np.abs(boxes[:, 3] - boxes[:, 1])
+        return _Geo(centres, np.maximum(widths, 1e-6), np.maximum(heights, 1e-6))
+
+    def scale(self, i: int) -> float:
+        return float(math.sqrt(self.widths[i] * self.heights[i]))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else np.array([1.0, 0.0])
+
+
+def _true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float, float]:
+    """Short and long side of a tile whose axis-aligned box is ``w``×``h``, turned by ``theta``.
+
+    An upright tile ``a``×``b`` turned by θ fills a box ``w = a·c + b·s``, ``h = a·s + b·c``;
+    solving the 2×2 system undoes the inflation that tilt gives axis-aligned boxes.
+    """
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    if sideways:
+        w, h = h, w
+    den = c * c - s * s
+    if den < 0.5:  # beyond ~30° the system is ill-conditioned: fall back to the box
+        return min(w, h), max(w, h)
+    a = (w * c - h * s) / den
+    b = (h * c - w * s) / den
+    a = max(a, 0.4 * min(w, h))
+    b = max(b, a)
+    return a, b
+
+
+# ----------------------------------------------------------------------------- the row
+
+
+def _grow(
+    geo: _Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
+) -> list[int]:
+    """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added."""
+    added: list[int] = []
+    cur = start
+    cos_turn = math.cos(math.radians(MAX_TURN_DEG))
+    while True:
+        pred = geo.centres[cur] + d * step
+        r = geo.centres - pred
+        along = r @ d
+        across = r @ np.array([-d[1], d[0]])
+        ratio = np.sqrt(geo.widths * geo.heights) / geo.scale(cur)
+        ok = (
+            allowed
+            & (np.abs(along) < ALONG_TOL * step)
+            & (np.abs(across) < ACROSS_TOL * step)
+            & (ratio < SIZE_RATIO)
+            & (ratio > 1 / SIZE_RATIO)
+        )
+        for i in used:
+            ok[i] = False
+        cands = np.flatnonzero(ok)
+        if cands.size == 0:
+            return added
+        j = int(cands[np.argmin(np.hypot(along[cands], across[cands]))])
+        link = geo.centres[j] - geo.centres[cur]
+        new_d = _unit(link)
+        if float(new_d @ d) < cos_turn or not _touching(geo, cur, j, link):
+            return added
+        step = 0.5 * step + 0.5 * float(np.linalg.norm(link))
+        d = _unit(d + new_d)
+        added.append(j)
+        used.add(j)
+        cur = j
+
+
+def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
+    """Upright tiles ``i`` and ``j`` touch side by side: the link is about one tile width."""
+    theta = math.atan2(float(link[1]), float(link[0]))
+    ai, _ = _true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
+    aj, _ = _true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
+    ratio = float(np.linalg.norm(link)) / ((ai + aj) / 2)
+    return TOUCH[0] < ratio < TOUCH[1]
+
+
+def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
+    """Every maximal chain of upright touching tiles, longest (most face-up tiles) first."""
+    upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
+    max_slope = math.cos(math.radians(MAX_ROW_SLOPE_DEG))
+    chains: dict[frozenset[int], list[int]] = {}
+    for i in np.flatnonzero(upright):
+        i = int(i)
+        dist = np.hypot(*(geo.centres - geo.centres[i]).T)
+        short = min(geo.widths[i], geo.heights[i])
+        near = [
+            int(j)
+            for j in np.argsort(dist)
+            if j != i and upright[j] and 0.45 * short < dist[j] < 1.6 * short
+        ][:3]
+        for j in near:
+            d = _unit(geo.centres[j] - geo.centres[i])
+            if abs(d[0]) < max_slope:
+                continue
+            if d[0] < 0:
+                continue  # the pair (j, i) covers this direction
+            if not _touching(geo, i, j, geo.centres[j] - geo.centres[i]):
+                continue
+            step = float(dist[j])
+            used = {i, j}
+            right = _grow(geo, j, d, step, upright, used)
+            left = _grow(geo, i, -d, step, upright, used)
+            chain = [*reversed(left), i, j, *right]
+            chains.setdefault(frozenset(chain), chain)
+    if not chains:
+        faces = [int(i) for i in np.flatnonzero(upright) if not tiles[int(i)].face_down]
+        if not faces:
+            return []
+        best = max(faces, key=geo.scale)
+        return [[best]]
+
+    def face_up(chain: list[int]) -> int:
+        return sum(not tiles[k].face_down for k in chain)
+
+    ordered = sorted(chains.values(), key=lambda c: (-face_up(c), -len(c)))
+    # Keep only chains not contained in an earlier one.
+    kept: list[list[int]] = []
+    for c in ordered:
+        if not any(set(c) <= set(k) for k in kept):
+            kept.append(c)
+    return kept
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The row's end frame: origin at the last row tile, ``u`` along the row, ``v`` across."""
+
+    origin: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+    a: float  # local tile width (short side) at the row's end
+    b: float  # local tile height (long side)
+    theta: float  # angle of ``u`` to the image x axis
+
+    def coords(self, p: np.ndarray) -> tuple[float, float]:
+        r = p - self.origin
+        return float(r @ self.u), float(r @ self.v)
+
+
+def _end_frame(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Frame:
+    pts = geo.centres[row]
+    if len(row) >= 2:
+        tail = pts[-min(len(row), 4) :]
+        u = _unit(tail[-1] - tail[0])
+        links = np.hypot(*np.diff(pts[-min(len(row), 4) :], axis=0).T)
+        pitch = float(np.median(links))
+    else:
+        u = np.array([1.0, 0.0])
+        pitch = 0.0
+    theta = math.atan2(u[1], u[0])
+    last = row[-1]
+    a, b = _true_dims(float(geo.widths[last]), float(geo.heights[last]), theta, False)
+    if pitch > 0:
+        b = b * pitch / a if a > 0 else b
+        a = pitch
+    b = max(b, a * 1.05)
+    v = np.array([-u[1], u[0]])
+    return _Frame(pts[-1], u, v, a, b, theta)
+
+
+# ----------------------------------------------------------------------------- right of the row
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A tile right of the row in the end frame: position and extent along the row."""
+
+    index: int
+    t: float
+    n: float
+    half: float  # half its extent along the row
+    a: float  # its short side
+
+
+def _right_groups(
+    row: list[int], tiles: list[TileDetection], geo: _Geo, frame: _Frame
+) -> list[tuple[float, list[_Placed]]]:
+    """Tiles right of the row end, cut into groups at wide gaps: ``(gap before, group)``."""
+    in_row = set(row)
+    placed: list[_Placed] = []
+    for k, tile in enumerate(tiles):
+        if k in in_row:
+            continue
+        t, n = frame.coords(geo.centres[k])
+        sideways = tile.angle == 90
+        a, b = _true_dims(float(geo.widths[k]), float(geo.heights[k]), frame.theta, sideways)
+        half = (b if sideways else a) / 2
+        if t - half < 0 or abs(n) > BAND_ACROSS * max(frame.b, b):
+            continue
+        if not 0.6 < a / frame.a < 1.7:  # far smaller/larger: not at the player's place
+            continue
+        placed.append(_Placed(k, t, n, half, a))
+    placed.sort(key=lambda p: p.t - p.half)
+    groups: list[tuple[float, list[_Placed]]] = []
+    edge, scale = frame.a / 2, frame.a
+    for p in placed:
+        gap = (p.t - p.half) - edge
+        local = (scale + p.a) / 2
+        if groups and gap <= GROUP_GAP * local:
+            groups[-1][1].append(p)
+        else:
+            if gap > BAND_GAP * local:
+                break
+            groups.append((gap / local, [p]))
+        edge = max(edge, p.t + p.half)
+        scale = p.a
+    return groups
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One interpretation of the photo around a candidate row."""
+
+    row: list[int]
+    win: int | None
+    melds: list[tuple[str, list[int]]]  # ("pon:777z", tile indices)
+    kita: list[int]
+    other_right: list[int]
+    warnings: list[str]
+
+    @property
+    def units(self) -> int:
+        """Tiles toward 14: concealed + winning tile + 3 per meld (a kan's 4th is extra)."""
+        hand = sum(1 for _ in self.row)
+        return hand + (self.win is not None) + 3 * len(self.melds)
+
+
+def _is_north(tile: str) -> bool:
+    return tile in (NORTH, AKA_MAN, "5m")
+
+
+def _stacked(a: _Placed, b: _Placed) -> bool:
+    """Two tiles overlapping along the row by more than half: one lies on/next to the other."""
+    overlap = min(a.t + a.half, b.t + b.half) - max(a.t - a.half, b.t - b.half)
+    return overlap > 0.5 * min(a.half, b.half) * 2
+
+
+def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
+    """``kind:XXXX`` with the red fives seen kept as ``0`` and the rest plain."""
+    reds = [f for f in faces if f[0] == "0" and f[1] in "ps"]
+    plain = kind(faces[0])
+    tiles = [reds[i] if i < len(reds) else plain for i in range(size)]
+    return f"{kind_name}:{mpsz(tiles)}"
+
+
+def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
+    """A called or concealed kan group → meld string, or None when it is no meld."""
+    ids = [tiles[p.index].tile for p in group]
+    backs = [p for p in group if tiles[p.index].face_down]
+    faces = [tiles[p.index].tile for p in group if not tiles[p.index].face_down]
+    sideways = [p for p in group if tiles[p.index].angle == 90]
+    kinds = Counter(kind(f) for f in faces)
+    main = kinds.most_common(1)[0][0] if kinds else None
+    if main is not None and len(kinds) > 1:
+        warnings.append(f"meld {' '.join(ids)} mixes kinds: read as {main}, check the odd tile(s)")
+    faces_main = [f for f in faces if kind(f) == main] or faces
+    if backs:
+        if len(group) == 4 and len(backs) == 2 and len(faces) == 2:
+            reds = [f for f in faces_main if f[0] == "0"]
+            if main in ("5p", "5s") and not reds:
+                warnings.append(
+                    f"concealed kan of {main}: its face-down tiles are unseen; under the base rule "
+                    f"one {main} is red (0{main[1]}): check and add it if so"
+                )
+            if len(reds) == 2:  # both visible fives red: the all-red option, all four are red
+                return f"ankan:{mpsz(['0' + main[1]] * 4)}"
+            return _meld_string("ankan", faces_main, 4)
+        if len(group) == 4 and not faces:
+            warnings.append("a concealed kan shows four face-down tiles: add its kind by hand")
+            return None
+        warnings.append(
+            f"group {' '.join(ids)} right of the hand has face-down tiles but is not "
+            "two face-down ends around two face-up tiles: check it"
+        )
+        return None
+    if main is None:
+        return None
+    if sideways:
+        if len(group) == 3:
+            return _meld_string("pon", faces_main, 3)
+        if len(group) == 4:
+            stacked = len(sideways) == 2 and _stacked(sideways[0], sideways[1])
+            return _meld_string("kakan" if stacked else "minkan", faces_main, 4)
+        warnings.append(
+            f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
+        )
+        if len(group) == 2:
+            return _meld_string("pon", faces_main, 3)
+        return _meld_string("minkan", faces_main, 4) if len(group) > 4 else None
+    if len(group) in (3, 4) and len(kinds) == 1 and main != NORTH:
+        name = "pon" if len(group) == 3 else "minkan"
+        warnings.append(
+            f"{len(group)} upright {main} right of the hand with no sideways tile: "
+            f"read as {name}, check it"
+        )
+        return _meld_string(name, faces_main, len(group))
+    return None
+
+
+def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Reading:
+    """Interpret everything right of a candidate row: winning tile, melds, kita."""
+    warnings: list[str] = []
+    frame = _end_frame(row, tiles, geo)
+    groups = _right_groups(row, tiles, geo, frame)
+    win: int | None = None
+    melds: list[tuple[str, list[int]]] = []
+    kita: list[int] = []
+    other: list[int] = []
+    lone_candidates: list[int] = []
+    for gi, (gap, group) in enumerate(groups):
+        indices = [p.index for p in group]
+        single = len(group) == 1
+        tile = tiles[group[0].index]
+        lone_upright = single and tile.angle == 0 and not tile.face_down
+        north = _is_north(tile.tile)
+        if (
+            gi == 0
+            and lone_upright
+            and WIN_GAP < gap < MAX_WIN_GAP
+            and (not north or len(groups) == 1 or _next_is_meld(groups, tiles))
+        ):
+            win = group[0].index
+            if north:
+                warnings.append(
+                    f"the tile set apart after the hand is a north ({tile.tile}): read as "
+                    "the winning tile; if it is an extracted kita, move it to kita"
+                )
+            continue
+        if all(_is_north(tiles[k].tile) for k in indices) and not (
+            len(group) in (3, 4) and any(tiles[k].angle == 90 for k in indices)
+        ):
+            kita.extend(indices)
+            continue
+        meld = _read_meld(group, tiles, warnings)
+        if meld is not None:
+            melds.append((meld, indices))
+            continue
+        if lone_upright:
+            lone_candidates.append(group[0].index)
+        other.extend(indices)
+    if win is not None and lone_candidates:
+        extra = ", ".join(tiles[k].tile for k in lone_candidates)
+        warnings.append(
+            f"two candidates for the winning tile: {tiles[win].tile} (taken) and {extra} "
+            "further right: check which one it is"
+        )
+    elif win is None and lone_candidates:
+        extra = ", ".join(tiles[k].tile for k in lone_candidates)
+        warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
+    return _Reading(row, win, melds, kita, other, warnings)
+
+
+def _next_is_meld(groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]) -> bool:
+    """True when the group after the first one is a called or concealed meld."""
+    if len(groups) < 2:
+        return False
+    return any(tiles[p.index].angle == 90 or tiles[p.index].face_down for p in groups[1][1])
+
+
+# ----------------------------------------------------------------------------- dora
+
+
+def _dora_groups(tiles: list[TileDetection], geo: _Geo, taken: set[int], a: float) -> list[int]:
+    """Face-up tiles in a separate cluster that also holds face-down (wall) tiles: indicators."""
+    rest = [k for k in range(len(tiles)) if k not in taken]
+    if not rest:
+        return []
+    parent = {k: k for k in rest}
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i in rest:
+        for j in rest:
+            if i < j:
+                dist = float(np.linalg.norm(geo.centres[i] - geo.centres[j]))
+                reach = 0.75 * (
+                    max(geo.widths[i], geo.heights[i]) + max(geo.widths[j], geo.heights[j])
+                )
+                if dist < reach:
+                    parent[find(i)] = find(j)
+    clusters: dict[int, list[int]] = {}
+    for k in rest:
+        clusters.setdefault(find(k), []).append(k)
+    out: list[int] = []
+    for members in clusters.values():
+        backs = [k for k in members if tiles[k].face_down]
+        faces = [k for k in members if not tiles[k].face_down]
+        if len(backs) >= 2 and 1 <= len(faces) <= 5 and len(faces) < len(backs) + 2:
+            out.extend(sorted(faces, key=lambda k: geo.centres[k][0]))
+    return out
+
+
+# ----------------------------------------------------------------------------- sanity
+
+
+def _sanity(
+    groups: dict[str, list[int]],
+    tiles: list[TileDetection],
+    melds: list[str],
+    warnings: list[str],
+) -> None:
+    """RULES.md Tiles: four of a kind at most, no 2m–8m; low-confidence tiles to check."""
+    shown = [k for name in ("hand", "win", "meld", "kita", "dora") for k in groups[name]]
+    counts = Counter(kind(tiles[k].tile) for k in shown if not tiles[k].face_down)
+    for name, count in sorted(counts.items(), key=lambda kv: _sort_key(kv[0])):
+        if count > 4:
+            warnings.append(
+                f"{count} tiles of {name} seen (at most 4 exist; red fives count as fives, "
+                "0m as a north): one is misread, check them"
+            )
+    for place in ("hand", "win", "meld", "kita", "dora"):
+        for pos, k in enumerate(groups[place], start=1):
+            tile = tiles[k]
+            where = _where(place, pos)
+            if tile.tile[1] == "m" and tile.tile[0] in "2345678":
+                if tile.tile == "5m":
+                    warnings.append(
+                        f"{where} was read as 5m, which sanma does not use: it is most likely "
+                        "the aka-5-man (0m) and was read as such; check it"
+                    )
+                else:
+                    warnings.append(
+                        f"{where} was read as {tile.tile}, which sanma does not use (2m–8m are "
+                        "removed): a misread or a four-player set, check it"
+                    )
+            if tile.confidence < LOW_CONFIDENCE:
+                label = tile.tile if not tile.face_down else "face-down"
+                warnings.append(
+                    f"{where} ({label}) has low confidence {tile.confidence:.2f}: check it"
+                )
+
+
+def _where(place: str, pos: int) -> str:
+    return {
+        "hand": f"tile {pos} in the hand",
+        "win": "the winning tile",
+        "meld": f"meld tile {pos}",
+        "kita": f"kita tile {pos}",
+        "dora": f"dora indicator {pos}",
+    }[place]
+
+
+def _count_warnings(reading: _Reading, hand_size: int, warnings: list[str]) -> None:
+    """§1 counts: the concealed part holds 13 − 3·melds tiles, plus the winning tile."""
+    expected = 13 - 3 * len(reading.melds)
+    if hand_size == expected:
+        return
+    if hand_size < expected:
+        warnings.append(
+            f"the hand has {hand_size} concealed tiles, {expected} expected with "
+            f"{len(reading.melds)} meld(s): a tile may be missing or hidden, check the row"
+        )
+    else:
+        warnings.append(
+            f"the hand has {hand_size} concealed tiles, {expected} expected with "
+            f"{len(reading.melds)} meld(s): an extra tile may have been detected, check the row"
+        )
+
+
+# ----------------------------------------------------------------------------- main
+
+
+def _score(reading: _Reading, tiles: list[TileDetection], geo: _Geo) -> tuple[float, ...]:
+    units = reading.units
+    plausible = 1.0 if units in (13, 14) else 0.0
+    size = float(np.mean([geo.scale(k) for k in reading.row]))
+    return (plausible, -abs(units - 13.5), float(len(reading.row)), size)
+
+
+def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:
+    """No tile set apart but one tile too many in the row: the rightmost is the winning tile."""
+    if reading.win is not None:
+        return reading
+    faces = [k for k in reading.row if not tiles[k].face_down]
+    if len(faces) == 14 - 3 * len(reading.melds):
+        last = reading.row[-1]
+        warnings.append(
+            f"no winning tile set apart from the hand: took the rightmost tile "
+            f"({tiles[last].tile}) as the winning tile; if the hand is in tenpai it has one "
+            "tile too many"
+        )
+        return replace(reading, row=reading.row[:-1], win=last)
+    return reading
+
+
+def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layout:
+    """Rebuild the player's hand from the detections of one photo.
+
+    ``image_size`` is ``(width, height)`` of the photo. Returns every detection with its
+    ``group`` set (hand, win, meld, kita, dora or other), the hand JSON fields
+    (``hand``, ``win`` — ``None`` for a 13-tile tenpai hand —, ``melds``, ``kita``,
+    ``kita_aka`` and ``dora`` when indicators are found), and warnings that say what to check.
+    """
+    tiles = list(tiles)
+    if not tiles:
+        return Layout([], _empty_hand(), ["no tiles found in the photo"])
+    geo = _Geo.of(tiles)
+    rows = _candidate_rows(tiles, geo)
+    if not rows:
+        return Layout(
+            [replace(t, group="other") for t in tiles],
+            _empty_hand(),
+            ["no upright face-up tiles found: no hand row to read"],
+        )
+    readings = [_read_right(row, tiles, geo) for row in rows[:8]]
+    best = max(readings, key=lambda r: _score(r, tiles, geo))
+    warnings = list(best.warnings)
+    best = _finish_row(best, tiles, warnings)
+
+    # The concealed row: face-down tiles in it cannot be read.
+    hand_idx: list[int] = []
+    for pos, k in enumerate(best.row, start=1):
+        if tiles[k].face_down:
+            warnings.append(f"tile {pos} in the hand is face-down or unreadable: add it by hand")
+        else:
+            hand_idx.append(k)
+    meld_idx = [k for _, idx in best.melds for k in idx]
+    taken = set(best.row) | set(meld_idx) | set(best.kita)
+    if best.win is not None:
+        taken.add(best.win)
+    frame = _end_frame(best.row if best.row else hand_idx, tiles, geo)
+    dora_idx = _dora_groups(tiles, geo, taken, frame.a)
+
+    groups = {
+        "hand": hand_idx,
+        "win": [best.win] if best.win is not None else [],
+        "meld": meld_idx,
+        "kita": best.kita,
+        "dora": dora_idx,
+    }
+    _count_warnings(best, len(hand_idx), warnings)
+    _sanity(groups, tiles, [m for m, _ in best.melds], warnings)
+
+    def read(k: int) -> str:
+        return AKA_MAN if tiles[k].tile == "5m" else tiles[k].tile
+
+    kita_tiles = [read(k) for k in best.kita]
+    hand: dict[str, object] = {
+        "hand": mpsz([read(k) for k in hand_idx]),
+        "win": read(best.win) if best.win is not None else None,
+        "melds": [m for m, _ in best.melds],
+        "kita": len(kita_tiles),
+        "kita_aka": sum(t == AKA_MAN for t in kita_tiles),
+    }
+    if dora_idx:
+        hand["dora"] = [read(k) for k in dora_idx]
+
+    group_of = {k: name for name, idx in groups.items() for k in idx}
+    out = [replace(t, group=group_of.get(k, "other")) for k, t in enumerate(tiles)]
+    return Layout(out, hand, warnings)
+
+
+def _empty_hand() -> dict[str, object]:
+    return {"hand": "", "win": None, "melds": [], "kita": 0, "kita_aka": 0}

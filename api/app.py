@@ -1,0 +1,88 @@
+"""The HTTP service (shared/CONTRACT.md, HTTP API) and the phone page.
+
+``sanma serve`` runs ``uvicorn.run("api.app:create_app", factory=True)``; importing this
+module builds nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+from api.errors import BodyLimitMiddleware, install_error_handlers
+from api.routes import router
+from api.services import RecognizerFactory, default_recognizer_factory, load_services
+from api.settings import Settings
+
+WEB_DIR = Path(__file__).resolve().parent / "web"
+log = logging.getLogger("sanma.api")
+
+DESCRIPTION = """\
+Score three-player (sanma) mahjong hands under the sanma-1.3 house rules, list the waits
+of a tenpai hand, and recognize the tiles in a photo.
+
+Every error is a 4xx (5xx only for a missing model or a bug) with
+`{"error": {"code": ..., "message": ...}}`.
+
+`POST /v1/photo/score` answers the recognize JSON plus `score`: the result JSON when the
+photo holds 14 tiles (a winning tile), the **tenpai JSON** when it holds 13; `score_kind`
+(`result` | `tenpai`) says which. A `hand` form field with corrected tiles is scored instead
+of the recognized ones.
+"""
+
+
+def _games_router(app: FastAPI) -> bool:
+    """Include ``api.games.router`` (the game scoreboard) when that module imports."""
+    try:
+        from api import games
+    except ImportError as exc:
+        log.info("game scoreboard not served: %s", exc)
+        return False
+    app.include_router(games.router)
+    return True
+
+
+def create_app(
+    settings: Settings | None = None,
+    recognizer_factory: RecognizerFactory | None = None,
+) -> FastAPI:
+    """Build the app. The recognizer is loaded once, at start-up, by the lifespan."""
+    settings = settings or Settings.from_env()
+    factory = recognizer_factory or default_recognizer_factory
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        app.state.services = load_services(settings, factory, app.state.games)
+        yield
+
+    app = FastAPI(
+        title="sanma-lens",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        strict_content_type=False,
+    )
+    app.state.settings = settings
+    app.state.recognizer_factory = factory
+    app.state.services = None
+    install_error_handlers(app)
+    app.add_middleware(
+        BodyLimitMiddleware,
+        upload_limit=settings.max_upload_bytes,
+        json_limit=settings.max_json_bytes,
+    )
+    app.include_router(router)
+    app.state.games = _games_router(app)
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", media_type="text/html; charset=utf-8")
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+    return app

@@ -1,0 +1,186 @@
+"""Thin routers: HTTP in, ``engine.service`` / ``vision.pipeline`` calls, JSON out."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+
+from api import schemas
+from api.errors import ServiceError
+from api.services import Services, services
+from api.uploads import check_image
+from engine.errors import InputError
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
+    413: {"model": schemas.ErrorOut, "description": "Body larger than the limit."},
+    422: {"model": schemas.ErrorOut, "description": "Wrong types, unknown tiles, impossible hand."},
+}
+PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS,
+    415: {"model": schemas.ErrorOut, "description": "The upload is not a JPEG/PNG/WebP image."},
+    503: {"model": schemas.ErrorOut, "description": "The recognition model is not loaded."},
+}
+TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
+
+PhotoFile = Annotated[
+    UploadFile, File(description="JPEG, PNG or WebP photo of one player's tiles.")
+]
+SituationForm = Annotated[
+    str,
+    Form(
+        description="JSON object: the hand JSON fields other than the tiles "
+        "(tsumo, seat, round, riichi, dora, honba, …)."
+    ),
+]
+HandForm = Annotated[
+    str | None,
+    Form(
+        description="Optional JSON object of corrected tiles (hand, win, melds, kita, "
+        "kita_aka, dora) to score instead of what was recognized."
+    ),
+]
+
+router = APIRouter()
+
+
+@router.get("/healthz", response_model=schemas.HealthOut, tags=["service"])
+async def healthz() -> dict[str, str]:
+    """Liveness: the process answers."""
+    return {"status": "ok"}
+
+
+@router.get("/v1/info", response_model=schemas.InfoOut, tags=["service"])
+async def info(request: Request) -> dict[str, Any]:
+    """What this server offers (model loaded, limits, game scoreboard)."""
+    svc = services(request.app)
+    return {
+        "model_loaded": svc.recognizer is not None,
+        "model_error": svc.recognizer_error,
+        "max_upload_mb": svc.settings.max_upload_bytes / (1024 * 1024),
+        "max_megapixels": svc.settings.max_pixels / 1e6,
+        "games": svc.games,
+    }
+
+
+@router.post(
+    "/v1/score",
+    response_model=None,
+    responses={200: {"model": schemas.ResultOut}, **ERRORS},
+    tags=["hands"],
+)
+async def score(hand: schemas.HandIn) -> JSONResponse:
+    """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
+    result with `valid: false`; unreadable input is a 4xx error."""
+    from engine.service import score_json
+
+    return JSONResponse(score_json(_plain(hand)))
+
+
+@router.post(
+    "/v1/tenpai",
+    response_model=None,
+    responses={200: {"model": schemas.TenpaiOut}, **ERRORS},
+    tags=["hands"],
+)
+async def tenpai(hand: schemas.HandIn) -> JSONResponse:
+    """Waits of a 13-tile hand (hand JSON without `win`) → tenpai JSON."""
+    from engine.service import tenpai_json
+
+    return JSONResponse(tenpai_json(_plain(hand)))
+
+
+@router.post(
+    "/v1/recognize",
+    response_model=None,
+    responses={200: {"model": schemas.RecognizeOut}, **PHOTO_ERRORS},
+    tags=["photos"],
+)
+async def recognize(
+    request: Request,
+    image: PhotoFile,
+) -> JSONResponse:
+    """Recognize the tiles in a photo → recognize JSON (tiles, rebuilt hand, warnings)."""
+    svc = services(request.app)
+    data = await _read_photo(image, svc)
+    return JSONResponse(await svc.recognize(data))
+
+
+@router.post(
+    "/v1/photo/score",
+    response_model=None,
+    responses={200: {"model": schemas.PhotoScoreOut}, **PHOTO_ERRORS},
+    tags=["photos"],
+)
+async def photo_score(
+    request: Request,
+    image: PhotoFile,
+    situation: SituationForm = "{}",
+    hand: HandForm = None,
+) -> JSONResponse:
+    """Recognize a photo and evaluate it: recognize JSON + `score` (see PhotoScoreOut).
+
+    14 tiles (a winning tile found) → `score` is the result JSON; 13 tiles → the tenpai
+    JSON (waits with their value); `score_kind` says which."""
+    situation_obj = _json_form(situation, "situation", schemas.SituationIn)
+    override = None if hand is None else _json_form(hand, "hand", schemas.TilesOverrideIn)
+    svc = services(request.app)
+    data = await _read_photo(image, svc)
+    recognized = await svc.recognize(data)
+    tiles = override if override is not None else dict(recognized.get("hand") or {})
+    # The situation's fields win over the photo's (its dora list replaces dora read from it).
+    merged = {**tiles, **{k: v for k, v in situation_obj.items() if k not in TILE_FIELDS}}
+    return JSONResponse({**recognized, **evaluate(merged)})
+
+
+def evaluate(hand: dict[str, Any]) -> dict[str, Any]:
+    """Score a hand with a winning tile, or list the waits of one without; errors as data."""
+    from engine.service import score_json, tenpai_json
+
+    kind = "result" if hand.get("win") else "tenpai"
+    if kind == "tenpai":
+        hand = {k: v for k, v in hand.items() if k != "win"}
+    try:
+        result = score_json(hand) if kind == "result" else tenpai_json(hand)
+    except InputError as exc:
+        return {
+            "score": None,
+            "score_kind": None,
+            "score_error": {"code": exc.code, "message": exc.message},
+            "scored_hand": hand,
+        }
+    return {"score": result, "score_kind": kind, "score_error": None, "scored_hand": hand}
+
+
+def _plain(model: schemas.BaseModel) -> dict[str, Any]:
+    """The fields the client sent (plus unknown extras), as plain JSON values."""
+    return model.model_dump(mode="json", exclude_unset=True)
+
+
+def _json_form(text: str, field: str, model: type[schemas.BaseModel]) -> dict[str, Any]:
+    """A form field holding a JSON object, type-checked with ``model``."""
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError("bad_json", f"form field {field!r} is not valid JSON: {exc.msg}") from exc
+    if not isinstance(obj, dict):
+        raise InputError("invalid_request", f"form field {field!r} must be a JSON object")
+    try:
+        return _plain(model.model_validate(obj))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"])
+        raise InputError("invalid_request", f"{field}.{loc}: {first['msg']}") from exc
+
+
+async def _read_photo(image: UploadFile, svc: Services) -> bytes:
+    """The upload's bytes after the cheap header checks (type by magic bytes, pixels)."""
+    data = await image.read()
+    if len(data) > svc.settings.max_upload_bytes:  # the middleware caps the body already
+        raise ServiceError(413, "upload_too_large", "the photo is larger than the upload limit")
+    check_image(data, svc.settings.max_pixels)
+    return data

@@ -1,0 +1,52 @@
+"""Service settings, read once from the environment at start-up."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+MB = 1024 * 1024
+
+
+def _env_number(name: str, default: float) -> float:
+    raw = os.environ.get(name)
+    if raw is None or not raw.strip():
+        return default
+    try:
+        value = float(raw)
+    except ValueError as exc:
+        raise ValueError(f"{name} must be a number, got {raw!r}") from exc
+    if value <= 0:
+        raise ValueError(f"{name} must be positive, got {raw!r}")
+    return value
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits of the HTTP service.
+
+    - ``max_upload_bytes``: largest multipart body (photo + fields); env ``SANMA_MAX_UPLOAD_MB``
+      (default 15).
+    - ``max_json_bytes``: largest JSON body of ``/v1/score`` and ``/v1/tenpai``; env
+      ``SANMA_MAX_JSON_KB`` (default 256).
+    - ``max_pixels``: largest photo, width × height, checked from the file header before
+      decoding; env ``SANMA_MAX_MEGAPIXELS`` (default 64).
+    - ``recognize_concurrency``: photos recognised at once per process (the rest queue);
+      env ``SANMA_RECOGNIZE_CONCURRENCY`` (default: the number of CPU cores).
+    """
+
+    max_upload_bytes: int = 15 * MB
+    max_json_bytes: int = 256 * 1024
+    max_pixels: int = 64_000_000
+    recognize_concurrency: int = 2
+
+    @classmethod
+    def from_env(cls) -> Settings:
+        return cls(
+            max_upload_bytes=int(_env_number("SANMA_MAX_UPLOAD_MB", 15) * MB),
+            max_json_bytes=int(_env_number("SANMA_MAX_JSON_KB", 256) * 1024),
+            max_pixels=int(_env_number("SANMA_MAX_MEGAPIXELS", 64) * 1_000_000),
+            recognize_concurrency=int(
+                _env_number("SANMA_RECOGNIZE_CONCURRENCY", os.cpu_count() or 2)
+            ),
+        )

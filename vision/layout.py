@@ -35,9 +35,10 @@ from vision.types import TileDetection
 ALONG_TOL = 0.25  # growing the row: along-row miss allowed, × pitch
 ACROSS_TOL = 0.35  # growing the row: across-row miss allowed, × pitch
 MAX_TURN_DEG = 25.0  # growing the row: largest bend between two links
-SIZE_RATIO = 1.35  # neighbours in the row differ in size by at most this factor
-MAX_ROW_SLOPE_DEG = 50.0  # a row runs left to right within this angle
-TOUCH = (0.8, 1.22)  # touching tiles: centre distance within this × the tile width
+SIZE_RATIO = 1.6  # neighbours in the row differ in size by at most this factor
+MAX_ROW_SLOPE_DEG = 75.0  # a row runs left to right within this angle
+TOUCH = (0.6, 1.6)  # side-by-side tiles: centre distance within this × the tile width
+LINK_JUMP = 1.3  # a link this much longer than its neighbours' is a gap: the row ends there
 GROUP_GAP = 0.2  # a gap wider than this × a separates two groups right of the row
 WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
 MAX_WIN_GAP = 2.5  # ... and by at most this × a
@@ -133,8 +134,8 @@ def _true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float,
     if sideways:
         w, h = h, w
     den = c * c - s * s
-    if den < 0.5:  # beyond ~30° the system is ill-conditioned: fall back to the box
-        return min(w, h), max(w, h)
+    if den < 0.3:  # beyond ~36° the system is ill-conditioned: fall back to the box
+        return 0.75 * min(w, h), max(w, h)
     a = (w * c - h * s) / den
     b = (h * c - w * s) / den
     a = max(a, 0.4 * min(w, h))
@@ -191,6 +192,25 @@ def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
     return TOUCH[0] < ratio < TOUCH[1]
 
 
+def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
+    """Cut a chain where a link is clearly longer than the links around it (a set-apart tile).
+
+    The row's own pitch is the yardstick, not box sizes: labelled or detected boxes may hug
+    the face or the body, and racks leave small even gaps; a set-apart tile still stands out.
+    """
+    if len(chain) < 4:
+        return [chain]
+    pts = geo.centres[chain]
+    links = np.hypot(*np.diff(pts, axis=0).T)
+    pieces: list[list[int]] = [[chain[0]]]
+    for k, link in enumerate(links):
+        around = np.concatenate([links[max(0, k - 3) : k], links[k + 1 : k + 4]])
+        if float(link) > LINK_JUMP * float(np.median(around)):
+            pieces.append([])
+        pieces[-1].append(chain[k + 1])
+    return pieces
+
+
 def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
     """Every maximal chain of upright touching tiles, longest (most face-up tiles) first."""
     upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
@@ -217,8 +237,8 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             used = {i, j}
             right = _grow(geo, j, d, step, upright, used)
             left = _grow(geo, i, -d, step, upright, used)
-            chain = [*reversed(left), i, j, *right]
-            chains.setdefault(frozenset(chain), chain)
+            for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
+                chains.setdefault(frozenset(chain), chain)
     if not chains:
         faces = [int(i) for i in np.flatnonzero(upright) if not tiles[int(i)].face_down]
         if not faces:

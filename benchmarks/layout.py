@@ -1,0 +1,234 @@
+"""Layout reconstruction accuracy (vision/layout.py).
+
+Three measurements, each printed with its failure categories:
+
+(a) **renders, ground-truth detections**: scenes from ``datasets.synth.scene.render_scene`` with
+    seeds ``900000 + i`` (a range the training scripts never use); the ground-truth tile labels
+    become detections with box jitter (±``--jitter`` of the tile width on every edge), shuffled;
+    the share whose whole hand JSON (hand, win, melds, kita, kita_aka) is exactly right.
+(b) **renders, end to end**: the same scenes' photos through ``vision.pipeline`` (the shipped
+    ONNX models), when ``models/`` holds them; same measure.
+(c) **real photos**: ``../shared/datasets/real/hk-hands/valid`` (held out from training). Only
+    photos whose labels are exactly one hand (13 or 14 riichi tiles, no flowers) have a known
+    concealed multiset; the labels (with jitter) are the detections, and a photo counts as right
+    when hand + winning tile as read hold exactly the labelled tiles.
+
+Run: ``.venv/bin/python -m benchmarks.layout --n 300`` (``--no-e2e`` to skip (b)).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from vision.layout import mpsz, reconstruct
+from vision.types import TileDetection
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "datasets"
+HK_VALID = SHARED / "real" / "hk-hands" / "valid"
+SEED0 = 900000
+FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
+
+
+def _split(text: str) -> list[str]:
+    out: list[str] = []
+    digits = ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out += [d + ch for d in digits]
+            digits = ""
+    return out
+
+
+def normalise(hand: dict[str, object]) -> dict[str, object]:
+    """The compared fields, canonical: sorted tiles, sorted melds, absent win = None."""
+    melds = []
+    for m in hand.get("melds", []) or []:  # type: ignore[union-attr]
+        name, _, tiles = str(m).partition(":")
+        melds.append(f"{name}:{mpsz(_split(tiles))}")
+    return {
+        "hand": mpsz(_split(str(hand.get("hand", "")))),
+        "win": hand.get("win") or None,
+        "melds": sorted(melds),
+        "kita": int(hand.get("kita", 0) or 0),  # type: ignore[arg-type]
+        "kita_aka": int(hand.get("kita_aka", 0) or 0),  # type: ignore[arg-type]
+    }
+
+
+def jittered(tiles: list[TileDetection], rng: random.Random, jitter: float) -> list[TileDetection]:
+    """Detections as a detector would give them: edges moved, order shuffled."""
+    out = []
+    for t in tiles:
+        x1, y1, x2, y2 = t.box
+        a = min(x2 - x1, y2 - y1)
+        d = [rng.uniform(-jitter, jitter) * a for _ in range(4)]
+        box = (x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3])
+        out.append(TileDetection(t.tile, box, t.angle, rng.uniform(0.8, 1.0)))
+    rng.shuffle(out)
+    return out
+
+
+def category(got: dict[str, object], want: dict[str, object]) -> str:
+    """Which field went wrong first (a short failure label)."""
+    for key in ("melds", "kita", "kita_aka", "win", "hand"):
+        if got[key] != want[key]:
+            if key == "win":
+                return (
+                    "win missing"
+                    if got["win"] is None
+                    else ("win extra" if want["win"] is None else "win wrong tile")
+                )
+            return key
+    return "ok"
+
+
+# ----------------------------------------------------------------------------- renders
+
+
+def _labels_to_detections(labels: object) -> list[TileDetection]:
+    out = []
+    for lab in labels:  # type: ignore[attr-defined]
+        tile = "back" if getattr(lab, "face_down", False) else lab.tile
+        out.append(TileDetection(tile, tuple(float(v) for v in lab.box), int(lab.angle), 1.0))
+    return out
+
+
+def bench_renders(n: int, jitter: float, e2e: bool) -> None:
+    try:
+        from datasets.synth.scene import render_scene
+    except ImportError as exc:
+        print(f"(a/b) renders: skipped, no scene renderer ({exc})")
+        return
+    recognizer = None
+    if e2e:
+        try:
+            from vision.pipeline import default_recognizer
+
+            recognizer = default_recognizer()
+        except Exception as exc:  # noqa: BLE001 - any failure to load means "no model"
+            print(f"(b) end to end: skipped, no shipped model ({type(exc).__name__}: {exc})")
+    ok_a = ok_b = 0
+    fails_a: Counter[str] = Counter()
+    fails_b: Counter[str] = Counter()
+    examples: list[str] = []
+    t0 = time.perf_counter()
+    for i in range(n):
+        seed = SEED0 + i
+        scene = render_scene(np.random.default_rng(seed))
+        image, labels, truth = scene[0], scene[1], scene[2]
+        want = normalise(truth)
+        dets = jittered(_labels_to_detections(labels), random.Random(seed), jitter)
+        h, w = image.shape[:2]
+        got = normalise(reconstruct(dets, (w, h)).hand)
+        cat = category(got, want)
+        ok_a += cat == "ok"
+        if cat != "ok":
+            fails_a[cat] += 1
+            if len(examples) < 8:
+                examples.append(
+                    f"  seed {seed}: {cat}: got {json.dumps(got)} want {json.dumps(want)}"
+                )
+        if recognizer is not None:
+            import cv2
+
+            ok, buf = cv2.imencode(".jpg", image)
+            res = recognizer.recognize_bytes(buf.tobytes())
+            cat_b = category(normalise(res["hand"]), want)
+            ok_b += cat_b == "ok"
+            if cat_b != "ok":
+                fails_b[cat_b] += 1
+        if (i + 1) % 50 == 0:
+            print(f"  {i + 1}/{n} scenes, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
+    print(
+        f"(a) renders, ground-truth detections (jitter ±{jitter:.0%}), seeds {SEED0}–"
+        f"{SEED0 + n - 1}: {ok_a}/{n} = {ok_a / n:.1%} whole hand exact"
+    )
+    print(f"    failures: {dict(fails_a.most_common())}")
+    for line in examples:
+        print(line)
+    if recognizer is not None:
+        print(f"(b) renders, end to end through vision.pipeline: {ok_b}/{n} = {ok_b / n:.1%}")
+        print(f"    failures: {dict(fails_b.most_common())}")
+
+
+# ----------------------------------------------------------------------------- real photos
+
+
+def _read_yolo(path: Path, classes: dict[str, str | None]) -> list[tuple[str | None, tuple]]:
+    out = []
+    for line in path.read_text().splitlines():
+        parts = line.split()
+        if len(parts) < 5:
+            continue
+        cls, xs = parts[0], [float(v) for v in parts[1:]]
+        if len(xs) == 4:
+            cx, cy, w, h = xs
+            box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)
+        else:
+            box = (min(xs[0::2]), min(xs[1::2]), max(xs[0::2]), max(xs[1::2]))
+        out.append((classes.get(cls), box))
+    return out
+
+
+def bench_real(jitter: float) -> None:
+    if not HK_VALID.is_dir():
+        print(f"(c) real photos: skipped, {HK_VALID} absent")
+        return
+    classes = json.loads((HK_VALID.parent / "classes.json").read_text())["classes"]
+    total = ok = 0
+    fails: Counter[str] = Counter()
+    skipped = 0
+    for label in sorted((HK_VALID / "labels").glob("*.txt")):
+        rows = _read_yolo(label, classes)
+        if len(rows) not in (13, 14) or any(t is None for t, _ in rows):
+            skipped += 1
+            continue
+        total += 1
+        size = 640
+        dets = [TileDetection(str(t), tuple(v * size for v in box), 0, 1.0) for t, box in rows]
+        dets = jittered(dets, random.Random(label.name), jitter)
+        layout = reconstruct(dets, (size, size))
+        read = _split(str(layout.hand["hand"])) + (
+            [str(layout.hand["win"])] if layout.hand.get("win") else []
+        )
+        # A four-player set: the 5m our sanma reading turns into the aka-5-man is a 5m here.
+        want = Counter(str(t) for t, _ in rows)
+        got = Counter("5m" if t == "0m" else t for t in read)
+        if got == want:
+            ok += 1
+        else:
+            missing = sum((want - got).values())
+            extra = sum((got - want).values())
+            fails[f"{missing} missing/{extra} extra"] += 1
+    print(
+        f"(c) real photos hk-hands/valid, photos labelled as one 13–14-tile hand: "
+        f"{ok}/{total} = {ok / max(total, 1):.1%} concealed multiset exact "
+        f"({skipped} photos with discards, racks or flowers not scored)"
+    )
+    print(f"    failures: {dict(fails.most_common())}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=300, help="rendered scenes")
+    ap.add_argument("--jitter", type=float, default=0.05, help="box jitter, × tile width")
+    ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end part (b)")
+    ap.add_argument("--no-renders", action="store_true", help="only the real photos (c)")
+    args = ap.parse_args(argv)
+    if not args.no_renders:
+        bench_renders(args.n, args.jitter, not args.no_e2e)
+    bench_real(args.jitter)
+
+
+if __name__ == "__main__":
+    main()

@@ -191,6 +191,7 @@ class Rules:
     kanburi_houtei_combine: bool = False  # §40
     #: [interp] shiisan puutaa is not a regular win shape, so it never adds tenhou/chihou
     shiisan_puutaa_with_tenhou: bool = False
+    paarenchan_honba: int = 8  # §35
     # --- dora (§2, §3, §22, §A5, §A9) ---
     kita_count_as_dora_when_north_indicated: bool = True  # [interp]
     aka5man_kita_is_red_dora: bool = False  # [interp] an extracted aka-5-man is no extra red five

@@ -1,0 +1,334 @@
+"""Table-driven hand decomposition and shape waits (integer kind indices throughout).
+
+Each suit (and the honors) is decomposed on its own from its count tuple; the per-suit results
+are cached, keyed by ``(base, counts)``, so every count pattern is worked out once per process.
+A hand is complete when exactly one group supplies the pair and the others are whole sets.
+Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; shiisan puutaa
+(§"十三不塔") is checked separately by :func:`is_shiisan_puutaa`.
+
+>>> c = [0] * 34
+>>> for k in (9, 10, 11, 12, 13, 14, 15, 16, 17, 27, 27, 33, 33):
+...     c[k] += 1
+>>> [k for k in shape_waits(tuple(c), frozenset(range(34)))]
+[27, 33]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from itertools import product
+
+from engine.parse import Meld
+from engine.tiles import TERMINALS_HONORS
+
+# A group decomposition: (pair kind or -1, triplet kinds, run start kinds)
+GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
+GROUP_BASES = (0, 9, 18, 27)
+
+
+@cache
+def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
+    """All ways to split one suit's (or the honors') tiles into sets and at most one pair.
+
+    ``base`` is the group's first kind index (27 = honors, which form no runs).
+
+    >>> group_decomps(9, (3, 1, 1, 1, 0, 0, 0, 0, 0))
+    ((-1, (9,), (10,)),)
+    >>> group_decomps(9, (3, 1, 1, 0, 0, 0, 0, 0, 0))
+    ((9, (), (9,)),)
+    >>> group_decomps(9, (1, 1, 0, 0, 0, 0, 0, 0, 0))
+    ()
+    """
+    honors = base == 27
+    out: list[GroupDecomp] = []
+
+    def walk(c: list[int], i: int, pair: int, trips: list[int], runs: list[int]) -> None:
+        n = len(c)
+        while i < n and c[i] == 0:
+            i += 1
+        if i == n:
+            out.append((pair, tuple(trips), tuple(runs)))
+            return
+        if c[i] >= 3:
+            c[i] -= 3
+            trips.append(base + i)
+            walk(c, i, pair, trips, runs)
+            trips.pop()
+            c[i] += 3
+        if c[i] >= 2 and pair < 0:
+            c[i] -= 2
+            walk(c, i, base + i, trips, runs)
+            c[i] += 2
+        if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+            c[i] -= 1
+            c[i + 1] -= 1
+            c[i + 2] -= 1
+            runs.append(base + i)
+            walk(c, i, pair, trips, runs)
+            runs.pop()
+            c[i] += 1
+            c[i + 1] += 1
+            c[i + 2] += 1
+
+    if sum(counts) % 3 != 1:
+        walk(list(counts), 0, -1, [], [])
+    return tuple(dict.fromkeys(out))
+
+
+@cache
+def group_flags(base: int, counts: tuple[int, ...]) -> int:
+    """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair."""
+    flags = 0
+    for pair, _, _ in group_decomps(base, counts):
+        flags |= 2 if pair >= 0 else 1
+    return flags
+
+
+def _groups(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+
+
+def standard_decomps(counts: tuple[int, ...]) -> list[GroupDecomp]:
+    """Every split of the concealed tiles into sets plus exactly one pair (may be empty)."""
+    per_group = []
+    for base, g in zip(GROUP_BASES, _groups(counts), strict=True):
+        if any(g):
+            decs = group_decomps(base, g)
+            if not decs:
+                return []
+            per_group.append(decs)
+    out: list[GroupDecomp] = []
+    for combo in product(*per_group):
+        pairs = [d[0] for d in combo if d[0] >= 0]
+        if len(pairs) != 1:
+            continue
+        trips: tuple[int, ...] = ()
+        runs: tuple[int, ...] = ()
+        for _, t, r in combo:
+            trips += t
+            runs += r
+        out.append((pairs[0], trips, runs))
+    return out
+
+
+def is_standard_complete(counts: tuple[int, ...]) -> bool:
+    flags = [
+        group_flags(base, g) if any(g) else 1
+        for base, g in zip(GROUP_BASES, _groups(counts), strict=True)
+    ]
+    if any(f == 0 for f in flags):
+        return False
+    pair_groups = [i for i, f in enumerate(flags) if f & 2]
+    return any(all(flags[j] & 1 for j in range(4) if j != i) for i in pair_groups)
+
+
+def is_chiitoitsu(counts: tuple[int, ...]) -> bool:
+    """Seven distinct pairs (a four of a kind is not two pairs)."""
+    return sum(1 for c in counts if c == 2) == 7
+
+
+def kokushi_kinds(kinds: frozenset[int]) -> tuple[int, ...]:
+    return tuple(sorted(k for k in TERMINALS_HONORS if k in kinds))
+
+
+def is_kokushi(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
+    """One of each terminal and honor plus a pair of one of them (國士無双)."""
+    kk = kokushi_kinds(kinds)
+    return (
+        sum(counts) == 14
+        and all(counts[k] >= 1 for k in kk)
+        and sum(counts[k] for k in kk) == 14
+    )
+
+
+def is_shiisan_puutaa(counts: tuple[int, ...]) -> bool:
+    """十三不塔: 14 tiles, exactly one pair, no other pair, no two suit tiles 1 or 2 apart."""
+    if sum(counts) != 14:
+        return False
+    pairs = 0
+    for c in counts:
+        if c > 2:
+            return False
+        if c == 2:
+            pairs += 1
+    if pairs != 1:
+        return False
+    for base in (0, 9, 18):
+        last = -9
+        for i in range(9):
+            if counts[base + i]:
+                if i - last <= 2:
+                    return False
+                last = i
+    return True
+
+
+def is_complete(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
+    """A regular win shape of the concealed tiles (standard, chiitoitsu or kokushi)."""
+    n = sum(counts)
+    if n % 3 != 2:
+        return False
+    if is_standard_complete(counts):
+        return True
+    return n == 14 and (is_chiitoitsu(counts) or is_kokushi(counts, kinds))
+
+
+def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
+    """Kinds that complete the concealed tiles (13 − 3·melds of them), by shape alone.
+
+    The caller removes kinds the player already holds all four of (RULES.md §18, §29).
+    """
+    waits: set[int] = set()
+    groups = _groups(counts)
+    flags = [group_flags(base, g) for base, g in zip(GROUP_BASES, groups, strict=True)]
+    for gi, base in enumerate(GROUP_BASES):
+        others = [flags[j] for j in range(4) if j != gi]
+        if any(f == 0 for f in others):
+            continue
+        all_sets = all(f & 1 for f in others)
+        one_pair = any(
+            others[i] & 2 and all(others[j] & 1 for j in range(3) if j != i) for i in range(3)
+        )
+        if not (all_sets or one_pair):
+            continue
+        g = list(groups[gi])
+        for i in range(len(g)):
+            k = base + i
+            if k not in kinds or g[i] >= 4:
+                continue
+            g[i] += 1
+            f = group_flags(base, tuple(g))
+            g[i] -= 1
+            if (f & 2 and all_sets) or (f & 1 and one_pair):
+                waits.add(k)
+    if sum(counts) == 13:
+        singles = [k for k, c in enumerate(counts) if c == 1]
+        if sum(1 for c in counts if c == 2) == 6 and len(singles) == 1:
+            waits.add(singles[0])
+        kk = kokushi_kinds(kinds)
+        if sum(counts[k] for k in kk) == 13:
+            missing = [k for k in kk if counts[k] == 0]
+            if not missing:
+                waits.update(kk)
+            elif len(missing) == 1:
+                waits.add(missing[0])
+    return sorted(waits)
+
+
+
+# --------------------------------------------------------------------------------------------
+# Readings: one decomposition of a completed hand together with the role of the winning tile.
+
+STANDARD, CHIITOITSU, KOKUSHI, SHIISAN = "standard", "chiitoitsu", "kokushi", "shiisan_puutaa"
+
+
+@dataclass(frozen=True, slots=True)
+class HandFacts:
+    """What every reading of one completed hand shares (no reading-specific structure).
+
+    ``counts`` are the concealed shape kinds including the winning tile; ``all_kinds`` the
+    kinds in hand and melds (extracted kita are not part of the shape, RULES.md Notes).
+    """
+
+    counts: tuple[int, ...]
+    melds: tuple[Meld, ...]
+    win: int
+    closed: bool
+    all_kinds: frozenset[int]
+    n_kans: int
+
+    @property
+    def pre_win(self) -> tuple[int, ...]:
+        c = list(self.counts)
+        c[self.win] -= 1
+        return tuple(c)
+
+
+@dataclass(frozen=True, slots=True)
+class Pung:
+    """A triplet or kan in a reading: kind, concealed (ankou/ankan), kan."""
+
+    kind: int
+    concealed: bool
+    kan: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a completed hand (RULES.md: the highest-scoring reading wins).
+
+    ``wait`` is the winning tile's role: ryanmen, kanchan, penchan, tanki, shanpon (standard),
+    tanki (chiitoitsu), kokushi / kokushi_13, or none (shiisan puutaa).
+    """
+
+    facts: HandFacts
+    form: str
+    pair: int
+    runs: tuple[int, ...]
+    pungs: tuple[Pung, ...]
+    wait: str
+
+    @property
+    def concealed_pungs(self) -> int:
+        return sum(1 for p in self.pungs if p.concealed)
+
+
+def hand_facts(counts: tuple[int, ...], melds: tuple[Meld, ...], win: int) -> HandFacts:
+    kinds = {k for k, c in enumerate(counts) if c}
+    for m in melds:
+        kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
+    return HandFacts(
+        counts=counts,
+        melds=melds,
+        win=win,
+        closed=not any(m.is_open for m in melds),
+        all_kinds=frozenset(kinds),
+        n_kans=sum(1 for m in melds if m.is_kan),
+    )
+
+
+def readings(
+    facts: HandFacts, tsumo: bool, kinds: frozenset[int], allow_shiisan: bool = False
+) -> list[Reading]:
+    """Every reading of a completed hand; empty when the tiles are not a win shape."""
+    win = facts.win
+    meld_runs = tuple(m.tile for m in facts.melds if m.is_run)
+    meld_pungs = tuple(
+        Pung(m.tile, not m.is_open, m.is_kan) for m in facts.melds if not m.is_run
+    )
+    out: list[Reading] = []
+    counts = facts.counts
+    for pair, trips, runs in standard_decomps(counts):
+        all_runs = runs + meld_runs
+        roles: list[tuple[str, int]] = []  # (wait, kind of the pung opened by ron or -1)
+        if pair == win:
+            roles.append(("tanki", -1))
+        if win in trips:
+            roles.append(("shanpon", -1 if tsumo else win))
+        for s in set(runs):
+            if s <= win <= s + 2:
+                pos = win - s
+                if pos == 1:
+                    roles.append(("kanchan", -1))
+                elif (pos == 0 and s % 9 == 6) or (pos == 2 and s % 9 == 0):
+                    roles.append(("penchan", -1))
+                else:
+                    roles.append(("ryanmen", -1))
+        for wait, opened in dict.fromkeys(roles):
+            pungs = tuple(Pung(t, t != opened, False) for t in trips) + meld_pungs
+            out.append(Reading(facts, STANDARD, pair, all_runs, pungs, wait))
+    if not facts.melds and sum(counts) == 14:
+        if is_chiitoitsu(counts):
+            out.append(Reading(facts, CHIITOITSU, win, (), (), "tanki"))
+        if is_kokushi(counts, kinds):
+            pre = facts.pre_win
+            thirteen = all(pre[k] == 1 for k in kokushi_kinds(kinds))
+            pair = next(k for k in kokushi_kinds(kinds) if counts[k] == 2)
+            out.append(
+                Reading(facts, KOKUSHI, pair, (), (), "kokushi_13" if thirteen else "kokushi")
+            )
+        if allow_shiisan and is_shiisan_puutaa(counts):
+            pair = next(k for k, c in enumerate(counts) if c == 2)
+            out.append(Reading(facts, SHIISAN, pair, (), (), "none"))
+    return out

@@ -1,0 +1,122 @@
+"""The best reading of a completed hand and its dora (RULES.md: highest points wins; §2, §3, §22).
+
+:func:`best` scores every reading (yaku, fu) and keeps the one with the most points, ties going
+to more yaku han and then more fu. Dora, red fives and kita are the same for every reading;
+they are passed in as ``extra_han`` so that limits are compared correctly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.decompose import HandFacts, Reading, hand_facts, readings
+from engine.fu import FuItem, fu_of
+from engine.parse import HandInput, Situation, Tile
+from engine.points import hand_base
+from engine.rules import Rules
+from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
+from engine.yaku import Context, yaku_of
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The chosen reading with its yaku, yaku han and fu."""
+
+    reading: Reading
+    yaku: tuple[tuple[str, int], ...]
+    yaku_han: int
+    fu: int
+    fu_items: tuple[FuItem, ...]
+
+
+def allow_shiisan(sit: Situation, facts: HandFacts) -> bool:
+    """十三不塔 only on the dealer's dealt 14 or a child's first draw, with no call (§ yaku)."""
+    return sit.tsumo and (sit.tenhou or sit.chihou or sit.first_draw) and not facts.melds
+
+
+def best(facts: HandFacts, ctx: Context, extra_han: int) -> Evaluation | None:
+    """The highest-scoring reading, or None when the tiles are not a win shape."""
+    rules = ctx.rules
+    found: Evaluation | None = None
+    found_key = (-1, -1, -1)
+    for r in readings(facts, ctx.sit.tsumo, rules.tile_kinds, allow_shiisan(ctx.sit, facts)):
+        yaku = yaku_of(r, ctx)
+        yaku_han = sum(h for _, h in yaku)
+        fu, items = fu_of(r, ctx)
+        key = (hand_base(yaku_han + extra_han, fu, rules)[0], yaku_han, fu)
+        if key > found_key:
+            found_key = key
+            found = Evaluation(r, tuple(yaku), yaku_han, fu, tuple(items))
+    return found
+
+
+def completed(hand: HandInput, win_kind: int) -> HandFacts:
+    """The completed hand: the concealed part plus a winning tile of kind ``win_kind``."""
+    counts = list(hand.concealed)
+    counts[win_kind] += 1
+    return hand_facts(tuple(counts), hand.melds, win_kind)
+
+
+@dataclass(frozen=True)
+class Dora:
+    """Dora han by source (Result JSON ``dora``)."""
+
+    dora: int = 0
+    ura: int = 0
+    aka: int = 0
+    kita: int = 0
+    aka5man_bonus: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.dora + self.ura + self.aka + self.kita + self.aka5man_bonus
+
+    def to_json(self) -> dict[str, int]:
+        return {"dora": self.dora, "ura": self.ura, "aka": self.aka, "kita": self.kita,
+                "aka5man_bonus": self.aka5man_bonus}
+
+
+def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list[Tile]:
+    """The tiles of hand, melds and winning tile (not the kita), the win as its shape kind."""
+    tiles = list(hand.concealed_tiles) + [t for m in hand.melds for t in m.tiles]
+    if win is not None and win_kind is not None:
+        tiles.append(win if win.kind == win_kind else Tile(win_kind, aka5man=True))
+    return tiles
+
+
+def indicator_hits(
+    indicators: tuple[Tile, ...], counts: list[int], kita: int, rules: Rules
+) -> int:
+    """Dora han from indicators (§2): the indicated kind's tiles, norths incl. kita [interp];
+    an aka-5-man indicator lets the winner name any kind (§A9: take the best)."""
+    with_kita = list(counts)
+    if rules.kita_count_as_dora_when_north_indicated:
+        with_kita[NORTH] += kita
+    total = 0
+    for ind in indicators:
+        if ind.aka5man:
+            total += max(with_kita)
+        else:
+            total += with_kita[next_kind(ind.kind, rules.tile_kinds)]
+    return total
+
+
+def dora_of(
+    hand: HandInput, win: Tile | None, win_kind: int | None, sit: Situation, rules: Rules
+) -> Dora:
+    """All non-yaku han of a hand: dora, ura (with riichi), red fives, kita, aka-5-man bonus."""
+    tiles = shape_tiles(hand, win, win_kind)
+    counts = [0] * 34
+    for t in tiles:
+        counts[t.kind] += 1
+    dora = indicator_hits(hand.dora, counts, hand.kita, rules)
+    ura = indicator_hits(hand.ura, counts, hand.kita, rules) if sit.riichi != "none" else 0
+    if rules.all_fives_red:
+        aka = sum(1 for t in tiles if t.kind in (FIVE_P, FIVE_S) and not t.aka5man)
+    else:
+        aka = sum(1 for t in tiles if t.red)
+    if rules.aka5man_kita_is_red_dora:
+        aka += hand.kita_aka
+    kita = rules.kita_all_four_han if hand.kita == 4 else hand.kita
+    bonus = rules.aka5man_as_bonus_han if hand.aka5man_as else 0
+    return Dora(dora, ura, aka, kita, bonus)

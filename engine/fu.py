@@ -1,0 +1,71 @@
+"""Fu of a reading with an explanation list (RULES.md Hand value, "Fu" [interp]: standard).
+
+20 base; closed ron +10; tsumo +2 except pinfu tsumo (20 fu); open pinfu-shaped ron 30;
+kanchan/penchan/tanki +2; triplets 2/4 open (simple / terminal-honor), concealed ×2, kans ×4;
+a triplet completed by ron on a shanpon wait is open; pair of dragon / seat wind / round wind
++2 each (double wind pair +4); round up to 10. Chiitoitsu is a fixed 25 fu (§20). Kita carry
+no fu.
+"""
+
+from __future__ import annotations
+
+from engine.decompose import CHIITOITSU, STANDARD, Reading
+from engine.tiles import DRAGONS, IS_TH, NORTH, name
+from engine.yaku import Context, pinfu
+
+FuItem = tuple[str, int]
+
+
+def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
+    """``(fu, breakdown)``; the breakdown's fu add up to the fu before rounding."""
+    rules = c.rules
+    if r.form == CHIITOITSU:
+        return rules.chiitoitsu_fu, [("chiitoitsu", rules.chiitoitsu_fu)]
+    tsumo = c.sit.tsumo
+    closed = r.facts.closed
+    items: list[FuItem] = [("base", 20)]
+    if r.form != STANDARD:
+        items.append(("tsumo", 2) if tsumo else ("closed_ron", 10) if closed else ("ron", 0))
+        return _round(items), items
+    if closed and pinfu(r, c):
+        if tsumo:
+            return rules.pinfu_tsumo_fu, [("pinfu_tsumo", rules.pinfu_tsumo_fu)]
+        return 30, [("base", 20), ("closed_ron", 10)]
+    if closed and not tsumo:
+        items.append(("closed_ron", 10))
+    if tsumo:
+        items.append(("tsumo", 2))
+    if r.wait in ("kanchan", "penchan", "tanki"):
+        items.append((f"wait_{r.wait}", 2))
+    for p in r.pungs:
+        fu = 2 * (2 if IS_TH[p.kind] else 1) * (2 if p.concealed else 1) * (4 if p.kan else 1)
+        what = ("ankan" if p.concealed else "minkan") if p.kan else (
+            "ankou" if p.concealed else "minkou"
+        )
+        items.append((f"{what}_{name(p.kind)}", fu))
+    pair_fu = _pair_fu(r.pair, c)
+    if pair_fu:
+        items.append((f"pair_{name(r.pair)}", pair_fu))
+    fu = _round(items)
+    if not closed and fu == 20:
+        items.append(("open_pinfu", c.rules.open_pinfu_fu - 20))
+        fu = c.rules.open_pinfu_fu
+    return fu, items
+
+
+def _pair_fu(kind: int, c: Context) -> int:
+    if kind in DRAGONS:
+        return 2
+    seat, rnd = kind == c.sit.seat, kind == c.sit.round
+    if seat and rnd:
+        return c.rules.double_wind_pair_fu
+    if seat or rnd:
+        return 2
+    if kind == NORTH and c.rules.north_is_yakuhai:
+        return 2
+    return 0
+
+
+def _round(items: list[FuItem]) -> int:
+    total = sum(f for _, f in items)
+    return -(-total // 10) * 10

@@ -1,0 +1,458 @@
+"""Reading the hand JSON (shared/CONTRACT.md) into checked values; bad input is InputError.
+
+Checks (RULES.md Tiles): only kinds of the rule set (no 2m–8m in sanma), no fifth tile of a
+kind over hand + win + melds + kita + dora/ura indicators (a red five is a five, an aka-5-man
+is a north), no more red fives than the set holds, the aka-5-man only under ``aka_5man``,
+13 tiles counting each meld as 3, known fields of the right types, consistent situation flags.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import InputError
+from engine.rules import Rules, rules_from_json
+from engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
+
+RIICHI_KINDS = ("none", "riichi", "double", "open", "double_open")
+MELD_KINDS = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
+RON_ON = (None, "kita", "ankan")
+
+_BOOL_FIELDS = (
+    "tsumo", "ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan",
+    "tenhou", "chihou", "renhou", "first_draw", "discarder_riichi",
+)
+_INT_FIELDS = ("kita", "kita_aka", "honba", "deposits")
+_OTHER_FIELDS = (
+    "hand", "win", "melds", "dora", "ura", "seat", "round", "riichi", "aka5man_as", "rules",
+    "discards", "ron_on",
+)
+KNOWN_FIELDS = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
+
+
+@dataclass(frozen=True)
+class Tile:
+    """One physical tile: its kind index, whether it is a red five, whether it is the aka-5-man.
+
+    The aka-5-man's ``kind`` is NORTH (§A4: in a hand it is a north).
+    """
+
+    kind: int
+    red: bool = False
+    aka5man: bool = False
+
+    def text(self) -> str:
+        if self.aka5man:
+            return "0m"
+        if self.red:
+            return "0" + name(self.kind)[1]
+        return name(self.kind)
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared meld (no chi in sanma, §19). ``tile`` is the kind (the lowest for a chi)."""
+
+    kind: str
+    tile: int
+    tiles: tuple[Tile, ...]
+
+    @property
+    def is_open(self) -> bool:
+        return self.kind != "ankan"
+
+    @property
+    def is_kan(self) -> bool:
+        return self.kind in ("minkan", "kakan", "ankan")
+
+    @property
+    def is_run(self) -> bool:
+        return self.kind == "chi"
+
+
+@dataclass(frozen=True)
+class Situation:
+    """Everything about the win that is not the tiles (CONTRACT Hand JSON)."""
+
+    tsumo: bool = False
+    seat: int = WIND_LETTERS["S"]
+    round: int = WIND_LETTERS["E"]
+    riichi: str = "none"
+    ippatsu: bool = False
+    haitei: bool = False
+    houtei: bool = False
+    rinshan: bool = False
+    kanburi: bool = False
+    chankan: bool = False
+    tenhou: bool = False
+    chihou: bool = False
+    renhou: bool = False
+    first_draw: bool = False
+    discarder_riichi: bool = False
+    honba: int = 0
+    deposits: int = 0
+    ron_on: str | None = None
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.seat == WIND_LETTERS["E"]
+
+    def as_tsumo(self, tsumo: bool) -> Situation:
+        """The same moment, won by tsumo or by ron (for tenpai's per-wait values)."""
+        from dataclasses import replace
+
+        if tsumo == self.tsumo:
+            return self
+        if tsumo:
+            return replace(self, tsumo=True, houtei=False, kanburi=False, chankan=False,
+                           renhou=False, ron_on=None)
+        return replace(self, tsumo=False, haitei=False, rinshan=False, tenhou=False,
+                       chihou=False, first_draw=False)
+
+
+@dataclass(frozen=True)
+class HandInput:
+    """The tiles of a hand JSON, checked. Counts are 34-arrays of shape kinds."""
+
+    concealed: tuple[int, ...]  # the concealed part without the winning tile
+    concealed_tiles: tuple[Tile, ...]
+    melds: tuple[Meld, ...]
+    win: Tile | None  # the physical winning tile
+    win_kind: int | None  # its shape kind (5p/5s when an aka-5-man is taken as that five)
+    kita: int
+    kita_aka: int
+    dora: tuple[Tile, ...]
+    ura: tuple[Tile, ...]
+    discards: tuple[int, ...]
+    aka5man_as: str | None
+
+    @property
+    def is_closed(self) -> bool:
+        """Closed = no pon, chi or open kan; ankan and kita keep a hand closed (RULES.md)."""
+        return not any(m.is_open for m in self.melds)
+
+
+@dataclass(frozen=True)
+class Parsed:
+    hand: HandInput
+    situation: Situation
+    rules: Rules
+
+
+def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
+    """MPSZ string → tiles. ``0p``/``0s`` red fives, ``0m`` the aka-5-man (a north).
+
+    >>> from engine.rules import rules_from_json
+    >>> [t.text() for t in parse_tiles("120p0m", rules_from_json({"aka_5man": True}), "hand")]
+    ['1p', '2p', '0p', '0m']
+    """
+    if not isinstance(text, str):
+        raise InputError("bad_type", f"{where} must be a string of tiles like \"123p55z\"")
+    tiles: list[Tile] = []
+    digits: list[str] = []
+    for ch in text.replace(" ", ""):
+        if ch.isdigit():
+            digits.append(ch)
+        elif ch in SUIT_LETTERS:
+            if not digits:
+                raise InputError("bad_tiles", f"{where}: suit letter {ch!r} without digits")
+            for d in digits:
+                tiles.append(_tile(d, ch, rules, where))
+            digits = []
+        else:
+            raise InputError("bad_tiles", f"{where}: unexpected character {ch!r} in {text!r}")
+    if digits:
+        raise InputError("bad_tiles", f"{where}: digits {''.join(digits)!r} without a suit letter")
+    return tiles
+
+
+def _tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
+    d = int(digit)
+    if suit == "z":
+        if not 1 <= d <= 7:
+            raise InputError("unknown_tile", f"{where}: {digit}z is not a tile (1z–7z)")
+        return Tile(26 + d)
+    s = SUIT_LETTERS.index(suit)
+    if d == 0:
+        if suit == "m" and rules.aka_5man:
+            return Tile(NORTH, aka5man=True)
+        if rules.max_red(suit) == 0:
+            if suit == "m":
+                raise InputError(
+                    "invalid_tile",
+                    f"{where}: 0m is the aka-5-man, which needs the rule option aka_5man",
+                )
+            raise InputError("invalid_tile", f"{where}: this rule set has no red 5{suit}")
+        kind = s * 9 + 4
+        if kind not in rules.tile_kinds:
+            raise InputError("invalid_tile", f"{where}: 5{suit} is not used in this rule set")
+        return Tile(kind, red=True)
+    kind = s * 9 + d - 1
+    if kind not in rules.tile_kinds:
+        raise InputError(
+            "invalid_tile", f"{where}: {digit}{suit} is not used in this rule set (no 2m–8m)"
+        )
+    return Tile(kind)
+
+
+def parse_one_tile(text: Any, rules: Rules, where: str) -> Tile:
+    tiles = parse_tiles(text, rules, where)
+    if len(tiles) != 1:
+        raise InputError("bad_tiles", f"{where} must be exactly one tile, got {text!r}")
+    return tiles[0]
+
+
+def parse_meld(text: Any, rules: Rules, n: int) -> Meld:
+    """``pon:777z``, ``minkan:XXXX``, ``kakan:XXXX``, ``ankan:XXXX`` (``chi:234m`` if allowed)."""
+    where = f"melds[{n}]"
+    if not isinstance(text, str) or ":" not in text:
+        raise InputError("bad_meld", f"{where} must look like \"pon:777z\", got {text!r}")
+    kind, _, body = text.partition(":")
+    kind = kind.strip().lower()
+    if kind not in MELD_KINDS:
+        raise InputError(
+            "bad_meld", f"{where}: unknown meld type {kind!r} (pon/minkan/kakan/ankan)"
+        )
+    if kind == "chi" and not rules.chi_allowed:
+        raise InputError("chi_not_allowed", f"{where}: there is no chi in this rule set (§19)")
+    tiles = parse_tiles(body, rules, where)
+    if len(tiles) != MELD_KINDS[kind]:
+        raise InputError(
+            "bad_meld", f"{where}: a {kind} has {MELD_KINDS[kind]} tiles, got {len(tiles)}"
+        )
+    kinds = sorted(t.kind for t in tiles)
+    if kind == "chi":
+        a = kinds[0]
+        if a >= 27 or kinds != [a, a + 1, a + 2] or SUIT[a] != SUIT[a + 2]:
+            raise InputError("bad_meld", f"{where}: a chi is three consecutive tiles of one suit")
+    elif len(set(kinds)) != 1:
+        raise InputError("bad_meld", f"{where}: a {kind} is {len(tiles)} tiles of one kind")
+    return Meld(kind, kinds[0], tuple(tiles))
+
+
+def _get_bool(obj: dict[str, Any], key: str) -> bool:
+    v = obj.get(key, False)
+    if v is None:
+        return False
+    if not isinstance(v, bool):
+        raise InputError("bad_type", f"{key} must be true or false")
+    return v
+
+
+def _get_int(obj: dict[str, Any], key: str) -> int:
+    v = obj.get(key, 0)
+    if v is None:
+        return 0
+    if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+        raise InputError("bad_type", f"{key} must be a non-negative integer")
+    return v
+
+
+def _get_tile_list(obj: dict[str, Any], key: str, rules: Rules) -> list[Tile]:
+    v = obj.get(key)
+    if v is None:
+        return []
+    if isinstance(v, str):
+        return parse_tiles(v, rules, key)
+    if not isinstance(v, list):
+        raise InputError("bad_type", f"{key} must be a list of tiles like [\"3p\"]")
+    out: list[Tile] = []
+    for i, item in enumerate(v):
+        out.extend(parse_tiles(item, rules, f"{key}[{i}]"))
+    return out
+
+
+def _wind(obj: dict[str, Any], key: str, default: str, allowed: tuple[str, ...]) -> int:
+    v = obj.get(key, default)
+    if v is None:
+        v = default
+    if v not in allowed:
+        raise InputError("bad_value", f"{key} must be one of {list(allowed)}, got {v!r}")
+    return WIND_LETTERS[v]
+
+
+def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
+    """Hand JSON → checked :class:`Parsed`. ``need_win``: score (True) or tenpai (False)."""
+    if not isinstance(obj, dict):
+        raise InputError("bad_type", "the hand must be a JSON object")
+    unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
+    if unknown:
+        raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
+    rules = rules_from_json(obj.get("rules"))
+    if "hand" not in obj:
+        raise InputError("missing_field", "hand is required (the concealed tiles, MPSZ)")
+    hand_tiles = parse_tiles(obj["hand"], rules, "hand")
+    win_raw = obj.get("win")
+    win = None if win_raw is None else parse_one_tile(win_raw, rules, "win")
+    if need_win and win is None:
+        raise InputError("missing_field", "win is required to score a hand")
+    if not need_win and win is not None:
+        raise InputError("unexpected_win", "tenpai takes the hand without the winning tile")
+    melds_raw = obj.get("melds") or []
+    if not isinstance(melds_raw, list):
+        raise InputError("bad_type", "melds must be a list like [\"pon:777z\"]")
+    melds = tuple(parse_meld(m, rules, i) for i, m in enumerate(melds_raw))
+    dora = _get_tile_list(obj, "dora", rules)
+    ura = _get_tile_list(obj, "ura", rules)
+    discards_tiles = _get_tile_list(obj, "discards", rules)
+
+    sit = _parse_situation(obj, rules)
+    kita, kita_aka = _get_int(obj, "kita"), _get_int(obj, "kita_aka")
+    aka5man_as = obj.get("aka5man_as")
+    if aka5man_as not in (None, "5p", "5s"):
+        raise InputError(
+            "bad_value", f"aka5man_as must be null, \"5p\" or \"5s\", got {aka5man_as!r}"
+        )
+
+    _check_counts(hand_tiles, melds, need_win)
+    _check_physical(hand_tiles, win, melds, kita, kita_aka, dora + ura, rules)
+    win_kind = None
+    if win is not None:
+        win_kind = win.kind
+        if aka5man_as is not None:
+            if not win.aka5man or sit.tsumo:
+                raise InputError(
+                    "inconsistent_situation",
+                    "aka5man_as applies only to a ron on a discarded aka-5-man (win \"0m\")",
+                )
+            win_kind = 13 if aka5man_as == "5p" else 22
+    elif aka5man_as is not None:
+        raise InputError("inconsistent_situation", "aka5man_as needs a winning tile")
+    _check_situation(sit, melds, win, ura, rules)
+    concealed = [0] * 34
+    for t in hand_tiles:
+        concealed[t.kind] += 1
+    hand = HandInput(
+        concealed=tuple(concealed),
+        concealed_tiles=tuple(hand_tiles),
+        melds=melds,
+        win=win,
+        win_kind=win_kind,
+        kita=kita,
+        kita_aka=kita_aka,
+        dora=tuple(dora),
+        ura=tuple(ura),
+        discards=tuple(t.kind for t in discards_tiles),
+        aka5man_as=aka5man_as,
+    )
+    return Parsed(hand, sit, rules)
+
+
+def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
+    riichi = obj.get("riichi", "none")
+    if riichi is None:
+        riichi = "none"
+    if riichi not in RIICHI_KINDS:
+        raise InputError("bad_value", f"riichi must be one of {list(RIICHI_KINDS)}, got {riichi!r}")
+    ron_on = obj.get("ron_on")
+    if ron_on not in RON_ON:
+        raise InputError("bad_value", f"ron_on must be null, \"kita\" or \"ankan\", got {ron_on!r}")
+    flags = {k: _get_bool(obj, k) for k in _BOOL_FIELDS}
+    return Situation(
+        seat=_wind(obj, "seat", "S", rules.seats),
+        round=_wind(obj, "round", "E", rules.rounds),
+        riichi=riichi,
+        honba=_get_int(obj, "honba"),
+        deposits=_get_int(obj, "deposits"),
+        ron_on=ron_on,
+        **flags,
+    )
+
+
+def _check_counts(hand: list[Tile], melds: tuple[Meld, ...], need_win: bool) -> None:
+    """13 tiles before the win, each meld counting 3 (a kan's fourth tile is its replacement)."""
+    n = len(hand) + 3 * len(melds)
+    if len(melds) > 4 or n != 13:
+        raise InputError(
+            "tile_count",
+            f"the hand has {len(hand)} tiles and {len(melds)} meld(s); it needs "
+            f"{max(0, 13 - 3 * len(melds))} concealed tiles besides the "
+            f"{'winning tile' if need_win else 'melds'} (13 counting each meld as 3)",
+        )
+
+
+def _check_physical(
+    hand: list[Tile], win: Tile | None, melds: tuple[Meld, ...], kita: int, kita_aka: int,
+    indicators: list[Tile], rules: Rules,
+) -> None:
+    """No fifth tile, no more red fives or aka-5-man than the set holds (§1, §3, §A1–A2)."""
+    if kita and not rules.kita_enabled:
+        raise InputError("bad_value", "this rule set has no kita (north extraction)")
+    if kita > 4:
+        raise InputError("fifth_tile", f"kita {kita}: there are only four norths")
+    if kita_aka > kita:
+        raise InputError("bad_value", "kita_aka counts aka-5-man among kita, so kita_aka <= kita")
+    if kita_aka > rules.aka5man_tiles:
+        raise InputError(
+            "too_many_red",
+            "kita_aka needs the aka_5man rule option, and there is only one aka-5-man",
+        )
+    tiles = list(hand) + [t for m in melds for t in m.tiles] + list(indicators)
+    if win is not None:
+        tiles.append(win)
+    counts = [0] * 34
+    reds = {"m": 0, "p": 0, "s": 0}
+    aka5 = kita_aka
+    for t in tiles:
+        counts[t.kind] += 1
+        if t.red:
+            reds[SUIT_LETTERS[SUIT[t.kind]]] += 1
+        if t.aka5man:
+            aka5 += 1
+    counts[NORTH] += kita
+    for k, c in enumerate(counts):
+        if c > 4:
+            raise InputError(
+                "fifth_tile",
+                f"{c} tiles of {name(k)} (hand, win, melds, kita and indicators together); "
+                "there are only four",
+            )
+    for suit, n in reds.items():
+        if n > rules.max_red(suit):
+            raise InputError(
+                "too_many_red", f"{n} red 5{suit}; this rule set has {rules.max_red(suit)}"
+            )
+    if aka5 > rules.aka5man_tiles:
+        raise InputError(
+            "too_many_red", f"{aka5} aka-5-man tiles; the set has {rules.aka5man_tiles}"
+        )
+    if FIVE_M not in rules.tile_kinds and counts[FIVE_M]:
+        raise InputError("invalid_tile", "5m is not used in this rule set")
+
+
+def _check_situation(
+    sit: Situation, melds: tuple[Meld, ...], win: Tile | None, ura: list[Tile], rules: Rules
+) -> None:
+    """Flags that cannot be true together are refused rather than scored (never a silent guess)."""
+    def bad(msg: str) -> InputError:
+        return InputError("inconsistent_situation", msg)
+
+    is_open = any(m.is_open for m in melds)
+    riichi = sit.riichi != "none"
+    if riichi and is_open:
+        raise bad("riichi needs a closed hand (no pon or open kan)")
+    if sit.ippatsu and not riichi:
+        raise bad("ippatsu needs riichi")
+    if ura and not riichi:
+        raise bad("ura dora count only with riichi; give ura only for a riichi hand")
+    tsumo_only = ("haitei", "rinshan", "tenhou", "chihou", "first_draw")
+    ron_only = ("houtei", "kanburi", "chankan", "renhou")
+    for f in tsumo_only:
+        if getattr(sit, f) and not sit.tsumo and win is not None:
+            raise bad(f"{f} is a win by tsumo; set tsumo true")
+    for f in ron_only:
+        if getattr(sit, f) and sit.tsumo:
+            raise bad(f"{f} is a win by ron; set tsumo false")
+    if sit.ron_on is not None and sit.tsumo:
+        raise bad("ron_on describes a ron; set tsumo false")
+    if sit.ron_on == "kita" and win is not None and win.kind != NORTH:
+        raise bad("ron_on kita: the winning tile is the extracted north (4z or 0m)")
+    if sit.tenhou and not sit.is_dealer:
+        raise bad("tenhou is the dealer's win (seat E)")
+    if (sit.chihou or sit.renhou) and sit.is_dealer:
+        raise bad("chihou and renhou are a child's win (seat not E)")
+    if (sit.tenhou or sit.chihou or sit.renhou or sit.first_draw) and (riichi or is_open):
+        raise bad("tenhou/chihou/renhou/first_draw: no riichi and no call can come before")
+    if sit.ron_on is not None and rules.kita_enabled is False and sit.ron_on == "kita":
+        raise bad("this rule set has no kita to ron on")

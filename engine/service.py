@@ -1,0 +1,43 @@
+"""JSON in, JSON out: the engine's entry points for the CLI and the HTTP API (CONTRACT.md).
+
+``score_json(obj)`` → Result JSON; ``tenpai_json(obj)`` → Tenpai JSON. ``obj`` is the parsed
+hand JSON (any type); anything that cannot be evaluated raises
+:class:`engine.errors.InputError`.
+
+Documented extensions of the hand JSON (beyond CONTRACT.md):
+
+- ``discards``: the winner's own discards (MPSZ string or list). A ron while any wait is among
+  them is ``valid: false, reason: "furiten"``; tenpai reports ``furiten``.
+- ``ron_on``: ``null`` | ``"kita"`` | ``"ankan"`` — the ron is on an extracted north or robs a
+  concealed kan (§23, §24); it is valid only with a yakuman-valued hand (15+ han; option
+  ``kita_ron_needs_yakuman_yaku`` requires a yakuman yaku), else ``reason: "yakuman_only"``.
+- ``deposits`` counts riichi sticks on the table; the winner receives
+  ``deposits × rules.riichi_deposit`` (1,000 each [interp]).
+- ``first_draw``: a child's first draw with no call before it (for 十三不塔).
+- ``rules``: ``{"preset": "sanma-1.3", <option>: value}``; the options are the bool/int fields
+  of :class:`engine.rules.Rules` (e.g. ``aka_5man``, ``kiriage_mangan``, ``yakuman_exclusive``,
+  ``north_is_yakuhai``, ``riichi_deposit``, ``kita_count_as_dora_when_north_indicated``).
+
+Extra result fields: ``base`` (basic points), ``deposits`` (points received from deposits),
+``form``/``wait`` of the chosen reading, and ``seat`` on tsumo/chombo payments. Tenpai JSON adds
+``yaku_han_ron``/``yaku_han_tsumo`` per wait (``yaku_han`` is the ron value),
+``guarantee_ok_tsumo``, ``required``, ``minimum_over_waits`` and ``furiten``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.parse import parse_hand
+from engine.score import score
+from engine.waits import tenpai
+
+
+def score_json(obj: Any) -> dict[str, Any]:
+    """Score one hand JSON (with ``win``) → Result JSON."""
+    return score(parse_hand(obj, need_win=True))
+
+
+def tenpai_json(obj: Any) -> dict[str, Any]:
+    """Waits of a hand JSON without ``win`` → Tenpai JSON."""
+    return tenpai(parse_hand(obj, need_win=False))

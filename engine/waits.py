@@ -1,0 +1,147 @@
+"""Waits, the guaranteed minimum (§18) and tenpai (§29, RULES.md Ryuukyoku).
+
+A wait is a tile kind that completes the concealed tiles, exists in the rule set, and is not
+used up by the player's own tiles (hand + melds + kita). For each wait the completed hand's
+best reading gives its yaku han; the guarantee holds when every wait reaches the minimum
+(2 han from yaku, 3 with 5+ honba, §18.4). Situational yaku that hold for any winning tile
+(riichi, ippatsu, menzen tsumo on a tsumo, haitei, houtei, rinshan, kanburi, chankan,
+tenhou/chihou/renhou) count, since they come from the situation the waits are judged in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.decompose import shape_waits
+from engine.evaluate import best, completed, indicator_hits
+from engine.parse import HandInput, Parsed, Situation
+from engine.rules import Rules
+from engine.tiles import NORTH, name
+from engine.yaku import Context
+
+
+def held_counts(hand: HandInput) -> list[int]:
+    """How many of each kind the player holds: concealed, melds (kans 4) and kita."""
+    counts = list(hand.concealed)
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.kind] += 1
+    counts[NORTH] += hand.kita
+    return counts
+
+
+def waits(hand: HandInput, rules: Rules) -> list[int]:
+    """Winning kinds of the 13-tile hand that can still come (RULES.md §18, §29 [interp])."""
+    held = held_counts(hand)
+    return [w for w in shape_waits(hand.concealed, rules.tile_kinds) if held[w] < 4]
+
+
+@dataclass(frozen=True)
+class WaitValue:
+    tile: int
+    yaku_han: int
+
+
+@dataclass(frozen=True)
+class Guarantee:
+    """§18: the required yaku han, each wait's yaku han, the minimum and whether it holds."""
+
+    required: int
+    waits: tuple[WaitValue, ...]
+
+    @property
+    def minimum(self) -> int | None:
+        return min((w.yaku_han for w in self.waits), default=None)
+
+    @property
+    def ok(self) -> bool:
+        m = self.minimum
+        return m is not None and m >= self.required
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "required": self.required,
+            "minimum_over_waits": self.minimum,
+            "ok": self.ok,
+            "waits": [{"tile": name(w.tile), "yaku_han": w.yaku_han} for w in self.waits],
+        }
+
+
+def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int], int]:
+    """Per-kind dora value of one more tile of that kind, and the 13 tiles' own dora han."""
+    counts = [0] * 34
+    for t in hand.concealed_tiles:
+        counts[t.kind] += 1
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.kind] += 1
+    indicators = hand.dora + (hand.ura if sit.riichi != "none" else ())
+    base = indicator_hits(indicators, counts, hand.kita, rules)
+    per_kind = [0] * 34
+    for k in range(34):
+        counts[k] += 1
+        per_kind[k] = indicator_hits(indicators, counts, hand.kita, rules) - base
+        counts[k] -= 1
+    return per_kind, base
+
+
+def wait_values(
+    hand: HandInput, sit: Situation, rules: Rules, kinds: list[int]
+) -> list[WaitValue]:
+    """Yaku han of the best reading for each wait, won in situation ``sit``."""
+    ctx = Context(sit, rules)
+    per_kind, base = _base_dora(hand, sit, rules)
+    out = []
+    for w in kinds:
+        ev = best(completed(hand, w), ctx, base + per_kind[w] + hand.kita)
+        out.append(WaitValue(w, ev.yaku_han if ev is not None else 0))
+    return out
+
+
+def guarantee(parsed: Parsed) -> Guarantee:
+    """The §18 guarantee of the hand before its winning tile, in the win's situation."""
+    hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
+    kinds = waits(hand, rules)
+    return Guarantee(rules.min_han(sit.honba), tuple(wait_values(hand, sit, rules, kinds)))
+
+
+def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:
+    """Ron is furiten when any wait is among the player's own discards (extension field)."""
+    return any(w in hand.discards for w in wait_kinds)
+
+
+def tenpai(parsed: Parsed) -> dict[str, object]:
+    """Tenpai JSON (CONTRACT): every wait with its yaku han by ron and by tsumo."""
+    hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
+    kinds = waits(hand, rules)
+    required = rules.min_han(sit.honba)
+    ron = wait_values(hand, sit.as_tsumo(False), rules, kinds)
+    tsumo = wait_values(hand, sit.as_tsumo(True), rules, kinds)
+    ron_ok = bool(kinds) and all(w.yaku_han >= required for w in ron)
+    tsumo_ok = bool(kinds) and all(w.yaku_han >= required for w in tsumo)
+    if not rules.guarantee:
+        ron_ok = tsumo_ok = bool(kinds)
+    furiten = is_furiten(hand, kinds)
+    exception = sit.riichi == "none" and rules.non_riichi_tsumo_exception
+    out_waits = []
+    for r, t in zip(ron, tsumo, strict=True):
+        valid_ron = not furiten and r.yaku_han >= required and (ron_ok or not rules.guarantee)
+        valid_tsumo = t.yaku_han >= required and (tsumo_ok or exception or not rules.guarantee)
+        out_waits.append({
+            "tile": name(r.tile),
+            "yaku_han": r.yaku_han,
+            "yaku_han_ron": r.yaku_han,
+            "yaku_han_tsumo": t.yaku_han,
+            "valid_ron": valid_ron,
+            "valid_tsumo": valid_tsumo,
+        })
+    return {
+        "tenpai": bool(kinds),
+        "waits": out_waits,
+        "guarantee_ok": ron_ok,
+        "guarantee_ok_tsumo": tsumo_ok,
+        "required": required,
+        "minimum_over_waits": min((w.yaku_han for w in ron), default=None),
+        "furiten": furiten,
+        "noten_riichi": sit.riichi != "none" and not (ron_ok or tsumo_ok),
+    }

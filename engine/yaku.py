@@ -1,0 +1,479 @@
+"""Yaku of a reading (RULES.md "Yaku"; the han values live in ``Rules.yaku``, one table).
+
+Each yaku's test is a pure function ``(reading, context) -> bool`` registered in ``TESTS``
+with the win forms it can apply to. :func:`yaku_of` runs the tests for the yaku the rule set's
+table offers, applies "a yaku never adds to its own stronger form" (``Rules.stronger``), the
+composites (``Rules.composites``: shousharin, daisharin), §40 (rinshan/haitei and
+kanburi/houtei count once), §21.1 (open riichi ron from a non-riichi player) and the option
+``yakuman_exclusive``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
+from engine.parse import Situation
+from engine.rules import Rules
+from engine.tiles import (
+    BENI,
+    CHUN,
+    DRAGONS,
+    GREEN,
+    HATSU,
+    IS_HONOR,
+    IS_TERMINAL,
+    IS_TH,
+    NORTH,
+    SUIT,
+    WINDS,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The situation a reading is judged in: the hand JSON's situation and the rule set."""
+
+    sit: Situation
+    rules: Rules
+
+
+YakuTest = Callable[[Reading, Context], bool]
+ALL_FORMS = frozenset({STANDARD, CHIITOITSU, KOKUSHI, SHIISAN})
+REGULAR = frozenset({STANDARD, CHIITOITSU, KOKUSHI})
+SHAPES = frozenset({STANDARD, CHIITOITSU})
+STD = frozenset({STANDARD})
+
+
+# ---- situational yaku (no shape restriction) ----------------------------------------------
+
+def menzen_tsumo(r: Reading, c: Context) -> bool:
+    """門前清自模和: a closed hand won by tsumo (closedness is the table's '—' open value)."""
+    return c.sit.tsumo
+
+
+def riichi(r: Reading, c: Context) -> bool:
+    return c.sit.riichi == "riichi"
+
+
+def double_riichi(r: Reading, c: Context) -> bool:
+    return c.sit.riichi == "double"
+
+
+def open_riichi(r: Reading, c: Context) -> bool:
+    """§21: open riichi (2 han; 15 on a ron from a player not in riichi; open double 3)."""
+    return c.sit.riichi in ("open", "double_open")
+
+
+def ippatsu(r: Reading, c: Context) -> bool:
+    return c.sit.ippatsu
+
+
+def rinshan(r: Reading, c: Context) -> bool:
+    """§25: also on the replacement draw after extracting a north."""
+    return c.sit.rinshan and c.sit.tsumo
+
+
+def kanburi(r: Reading, c: Context) -> bool:
+    """§26: ron on the discard right after any replacement draw."""
+    return c.sit.kanburi and not c.sit.tsumo
+
+
+def haitei(r: Reading, c: Context) -> bool:
+    return c.sit.haitei and c.sit.tsumo
+
+
+def houtei(r: Reading, c: Context) -> bool:
+    return c.sit.houtei and not c.sit.tsumo
+
+
+def chankan(r: Reading, c: Context) -> bool:
+    return c.sit.chankan and not c.sit.tsumo
+
+
+def _first_turn_ok(r: Reading, c: Context) -> bool:
+    return r.form != SHIISAN or c.rules.shiisan_puutaa_with_tenhou
+
+
+def renhou(r: Reading, c: Context) -> bool:
+    return c.sit.renhou and not c.sit.tsumo and _first_turn_ok(r, c)
+
+
+def tenhou(r: Reading, c: Context) -> bool:
+    return c.sit.tenhou and c.sit.tsumo and c.sit.is_dealer and _first_turn_ok(r, c)
+
+
+def chihou(r: Reading, c: Context) -> bool:
+    return c.sit.chihou and c.sit.tsumo and not c.sit.is_dealer and _first_turn_ok(r, c)
+
+
+def paarenchan(r: Reading, c: Context) -> bool:
+    """§35: the winner is the dealer with 8 or more honba."""
+    return c.sit.is_dealer and c.sit.honba >= c.rules.paarenchan_honba
+
+
+def shiisan_puutaa(r: Reading, c: Context) -> bool:
+    """十三不塔: the shape is checked only on the dealt 14 / a child's first draw (readings)."""
+    return r.form == SHIISAN
+
+
+# ---- shape yaku ---------------------------------------------------------------------------
+
+def yakuhai_kinds(c: Context) -> dict[int, int]:
+    """Han per triplet kind: dragons, seat wind, round wind (double wind 2), North if option."""
+    out = {d: 1 for d in DRAGONS}
+    out[c.sit.seat] = out.get(c.sit.seat, 0) + 1
+    out[c.sit.round] = out.get(c.sit.round, 0) + 1
+    if c.rules.north_is_yakuhai and NORTH not in out:
+        out[NORTH] = 1
+    return out
+
+
+def yakuhai_sets(r: Reading, c: Context) -> list[tuple[int, int]]:
+    """(kind, han) for each yakuhai triplet/kan; one entry of 2 for a double wind."""
+    table = yakuhai_kinds(c)
+    return [(p.kind, table[p.kind]) for p in r.pungs if p.kind in table]
+
+
+def yakuhai(r: Reading, c: Context) -> bool:
+    return bool(yakuhai_sets(r, c))
+
+
+def _pair_is_yakuhai(r: Reading, c: Context) -> bool:
+    return r.pair in yakuhai_kinds(c)
+
+
+def pinfu(r: Reading, c: Context) -> bool:
+    """平和: four runs, a pair that is not yakuhai, a two-sided wait."""
+    return len(r.runs) == 4 and r.wait == "ryanmen" and not _pair_is_yakuhai(r, c)
+
+
+def tanyao(r: Reading, c: Context) -> bool:
+    return not any(IS_TH[k] for k in r.facts.all_kinds)
+
+
+def iipeikou(r: Reading, c: Context) -> bool:
+    return len(set(r.runs)) < len(r.runs)
+
+
+def ryanpeikou(r: Reading, c: Context) -> bool:
+    s = sorted(r.runs)
+    return len(s) == 4 and s[0] == s[1] and s[2] == s[3]
+
+
+def ittsu(r: Reading, c: Context) -> bool:
+    runs = set(r.runs)
+    return any(b in runs and b + 3 in runs and b + 6 in runs for b in (0, 9, 18))
+
+
+def chiitoitsu(r: Reading, c: Context) -> bool:
+    return r.form == CHIITOITSU
+
+
+def toitoi(r: Reading, c: Context) -> bool:
+    return not r.runs
+
+
+def _all_sets_outside(r: Reading) -> bool:
+    return (
+        IS_TH[r.pair]
+        and all(IS_TH[p.kind] for p in r.pungs)
+        and all(s % 9 in (0, 6) for s in r.runs)
+    )
+
+
+def chanta(r: Reading, c: Context) -> bool:
+    """混全帯么九: every set and the pair hold a terminal or honor; at least one run [interp]."""
+    return (bool(r.runs) or not c.rules.chanta_needs_run) and _all_sets_outside(r)
+
+
+def junchan(r: Reading, c: Context) -> bool:
+    return chanta(r, c) and not any(IS_HONOR[k] for k in r.facts.all_kinds)
+
+
+def honroutou(r: Reading, c: Context) -> bool:
+    kinds = r.facts.all_kinds
+    if not all(IS_TH[k] for k in kinds):
+        return False
+    if not c.rules.honroutou_needs_terminals_and_honors:
+        return True
+    return any(IS_HONOR[k] for k in kinds) and any(IS_TERMINAL[k] for k in kinds)
+
+
+def sanankou(r: Reading, c: Context) -> bool:
+    """三暗刻: three concealed triplets (ankan count; a ron-completed shanpon triplet doesn't)."""
+    return r.concealed_pungs >= 3
+
+
+def sankantsu(r: Reading, c: Context) -> bool:
+    return r.facts.n_kans >= 3
+
+
+def _longest_pung_chain(r: Reading) -> int:
+    kinds = {p.kind for p in r.pungs if p.kind < 27}
+    best = 0
+    for k in kinds:
+        if k - 1 in kinds and SUIT[k - 1] == SUIT[k]:
+            continue
+        n = 1
+        while k + n in kinds and SUIT[k + n] == SUIT[k]:
+            n += 1
+        best = max(best, n)
+    return best
+
+
+def sanrenkou(r: Reading, c: Context) -> bool:
+    """三連刻: three triplets of consecutive numbers in one suit."""
+    return _longest_pung_chain(r) >= 3
+
+
+def suurenkou(r: Reading, c: Context) -> bool:
+    return _longest_pung_chain(r) >= 4
+
+
+def _dragon_pungs(r: Reading) -> int:
+    return sum(1 for p in r.pungs if p.kind in DRAGONS)
+
+
+def shousangen(r: Reading, c: Context) -> bool:
+    return _dragon_pungs(r) == 2 and r.pair in DRAGONS
+
+
+def daisangen(r: Reading, c: Context) -> bool:
+    return _dragon_pungs(r) == 3
+
+
+def _suits(r: Reading) -> set[int]:
+    return {SUIT[k] for k in r.facts.all_kinds if k < 27}
+
+
+def honitsu(r: Reading, c: Context) -> bool:
+    return len(_suits(r)) == 1 and any(IS_HONOR[k] for k in r.facts.all_kinds)
+
+
+def chinitsu(r: Reading, c: Context) -> bool:
+    return len(_suits(r)) == 1 and not any(IS_HONOR[k] for k in r.facts.all_kinds)
+
+
+def manzu_honitsu(r: Reading, c: Context) -> bool:
+    """§38: a honitsu in manzu."""
+    return honitsu(r, c) and _suits(r) == {0}
+
+
+def shousharin(r: Reading, c: Context) -> bool:
+    """§36: honitsu + chiitoitsu (a composite; replaces both)."""
+    return chiitoitsu(r, c) and honitsu(r, c)
+
+
+def daisharin(r: Reading, c: Context) -> bool:
+    """§37: pinfu + tanyao + ryanpeikou + chinitsu (a composite; replaces all four)."""
+    return pinfu(r, c) and tanyao(r, c) and ryanpeikou(r, c) and chinitsu(r, c)
+
+
+def sanshoku_doukou(r: Reading, c: Context) -> bool:
+    kinds = {p.kind for p in r.pungs}
+    return any(i in kinds and i + 9 in kinds and i + 18 in kinds for i in range(9))
+
+
+def kokushi(r: Reading, c: Context) -> bool:
+    return r.form == KOKUSHI
+
+
+def kokushi_13(r: Reading, c: Context) -> bool:
+    return r.form == KOKUSHI and r.wait == "kokushi_13"
+
+
+def suuankou(r: Reading, c: Context) -> bool:
+    return r.concealed_pungs == 4
+
+
+def suuankou_tanki(r: Reading, c: Context) -> bool:
+    return r.concealed_pungs == 4 and r.wait == "tanki"
+
+
+def tsuuiisou(r: Reading, c: Context) -> bool:
+    if r.form == CHIITOITSU and not c.rules.tsuuiisou_chiitoitsu:
+        return False
+    return all(IS_HONOR[k] for k in r.facts.all_kinds)
+
+
+def suushii(r: Reading, c: Context) -> bool:
+    """四喜和: four wind triplets, or three and a wind pair."""
+    n = sum(1 for p in r.pungs if p.kind in WINDS)
+    return n == 4 or (n == 3 and r.pair in WINDS)
+
+
+def ryuuiisou(r: Reading, c: Context) -> bool:
+    kinds = r.facts.all_kinds
+    if c.rules.ryuuiisou_requires_hatsu and HATSU not in kinds:
+        return False
+    return kinds <= GREEN
+
+
+def chinroutou(r: Reading, c: Context) -> bool:
+    return all(IS_TERMINAL[k] for k in r.facts.all_kinds)
+
+
+def suukantsu(r: Reading, c: Context) -> bool:
+    return r.facts.n_kans == 4
+
+
+_CHUUREN = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+
+
+def _chuuren_suit(counts: tuple[int, ...]) -> int:
+    for base in (0, 9, 18):
+        if sum(counts[base : base + 9]) == sum(counts):
+            return base
+    return -1
+
+
+def chuuren(r: Reading, c: Context) -> bool:
+    """九蓮宝燈: 1112345678999 plus one tile of the suit, all concealed, no kan."""
+    f = r.facts
+    base = _chuuren_suit(f.counts)
+    if f.melds or base < 0:
+        return False
+    return all(f.counts[base + i] >= n for i, n in enumerate(_CHUUREN))
+
+
+def chuuren_9(r: Reading, c: Context) -> bool:
+    """九面待ち九蓮宝燈: the hand before the win is exactly 1112345678999."""
+    if not chuuren(r, c):
+        return False
+    pre = r.facts.pre_win
+    base = _chuuren_suit(pre)
+    return base >= 0 and tuple(pre[base : base + 9]) == _CHUUREN
+
+
+def beni_kujaku(r: Reading, c: Context) -> bool:
+    """§39 紅孔雀: only 1s 5s 7s 9s and chun."""
+    kinds = r.facts.all_kinds
+    if c.rules.beni_kujaku_requires_chun and CHUN not in kinds:
+        return False
+    return kinds <= BENI
+
+
+# id -> (test, forms it applies to). The han values are in Rules.yaku, not here.
+TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
+    "menzen_tsumo": (menzen_tsumo, ALL_FORMS),
+    "riichi": (riichi, ALL_FORMS),
+    "double_riichi": (double_riichi, ALL_FORMS),
+    "open_riichi": (open_riichi, ALL_FORMS),
+    "ippatsu": (ippatsu, ALL_FORMS),
+    "rinshan": (rinshan, ALL_FORMS),
+    "kanburi": (kanburi, ALL_FORMS),
+    "haitei": (haitei, ALL_FORMS),
+    "houtei": (houtei, ALL_FORMS),
+    "chankan": (chankan, ALL_FORMS),
+    "renhou": (renhou, ALL_FORMS),
+    "paarenchan": (paarenchan, ALL_FORMS),
+    "shiisan_puutaa": (shiisan_puutaa, frozenset({SHIISAN})),
+    "tenhou": (tenhou, ALL_FORMS),
+    "chihou": (chihou, ALL_FORMS),
+    "yakuhai": (yakuhai, STD),
+    "pinfu": (pinfu, STD),
+    "tanyao": (tanyao, SHAPES),
+    "iipeikou": (iipeikou, STD),
+    "ittsu": (ittsu, STD),
+    "chiitoitsu": (chiitoitsu, frozenset({CHIITOITSU})),
+    "toitoi": (toitoi, STD),
+    "chanta": (chanta, STD),
+    "honroutou": (honroutou, SHAPES),
+    "sanankou": (sanankou, STD),
+    "sankantsu": (sankantsu, STD),
+    "sanrenkou": (sanrenkou, STD),
+    "shousangen": (shousangen, STD),
+    "honitsu": (honitsu, SHAPES),
+    "junchan": (junchan, STD),
+    "ryanpeikou": (ryanpeikou, STD),
+    "chinitsu": (chinitsu, SHAPES),
+    "shousharin": (shousharin, frozenset({CHIITOITSU})),
+    "sanshoku_doukou": (sanshoku_doukou, STD),
+    "daisharin": (daisharin, STD),
+    "suurenkou": (suurenkou, STD),
+    "kokushi": (kokushi, frozenset({KOKUSHI})),
+    "suuankou": (suuankou, STD),
+    "daisangen": (daisangen, STD),
+    "tsuuiisou": (tsuuiisou, SHAPES),
+    "suushii": (suushii, STD),
+    "ryuuiisou": (ryuuiisou, SHAPES),
+    "chinroutou": (chinroutou, SHAPES),
+    "suukantsu": (suukantsu, STD),
+    "chuuren": (chuuren, STD),
+    "suuankou_tanki": (suuankou_tanki, STD),
+    "kokushi_13": (kokushi_13, frozenset({KOKUSHI})),
+    "chuuren_9": (chuuren_9, STD),
+    "beni_kujaku": (beni_kujaku, SHAPES),
+    "manzu_honitsu": (manzu_honitsu, SHAPES),
+}
+
+_COMPOSITE_IDS = frozenset({"shousharin", "daisharin"})
+
+_PLAN_CACHE: dict[tuple[Rules, bool, str], tuple[tuple[str, int, YakuTest], ...]] = {}
+
+
+def _plan(rules: Rules, closed: bool, form: str) -> tuple[tuple[str, int, YakuTest], ...]:
+    """The (id, table han, test) triples to run for a rule set, closedness and form."""
+    key = (rules, closed, form)
+    plan = _PLAN_CACHE.get(key)
+    if plan is None:
+        composites = {cid for cid, _ in rules.composites}
+        items = []
+        for spec in rules.yaku:
+            han = spec.closed if closed else spec.open
+            entry = TESTS.get(spec.id)
+            if han is None or entry is None or spec.id in composites:
+                continue
+            fn, forms = entry
+            if form in forms:
+                items.append((spec.id, han, fn))
+        plan = tuple(items)
+        _PLAN_CACHE[key] = plan
+    return plan
+
+
+def yaku_of(r: Reading, c: Context) -> list[tuple[str, int]]:
+    """The yaku that count for a reading as ``[(id, han), ...]`` (yakuhai once per set)."""
+    rules = c.rules
+    closed = r.facts.closed
+    held: dict[str, int] = {}
+    for yid, han, fn in _plan(rules, closed, r.form):
+        if fn(r, c):
+            held[yid] = han
+    if not held:
+        return []
+    for weak, strong in rules.stronger:
+        if weak in held and strong in held:
+            del held[weak]
+    for cid, parts in rules.composites:
+        han = rules.yaku_han(cid, closed)
+        if han is not None and all(p in held for p in parts):
+            for p in parts:
+                del held[p]
+            held[cid] = han
+    if "rinshan" in held and "haitei" in held and not rules.rinshan_haitei_combine:
+        del held["haitei"]
+    if "kanburi" in held and "houtei" in held and not rules.kanburi_houtei_combine:
+        del held["houtei"]
+    if "open_riichi" in held:
+        held["open_riichi"] = _open_riichi_han(held["open_riichi"], c)
+    out: list[tuple[str, int]] = []
+    for yid, han in held.items():
+        if yid == "yakuhai":
+            out.extend(("yakuhai", han * n) for _, n in yakuhai_sets(r, c))
+        else:
+            out.append((yid, han))
+    if rules.yakuman_exclusive and any(h >= rules.yakuman_han for _, h in out):
+        out = [(y, h) for y, h in out if h >= rules.yakuman_han]
+    return out
+
+
+def _open_riichi_han(han: int, c: Context) -> int:
+    """§21.1: 15 han on a ron from a player not in riichi; open double riichi 3 [interp]."""
+    if not c.sit.tsumo and not c.sit.discarder_riichi:
+        return c.rules.open_riichi_vs_non_riichi_han
+    if c.sit.riichi == "double_open":
+        return c.rules.open_double_riichi_han
+    return han

@@ -807,3 +807,276 @@ def _ints(values: Any) -> tuple[int, ...]:
     if not isinstance(values, list | tuple):
         raise TypeError(f"expected a list of integers, got {values!r}")
     return tuple(_int(v) for v in values)
+
+
+# ---------------------------------------------------------------- resolving what the table says
+
+LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+_RESULT_FIELDS = {
+    "outcome",
+    "discarder",
+    "wins",
+    "tenpai",
+    "nagashi",
+    "noten_riichi",
+    "offenders",
+    "riichi",
+    "mis_calls",
+    "manemann",
+    "aka5man",
+}
+_WIN_FIELDS = {"winner", "han", "fu", "limit", "yakuman_multiple", "hand"}
+
+
+def resolve_hand(state: GameState, obj: Any) -> HandResult:
+    """Turn a hand result as entered at the table into the event to store (InputError if bad).
+
+    Each win gives its value as ``han`` (+ ``fu`` below 5 han), a ``limit`` name (``yakuman``
+    with an optional ``yakuman_multiple``) or a ``hand`` JSON (CONTRACT.md) that
+    ``engine.service.score_json`` scores with this hand's seat, round and honba. Amounts come
+    from ``engine.points`` / the score result; the returned event carries them, so replaying it
+    never scores again. The result is validated against the table (:func:`validate`).
+    """
+    if not isinstance(obj, dict):
+        raise InputError("bad_hand_result", "a hand result must be a JSON object")
+    unknown = set(obj) - _RESULT_FIELDS
+    if unknown:
+        raise InputError("bad_hand_result", f"unknown field(s) {sorted(unknown)}")
+    if obj.get("outcome") not in {o.value for o in Outcome}:
+        raise InputError("bad_outcome", f"outcome must be one of {[o.value for o in Outcome]}")
+    raw = dict(obj)
+    wins_in = raw.pop("wins", [])
+    if not isinstance(wins_in, list):
+        raise InputError("bad_hand_result", "wins must be a list")
+    base = result_from_json({**raw, "wins": []})
+    if base.outcome in (Outcome.RON, Outcome.TSUMO) and not wins_in:
+        raise InputError("bad_hand_result", f"a {base.outcome.value} needs its wins")
+    if base.outcome not in (Outcome.RON, Outcome.TSUMO) and wins_in:
+        raise InputError("bad_hand_result", "only a ron or a tsumo has wins")
+    validate(state, base if not wins_in else _placeholder(base, wins_in))
+    riichi = list(base.riichi)
+    aka5man = base.aka5man
+    wins: list[Win] = []
+    order = turn_order_from(base.discarder if base.discarder is not None else 0)
+    first = min((_win_player(w) for w in wins_in), key=order.index, default=None)
+    for spec in wins_in:
+        winner = _win_player(spec)
+        honba = state.honba
+        if state.rules.double_ron_honba == "first" and winner != first:
+            honba = 0
+        if "hand" in spec:
+            win, riichi_declared, extracted_aka = _win_from_hand(
+                state, base, spec, winner, honba, riichi
+            )
+            if riichi_declared and winner not in riichi:
+                riichi.append(winner)
+            if extracted_aka:
+                if aka5man not in (None, winner):
+                    raise InputError(
+                        "aka5man_mismatch",
+                        "the winner's hand shows an extracted aka-5-man but aka5man names "
+                        "another player",
+                    )
+                aka5man = winner
+            elif aka5man == winner:
+                raise InputError(
+                    "aka5man_mismatch", "aka5man names the winner but their hand has kita_aka 0"
+                )
+        else:
+            win = _win_from_value(state, base, spec, winner, honba)
+        wins.append(win)
+    result = replace(base, wins=tuple(wins), riichi=tuple(riichi), aka5man=aka5man)
+    validate(state, result)
+    return result
+
+
+def _placeholder(base: HandResult, wins_in: list[Any]) -> HandResult:
+    """The result with dummy amounts, to validate players before anything is scored."""
+    wins = []
+    for spec in wins_in:
+        winner = _win_player(spec)
+        payers = (
+            (base.discarder,)
+            if base.outcome is Outcome.RON and base.discarder is not None
+            else others_in_settlement_order(winner)
+        )
+        wins.append(Win(winner, tuple(Payment(p, 1000) for p in payers)))
+    return replace(base, wins=tuple(wins))
+
+
+def _win_player(spec: Any) -> int:
+    if not isinstance(spec, dict):
+        raise InputError("bad_win", "each win must be an object with a winner")
+    unknown = set(spec) - _WIN_FIELDS
+    if unknown:
+        raise InputError("bad_win", f"unknown win field(s) {sorted(unknown)}")
+    return _check_player(spec.get("winner"), "winner")
+
+
+def _win_from_value(
+    state: GameState, result: HandResult, spec: dict[str, Any], winner: int, honba: int
+) -> Win:
+    """han/fu or a limit name → amounts with engine.points (§11–§13, §33)."""
+    rules = state.rules.hand_rules
+    if "hand" in spec:
+        raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
+    if "limit" in spec:
+        if "han" in spec or "fu" in spec:
+            raise InputError("bad_win", "give either a limit or han/fu, not both")
+        han = _limit_han(spec["limit"], spec.get("yakuman_multiple", 1), rules)
+        fu = 30
+    else:
+        han = spec.get("han")
+        if isinstance(han, bool) or not isinstance(han, int) or not 1 <= han <= 200:
+            raise InputError("bad_han", f"han must be an integer from 1 to 200, got {han!r}")
+        if "yakuman_multiple" in spec:
+            raise InputError("bad_win", "yakuman_multiple goes with limit 'yakuman'")
+        fu = spec.get("fu")
+        if fu is None and han >= 5:
+            fu = 30
+        if isinstance(fu, bool) or not isinstance(fu, int) or not _valid_fu(fu):
+            raise InputError(
+                "bad_fu", f"fu must be 20, 25 or a multiple of 10 up to 140, got {fu!r}"
+            )
+    base, limit, multiple = points.hand_base(han, fu, rules)
+    dealer = winner == state.dealer
+    if result.outcome is Outcome.RON:
+        assert result.discarder is not None
+        payments: tuple[Payment, ...] = (
+            Payment(result.discarder, points.ron_amount(base, dealer, honba, rules)),
+        )
+    else:
+        shares = dict(points.tsumo_amounts(base, dealer, honba, rules))
+        payments = tuple(
+            Payment(p, shares["dealer" if p == state.dealer else "child"])
+            for p in others_in_settlement_order(winner)
+        )
+    return Win(winner, payments, multiple, han, fu if han < 5 else None, limit)
+
+
+def _valid_fu(fu: int) -> bool:
+    return fu in (20, 25) or (fu % 10 == 0 and 30 <= fu <= 140)
+
+
+def _limit_han(name: Any, multiple: Any, rules: Rules) -> int:
+    """The smallest han of a limit (§33): mangan 5 … sanbaiman 11, yakuman 15 (+5 per multiple)."""
+    if name == "yakuman":
+        if isinstance(multiple, bool) or not isinstance(multiple, int) or not 1 <= multiple <= 8:
+            raise InputError("bad_limit", "yakuman_multiple must be an integer from 1 to 8")
+        return rules.yakuman_han + rules.yakuman_step_han * (multiple - 1)
+    for step in rules.limits:
+        if step.name == name:
+            return step.min_han
+    raise InputError("bad_limit", f"limit must be one of {list(LIMIT_NAMES)}, got {name!r}")
+
+
+def _win_from_hand(
+    state: GameState,
+    result: HandResult,
+    spec: dict[str, Any],
+    winner: int,
+    honba: int,
+    riichi: list[int],
+) -> tuple[Win, bool, bool]:
+    """Score a hand JSON at this table: seat, round, honba and tsumo/ron come from the game.
+
+    Returns the win, whether the hand was in riichi and whether it extracted the aka-5-man.
+    A hand that is not a legal win is refused (``invalid_win``): if it was claimed at the
+    table, record a chombo instead (§18.1).
+    """
+    from engine.service import score_json
+
+    rules = state.rules.hand_rules
+    if set(spec) - {"winner", "hand"}:
+        raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
+    hand = spec["hand"]
+    if not isinstance(hand, dict):
+        raise InputError("bad_hand", "hand must be a hand JSON object (CONTRACT.md)")
+    hand = dict(hand)
+    hand_rules = hand.get("rules") or {}
+    if not isinstance(hand_rules, dict) or hand_rules.get("preset", "sanma-1.3") != "sanma-1.3":
+        raise InputError("bad_rules", "a game hand is scored under the sanma-1.3 preset")
+    hand["rules"] = {**hand_rules, "aka_5man": state.rules.aka_5man}
+    tsumo = result.outcome is Outcome.TSUMO
+    hand.update(
+        seat=state.seat_wind(winner),
+        round=state.round_wind,
+        honba=honba,
+        tsumo=tsumo,
+        deposits=state.deposits + rules.riichi_deposit * len(set(riichi)),
+    )
+    declared = hand.get("riichi", "none")
+    if "riichi" not in hand and winner in riichi:
+        hand["riichi"] = declared = "riichi"
+    elif declared == "none" and winner in riichi:
+        raise InputError(
+            "riichi_mismatch", "the winner is listed in riichi but the hand says riichi 'none'"
+        )
+    if not tsumo and "discarder_riichi" not in hand:
+        hand["discarder_riichi"] = result.discarder in riichi
+    scored = score_json(hand)
+    if not scored.get("valid"):
+        raise InputError(
+            "invalid_win",
+            f"the hand is not a legal win ({scored.get('reason')}); if it was claimed at the "
+            "table, record a chombo",
+        )
+    extracted_aka = bool(hand.get("kita_aka", 0))
+    by_role = _payments_by_role(scored)
+    dealer = winner == state.dealer
+    if tsumo:
+        payers = others_in_settlement_order(winner)
+        roles = ["dealer" if p == state.dealer else "child" for p in payers]
+        if sorted(roles) != sorted(r for r, _ in by_role):
+            raise InputError("engine_mismatch", f"unexpected tsumo payments {by_role}")
+        amounts = dict(by_role)
+        payments = tuple(Payment(p, amounts[r]) for p, r in zip(payers, roles, strict=True))
+    else:
+        if [r for r, _ in by_role] != ["discarder"]:
+            raise InputError("engine_mismatch", f"unexpected ron payments {by_role}")
+        assert result.discarder is not None
+        payments = (Payment(result.discarder, by_role[0][1]),)
+    han, fu = int(scored["han"]), scored.get("fu")
+    if extracted_aka:
+        payments = _without_engine_doubling(payments, han, fu, dealer, tsumo, honba, state)
+    win = Win(
+        winner,
+        payments,
+        int(scored.get("yakuman_multiple") or 0),
+        han,
+        fu,
+        scored.get("limit"),
+        tuple(str(y.get("id")) for y in scored.get("yaku", ()) if isinstance(y, dict)),
+    )
+    return win, declared != "none", extracted_aka
+
+
+def _payments_by_role(scored: dict[str, Any]) -> list[tuple[str, int]]:
+    out = []
+    for entry in scored.get("payments", ()):
+        out.append((str(entry.get("from")), int(entry.get("amount"))))
+    return out
+
+
+def _without_engine_doubling(
+    payments: tuple[Payment, ...],
+    han: int,
+    fu: Any,
+    dealer: bool,
+    tsumo: bool,
+    honba: int,
+    state: GameState,
+) -> tuple[Payment, ...]:
+    """The fold applies the §A8 doubling itself; if the score result already doubled the
+    amounts of a winner with an extracted aka-5-man, store them undoubled."""
+    rules = state.rules.hand_rules
+    base, _, _ = points.hand_base(han, int(fu or 30), rules)
+    if tsumo:
+        plain = sorted(a for _, a in points.tsumo_amounts(base, dealer, honba, rules))
+    else:
+        plain = [points.ron_amount(base, dealer, honba, rules)]
+    got = sorted(p.amount for p in payments)
+    factor = rules.aka5man_payment_multiplier
+    if got == [a * factor for a in plain]:
+        return tuple(Payment(p.payer, p.amount // factor) for p in payments)
+    return payments

@@ -1,0 +1,145 @@
+"""Resolving a hand as entered at the table (han/fu, limit, hand JSON) into a stored event."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.errors import InputError
+from engine.game import GameRules, Payment, apply, new_game, resolve_hand
+
+
+def at(round_index=0, honba=0, aka=False, double_ron_honba="each"):
+    state = new_game(None, GameRules(aka_5man=aka, double_ron_honba=double_ron_honba))
+    return replace(state, round_index=round_index, honba=honba)
+
+
+def payments(result):
+    return [[(p.payer, p.amount) for p in w.payments] for w in result.wins]
+
+
+# RULES.md "Points", worked examples (child = non-dealer; E1: player 0 deals).
+
+
+def test_rule_11_child_30fu_2han_ron_rounds_up_to_2000():
+    result = resolve_hand(
+        at(), {"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "han": 2, "fu": 30}]}
+    )
+    assert payments(result) == [[(0, 2000)]]
+
+
+def test_rule_13_child_30fu_2han_tsumo_2000_from_each():
+    result = resolve_hand(at(), {"outcome": "tsumo", "wins": [{"winner": 2, "han": 2, "fu": 30}]})
+    assert sorted(payments(result)[0]) == [(0, 2000), (1, 2000)]
+
+
+def test_rule_13_child_mangan_tsumo_dealer_5000_child_3000():
+    result = resolve_hand(at(), {"outcome": "tsumo", "wins": [{"winner": 1, "limit": "mangan"}]})
+    assert payments(result) == [[(2, 3000), (0, 5000)]]  # shimocha first (§17)
+    ron = resolve_hand(at(), {"outcome": "ron", "discarder": 2, "wins": [{"winner": 1, "han": 5}]})
+    assert payments(ron) == [[(2, 8000)]]
+
+
+def test_rule_13_dealer_30fu_2han_ron_3000_tsumo_2000_each():
+    ron = resolve_hand(
+        at(), {"outcome": "ron", "discarder": 1, "wins": [{"winner": 0, "han": 2, "fu": 30}]}
+    )
+    assert payments(ron) == [[(1, 3000)]]
+    tsumo = resolve_hand(at(), {"outcome": "tsumo", "wins": [{"winner": 0, "han": 2, "fu": 30}]})
+    assert payments(tsumo) == [[(1, 2000), (2, 2000)]]
+
+
+def test_rule_33_child_yakuman_ron_32000_tsumo_17000_9000_and_prize_multiple():
+    ron = resolve_hand(
+        at(), {"outcome": "ron", "discarder": 0, "wins": [{"winner": 2, "limit": "yakuman"}]}
+    )
+    assert payments(ron) == [[(0, 32000)]] and ron.wins[0].yakuman_multiple == 1
+    tsumo = resolve_hand(at(), {"outcome": "tsumo", "wins": [{"winner": 2, "han": 20}]})
+    assert tsumo.wins[0].yakuman_multiple == 2
+    assert sorted(payments(tsumo)[0]) == [(0, 33000), (1, 17000)]
+
+
+def test_rule_12_honba_1000_per_stick_on_ron_and_from_each_on_tsumo():
+    ron = resolve_hand(
+        at(honba=2), {"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "limit": "mangan"}]}
+    )
+    assert payments(ron) == [[(0, 10000)]]
+    tsumo = resolve_hand(
+        at(honba=2), {"outcome": "tsumo", "wins": [{"winner": 1, "limit": "mangan"}]}
+    )
+    assert sorted(payments(tsumo)[0]) == [(0, 7000), (2, 5000)]
+
+
+def test_rule_14_double_ron_honba_each_by_default_first_only_as_option():
+    body = {
+        "outcome": "ron",
+        "discarder": 1,
+        "wins": [{"winner": 0, "han": 2, "fu": 30}, {"winner": 2, "han": 2, "fu": 30}],
+    }
+    assert payments(resolve_hand(at(honba=1), body)) == [[(1, 4000)], [(1, 3000)]]
+    first_only = resolve_hand(at(honba=1, double_ron_honba="first"), body)
+    # player 2 is the discarder's shimocha, so the first winner
+    assert payments(first_only) == [[(1, 3000)], [(1, 3000)]]
+
+
+def test_resolved_event_applies_and_keeps_han_fu_for_the_log():
+    state = at()
+    result = resolve_hand(
+        state,
+        {
+            "outcome": "ron",
+            "discarder": 0,
+            "riichi": [1],
+            "wins": [{"winner": 1, "han": 3, "fu": 40}],
+        },
+    )
+    assert (result.wins[0].han, result.wins[0].fu, result.wins[0].limit) == (3, 40, None)
+    after = apply(state, result)
+    assert after.scores == (30000 - 6000, 30000 + 6000, 30000)
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ([], "bad_hand_result"),
+        ({"outcome": "agari"}, "bad_outcome"),
+        (
+            {"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "han": 0, "fu": 30}]},
+            "bad_han",
+        ),
+        ({"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "han": 2, "fu": 35}]}, "bad_fu"),
+        ({"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "han": 2}]}, "bad_fu"),
+        ({"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "limit": "big"}]}, "bad_limit"),
+        (
+            {
+                "outcome": "ron",
+                "discarder": 0,
+                "wins": [{"winner": 1, "limit": "mangan", "han": 5}],
+            },
+            "bad_win",
+        ),
+        ({"outcome": "ron", "discarder": 1, "wins": [{"winner": 1, "han": 5}]}, "bad_ron"),
+        ({"outcome": "ron", "wins": [{"winner": 1, "han": 5}]}, "bad_ron"),
+        ({"outcome": "ron", "discarder": 0, "wins": [{"winner": 3, "han": 5}]}, "bad_player"),
+        ({"outcome": "tsumo", "wins": []}, "bad_hand_result"),
+        ({"outcome": "draw", "wins": [{"winner": 1, "han": 5}]}, "bad_hand_result"),
+        ({"outcome": "draw", "colour": "red"}, "bad_hand_result"),
+        ({"outcome": "draw", "tenpai": [0, 0]}, "bad_player"),
+        ({"outcome": "draw", "tenpai": "0"}, "bad_event"),
+        ({"outcome": "chombo"}, "bad_chombo"),
+        ({"outcome": "draw", "aka5man": 1}, "aka5man_off"),
+        ({"outcome": "draw", "noten_riichi": [1]}, "bad_noten_riichi"),
+    ],
+)
+def test_bad_hand_results_are_input_errors(body, code):
+    with pytest.raises(InputError) as err:
+        resolve_hand(at(), body)
+    assert err.value.code == code
+
+
+def test_payment_objects_are_per_payer():
+    result = resolve_hand(
+        at(), {"outcome": "ron", "discarder": 2, "wins": [{"winner": 0, "limit": "haneman"}]}
+    )
+    assert result.wins[0].payments == (Payment(2, 18000),)

@@ -53,6 +53,14 @@ def test_score_answers_exactly_what_the_engine_computes(client):
         assert key in body, key
 
 
+def test_rule_11_worked_example_over_http(client):
+    """Child ron, 40 fu 2 han (riichi + seat-wind 2z triplet): 2,560 → 3,000."""
+    body = client.post("/v1/score", json=CHILD_RON).json()
+    assert (body["valid"], body["han"], body["fu"]) == (True, 2, 40)
+    assert body["payments"] == [{"from": "discarder", "amount": 3000}]
+    assert body["total"] == 3000
+
+
 def test_score_is_the_same_for_tsumo_and_all_situation_fields(client):
     from engine.service import score_json
 
@@ -75,7 +83,7 @@ def test_score_is_the_same_for_tsumo_and_all_situation_fields(client):
 
 
 def test_invalid_win_is_a_200_result_not_an_error(client):
-    hand = {"hand": "1399p1357s1234z", "win": "5z"}
+    hand = {"hand": "1399p1357s123z44z", "win": "5z"}
     r = client.post("/v1/score", json=hand)
     assert r.status_code == 200, r.text
     assert r.json()["valid"] is False

@@ -256,7 +256,7 @@ OPTION_TYPES: dict[str, type] = {
 
 _POSITIVE = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base"}
 
-_RULES_CACHE: dict[tuple[tuple[str, Any], ...], Rules] = {}
+_RULES_CACHE: dict[tuple[tuple[str, str, Any], ...], Rules] = {}
 
 
 def rules_from_json(obj: Any) -> Rules:
@@ -271,7 +271,7 @@ def rules_from_json(obj: Any) -> Rules:
         return SANMA_13
     if not isinstance(obj, dict):
         raise InputError("bad_rules", "rules must be an object like {\"preset\": \"sanma-1.3\"}")
-    key = tuple(sorted(obj.items(), key=lambda kv: str(kv[0])))
+    key = tuple(sorted(((str(k), type(v).__name__, v) for k, v in obj.items()), key=str))
     try:
         cached = _RULES_CACHE.get(key)
     except TypeError:  # unhashable values: validated below

@@ -1,0 +1,149 @@
+"""Input validation (RULES.md Tiles, §1, §3, §A1–A2; CONTRACT Hand JSON): refuse, never score."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.errors import InputError
+from engine.service import score_json, tenpai_json
+
+OK = {"hand": "23p567p345s678s55p", "win": "4p", "riichi": "riichi"}
+
+
+def refused(obj: Any, code: str) -> None:
+    with pytest.raises(InputError) as info:
+        score_json(obj)
+    assert info.value.code == code, info.value.message
+    assert info.value.to_json()["error"]["message"]
+
+
+def test_valid_hand_scores() -> None:
+    assert score_json(OK)["valid"]
+
+
+@pytest.mark.parametrize("tile", ["2m", "5m", "8m"])
+def test_rule_1_2m_to_8m_are_not_tiles(tile: str) -> None:
+    refused({**OK, "win": tile}, "invalid_tile")
+
+
+def test_rule_1_fifth_tile_of_a_kind() -> None:
+    refused({"hand": "5555p567p345s678s", "win": "5p"}, "fifth_tile")
+
+
+def test_rule_1_red_five_counts_as_a_five() -> None:
+    refused({"hand": "5550p567p345s678s", "win": "5p"}, "fifth_tile")
+
+
+def test_rule_1_aka5man_counts_as_north() -> None:
+    obj = {"hand": "444z0m567p345s555s", "win": "4z", "rules": {"aka_5man": True}}
+    refused(obj, "fifth_tile")
+
+
+def test_rule_1_kita_and_indicators_count_physically() -> None:
+    refused({**OK, "hand": "444z567p345s55s99p", "win": "6s", "kita": 2}, "fifth_tile")
+    refused({**OK, "dora": ["4p", "4p", "4p", "4p"]}, "fifth_tile")
+
+
+def test_rule_3_one_red_5p_in_the_base_rule() -> None:
+    refused({"hand": "00p567p345s678s11z", "win": "1z"}, "too_many_red")
+
+
+def test_rule_a2_four_red_fives_under_aka_5man() -> None:
+    obj = {"hand": "0000p678p345s678s", "win": "9s", "riichi": "riichi",
+           "rules": {"aka_5man": True}}
+    r = score_json(obj)
+    assert r["dora"]["aka"] == 5  # every 5p and 5s is red under the option
+
+
+def test_rule_a1_0m_needs_the_option() -> None:
+    refused({**OK, "hand": "23p567p345s678s0m", "win": "0m"}, "invalid_tile")
+
+
+def test_rule_a1_only_one_aka5man() -> None:
+    obj = {**OK, "hand": "23p567p345s678s4z0m", "win": "0m", "riichi": "none",
+           "rules": {"aka_5man": True}}
+    refused(obj, "too_many_red")
+
+
+def test_tile_count_must_be_13_with_melds_as_3() -> None:
+    refused({**OK, "hand": "23p567p345s678s5p"}, "tile_count")
+    refused({**OK, "melds": ["pon:777z"]}, "tile_count")
+
+
+def test_unknown_field_refused() -> None:
+    refused({**OK, "handd": "x"}, "unknown_field")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("tsumo", "yes"), ("honba", -1), ("honba", 1.5), ("kita", True), ("hand", 123),
+     ("melds", "pon:777z"), ("dora", 3)],
+)
+def test_wrong_types_refused(field: str, value: Any) -> None:
+    refused({**OK, field: value}, "bad_type")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("riichi", "maybe"), ("seat", "N"), ("round", "W"), ("aka5man_as", "5m"), ("ron_on", "x")],
+)
+def test_bad_enum_values_refused(field: str, value: Any) -> None:
+    refused({**OK, field: value}, "bad_value")
+
+
+def test_bad_tile_strings() -> None:
+    refused({**OK, "hand": "23p567p345s678s55q"}, "bad_tiles")
+    refused({**OK, "hand": "23p567p345s678s558"}, "bad_tiles")
+    refused({**OK, "win": "8z"}, "unknown_tile")
+    refused({**OK, "win": "4p5p"}, "bad_tiles")
+
+
+def test_rule_19_no_chi_in_sanma() -> None:
+    refused({**OK, "hand": "567p345s678s55p", "melds": ["chi:234p"]}, "chi_not_allowed")
+
+
+def test_bad_melds() -> None:
+    refused({"hand": "567p345s678s5p", "win": "5p", "melds": ["pon:776z"]}, "bad_meld")
+    refused({"hand": "567p345s678s5p", "win": "5p", "melds": ["ankan:777z"]}, "bad_meld")
+    refused({"hand": "567p345s678s5p", "win": "5p", "melds": ["tsumo:777z"]}, "bad_meld")
+
+
+def test_rules_field_checked() -> None:
+    refused({**OK, "rules": {"preset": "nope"}}, "unknown_preset")
+    refused({**OK, "rules": {"kiriage": True}}, "unknown_rule_option")
+    refused({**OK, "rules": {"aka_5man": 1}}, "bad_rule_option")
+    refused({**OK, "rules": "sanma"}, "bad_rules")
+
+
+def test_inconsistent_situations_refused() -> None:
+    refused({**OK, "ippatsu": True, "riichi": "none"}, "inconsistent_situation")
+    refused({**OK, "haitei": True}, "inconsistent_situation")
+    refused({**OK, "tsumo": True, "houtei": True}, "inconsistent_situation")
+    refused({**OK, "tenhou": True, "tsumo": True, "riichi": "none"}, "inconsistent_situation")
+    refused({"hand": "567p345s678s5p", "win": "5p", "melds": ["pon:777z"], "riichi": "riichi"},
+            "inconsistent_situation")
+    refused({**OK, "ura": ["1p"], "riichi": "none"}, "inconsistent_situation")
+
+
+def test_kita_checks() -> None:
+    refused({**OK, "kita": 5}, "fifth_tile")
+    refused({**OK, "kita": 1, "kita_aka": 1}, "too_many_red")
+    refused({**OK, "kita": 0, "kita_aka": 1, "rules": {"aka_5man": True}}, "bad_value")
+
+
+def test_not_an_object() -> None:
+    refused([1, 2], "bad_type")
+    refused({"win": "1p"}, "missing_field")
+    refused({"hand": "23p567p345s678s55p"}, "missing_field")
+
+
+def test_tenpai_refuses_a_winning_tile() -> None:
+    with pytest.raises(InputError) as info:
+        tenpai_json({"hand": "23p567p345s678s55p", "win": "4p"})
+    assert info.value.code == "unexpected_win"
+
+
+def test_no_hand_with_a_fifth_tile_is_scored_with_melds() -> None:
+    refused({"hand": "1p567p345s678s", "win": "1p", "melds": ["ankan:1111p"]}, "fifth_tile")

@@ -1,0 +1,350 @@
+"""Games kept in a real database: SQLite by default, PostgreSQL through the same code.
+
+Where the data lives (first that is set):
+
+1. ``DATABASE_URL`` — ``postgresql://user@host:port/db`` (psycopg 3) or ``sqlite:///path``;
+2. ``SANMA_DB_PATH`` — a SQLite file;
+3. ``$XDG_DATA_HOME/sanma-lens/games.sqlite3`` (``~/.local/share/...`` when unset).
+
+Nothing to set up: the schema is created and migrated on first use (a versioned list of
+migrations applied in order, recorded in ``schema_version``).
+
+A game is its rows in ``games`` plus an append-only list of ``events`` (JSON): ``hand`` events
+carry the resolved hand result, ``undo`` events cancel the latest hand still in effect; the
+state is the fold of the events (``engine.game``). Every write is one transaction guarded by
+the game's event sequence number (optimistic concurrency): it succeeds only if nobody wrote
+since the caller read ``seq``, so a hand is recorded whole or not at all, exactly once.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from engine.errors import InputError
+
+# Each migration: (version, statements). Append new ones; never edit an applied one.
+MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
+    (
+        1,
+        (
+            """CREATE TABLE games (
+                id TEXT PRIMARY KEY,
+                created_at TEXT NOT NULL,
+                players TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                seq INTEGER NOT NULL DEFAULT 0
+            )""",
+            """CREATE TABLE events (
+                game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+                seq INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                body TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                PRIMARY KEY (game_id, seq)
+            )""",
+        ),
+    ),
+    (2, ("ALTER TABLE games ADD COLUMN updated_at TEXT",)),
+)
+
+GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+class Conflict(Exception):
+    """The game changed since the caller read it (``seq`` mismatch): HTTP 409."""
+
+    def __init__(self, current_seq: int, message: str) -> None:
+        super().__init__(message)
+        self.current_seq = current_seq
+        self.message = message
+
+
+class NotFound(Exception):
+    """No game with this id: HTTP 404."""
+
+
+class StorageUnavailable(Exception):
+    """The database cannot be reached: HTTP 503."""
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    kind: str  # "hand" | "undo"
+    body: dict[str, Any]
+    created_at: str
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    id: str
+    created_at: str
+    updated_at: str | None
+    players: list[str]
+    rules: dict[str, Any]
+    seq: int
+    events: tuple[StoredEvent, ...]
+
+
+class _Connection(Protocol):
+    def cursor(self) -> Any: ...
+    def commit(self) -> None: ...
+    def rollback(self) -> None: ...
+    def close(self) -> None: ...
+
+
+def default_sqlite_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "sanma-lens" / "games.sqlite3"
+
+
+def database_url_from_env() -> str:
+    """``DATABASE_URL``, else ``sqlite:///`` + ``SANMA_DB_PATH`` or the default path."""
+    url = os.environ.get("DATABASE_URL", "").strip()
+    if url:
+        return url
+    path = os.environ.get("SANMA_DB_PATH", "").strip() or str(default_sqlite_path())
+    return "sqlite:///" + path
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Storage:
+    """Plain DB-API access to the games database (sqlite3 or psycopg 3), ``?`` placeholders."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or database_url_from_env()
+        if self.url.startswith(("postgresql://", "postgres://")):
+            self.backend = "postgresql"
+            self._connect: Callable[[], _Connection] = self._connect_postgres
+        elif self.url.startswith("sqlite:///"):
+            self.backend = "sqlite"
+            self.path = Path(self.url[len("sqlite:///") :])
+            self._connect = self._connect_sqlite
+        else:
+            raise ValueError("DATABASE_URL must start with postgresql:// or sqlite:///")
+        self._migrated = False
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------ connections and the shim
+
+    def _connect_sqlite(self) -> _Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        return conn
+
+    def _connect_postgres(self) -> _Connection:
+        import psycopg
+
+        try:
+            return psycopg.connect(self.url, connect_timeout=10)
+        except psycopg.OperationalError as exc:
+            raise StorageUnavailable(f"cannot reach the database: {exc}") from exc
+
+    def _sql(self, statement: str) -> str:
+        """The paramstyle shim: queries are written with ``?``; psycopg wants ``%s``."""
+        return statement.replace("?", "%s") if self.backend == "postgresql" else statement
+
+    @contextmanager
+    def _transaction(self, write: bool = True) -> Iterator[_Cursor]:
+        """One transaction: commit when the block ends, roll back on any exception."""
+        self._ensure_schema()
+        conn = self._connect()
+        try:
+            cur = conn.cursor()
+            if self.backend == "sqlite":
+                # a writer takes the write lock at once; a reader gets one consistent snapshot
+                cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+            yield _Cursor(cur, self._sql)
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
+
+    # ------------------------------------------------------------ migrations
+
+    def _ensure_schema(self) -> None:
+        if self._migrated:
+            return
+        with self._lock:
+            if not self._migrated:
+                self.migrate()
+                self._migrated = True
+
+    def migrate(self) -> int:
+        """Apply every migration newer than the database's version; returns the version."""
+        conn = self._connect()
+        try:
+            cur = conn.cursor()
+            if self.backend == "sqlite":
+                cur.execute("BEGIN IMMEDIATE")
+            else:
+                cur.execute("SELECT pg_advisory_xact_lock(727274)")  # one migrator at a time
+            cur.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version "
+                "(version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"
+            )
+            cur.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            current = int(cur.fetchone()[0])
+            for version, statements in MIGRATIONS:
+                if version <= current:
+                    continue
+                for statement in statements:
+                    cur.execute(statement)
+                cur.execute(
+                    self._sql("INSERT INTO schema_version (version, applied_at) VALUES (?, ?)"),
+                    (version, now()),
+                )
+                current = version
+            conn.commit()
+            return current
+        except BaseException:
+            conn.rollback()
+            raise
+        finally:
+            conn.close()
+
+    def schema_version(self) -> int:
+        with self._transaction(write=False) as cur:
+            cur.execute("SELECT COALESCE(MAX(version), 0) FROM schema_version")
+            return int(cur.fetchone()[0])
+
+    # ------------------------------------------------------------ games and events
+
+    def create_game(self, players: Sequence[str], rules: dict[str, Any]) -> str:
+        game_id = uuid.uuid4().hex
+        stamp = now()
+        with self._transaction() as cur:
+            cur.execute(
+                "INSERT INTO games (id, created_at, updated_at, players, rules, seq) "
+                "VALUES (?, ?, ?, ?, ?, 0)",
+                (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules)),
+            )
+        return game_id
+
+    def load(self, game_id: str) -> StoredGame:
+        """The game and its events; ``seq`` is that of the last event read (0 for none)."""
+        _check_id(game_id)
+        with self._transaction(write=False) as cur:
+            cur.execute(
+                "SELECT id, created_at, updated_at, players, rules, seq FROM games WHERE id = ?",
+                (game_id,),
+            )
+            row = cur.fetchone()
+            if row is None:
+                raise NotFound(game_id)
+            cur.execute(
+                "SELECT seq, kind, body, created_at FROM events WHERE game_id = ? ORDER BY seq",
+                (game_id,),
+            )
+            events = tuple(
+                StoredEvent(int(s), str(k), json.loads(b), str(c)) for s, k, b, c in cur.fetchall()
+            )
+        return StoredGame(
+            id=row[0],
+            created_at=row[1],
+            updated_at=row[2],
+            players=json.loads(row[3]),
+            rules=json.loads(row[4]),
+            seq=events[-1].seq if events else 0,
+            events=events,
+        )
+
+    def append(self, game_id: str, expected_seq: int, kind: str, body: dict[str, Any]) -> int:
+        """Record one event if the game is still at ``expected_seq``; returns the new seq.
+
+        The sequence bump and the event row are one transaction: both or neither.
+        """
+        _check_id(game_id)
+        new_seq = expected_seq + 1
+        with self._transaction() as cur:
+            cur.execute(
+                "UPDATE games SET seq = ?, updated_at = ? WHERE id = ? AND seq = ?",
+                (new_seq, now(), game_id, expected_seq),
+            )
+            if cur.rowcount != 1:
+                cur.execute("SELECT seq FROM games WHERE id = ?", (game_id,))
+                row = cur.fetchone()
+                if row is None:
+                    raise NotFound(game_id)
+                raise Conflict(
+                    int(row[0]),
+                    f"the game changed (it is at event {row[0]}, not {expected_seq}); "
+                    "reload and try again",
+                )
+            cur.execute(
+                "INSERT INTO events (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, new_seq, kind, _dumps(body), now()),
+            )
+        return new_seq
+
+    def delete_game(self, game_id: str) -> None:
+        _check_id(game_id)
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM events WHERE game_id = ?", (game_id,))
+            cur.execute("DELETE FROM games WHERE id = ?", (game_id,))
+            if cur.rowcount != 1:
+                raise NotFound(game_id)
+
+
+class _Cursor:
+    """A DB-API cursor whose ``execute`` takes ``?`` placeholders on either backend."""
+
+    def __init__(self, cursor: Any, sql: Callable[[str], str]) -> None:
+        self._cursor = cursor
+        self._sql = sql
+
+    def execute(self, statement: str, params: Sequence[Any] = ()) -> None:
+        self._cursor.execute(self._sql(statement), tuple(params))
+
+    def fetchone(self) -> Any:
+        return self._cursor.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return list(self._cursor.fetchall())
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._cursor.rowcount)
+
+
+def _dumps(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def _check_id(game_id: str) -> None:
+    if not isinstance(game_id, str) or not GAME_ID.match(game_id):
+        raise NotFound(game_id)
+
+
+def effective_hands(events: Sequence[StoredEvent]) -> list[StoredEvent]:
+    """The hand events still in effect: each ``undo`` cancels the latest one before it."""
+    stack: list[StoredEvent] = []
+    for event in events:
+        if event.kind == "hand":
+            stack.append(event)
+        elif event.kind == "undo":
+            if not stack:
+                raise InputError("corrupt_game", f"undo event {event.seq} has nothing to undo")
+            stack.pop()
+        else:
+            raise InputError("corrupt_game", f"unknown event kind {event.kind!r}")
+    return stack

@@ -1,0 +1,49 @@
+"""Schemathesis against our own OpenAPI spec, in-process: no input gives a 500 or a bad shape.
+
+Valid and invalid data for every service endpoint (score, tenpai, recognize, photo/score,
+info, healthz). Errors must be documented 4xx answers in the one error shape; 503 (no model)
+is a documented answer of the photo endpoints.
+"""
+
+from __future__ import annotations
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from api.app import create_app
+
+pytestmark = pytest.mark.slow
+
+schema = schemathesis.openapi.from_asgi("/openapi.json", create_app()).include(
+    path_regex=r"^/(healthz|v1/(score|tenpai|recognize|photo/score|info))$"
+)
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+@schema.parametrize()
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_no_input_breaks_the_service(case):
+    response = case.call()
+    case.validate_response(response, checks=CHECKS)
+    if response.status_code >= 400:
+        body = response.json()
+        assert set(body) == {"error"}, body
+        assert set(body["error"]) == {"code", "message"}, body

@@ -128,6 +128,7 @@ def is_chiitoitsu(counts: tuple[int, ...]) -> bool:
     return sum(1 for c in counts if c == 2) == 7
 
 
+@cache
 def kokushi_kinds(kinds: frozenset[int]) -> tuple[int, ...]:
     return tuple(sorted(k for k in TERMINALS_HONORS if k in kinds))
 

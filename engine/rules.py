@@ -231,14 +231,16 @@ class Rules:
         return _yaku_index(self.yaku)
 
 
-_INDEX_CACHE: dict[tuple[YakuSpec, ...], dict[str, YakuSpec]] = {}
+_INDEX_CACHE: dict[int, tuple[tuple[YakuSpec, ...], dict[str, YakuSpec]]] = {}
 
 
 def _yaku_index(table: tuple[YakuSpec, ...]) -> dict[str, YakuSpec]:
-    index = _INDEX_CACHE.get(table)
-    if index is None:
-        index = {spec.id: spec for spec in table}
-        _INDEX_CACHE[table] = index
+    """id → spec, cached by the table's identity (hashing the table each call is slow)."""
+    entry = _INDEX_CACHE.get(id(table))
+    if entry is not None and entry[0] is table:
+        return entry[1]
+    index = {spec.id: spec for spec in table}
+    _INDEX_CACHE[id(table)] = (table, index)
     return index
 
 

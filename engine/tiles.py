@@ -13,6 +13,8 @@ Sanma uses only 1m and 9m of the manzu (``SANMA_KINDS``); which kinds exist is a
 
 from __future__ import annotations
 
+from functools import cache
+
 MAN, PIN, SOU, HONOR = 0, 1, 2, 3
 SUIT_LETTERS = "mpsz"
 
@@ -59,6 +61,7 @@ def kind_of(text: str) -> int:
     return suit * 9 + (5 if digit == 0 else digit) - 1
 
 
+@cache
 def next_kind(kind: int, kinds: frozenset[int]) -> int:
     """The dora a kind indicates (§2): the next existing kind of its group, cyclically.
 

@@ -16,7 +16,7 @@ from engine.decompose import shape_waits
 from engine.evaluate import best, completed, indicator_hits
 from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
-from engine.tiles import NORTH, name
+from engine.tiles import NORTH, name, next_kind
 from engine.yaku import Context
 
 
@@ -68,7 +68,10 @@ class Guarantee:
 
 
 def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int], int]:
-    """Per-kind dora value of one more tile of that kind, and the 13 tiles' own dora han."""
+    """Per-kind dora value of one more tile of that kind, and the 13 tiles' own dora han.
+
+    Only used to rank a wait's readings (dora are the same for all of them).
+    """
     counts = [0] * 34
     for t in hand.concealed_tiles:
         counts[t.kind] += 1
@@ -78,10 +81,13 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
     indicators = hand.dora + (hand.ura if sit.riichi != "none" else ())
     base = indicator_hits(indicators, counts, hand.kita, rules)
     per_kind = [0] * 34
-    for k in range(34):
-        counts[k] += 1
-        per_kind[k] = indicator_hits(indicators, counts, hand.kita, rules) - base
-        counts[k] -= 1
+    for ind in indicators:
+        if ind.aka5man:  # §A9 free choice: one more tile of the best kind may raise the max
+            top = max(counts)
+            for k in range(34):
+                per_kind[k] += 1 if counts[k] == top else 0
+        else:
+            per_kind[next_kind(ind.kind, rules.tile_kinds)] += 1
     return per_kind, base
 
 

@@ -411,26 +411,30 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
 
 _COMPOSITE_IDS = frozenset({"shousharin", "daisharin"})
 
-_PLAN_CACHE: dict[tuple[Rules, bool, str], tuple[tuple[str, int, YakuTest], ...]] = {}
+Plan = tuple[tuple[str, int, YakuTest], ...]
+# Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
+# object so that a reused id can never pick up another rule set's plan.
+_PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
 
 
-def _plan(rules: Rules, closed: bool, form: str) -> tuple[tuple[str, int, YakuTest], ...]:
+def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     """The (id, table han, test) triples to run for a rule set, closedness and form."""
-    key = (rules, closed, form)
-    plan = _PLAN_CACHE.get(key)
-    if plan is None:
-        composites = {cid for cid, _ in rules.composites}
-        items = []
-        for spec in rules.yaku:
-            han = spec.closed if closed else spec.open
-            entry = TESTS.get(spec.id)
-            if han is None or entry is None or spec.id in composites:
-                continue
-            fn, forms = entry
-            if form in forms:
-                items.append((spec.id, han, fn))
-        plan = tuple(items)
-        _PLAN_CACHE[key] = plan
+    key = (id(rules), closed, form)
+    cached = _PLAN_CACHE.get(key)
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    composites = {cid for cid, _ in rules.composites}
+    items = []
+    for spec in rules.yaku:
+        han = spec.closed if closed else spec.open
+        entry = TESTS.get(spec.id)
+        if han is None or entry is None or spec.id in composites:
+            continue
+        fn, forms = entry
+        if form in forms:
+            items.append((spec.id, han, fn))
+    plan = tuple(items)
+    _PLAN_CACHE[key] = (rules, plan)
     return plan
 
 

@@ -1,0 +1,198 @@
+"""Engine speed: score (with the §18 guarantee) and tenpai per hand, against the mahjong library.
+
+Generates N random legal sanma winning hands (seeded), then times
+  1. ``engine`` scoring of each hand (``score`` on the parsed hand, guarantee included),
+  2. ``engine`` tenpai of the 13-tile hand (every wait scored by ron and by tsumo),
+  3. the ``mahjong`` library 2.1.0 ``HandCalculator.estimate_hand_value`` (three-player flag)
+     on the same hands,
+and prints hands/s for each and the ratio. Also times the JSON entry points.
+
+Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1]``.
+The machine's 2 cores are shared with other engineers, so numbers vary run to run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from typing import Any
+
+if __name__ == "__main__":  # run as a script: import the repo's engine, not this file
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(
+        os.path.abspath(__file__))]
+    sys.path.insert(0, root)
+
+from engine.tiles import SANMA_KINDS, name  # noqa: E402
+
+SUIT_RUN_STARTS = [b + i for b in (9, 18) for i in range(7)]
+KINDS = sorted(SANMA_KINDS)
+
+
+def _tiles_text(counts: list[int]) -> str:
+    groups: dict[str, str] = {}
+    for k, c in enumerate(counts):
+        if c:
+            n = name(k)
+            groups[n[1]] = groups.get(n[1], "") + n[0] * c
+    return "".join(groups[s] + s for s in "mpsz" if s in groups)
+
+
+def random_winning_hand(rng: random.Random) -> dict[str, Any]:
+    """A random legal sanma winning hand JSON (standard shape mostly, some chiitoitsu/kokushi).
+
+    Tiles respect four of a kind over hand, melds and the dora indicator; no red fives, no kita
+    (so that the same hand is meaningful to the four-player library).
+    """
+    while True:
+        counts = [0] * 34
+        melds: list[str] = []
+        meld_kinds: list[int] = []
+        form = rng.random()
+        concealed = [0] * 34
+        if form < 0.06:
+            kinds = rng.sample(KINDS, 7)
+            for k in kinds:
+                concealed[k] += 2
+        elif form < 0.08:
+            kk = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33]
+            for k in kk:
+                concealed[k] += 1
+            concealed[rng.choice(kk)] += 1
+        else:
+            n_melds = rng.choice([0, 0, 0, 1, 1, 2])
+            ok = True
+            for i in range(4):
+                if rng.random() < 0.55:
+                    s = rng.choice(SUIT_RUN_STARTS)
+                    for k in (s, s + 1, s + 2):
+                        concealed[k] += 1
+                else:
+                    k = rng.choice(KINDS)
+                    if i < n_melds:
+                        kind = rng.choice(["pon", "pon", "pon", "minkan", "ankan", "kakan"])
+                        size = 3 if kind == "pon" else 4
+                        counts[k] += size
+                        melds.append(f"{kind}:{name(k)[0] * size}{name(k)[1]}")
+                        meld_kinds.append(k)
+                    else:
+                        concealed[k] += 3
+            pair = rng.choice(KINDS)
+            concealed[pair] += 2
+            if not ok:
+                continue
+        total = [a + b for a, b in zip(counts, concealed, strict=True)]
+        if any(c > 4 for c in total):
+            continue
+        tiles = [k for k, c in enumerate(concealed) for _ in range(c)]
+        win = rng.choice(tiles)
+        concealed[win] -= 1
+        dora = rng.choice([k for k in KINDS if total[k] < 4])
+        closed = all(m.startswith("ankan") for m in melds)
+        tsumo = rng.random() < 0.4
+        riichi = rng.choice(["none", "riichi", "riichi"]) if closed else "none"
+        return {
+            "hand": _tiles_text(concealed),
+            "win": name(win),
+            "melds": melds,
+            "dora": [name(dora)],
+            "tsumo": tsumo,
+            "riichi": riichi,
+            "seat": rng.choice("ESW"),
+            "round": rng.choice("ES"),
+        }
+
+
+def _lib_inputs(obj: dict[str, Any]) -> tuple[Any, ...]:
+    """The same hand for the mahjong library: 136-tile ids, melds, win tile, config."""
+    from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
+    from mahjong.meld import Meld as LMeld
+
+    from engine.parse import parse_hand
+    from engine.tiles import WIND_LETTERS
+
+    p = parse_hand(obj, need_win=True)
+    used = [0] * 34
+    tiles: list[int] = []
+
+    def take(k: int) -> int:
+        t = k * 4 + used[k]
+        used[k] += 1
+        return t
+
+    melds = []
+    for m in p.hand.melds:
+        ids = [take(m.tile) for _ in m.tiles]
+        tiles.extend(ids[:4])
+        if m.kind == "pon":
+            melds.append(LMeld(LMeld.PON, ids, opened=True))
+        else:
+            melds.append(LMeld(LMeld.KAN, ids, opened=m.kind != "ankan"))
+    for k, c in enumerate(p.hand.concealed):
+        for _ in range(c):
+            tiles.append(take(k))
+    win = take(p.hand.win_kind or 0)
+    tiles.append(win)
+    dora = [p.hand.dora[0].kind * 4 + 3]
+    w = {v: k for k, v in WIND_LETTERS.items()}
+    winds = {"E": 27, "S": 28, "W": 29, "N": 30}
+    cfg = HandConfig(
+        is_tsumo=obj["tsumo"], is_riichi=obj["riichi"] != "none",
+        player_wind=winds[w[p.situation.seat]], round_wind=winds[w[p.situation.round]],
+        options=OptionalRules(has_open_tanyao=True, is_three_player=True),
+    )
+    return tiles, win, melds, dora, cfg
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    from mahjong.hand_calculating.hand import HandCalculator
+
+    from engine.parse import parse_hand
+    from engine.score import score
+    from engine.service import score_json, tenpai_json
+    from engine.waits import tenpai
+
+    rng = random.Random(args.seed)
+    hands = [random_winning_hand(rng) for _ in range(args.n)]
+    print(f"{args.n} random sanma winning hands (seed {args.seed})", flush=True)
+    parsed = [parse_hand(h, need_win=True) for h in hands]
+    parsed_13 = [parse_hand({k: v for k, v in h.items() if k != "win"}, need_win=False)
+                 for h in hands]
+    lib_in = [_lib_inputs(h) for h in hands]
+
+    def rate(label: str, fn: Any, items: list[Any]) -> float:
+        t0 = time.perf_counter()
+        for i, x in enumerate(items):
+            fn(x)
+            if (i + 1) % 2000 == 0:
+                print(f"  {label}: {i + 1}/{len(items)}", file=sys.stderr, flush=True)
+        dt = time.perf_counter() - t0
+        r = len(items) / dt
+        print(f"{label:<40} {r:>10.0f} hands/s  ({dt * 1e6 / len(items):.0f} µs/hand)",
+              flush=True)
+        return r
+
+    calc = HandCalculator()
+    lib = rate("mahjong 2.1.0 estimate_hand_value", lambda x: calc.estimate_hand_value(
+        x[0], x[1], melds=x[2], dora_indicators=x[3], config=x[4]), lib_in)
+    eng = rate("engine score (with guarantee)", score, parsed)
+    ten = rate("engine tenpai (every wait, ron+tsumo)", tenpai, parsed_13)
+    eng_json = rate("engine score_json (parse+score)", score_json, hands)
+    rate("engine tenpai_json (parse+tenpai)", tenpai_json,
+         [{k: v for k, v in h.items() if k != "win"} for h in hands])
+    valid = sum(1 for p in parsed if score(p)["valid"])
+    print(f"valid wins: {valid}/{len(parsed)} (the rest fail §18 and are chombo results)")
+    print(f"score vs library: {eng / lib:.1f}x (score_json {eng_json / lib:.1f}x); "
+          f"tenpai {ten:.0f} hands/s (target 20,000)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,380 @@
+"""HTTP endpoints of the table assistant: keep a hanchan's score in the database.
+
+``router`` (an APIRouter) is mounted by ``api.app.create_app`` when this module imports:
+
+- ``POST /v1/games`` — ``{"players": [3 names], "rules": {"aka_5man": bool,
+  "double_ron_honba": "each"|"first"}}`` (all optional) → 201, the game.
+- ``GET /v1/games/{id}`` — the game: points, dealer, round, honba, deposits, hand log,
+  ``finished`` and, when finished, the final ``settlement``.
+- ``POST /v1/games/{id}/hands`` — a hand result (``engine.game.resolve_hand``) with an optional
+  ``seq`` (the event number the client last saw: optimistic concurrency) → the game.
+- ``POST /v1/games/{id}/undo`` — cancel the last hand (optional ``{"seq": n}``) → the game.
+- ``GET /v1/games/{id}/export`` — every event and the resulting game, as a JSON file.
+- ``GET /game.html`` (+ ``/game.js``, ``/game.css``) — the scoreboard page.
+
+Errors are ``{"error": {"code", "message"}}``: 400 bad JSON, 404 unknown game, 409 game over /
+sequence conflict / nothing to undo, 422 a hand that cannot be, 503 database unreachable.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import FileResponse, JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from api.storage import (
+    Conflict,
+    NotFound,
+    Storage,
+    StorageUnavailable,
+    StoredGame,
+    effective_hands,
+)
+from engine.errors import InputError
+from engine.game import (
+    PLAYERS,
+    GameRules,
+    GameState,
+    HandRecord,
+    apply,
+    new_game,
+    resolve_hand,
+    result_from_json,
+    result_to_json,
+    settle,
+)
+
+router = APIRouter()
+
+WEB = Path(__file__).parent / "web"
+MAX_BODY = 256 * 1024
+MAX_NAME = 40
+EXPORT_FORMAT = "sanma-lens-game"
+EXPORT_VERSION = 1
+RULE_OPTIONS = {"aka_5man": bool, "double_ron_honba": str}
+STATUS_BY_CODE = {"bad_json": 400, "game_over": 409, "nothing_to_undo": 409, "seq_conflict": 409}
+
+_storage: Storage | None = None
+
+
+def get_storage() -> Storage:
+    """The process's storage, built from the environment on first use (see api.storage)."""
+    global _storage
+    if _storage is None:
+        _storage = Storage()
+    return _storage
+
+
+StorageDep = Annotated[Storage, Depends(get_storage)]
+
+
+class CorruptGame(Exception):
+    """A stored event no longer applies: our fault, not the caller's (500)."""
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
+async def _run(fn: Any, *args: Any, status: int = 200) -> Response:
+    """Run the blocking database work off the event loop and map failures to error bodies."""
+    try:
+        return JSONResponse(await run_in_threadpool(fn, *args), status_code=status)
+    except NotFound:
+        return _error(404, "game_not_found", "no game with this id")
+    except Conflict as exc:
+        body = {"error": {"code": "seq_conflict", "message": exc.message, "seq": exc.current_seq}}
+        return JSONResponse(body, status_code=409)
+    except InputError as exc:
+        return _error(STATUS_BY_CODE.get(exc.code, 422), exc.code, exc.message)
+    except StorageUnavailable as exc:
+        return _error(503, "storage_unavailable", str(exc))
+    except CorruptGame as exc:
+        return _error(500, "corrupt_game", str(exc))
+
+
+async def _body(request: Request, required: bool) -> Any:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise InputError("bad_request", f"request body is larger than {MAX_BODY} bytes")
+    if not raw.strip():
+        if required:
+            raise InputError("bad_json", "the request needs a JSON body")
+        return {}
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError("bad_json", f"request body is not valid JSON: {exc}") from exc
+
+
+async def _with_body(request: Request, required: bool, fn: Any, *args: Any) -> Response:
+    try:
+        body = await _body(request, required)
+    except InputError as exc:
+        return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
+    return await _run(fn, *args, body)
+
+
+# ---------------------------------------------------------------- folding stored games
+
+
+def game_rules(options: Any) -> GameRules:
+    """Rule options of a new game (InputError on unknown or mistyped options)."""
+    if options is None:
+        options = {}
+    if not isinstance(options, dict):
+        raise InputError("bad_rules", "rules must be an object")
+    for key, value in options.items():
+        want = RULE_OPTIONS.get(key)
+        if want is None:
+            raise InputError(
+                "unknown_rule_option", f"unknown rule option {key!r}; known: {sorted(RULE_OPTIONS)}"
+            )
+        if not isinstance(value, want):
+            raise InputError("bad_rule_option", f"rule option {key!r} must be a {want.__name__}")
+    return GameRules(**options)
+
+
+def fold(stored: StoredGame) -> GameState:
+    """state = fold of the stored hand events still in effect."""
+    state = new_game(stored.players, GameRules(**stored.rules))
+    for event in effective_hands(stored.events):
+        try:
+            state = apply(state, result_from_json(event.body["result"]))
+        except (InputError, KeyError, TypeError) as exc:
+            raise CorruptGame(f"stored event {event.seq} does not apply: {exc}") from exc
+    return state
+
+
+def _transfer_json(t: Any) -> dict[str, Any]:
+    return {"from": t.payer, "to": t.receiver, "amount": t.amount, "reason": t.reason}
+
+
+def _hand_json(record: HandRecord, before: tuple[int, ...], event: Any) -> dict[str, Any]:
+    return {
+        "number": record.number,
+        "seq": event.seq,
+        "round": record.round,
+        "honba": record.honba,
+        "dealer": record.dealer,
+        "outcome": record.result.outcome.value,
+        "result": result_to_json(record.result),
+        "input": event.body.get("input"),
+        "transfers": [_transfer_json(t) for t in record.transfers],
+        "deltas": [a - b for a, b in zip(record.scores_after, before, strict=True)],
+        "scores_after": list(record.scores_after),
+        "deposits_after": record.deposits_after,
+        "busts": [{"player": b.player, "by": b.by} for b in record.busts],
+    }
+
+
+def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> dict[str, Any]:
+    """What the scoreboard shows: the table now, the hand log, the settlement at the end."""
+    events = effective_hands(stored.events)
+    hands = []
+    before = (state.rules.start_points,) * PLAYERS
+    for record, event in zip(state.log, events, strict=True):
+        hands.append(_hand_json(record, before, event))
+        before = record.scores_after
+    settlement = None
+    if state.finished:
+        settlement = [
+            {
+                "player": s.player,
+                "name": s.name,
+                "rank": s.rank,
+                "score": s.score,
+                "base": s.base,
+                "oka": s.oka,
+                "uma": s.uma,
+                "bust": s.bust,
+                "bust_levels": s.bust_levels,
+                "yakuman": s.yakuman,
+                "total": s.total,
+            }
+            for s in settle(state)
+        ]
+    return {
+        "id": stored.id,
+        "created_at": stored.created_at,
+        "seq": stored.seq if seq is None else seq,
+        "rules": stored.rules,
+        "players": [
+            {
+                "player": p,
+                "name": state.names[p],
+                "score": state.scores[p],
+                "seat": state.seat_wind(p),
+                "dealer": p == state.dealer,
+            }
+            for p in range(PLAYERS)
+        ],
+        "round": state.round_label,
+        "round_wind": state.round_wind,
+        "dealer": state.dealer,
+        "honba": state.honba,
+        "deposits": state.deposits,
+        "hand_count": len(state.log),
+        "finished": state.finished,
+        "busts": [{"player": b.player, "by": b.by} for b in state.busts],
+        "yakuman_prizes": [
+            {"winner": p.winner, "payers": list(p.payers), "points": p.points, "reason": p.reason}
+            for p in state.prizes
+        ],
+        "hands": hands,
+        "settlement": settlement,
+    }
+
+
+# ---------------------------------------------------------------- the work behind each endpoint
+
+
+def _create(storage: Storage, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise InputError("bad_request", "the body must be a JSON object")
+    unknown = set(body) - {"players", "rules"}
+    if unknown:
+        raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
+    players = body.get("players")
+    if players is not None and (
+        not isinstance(players, list)
+        or len(players) != PLAYERS
+        or not all(isinstance(n, str) and len(n.strip()) <= MAX_NAME for n in players)
+    ):
+        raise InputError(
+            "bad_players", f"players must be {PLAYERS} names of at most {MAX_NAME} characters"
+        )
+    rules = game_rules(body.get("rules"))
+    state = new_game(players, rules)
+    options = {"aka_5man": rules.aka_5man, "double_ron_honba": rules.double_ron_honba}
+    game_id = storage.create_game(list(state.names), options)
+    stored = storage.load(game_id)
+    return game_json(stored, fold(stored))
+
+
+def _get(storage: Storage, game_id: str) -> dict[str, Any]:
+    stored = storage.load(game_id)
+    return game_json(stored, fold(stored))
+
+
+def _expected_seq(body: dict[str, Any], stored: StoredGame) -> int:
+    seq = body.pop("seq", None)
+    if seq is None:
+        return stored.seq
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+        raise InputError("bad_seq", "seq must be the event number of the game you last read")
+    if seq != stored.seq:
+        raise Conflict(stored.seq, f"the game is at event {stored.seq}, not {seq}; reload it")
+    return seq
+
+
+def _add_hand(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
+    stored = storage.load(game_id)
+    if not isinstance(body, dict):
+        raise InputError("bad_hand_result", "a hand result must be a JSON object")
+    body = dict(body)
+    expected = _expected_seq(body, stored)
+    state = fold(stored)
+    result = resolve_hand(state, body)
+    apply(state, result)  # refuse it now if it cannot apply (e.g. riichi without points)
+    storage.append(game_id, expected, "hand", {"result": result_to_json(result), "input": body})
+    stored = storage.load(game_id)
+    return game_json(stored, fold(stored))
+
+
+def _undo(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
+    stored = storage.load(game_id)
+    if not isinstance(body, dict):
+        raise InputError("bad_request", "the body must be a JSON object or empty")
+    body = dict(body)
+    expected = _expected_seq(body, stored)
+    if body:
+        raise InputError("bad_request", f"unknown field(s) {sorted(body)}")
+    hands = effective_hands(stored.events)
+    if not hands:
+        raise InputError("nothing_to_undo", "no hand has been recorded yet")
+    storage.append(game_id, expected, "undo", {"undoes": hands[-1].seq})
+    stored = storage.load(game_id)
+    return game_json(stored, fold(stored))
+
+
+def _export(storage: Storage, game_id: str) -> dict[str, Any]:
+    stored = storage.load(game_id)
+    return {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "game": {
+            "id": stored.id,
+            "created_at": stored.created_at,
+            "players": stored.players,
+            "rules": stored.rules,
+        },
+        "events": [
+            {"seq": e.seq, "kind": e.kind, "at": e.created_at, **e.body} for e in stored.events
+        ],
+        "state": game_json(stored, fold(stored)),
+    }
+
+
+# ---------------------------------------------------------------- routes
+
+
+@router.post("/v1/games", status_code=201, tags=["games"])
+async def create_game(request: Request, storage: StorageDep) -> Response:
+    """Start a hanchan: E1, 30,000 each; names and rule options optional."""
+    try:
+        body = await _body(request, required=False)
+    except InputError as exc:
+        return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
+    return await _run(_create, storage, body, status=201)
+
+
+@router.get("/v1/games/{game_id}", tags=["games"])
+async def get_game(game_id: str, storage: StorageDep) -> Response:
+    """The table now, the hand log and, when the game is over, the settlement."""
+    return await _run(_get, storage, game_id)
+
+
+@router.post("/v1/games/{game_id}/hands", tags=["games"])
+async def add_hand(game_id: str, request: Request, storage: StorageDep) -> Response:
+    """Record how a hand ended (ron, tsumo, draw, chombo); the game after it."""
+    return await _with_body(request, True, _add_hand, storage, game_id)
+
+
+@router.post("/v1/games/{game_id}/undo", tags=["games"])
+async def undo_hand(game_id: str, request: Request, storage: StorageDep) -> Response:
+    """Cancel the last recorded hand (kept in the history as an undo event)."""
+    return await _with_body(request, False, _undo, storage, game_id)
+
+
+@router.get("/v1/games/{game_id}/export", tags=["games"])
+async def export_game(game_id: str, storage: StorageDep) -> Response:
+    """Every event and the resulting game as a downloadable JSON file."""
+    response = await _run(_export, storage, game_id)
+    if response.status_code == 200:
+        response.headers["content-disposition"] = (
+            f'attachment; filename="sanma-game-{game_id}.json"'
+        )
+    return response
+
+
+def _static(name: str, media_type: str) -> Any:
+    async def serve() -> Response:
+        return FileResponse(WEB / name, media_type=media_type)
+
+    return serve
+
+
+router.add_api_route(
+    "/game.html", _static("game.html", "text/html; charset=utf-8"), include_in_schema=False
+)
+router.add_api_route(
+    "/game.js", _static("game.js", "text/javascript; charset=utf-8"), include_in_schema=False
+)
+router.add_api_route(
+    "/game.css", _static("game.css", "text/css; charset=utf-8"), include_in_schema=False
+)

@@ -1,0 +1,195 @@
+"""The game endpoints on a bare FastAPI app (the router alone), on each storage back-end."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+
+from api import games
+
+
+@pytest.fixture
+def client(storage):
+    app = FastAPI()
+    app.include_router(games.router)
+    app.dependency_overrides[games.get_storage] = lambda: storage
+    with TestClient(app) as c:
+        yield c
+
+
+def new_game(client, **body):
+    r = client.post("/v1/games", json=body or None)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def post_hand(client, game, body, status=200):
+    r = client.post(f"/v1/games/{game['id']}/hands", json=body)
+    assert r.status_code == status, r.text
+    return r.json()
+
+
+def test_new_game_defaults(client):
+    game = new_game(client)
+    assert [p["name"] for p in game["players"]] == ["A", "B", "C"]
+    assert [p["score"] for p in game["players"]] == [30000] * 3
+    assert (game["round"], game["dealer"], game["honba"], game["deposits"]) == ("E1", 0, 0, 0)
+    assert game["finished"] is False and game["settlement"] is None and game["seq"] == 0
+    assert client.get(f"/v1/games/{game['id']}").json() == game
+
+
+def test_new_game_with_names_and_rules(client):
+    game = new_game(client, players=["あき", "ben", "ちえ"], rules={"aka_5man": True})
+    assert [p["seat"] for p in game["players"]] == ["E", "S", "W"]
+    assert game["rules"] == {"aka_5man": True, "double_ron_honba": "each"}
+
+
+@pytest.mark.parametrize(
+    ("body", "code"),
+    [
+        ({"players": ["A", "B"]}, "bad_players"),
+        ({"rules": {"kiriage": True}}, "unknown_rule_option"),
+        ({"rules": {"aka_5man": "yes"}}, "bad_rule_option"),
+        ({"rules": {"double_ron_honba": "both"}}, "bad_rules"),
+        ({"colour": 1}, "bad_request"),
+    ],
+)
+def test_new_game_bad_input_is_422(client, body, code):
+    r = client.post("/v1/games", json=body)
+    assert r.status_code == 422 and r.json()["error"]["code"] == code
+
+
+def test_record_hands_and_see_points_dealer_honba_deposits(client):
+    game = new_game(client)
+    game = post_hand(client, game, {"outcome": "draw", "tenpai": [0], "riichi": [0], "seq": 0})
+    assert [p["score"] for p in game["players"]] == [31000, 29000, 29000]
+    assert (game["round"], game["honba"], game["deposits"], game["seq"]) == ("E1", 1, 1000, 1)
+    game = post_hand(
+        client,
+        game,
+        {"outcome": "ron", "discarder": 0, "wins": [{"winner": 1, "han": 3, "fu": 40}]},
+    )
+    # 3 han 40 fu child ron: 5,120 → 6,000, +1,000 honba, + the 1,000 deposit
+    assert [p["score"] for p in game["players"]] == [24000, 37000, 29000]
+    assert (game["round"], game["dealer"], game["honba"], game["deposits"]) == ("E2", 1, 0, 0)
+    last = game["hands"][-1]
+    assert last["deltas"] == [-7000, 8000, 0]
+    assert [t["reason"] for t in last["transfers"]] == ["ron", "deposits"]
+    assert last["input"]["wins"][0]["han"] == 3
+
+
+def test_stale_seq_is_409_and_records_nothing(client):
+    game = new_game(client)
+    post_hand(client, game, {"outcome": "draw", "seq": 0})
+    r = client.post(f"/v1/games/{game['id']}/hands", json={"outcome": "draw", "seq": 0})
+    assert r.status_code == 409
+    assert r.json()["error"]["code"] == "seq_conflict" and r.json()["error"]["seq"] == 1
+    assert client.get(f"/v1/games/{game['id']}").json()["hand_count"] == 1
+
+
+def test_undo_restores_the_previous_state(client):
+    game = new_game(client)
+    before = post_hand(client, game, {"outcome": "draw", "tenpai": [1, 2]})
+    post_hand(client, game, {"outcome": "tsumo", "wins": [{"winner": 2, "limit": "mangan"}]})
+    r = client.post(f"/v1/games/{game['id']}/undo", json={"seq": 2})
+    assert r.status_code == 200
+    after = r.json()
+    strip = ("seq",)
+    assert {k: v for k, v in after.items() if k not in strip} == {
+        k: v for k, v in before.items() if k not in strip
+    }
+    assert after["seq"] == 3
+    client.post(f"/v1/games/{game['id']}/undo")
+    r = client.post(f"/v1/games/{game['id']}/undo")
+    assert r.status_code == 409 and r.json()["error"]["code"] == "nothing_to_undo"
+
+
+def test_full_game_ends_with_settlement_and_refuses_more_hands(client):
+    game = new_game(client, players=["Aki", "Ben", "Chie"])
+    for _ in range(6):
+        winner = (game["dealer"] + 1) % 3
+        game = post_hand(
+            client,
+            game,
+            {
+                "outcome": "ron",
+                "discarder": game["dealer"],
+                "wins": [{"winner": winner, "han": 2, "fu": 30}],
+            },
+        )
+    assert game["finished"] is True
+    totals = {s["name"]: s["total"] for s in game["settlement"]}
+    assert sum(totals.values()) == 0
+    assert [s["rank"] for s in game["settlement"]] == [1, 2, 3]  # equal scores: seat order
+    r = client.post(f"/v1/games/{game['id']}/hands", json={"outcome": "draw"})
+    assert r.status_code == 409 and r.json()["error"]["code"] == "game_over"
+
+
+def test_bust_worked_line_through_the_api(client):
+    # Player 2 deals into the dealer's haneman twice (18,000, then 18,000 + 1 honba): −7,000.
+    game = new_game(client)
+    for _ in range(2):
+        game = post_hand(
+            client,
+            game,
+            {"outcome": "ron", "discarder": 2, "wins": [{"winner": 0, "limit": "haneman"}]},
+        )
+    assert [p["score"] for p in game["players"]] == [30000 + 18000 + 19000, 30000, -7000]
+    assert game["finished"] and game["busts"] == [{"player": 2, "by": 0}]
+    line = {s["player"]: s for s in game["settlement"]}[2]
+    assert (line["base"], line["uma"], line["bust"], line["total"]) == (-47, -10, -10, -67)
+
+
+def test_bad_hand_inputs_are_4xx_with_error_body(client):
+    game = new_game(client)
+    url = f"/v1/games/{game['id']}/hands"
+    r = client.post(url, content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["error"]["code"] == "bad_json"
+    r = client.post(url, json={"outcome": "ron", "discarder": 0, "wins": [{"winner": 0}]})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_ron"
+    r = client.post(url, json={"outcome": "draw", "seq": "x"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_seq"
+    r = client.post(url, json=[1, 2])
+    assert r.status_code == 422
+    r = client.post(url)
+    assert r.status_code == 400
+
+
+def test_unknown_game_is_404(client):
+    for r in (
+        client.get("/v1/games/" + "0" * 32),
+        client.get("/v1/games/nope"),
+        client.post("/v1/games/" + "0" * 32 + "/hands", json={"outcome": "draw"}),
+        client.post("/v1/games/" + "0" * 32 + "/undo"),
+        client.get("/v1/games/" + "0" * 32 + "/export"),
+    ):
+        assert r.status_code == 404 and r.json()["error"]["code"] == "game_not_found"
+
+
+def test_export_lists_every_event_and_replays(client):
+    game = new_game(client)
+    post_hand(client, game, {"outcome": "draw", "tenpai": [0]})
+    post_hand(client, game, {"outcome": "chombo", "offenders": [1]})
+    client.post(f"/v1/games/{game['id']}/undo")
+    r = client.get(f"/v1/games/{game['id']}/export")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    data = r.json()
+    assert data["format"] == "sanma-lens-game"
+    assert [e["kind"] for e in data["events"]] == ["hand", "hand", "undo"]
+    assert data["events"][2]["undoes"] == 2
+    assert data["state"]["hand_count"] == 1
+
+    from engine.game import GameRules, replay, result_from_json
+
+    hands = [result_from_json(e["result"]) for e in data["events"][:1]]
+    state = replay(hands, data["game"]["players"], GameRules(**data["game"]["rules"]))
+    assert list(state.scores) == [p["score"] for p in data["state"]["players"]]
+
+
+def test_scoreboard_page_is_served(client):
+    r = client.get("/game.html")
+    assert r.status_code == 200 and "text/html" in r.headers["content-type"]
+    assert "game.js" in r.text
+    assert client.get("/game.js").status_code == 200
+    assert client.get("/game.css").status_code == 200

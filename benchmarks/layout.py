@@ -125,7 +125,7 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
     for i in range(n):
         seed = SEED0 + i
         scene = render_scene(np.random.default_rng(seed))
-        image, labels, truth = scene[0], scene[1], scene[2]
+        image, labels, truth = scene.image, scene.tiles, scene.hand
         want = normalise(truth)
         dets = jittered(_labels_to_detections(labels), random.Random(seed), jitter)
         h, w = image.shape[:2]
@@ -224,10 +224,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--jitter", type=float, default=0.05, help="box jitter, × tile width")
     ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end part (b)")
     ap.add_argument("--no-renders", action="store_true", help="only the real photos (c)")
+    ap.add_argument("--no-real", action="store_true", help="skip the real photos (c)")
     args = ap.parse_args(argv)
     if not args.no_renders:
         bench_renders(args.n, args.jitter, not args.no_e2e)
-    bench_real(args.jitter)
+    if not args.no_real:
+        bench_real(args.jitter)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ ACROSS_TOL = 0.35  # growing the row: across-row miss allowed, × pitch
 MAX_TURN_DEG = 25.0  # growing the row: largest bend between two links
 SIZE_RATIO = 1.6  # neighbours in the row differ in size by at most this factor
 MAX_ROW_SLOPE_DEG = 75.0  # a row runs left to right within this angle
-TOUCH = (0.6, 1.6)  # side-by-side tiles: centre distance within this × the tile width
+TOUCH = (0.45, 1.6)  # side-by-side tiles: centre distance within this × the tile width
 LINK_JUMP = 1.3  # a link this much longer than its neighbours' is a gap: the row ends there
 GROUP_GAP = 0.2  # a gap wider than this × a separates two groups right of the row
 WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
@@ -75,6 +75,18 @@ def kind(tile: str) -> str:
     if tile[0] == "0":
         return "5" + tile[1]
     return tile
+
+
+def readable(det: TileDetection) -> bool:
+    """A face-up tile with a valid MPSZ id (not ``back``, not a flower or junk label).
+
+    >>> readable(TileDetection("0p", (0, 0, 1, 1))), readable(TileDetection("flower", (0, 0, 1, 1)))
+    (True, False)
+    """
+    t = det.tile
+    if len(t) != 2 or t[1] not in SUITS or not t[0].isdigit():
+        return False
+    return "1" <= t[0] <= "7" if t[1] == "z" else True
 
 
 def _sort_key(tile: str) -> tuple[int, int, int]:
@@ -134,7 +146,7 @@ def _true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float,
     if sideways:
         w, h = h, w
     den = c * c - s * s
-    if den < 0.3:  # beyond ~36° the system is ill-conditioned: fall back to the box
+    if den < 0.5:  # beyond ~30° the system is ill-conditioned: fall back to the box
         return 0.75 * min(w, h), max(w, h)
     a = (w * c - h * s) / den
     b = (h * c - w * s) / den
@@ -240,14 +252,14 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
                 chains.setdefault(frozenset(chain), chain)
     if not chains:
-        faces = [int(i) for i in np.flatnonzero(upright) if not tiles[int(i)].face_down]
+        faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
         if not faces:
             return []
         best = max(faces, key=geo.scale)
         return [[best]]
 
     def face_up(chain: list[int]) -> int:
-        return sum(not tiles[k].face_down for k in chain)
+        return sum(readable(tiles[k]) for k in chain)
 
     ordered = sorted(chains.values(), key=lambda c: (-face_up(c), -len(c)))
     # Keep only chains not contained in an earlier one.
@@ -312,25 +324,44 @@ class _Placed:
 def _right_groups(
     row: list[int], tiles: list[TileDetection], geo: _Geo, frame: _Frame
 ) -> list[tuple[float, list[_Placed]]]:
-    """Tiles right of the row end, cut into groups at wide gaps: ``(gap before, group)``."""
+    """Tiles on the row's line right of its end, cut into groups at gaps: ``(gap, group)``.
+
+    The line is followed as it goes: each accepted tile refines a straight fit of the recent
+    tile centres (upright tiles sit centred on it, sideways ones bottom-aligned with it), so
+    a gentle curve or perspective does not drift away. A sideways tile lying beyond another
+    sideways tile (a kakan's added tile) joins that tile's group.
+    """
     in_row = set(row)
-    placed: list[_Placed] = []
+    sa = frame.b / ASPECT  # across extent of a sideways tile (foreshortened like the row)
+    side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
+    placed: list[tuple[_Placed, bool]] = []
     for k, tile in enumerate(tiles):
         if k in in_row:
             continue
         t, n = frame.coords(geo.centres[k])
         sideways = tile.angle == 90
-        a, b = _true_dims(float(geo.widths[k]), float(geo.heights[k]), frame.theta, sideways)
-        half = (b if sideways else a) / 2
-        if t - half < 0 or abs(n) > BAND_ACROSS * max(frame.b, b):
+        # Size from the row's own pitch, scaled by box area (perspective): boxes include the
+        # tiles' sides, so box edges would understate the gaps between 3D tiles.
+        a = frame.a * geo.scale(k) / geo.scale(row[-1])
+        half = (ASPECT * a if sideways else a) / 2
+        if t - half < -0.2 * frame.a or not 0.6 < a / frame.a < 1.7:
             continue
-        if not 0.6 < a / frame.a < 1.7:  # far smaller/larger: not at the player's place
-            continue
-        placed.append(_Placed(k, t, n, half, a))
-    placed.sort(key=lambda p: p.t - p.half)
+        placed.append((_Placed(k, t, n, half, a), sideways))
+    placed.sort(key=lambda ps: ps[0].t - ps[0].half)
+    line_t = [float(geo.centres[k] @ frame.u - frame.origin @ frame.u) for k in row[-4:]]
+    line_n = [float((geo.centres[k] - frame.origin) @ frame.v) for k in row[-4:]]
     groups: list[tuple[float, list[_Placed]]] = []
+    raised: list[_Placed] = []
     edge, scale = frame.a / 2, frame.a
-    for p in placed:
+    for p, sideways in placed:
+        ref = _line_at(line_t[-6:], line_n[-6:], p.t)
+        dn = p.n - ref - (side_shift if sideways else 0.0)
+        across = sa if sideways else frame.b
+        if sideways and -1.7 * sa < dn < -0.5 * sa:
+            raised.append(p)
+            continue
+        if abs(dn) > 0.5 * across:
+            continue
         gap = (p.t - p.half) - edge
         local = (scale + p.a) / 2
         if groups and gap <= GROUP_GAP * local:
@@ -341,7 +372,38 @@ def _right_groups(
             groups.append((gap / local, [p]))
         edge = max(edge, p.t + p.half)
         scale = p.a
-    return groups
+        line_t.append(p.t)
+        line_n.append(p.n - (side_shift if sideways else 0.0))
+    for p in raised:  # a kakan's added tile: attach to the sideways tile it lies beyond
+        for _, group in groups:
+            if any(tiles[q.index].angle == 90 and _stacked(p, q) for q in group):
+                group.append(p)
+                break
+    return _split_loose(groups, tiles)
+
+
+def _split_loose(
+    groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]
+) -> list[tuple[float, list[_Placed]]]:
+    """A group with no sideways or face-down tile and mixed kinds is no meld: loose singles
+    (a winning tile and a kita set close together)."""
+    out: list[tuple[float, list[_Placed]]] = []
+    for gap, group in groups:
+        plain = all(tiles[p.index].angle == 0 and readable(tiles[p.index]) for p in group)
+        kinds = {kind(tiles[p.index].tile) for p in group}
+        if len(group) > 1 and plain and len(kinds) > 1:
+            out += [(gap if i == 0 else 0.0, [p]) for i, p in enumerate(group)]
+        else:
+            out.append((gap, group))
+    return out
+
+
+def _line_at(ts: list[float], ns: list[float], t: float) -> float:
+    """The across position of the line through the recent tile centres, at ``t``."""
+    if len(ts) < 2 or max(ts) - min(ts) < 1e-6:
+        return float(np.mean(ns)) if ns else 0.0
+    slope, icpt = np.polyfit(ts, ns, 1)
+    return float(slope * t + icpt)
 
 
 @dataclass(frozen=True)
@@ -373,18 +435,40 @@ def _stacked(a: _Placed, b: _Placed) -> bool:
 
 
 def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
-    """``kind:XXXX`` with the red fives seen kept as ``0`` and the rest plain."""
-    reds = [f for f in faces if f[0] == "0" and f[1] in "ps"]
-    plain = kind(faces[0])
-    tiles = [reds[i] if i < len(reds) else plain for i in range(size)]
+    """``kind:XXXX`` from the tiles seen (red fives and the aka-5-man kept as read), padded
+    with the plain kind where a tile is unseen."""
+    seen = [AKA_MAN if f == "5m" else f for f in faces][:size]
+    tiles = seen + [kind(faces[0])] * (size - len(seen))
     return f"{kind_name}:{mpsz(tiles)}"
+
+
+def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
+    """An ankan from its two face-up tiles (RULES.md Tiles §3, §A1).
+
+    An ankan holds all four tiles of its kind, so for fives the set's red ones are in it:
+    under the base rule exactly one red (if both visible fives are plain, the red lies
+    face-down), under the aka-5-man option all four (both visible fives red).
+    """
+    plain = [kind(f) for f in faces]
+    if main not in ("5p", "5s"):
+        return f"ankan:{mpsz(plain[:1] * 4)}"
+    red = "0" + main[1]
+    reds = sum(f == red for f in faces)
+    if reds == 2:
+        return f"ankan:{mpsz([red] * 4)}"
+    if reds == 0:
+        warnings.append(
+            f"concealed kan of {main}: both visible fives are plain, so the base rule's red "
+            f"{main} ({red}) is one of the face-down tiles and was counted; check it"
+        )
+    return f"ankan:{mpsz([main] * 3 + [red])}"
 
 
 def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
     """A called or concealed kan group → meld string, or None when it is no meld."""
     ids = [tiles[p.index].tile for p in group]
     backs = [p for p in group if tiles[p.index].face_down]
-    faces = [tiles[p.index].tile for p in group if not tiles[p.index].face_down]
+    faces = [tiles[p.index].tile for p in group if readable(tiles[p.index])]
     sideways = [p for p in group if tiles[p.index].angle == 90]
     kinds = Counter(kind(f) for f in faces)
     main = kinds.most_common(1)[0][0] if kinds else None
@@ -393,15 +477,7 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
     faces_main = [f for f in faces if kind(f) == main] or faces
     if backs:
         if len(group) == 4 and len(backs) == 2 and len(faces) == 2:
-            reds = [f for f in faces_main if f[0] == "0"]
-            if main in ("5p", "5s") and not reds:
-                warnings.append(
-                    f"concealed kan of {main}: its face-down tiles are unseen; under the base rule "
-                    f"one {main} is red (0{main[1]}): check and add it if so"
-                )
-            if len(reds) == 2:  # both visible fives red: the all-red option, all four are red
-                return f"ankan:{mpsz(['0' + main[1]] * 4)}"
-            return _meld_string("ankan", faces_main, 4)
+            return _ankan_string(main, faces_main, warnings)
         if len(group) == 4 and not faces:
             warnings.append("a concealed kan shows four face-down tiles: add its kind by hand")
             return None
@@ -448,7 +524,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         indices = [p.index for p in group]
         single = len(group) == 1
         tile = tiles[group[0].index]
-        lone_upright = single and tile.angle == 0 and not tile.face_down
+        lone_upright = single and tile.angle == 0 and readable(tile)
         north = _is_north(tile.tile)
         if (
             gi == 0
@@ -484,7 +560,49 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     elif win is None and lone_candidates:
         extra = ", ".join(tiles[k].tile for k in lone_candidates)
         warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
+    kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
     return _Reading(row, win, melds, kita, other, warnings)
+
+
+def _kita_beside_melds(
+    row: list[int],
+    tiles: list[TileDetection],
+    geo: _Geo,
+    frame: _Frame,
+    melds: list[tuple[str, list[int]]],
+    kita: list[int],
+    win: int | None,
+    other: list[int],
+) -> list[int]:
+    """Norths set aside beyond the melds (further from the player): kita too (§23–§24).
+
+    Only lone norths count: a north touching non-north tiles is in a discard row.
+    """
+    if not melds:
+        return []
+    taken = set(row) | set(kita) | {k for _, idx in melds for k in idx} | set(other)
+    if win is not None:
+        taken.add(win)
+    meld_t = [frame.coords(geo.centres[k])[0] for _, idx in melds for k in idx]
+    lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
+    found: list[int] = []
+    for k, tile in enumerate(tiles):
+        if k in taken or not _is_north(tile.tile):
+            continue
+        t, n = frame.coords(geo.centres[k])
+        if not (lo < t < hi and -(2 * frame.b + 2.5 * frame.a) < n < -0.5 * frame.b):
+            continue
+        near = [
+            j
+            for j in range(len(tiles))
+            if j != k
+            and j not in taken
+            and not _is_north(tiles[j].tile)
+            and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
+        ]
+        if not near:
+            found.append(k)
+    return found
 
 
 def _next_is_meld(groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]) -> bool:
@@ -525,7 +643,7 @@ def _dora_groups(tiles: list[TileDetection], geo: _Geo, taken: set[int], a: floa
     out: list[int] = []
     for members in clusters.values():
         backs = [k for k in members if tiles[k].face_down]
-        faces = [k for k in members if not tiles[k].face_down]
+        faces = [k for k in members if readable(tiles[k])]
         if len(backs) >= 2 and 1 <= len(faces) <= 5 and len(faces) < len(backs) + 2:
             out.extend(sorted(faces, key=lambda k: geo.centres[k][0]))
     return out
@@ -542,7 +660,7 @@ def _sanity(
 ) -> None:
     """RULES.md Tiles: four of a kind at most, no 2m–8m; low-confidence tiles to check."""
     shown = [k for name in ("hand", "win", "meld", "kita", "dora") for k in groups[name]]
-    counts = Counter(kind(tiles[k].tile) for k in shown if not tiles[k].face_down)
+    counts = Counter(kind(tiles[k].tile) for k in shown if readable(tiles[k]))
     for name, count in sorted(counts.items(), key=lambda kv: _sort_key(kv[0])):
         if count > 4:
             warnings.append(
@@ -612,7 +730,7 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
     """No tile set apart but one tile too many in the row: the rightmost is the winning tile."""
     if reading.win is not None:
         return reading
-    faces = [k for k in reading.row if not tiles[k].face_down]
+    faces = [k for k in reading.row if readable(tiles[k])]
     if len(faces) == 14 - 3 * len(reading.melds):
         last = reading.row[-1]
         warnings.append(
@@ -651,7 +769,7 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     # The concealed row: face-down tiles in it cannot be read.
     hand_idx: list[int] = []
     for pos, k in enumerate(best.row, start=1):
-        if tiles[k].face_down:
+        if not readable(tiles[k]):
             warnings.append(f"tile {pos} in the hand is face-down or unreadable: add it by hand")
         else:
             hand_idx.append(k)

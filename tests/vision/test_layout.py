@@ -226,6 +226,26 @@ def test_two_pons_and_a_minkan() -> None:
     check(t, hand("1199p", "1p", ["pon:555z", "pon:666z", "minkan:9999s"]))
 
 
+def test_ankan_of_all_red_fives_under_the_aka_5man_option() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("back", "meld", gap=0.7)
+    t.row("00p", "meld")
+    t.put("back", "meld")
+    check(t, hand("123p789s1122z", "2z", ["ankan:0000p"]))
+
+
+def test_pon_of_norths_keeps_the_aka_5man() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("4z", "meld", gap=0.7, sideways=True)
+    t.put("0m", "meld")
+    t.put("4z", "meld")
+    check(t, hand("234p5567899s", "9s", ["pon:0m44z"]))
+
+
 def test_minkan_with_red_five() -> None:
     t = Table()
     t.row("123p789s1122z")
@@ -268,14 +288,14 @@ def test_ankan_of_red_fives_keeps_the_visible_red() -> None:
     check(t, hand("123p789s1122z", "2z", ["ankan:5550s"]))
 
 
-def test_ankan_of_plain_fives_warns_about_the_unseen_red() -> None:
+def test_rule_3_ankan_of_plain_fives_counts_the_hidden_red_with_a_warning() -> None:
     t = Table()
     t.row("123p789s1122z")
     t.put("2z", "win", gap=0.5)
     t.put("back", "meld", gap=0.7)
     t.row("55p", "meld")
     t.put("back", "meld")
-    layout = check(t, hand("123p789s1122z", "2z", ["ankan:5555p"]), warnings=1)
+    layout = check(t, hand("123p789s1122z", "2z", ["ankan:5550p"]), warnings=1)
     assert "face-down" in layout.warnings[0] and "0p" in layout.warnings[0]
 
 

@@ -1024,7 +1024,22 @@ def _win_from_hand(
     extracted_aka = bool(hand.get("kita_aka", 0))
     by_role = _payments_by_role(scored)
     dealer = winner == state.dealer
-    if tsumo:
+    seats = [e.get("seat") for e in scored.get("payments", ()) if isinstance(e, dict)]
+    if tsumo and seats and all(w in SEAT_WINDS for w in seats):
+        # the score result names each payer's seat: map it to the player sitting there
+        by_seat = {state.seat_wind(p): p for p in range(PLAYERS)}
+        payments = tuple(
+            sorted(
+                (
+                    Payment(by_seat[w], amount)
+                    for w, (_, amount) in zip(seats, by_role, strict=True)
+                ),
+                key=lambda p: others_in_settlement_order(winner).index(p.payer),
+            )
+        )
+        if sorted(p.payer for p in payments) != sorted(others_in_settlement_order(winner)):
+            raise InputError("engine_mismatch", f"unexpected tsumo payments {by_role}")
+    elif tsumo:
         payers = others_in_settlement_order(winner)
         roles = ["dealer" if p == state.dealer else "child" for p in payers]
         if sorted(roles) != sorted(r for r, _ in by_role):
@@ -1038,7 +1053,7 @@ def _win_from_hand(
         payments = (Payment(result.discarder, by_role[0][1]),)
     han, fu = int(scored["han"]), scored.get("fu")
     if extracted_aka:
-        payments = _without_engine_doubling(payments, han, fu, dealer, tsumo, honba, state)
+        payments = _without_engine_doubling(payments, scored, dealer, tsumo, honba, state)
     win = Win(
         winner,
         payments,
@@ -1060,8 +1075,7 @@ def _payments_by_role(scored: dict[str, Any]) -> list[tuple[str, int]]:
 
 def _without_engine_doubling(
     payments: tuple[Payment, ...],
-    han: int,
-    fu: Any,
+    scored: dict[str, Any],
     dealer: bool,
     tsumo: bool,
     honba: int,
@@ -1070,7 +1084,9 @@ def _without_engine_doubling(
     """The fold applies the §A8 doubling itself; if the score result already doubled the
     amounts of a winner with an extracted aka-5-man, store them undoubled."""
     rules = state.rules.hand_rules
-    base, _, _ = points.hand_base(han, int(fu or 30), rules)
+    base = scored.get("base")
+    if isinstance(base, bool) or not isinstance(base, int):
+        base, _, _ = points.hand_base(int(scored["han"]), int(scored.get("fu") or 30), rules)
     if tsumo:
         plain = sorted(a for _, a in points.tsumo_amounts(base, dealer, honba, rules))
     else:

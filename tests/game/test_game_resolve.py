@@ -143,3 +143,75 @@ def test_payment_objects_are_per_payer():
         at(), {"outcome": "ron", "discarder": 2, "wins": [{"winner": 0, "limit": "haneman"}]}
     )
     assert result.wins[0].payments == (Payment(2, 18000),)
+
+
+# ---------------------------------------------------------------- wins given as a hand JSON
+
+service = pytest.importorskip("engine.service")
+
+# 234p 456p 789s, triplet of S (2z), pair of E (1z); riichi + yakuhai (+ menzen tsumo).
+HAND = {"hand": "234p456p789s1122z", "win": "2z", "riichi": "riichi"}
+
+
+def test_hand_json_scored_with_the_games_seat_round_and_honba():
+    # E1 with 1 honba: player 1 sits South, so the S triplet is a seat-wind yakuhai whatever
+    # the hand JSON says about seat; tsumo 40 fu 3 han = 1,280 base.
+    state = at(honba=1)
+    result = resolve_hand(
+        state,
+        {"outcome": "tsumo", "riichi": [1], "wins": [{"winner": 1, "hand": {**HAND, "seat": "E"}}]},
+    )
+    win = result.wins[0]
+    assert (win.han, win.fu) == (3, 40)
+    assert "yakuhai" in win.yaku
+    # dealer 2,560 → 3,000, child 1,280 → 2,000; +1,000 tsumo bonus; +1,000 honba
+    assert sorted((p.payer, p.amount) for p in win.payments) == [(0, 5000), (2, 4000)]
+
+
+def test_hand_json_win_adds_the_winner_to_riichi_and_settles():
+    state = at()
+    result = resolve_hand(
+        state, {"outcome": "ron", "discarder": 2, "wins": [{"winner": 1, "hand": HAND}]}
+    )
+    assert result.riichi == (1,)
+    after = apply(state, result)
+    assert sum(after.scores) + after.deposits == 90000
+    assert after.scores[2] == 30000 - result.wins[0].payments[0].amount
+
+
+def test_rule_a8_hand_json_with_aka5man_doubled_exactly_once():
+    state = at(aka=True)
+    body = {"outcome": "tsumo", "wins": [{"winner": 1, "hand": {**HAND, "kita": 1, "kita_aka": 1}}]}
+    result = resolve_hand(state, body)
+    assert result.aka5man == 1
+    win = result.wins[0]
+    after = apply(state, result)
+    received = after.scores[1] - (30000 - 1000)  # the winner's riichi stick came back
+    assert received == 2 * sum(p.amount for p in win.payments) + 1000
+
+
+def test_hand_json_that_is_no_legal_win_is_refused_as_invalid_win():
+    with pytest.raises(InputError) as err:
+        resolve_hand(
+            at(),
+            {
+                "outcome": "ron",
+                "discarder": 0,
+                "wins": [{"winner": 1, "hand": {"hand": "234p456p789s1122z", "win": "3z"}}],
+            },
+        )
+    assert err.value.code == "invalid_win"
+
+
+def test_hand_json_riichi_none_for_a_riichi_player_is_refused():
+    with pytest.raises(InputError) as err:
+        resolve_hand(
+            at(),
+            {
+                "outcome": "ron",
+                "discarder": 0,
+                "riichi": [1],
+                "wins": [{"winner": 1, "hand": {**HAND, "riichi": "none"}}],
+            },
+        )
+    assert err.value.code == "riichi_mismatch"

@@ -193,3 +193,18 @@ def test_scoreboard_page_is_served(client):
     assert "game.js" in r.text
     assert client.get("/game.js").status_code == 200
     assert client.get("/game.css").status_code == 200
+
+
+def test_hand_json_win_is_scored_by_the_engine(client):
+    pytest.importorskip("engine.service")
+    game = new_game(client)
+    hand = {"hand": "234p456p789s1122z", "win": "2z", "riichi": "riichi"}
+    game = post_hand(client, game, {"outcome": "tsumo", "wins": [{"winner": 1, "hand": hand}]})
+    win = game["hands"][0]["result"]["wins"][0]
+    assert (win["han"], win["fu"]) == (3, 40) and "riichi" in win["yaku"]
+    assert game["hands"][0]["deltas"] == [-4000, 7000 - 1000 + 1000, -3000]
+    r = client.post(
+        f"/v1/games/{game['id']}/hands",
+        json={"outcome": "ron", "discarder": 0, "wins": [{"winner": 2, "hand": {"hand": "234p"}}]},
+    )
+    assert r.status_code == 422 and "error" in r.json()

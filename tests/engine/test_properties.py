@@ -1,0 +1,88 @@
+"""Property tests (hypothesis): payments, waits, fifth tiles (STYLE.md invariants)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from benchmarks.engine import random_winning_hand
+from engine.errors import InputError
+from engine.points import hand_base, ron_amount, tsumo_amounts
+from engine.rules import SANMA_13
+from engine.service import score_json, tenpai_json
+from engine.tiles import SANMA_KINDS, name
+
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+
+
+def hand_from(seed: int, honba: int = 0, deposits: int = 0) -> dict:
+    h = random_winning_hand(random.Random(seed))
+    return {**h, "honba": honba, "deposits": deposits}
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds, st.integers(0, 6), st.integers(0, 3))
+def test_property_payments_sum_to_total_on_the_1000_grid(seed: int, honba: int, dep: int) -> None:
+    r = score_json(hand_from(seed, honba, dep))
+    amounts = [p["amount"] for p in r["payments"]]
+    if r["valid"]:
+        assert all(a >= 1000 and a % 1000 == 0 for a in amounts)
+        assert sum(amounts) + dep * 1000 == r["total"]
+        assert r["yaku_han"] >= r["guarantee"]["required"]
+    else:
+        assert all(a < 0 and a % 1000 == 0 for a in amounts) and sum(amounts) == r["total"]
+        assert r["reason"] in ("insufficient_yaku", "no_win_shape")
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds)
+def test_property_every_reported_wait_completes_the_hand(seed: int) -> None:
+    h = hand_from(seed)
+    t = tenpai_json({k: v for k, v in h.items() if k != "win"})
+    assert t["tenpai"] and h["win"] in [w["tile"] for w in t["waits"]]
+    for w in t["waits"]:
+        r = score_json({**h, "win": w["tile"], "dora": []})
+        assert r["reason"] != "no_win_shape"
+        assert r["yaku_han"] == w["yaku_han_tsumo" if h["tsumo"] else "yaku_han_ron"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(seeds, st.sampled_from(sorted(SANMA_KINDS)))
+def test_property_no_hand_with_a_fifth_tile_is_scored(seed: int, kind: int) -> None:
+    h = hand_from(seed)
+    extra = name(kind)
+    # put four more of `kind` into the indicators: with any copy in hand/melds that is a fifth
+    obj = {**h, "dora": [extra] * 4}
+    tiles_text = h["hand"] + h["win"] + "".join(m.split(":")[1] for m in h["melds"])
+    held = 0
+    digits: list[str] = []
+    for ch in tiles_text:
+        if ch.isdigit():
+            digits.append(ch)
+        else:
+            held += sum(1 for d in digits if d + ch == extra)
+            digits = []
+    if held:
+        with pytest.raises(InputError) as info:
+            score_json(obj)
+        assert info.value.code == "fifth_tile"
+    else:
+        score_json(obj)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 30), st.sampled_from([20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110]),
+       st.booleans(), st.integers(0, 10))
+def test_property_payment_helpers_grid_and_order(han: int, fu: int, dealer: bool,
+                                                honba: int) -> None:
+    base, limit, multiple = hand_base(han, fu, SANMA_13)
+    ron = ron_amount(base, dealer, honba, SANMA_13)
+    tsumo = tsumo_amounts(base, dealer, honba, SANMA_13)
+    assert ron % 1000 == 0 and ron >= 1000 + 1000 * honba
+    assert all(a % 1000 == 0 and a >= 2000 + 1000 * honba for _, a in tsumo) and len(tsumo) == 2
+    assert (limit == "yakuman") == (multiple > 0) == (han >= 15)
+    if han < 15:
+        assert hand_base(han + 1, fu, SANMA_13)[0] >= base

@@ -1,0 +1,316 @@
+"""Load test of the HTTP service: requests/s and latency under concurrent clients.
+
+Starts ``uvicorn api.app:create_app --factory`` (uvloop/httptools when installed) on a free
+127.0.0.1 port, then drives it from a separate process with a small keep-alive HTTP/1.1
+client on raw asyncio sockets (cheap, so the client steals little CPU from the server):
+
+- ``/v1/score``: a mix of real hands (ron, tsumo, riichi, melds, kita, dora), 32 clients;
+- ``/healthz``: the same, to show the server's own ceiling;
+- ``/v1/recognize``: a rendered photo, 4 clients (skipped when no model is loaded), compared
+  with the recognizer called directly in one process.
+
+Bounded by time and count; stops by itself. Prints requests/s, p50/p90/p99/max latency and
+error counts. The machine may be shared: the load average is printed first.
+
+    .venv/bin/python benchmarks/load.py [--workers 2] [--seconds 10] [--clients 32]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import multiprocessing as mp
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+HANDS = [
+    {"hand": "234p456p789s11z22z", "win": "2z", "seat": "S", "round": "E", "riichi": "riichi"},
+    {
+        "hand": "234p456p789s11z22z",
+        "win": "1z",
+        "seat": "S",
+        "tsumo": True,
+        "riichi": "riichi",
+        "dora": ["1p"],
+        "honba": 1,
+        "deposits": 1,
+    },
+    {
+        "hand": "123p789p345s66s11z",
+        "win": "1z",
+        "melds": [],
+        "seat": "E",
+        "round": "E",
+        "riichi": "riichi",
+        "kita": 1,
+        "dora": ["5s"],
+    },
+    {"hand": "1199p3355s44677z", "win": "6z", "riichi": "riichi", "seat": "W"},
+    {"hand": "234p456p78s11z", "win": "9s", "melds": ["pon:777z"], "kita": 2, "seat": "S"},
+    {"hand": "1122334455667p", "win": "7p", "tsumo": True, "seat": "E"},
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen:
+    cmd = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        "api.app:create_app",
+        "--factory",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+    if importlib.util.find_spec("uvloop"):
+        cmd += ["--loop", "uvloop"]
+    if importlib.util.find_spec("httptools"):
+        cmd += ["--http", "httptools"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            if _get_json(f"http://127.0.0.1:{port}/healthz") == {"status": "ok"}:
+                return proc
+        except OSError:
+            time.sleep(0.2)
+        if proc.poll() is not None:
+            break
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+# ---------------------------------------------------------------- the client (own process)
+
+
+def _request(method: str, path: str, body: bytes, content_type: str) -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    if body:
+        head += f"Content-Type: {content_type}\r\nContent-Length: {len(body)}\r\n"
+    return head.encode() + b"\r\n" + body
+
+
+async def _client(
+    port: int,
+    reqs: list[bytes],
+    stop_at: float,
+    max_n: int,
+    lat: list[float],
+    status: dict[int, int],
+    counter: list[int],
+) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    i = 0
+    try:
+        while time.perf_counter() < stop_at and counter[0] < max_n:
+            counter[0] += 1
+            req = reqs[i % len(reqs)]
+            i += 1
+            t0 = time.perf_counter()
+            writer.write(req)
+            head = await reader.readuntil(b"\r\n\r\n")
+            code = int(head[9:12])
+            length = 0
+            for line in head.split(b"\r\n"):
+                if line[:15].lower() == b"content-length:":
+                    length = int(line[15:])
+            await reader.readexactly(length)
+            lat.append(time.perf_counter() - t0)
+            status[code] = status.get(code, 0) + 1
+            if b"connection: close" in head.lower():
+                writer.close()
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    except (OSError, asyncio.IncompleteReadError) as exc:
+        status[-1] = status.get(-1, 0) + 1
+        print(f"  client error: {exc!r}", file=sys.stderr)
+    finally:
+        writer.close()
+
+
+async def _drive(port: int, reqs: list[bytes], clients: int, seconds: float, max_n: int) -> dict:
+    # warm-up (not counted)
+    warm: list[float] = []
+    await asyncio.gather(
+        *(
+            _client(port, reqs, time.perf_counter() + 1.0, 200, warm, {}, [0])
+            for _ in range(min(clients, 4))
+        )
+    )
+    lat: list[float] = []
+    status: dict[int, int] = {}
+    counter = [0]
+    t0 = time.perf_counter()
+    await asyncio.gather(
+        *(_client(port, reqs, t0 + seconds, max_n, lat, status, counter) for _ in range(clients))
+    )
+    wall = time.perf_counter() - t0
+    lat.sort()
+
+    def pct(p: float) -> float:
+        return 1000 * lat[min(len(lat) - 1, int(p * len(lat)))] if lat else float("nan")
+
+    return {
+        "n": len(lat),
+        "wall_s": wall,
+        "rps": len(lat) / wall,
+        "p50_ms": pct(0.50),
+        "p90_ms": pct(0.90),
+        "p99_ms": pct(0.99),
+        "max_ms": 1000 * lat[-1] if lat else 0,
+        "status": status,
+    }
+
+
+def _drive_process(args: tuple) -> dict:
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    return asyncio.run(_drive(*args))
+
+
+def run_load(port: int, reqs: list[bytes], clients: int, seconds: float, max_n: int) -> dict:
+    """Drive the server from another process (the client does not share the server's loop)."""
+    with mp.get_context("spawn").Pool(1) as pool:
+        return pool.apply(_drive_process, ((port, reqs, clients, seconds, max_n),))
+
+
+# ---------------------------------------------------------------- photos
+
+
+def _photo() -> tuple[bytes, str]:
+    import cv2
+    import numpy as np
+
+    try:
+        from datasets.synth.scene import render_scene
+
+        img = render_scene(np.random.default_rng(3), size=(1280, 960)).image
+        what = "rendered 1280×960 scene"
+    except Exception as exc:  # noqa: BLE001 - renderer or its face bank missing
+        img = np.full((960, 1280, 3), 90, np.uint8)
+        what = f"plain 1280×960 image (renderer unavailable: {exc})"
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return buf.tobytes(), what
+
+
+def _multipart(data: bytes) -> tuple[bytes, str]:
+    boundary = "sanmaLoadBoundary"
+    body = (
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="image"; filename="p.jpg"\r\n'
+            "Content-Type: image/jpeg\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
+    return body, f"multipart/form-data; boundary={boundary}"
+
+
+def _direct_recognition(data: bytes, n: int) -> float:
+    """Photos/s of the recognizer called directly, one at a time, in this process."""
+    from vision.pipeline import default_recognizer
+
+    rec = default_recognizer()
+    rec.recognize_bytes(data)
+    t0 = time.perf_counter()
+    for _ in range(n):
+        rec.recognize_bytes(data)
+    return n / (time.perf_counter() - t0)
+
+
+def _print(name: str, r: dict) -> None:
+    ok = sum(v for k, v in r["status"].items() if 200 <= k < 300)
+    errors = r["n"] - ok + r["status"].get(-1, 0)
+    print(
+        f"{name:<34} {r['rps']:>8.1f} req/s  p50 {r['p50_ms']:6.1f} ms  "
+        f"p90 {r['p90_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  "
+        f"n={r['n']} errors={errors} status={dict(sorted(r['status'].items()))}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--clients", type=int, default=32)
+    ap.add_argument("--photo-clients", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--max-requests", type=int, default=200_000)
+    args = ap.parse_args(argv)
+
+    print(f"cpus={os.cpu_count()} loadavg={os.getloadavg()} (the machine may be shared)")
+    port = _free_port()
+    server = start_server(port, args.workers)
+    try:
+        info = _get_json(f"http://127.0.0.1:{port}/v1/info")
+        print(
+            f"server: {args.workers} worker(s), uvloop={bool(importlib.util.find_spec('uvloop'))}"
+            f" httptools={bool(importlib.util.find_spec('httptools'))}"
+            f" model_loaded={info['model_loaded']}"
+        )
+        score_reqs = [
+            _request("POST", "/v1/score", json.dumps(h).encode(), "application/json") for h in HANDS
+        ]
+        health = [_request("GET", "/healthz", b"", "")]
+        _print(
+            f"GET /healthz x{args.clients}",
+            run_load(port, health, args.clients, args.seconds, args.max_requests),
+        )
+        _print(
+            f"POST /v1/score x{args.clients}",
+            run_load(port, score_reqs, args.clients, args.seconds, args.max_requests),
+        )
+        if not info["model_loaded"]:
+            print(f"POST /v1/recognize: skipped (no model: {info['model_error']})")
+            return 0
+        data, what = _photo()
+        body, ctype = _multipart(data)
+        photo_req = [_request("POST", "/v1/recognize", body, ctype)]
+        print(f"photo: {what}, {len(data) // 1024} KiB")
+        r = run_load(port, photo_req, args.photo_clients, max(args.seconds, 15), 2000)
+        _print(f"POST /v1/recognize x{args.photo_clients}", r)
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    direct = _direct_recognition(data, 10)
+    print(
+        f"recognizer called directly, 1 thread: {direct:.2f} photos/s "
+        f"(HTTP with {args.workers} workers: {r['rps']:.2f} photos/s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

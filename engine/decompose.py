@@ -16,11 +16,11 @@ Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; sh
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import product
 
 from engine.parse import Meld
-from engine.tiles import TERMINALS_HONORS
+from engine.tiles import HONORS, TERMINALS, TERMINALS_HONORS
 
 # A group decomposition: (pair kind or -1, triplet kinds, run start kinds)
 GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -89,14 +89,18 @@ def _groups(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     return (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
 
 
-def standard_decomps(counts: tuple[int, ...]) -> list[GroupDecomp]:
-    """Every split of the concealed tiles into sets plus exactly one pair (may be empty)."""
+@lru_cache(maxsize=8192)
+def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
+    """Every split of the concealed tiles into sets plus exactly one pair (may be empty).
+
+    Cached: a tenpai check reads each completed hand once for ron and once for tsumo.
+    """
     per_group = []
     for base, g in zip(GROUP_BASES, _groups(counts), strict=True):
         if any(g):
             decs = group_decomps(base, g)
             if not decs:
-                return []
+                return ()
             per_group.append(decs)
     out: list[GroupDecomp] = []
     for combo in product(*per_group):
@@ -109,7 +113,7 @@ def standard_decomps(counts: tuple[int, ...]) -> list[GroupDecomp]:
             trips += t
             runs += r
         out.append((pairs[0], trips, runs))
-    return out
+    return tuple(out)
 
 
 def is_standard_complete(counts: tuple[int, ...]) -> bool:
@@ -238,6 +242,14 @@ class HandFacts:
     closed: bool
     all_kinds: frozenset[int]
     n_kans: int
+    # derived from all_kinds (computed once; the yaku tests read them)
+    has_honor: bool = False
+    has_terminal: bool = False
+    all_honor: bool = False
+    all_terminal: bool = False
+    all_th: bool = False
+    n_suits: int = 0
+    only_suit: int = -1  # the one suit used (0 m, 1 p, 2 s), or -1
 
     @property
     def pre_win(self) -> tuple[int, ...]:
@@ -279,14 +291,26 @@ def hand_facts(counts: tuple[int, ...], melds: tuple[Meld, ...], win: int) -> Ha
     kinds = {k for k, c in enumerate(counts) if c}
     for m in melds:
         kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
+    fk = frozenset(kinds)
+    suits = [i for i, ss in enumerate(_SUIT_SETS) if not fk.isdisjoint(ss)]
     return HandFacts(
         counts=counts,
         melds=melds,
         win=win,
         closed=not any(m.is_open for m in melds),
-        all_kinds=frozenset(kinds),
+        all_kinds=fk,
         n_kans=sum(1 for m in melds if m.is_kan),
+        has_honor=not fk.isdisjoint(HONORS),
+        has_terminal=not fk.isdisjoint(TERMINALS),
+        all_honor=fk <= HONORS,
+        all_terminal=fk <= TERMINALS,
+        all_th=fk <= TERMINALS_HONORS,
+        n_suits=len(suits),
+        only_suit=suits[0] if len(suits) == 1 else -1,
     )
+
+
+_SUIT_SETS = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
 
 
 def readings(

@@ -55,7 +55,8 @@ def score(parsed: Parsed) -> dict[str, Any]:
     facts = completed(hand, hand.win_kind)
     ev = best(facts, ctx, dora.total)
     wait_kinds = waits(hand, rules)
-    g = guarantee(parsed)
+    # the actual win is one of the waits: reuse its evaluation (a shape kind, not a red five)
+    g = guarantee(parsed, wait_kinds, {hand.win_kind: ev})
     required = g.required
     if ev is None:
         return _invalid(parsed, "no_win_shape", None, dora, g)

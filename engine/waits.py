@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.decompose import shape_waits
-from engine.evaluate import best, completed, indicator_hits
+from engine.evaluate import Evaluation, best, completed, indicator_hits
 from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
 from engine.tiles import NORTH, name, next_kind
@@ -92,23 +92,38 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
 
 
 def wait_values(
-    hand: HandInput, sit: Situation, rules: Rules, kinds: list[int]
+    hand: HandInput,
+    sit: Situation,
+    rules: Rules,
+    kinds: list[int],
+    known: dict[int, Evaluation | None] | None = None,
 ) -> list[WaitValue]:
-    """Yaku han of the best reading for each wait, won in situation ``sit``."""
+    """Yaku han of the best reading for each wait, won in situation ``sit``.
+
+    ``known`` holds evaluations already made in the same situation (the actual win's).
+    """
     ctx = Context(sit, rules)
     per_kind, base = _base_dora(hand, sit, rules)
     out = []
     for w in kinds:
-        ev = best(completed(hand, w), ctx, base + per_kind[w] + hand.kita)
+        if known is not None and w in known:
+            ev = known[w]
+        else:
+            ev = best(completed(hand, w), ctx, base + per_kind[w] + hand.kita)
         out.append(WaitValue(w, ev.yaku_han if ev is not None else 0))
     return out
 
 
-def guarantee(parsed: Parsed) -> Guarantee:
+def guarantee(
+    parsed: Parsed, kinds: list[int] | None = None,
+    known: dict[int, Evaluation | None] | None = None,
+) -> Guarantee:
     """The §18 guarantee of the hand before its winning tile, in the win's situation."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
-    kinds = waits(hand, rules)
-    return Guarantee(rules.min_han(sit.honba), tuple(wait_values(hand, sit, rules, kinds)))
+    if kinds is None:
+        kinds = waits(hand, rules)
+    values = wait_values(hand, sit, rules, kinds, known)
+    return Guarantee(rules.min_han(sit.honba), tuple(values))
 
 
 def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:

@@ -22,8 +22,6 @@ from engine.tiles import (
     DRAGONS,
     GREEN,
     HATSU,
-    IS_HONOR,
-    IS_TERMINAL,
     IS_TH,
     NORTH,
     SUIT,
@@ -150,7 +148,7 @@ def pinfu(r: Reading, c: Context) -> bool:
 
 
 def tanyao(r: Reading, c: Context) -> bool:
-    return not any(IS_TH[k] for k in r.facts.all_kinds)
+    return not (r.facts.has_honor or r.facts.has_terminal)
 
 
 def iipeikou(r: Reading, c: Context) -> bool:
@@ -189,16 +187,16 @@ def chanta(r: Reading, c: Context) -> bool:
 
 
 def junchan(r: Reading, c: Context) -> bool:
-    return chanta(r, c) and not any(IS_HONOR[k] for k in r.facts.all_kinds)
+    return not r.facts.has_honor and chanta(r, c)
 
 
 def honroutou(r: Reading, c: Context) -> bool:
-    kinds = r.facts.all_kinds
-    if not all(IS_TH[k] for k in kinds):
+    f = r.facts
+    if not f.all_th:
         return False
     if not c.rules.honroutou_needs_terminals_and_honors:
         return True
-    return any(IS_HONOR[k] for k in kinds) and any(IS_TERMINAL[k] for k in kinds)
+    return f.has_honor and f.has_terminal
 
 
 def sanankou(r: Reading, c: Context) -> bool:
@@ -244,21 +242,17 @@ def daisangen(r: Reading, c: Context) -> bool:
     return _dragon_pungs(r) == 3
 
 
-def _suits(r: Reading) -> set[int]:
-    return {SUIT[k] for k in r.facts.all_kinds if k < 27}
-
-
 def honitsu(r: Reading, c: Context) -> bool:
-    return len(_suits(r)) == 1 and any(IS_HONOR[k] for k in r.facts.all_kinds)
+    return r.facts.n_suits == 1 and r.facts.has_honor
 
 
 def chinitsu(r: Reading, c: Context) -> bool:
-    return len(_suits(r)) == 1 and not any(IS_HONOR[k] for k in r.facts.all_kinds)
+    return r.facts.n_suits == 1 and not r.facts.has_honor
 
 
 def manzu_honitsu(r: Reading, c: Context) -> bool:
     """§38: a honitsu in manzu."""
-    return honitsu(r, c) and _suits(r) == {0}
+    return r.facts.only_suit == 0 and r.facts.has_honor
 
 
 def shousharin(r: Reading, c: Context) -> bool:
@@ -295,7 +289,7 @@ def suuankou_tanki(r: Reading, c: Context) -> bool:
 def tsuuiisou(r: Reading, c: Context) -> bool:
     if r.form == CHIITOITSU and not c.rules.tsuuiisou_chiitoitsu:
         return False
-    return all(IS_HONOR[k] for k in r.facts.all_kinds)
+    return r.facts.all_honor
 
 
 def suushii(r: Reading, c: Context) -> bool:
@@ -312,7 +306,7 @@ def ryuuiisou(r: Reading, c: Context) -> bool:
 
 
 def chinroutou(r: Reading, c: Context) -> bool:
-    return all(IS_TERMINAL[k] for k in r.facts.all_kinds)
+    return r.facts.all_terminal
 
 
 def suukantsu(r: Reading, c: Context) -> bool:
@@ -409,9 +403,27 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
     "manzu_honitsu": (manzu_honitsu, SHAPES),
 }
 
-_COMPOSITE_IDS = frozenset({"shousharin", "daisharin"})
+# Tests whose answer depends only on the situation, or only on the tiles of the whole hand
+# (not on the reading or the form): the evaluator may reuse their answer across the readings
+# of one completed hand in one situation (see ``yaku_of``'s ``memo``).
+SHARED_TESTS = frozenset({
+    "menzen_tsumo", "riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "kanburi",
+    "haitei", "houtei", "chankan", "paarenchan", "tanyao", "honroutou", "honitsu", "chinitsu",
+    "manzu_honitsu", "ryuuiisou", "chinroutou", "beni_kujaku", "chuuren", "chuuren_9",
+    "sankantsu", "suukantsu",
+})
 
-Plan = tuple[tuple[str, int, YakuTest], ...]
+# Necessary conditions (never sufficient) used only to skip tests that cannot hold:
+# the least number of triplets/kans and of runs a reading needs for the yaku.
+MIN_PUNGS = {
+    "yakuhai": 1, "shousangen": 2, "sanankou": 3, "sanrenkou": 3, "daisangen": 3,
+    "sanshoku_doukou": 3, "suushii": 3, "suurenkou": 4, "suuankou": 4, "suuankou_tanki": 4,
+    "toitoi": 4,
+}
+MIN_RUNS = {"pinfu": 4, "iipeikou": 2, "ryanpeikou": 4, "ittsu": 3, "daisharin": 4}
+
+PlanItem = tuple[str, int, YakuTest, bool, int, int]  # id, han, test, shared, pungs, runs
+Plan = tuple[PlanItem, ...]
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
 # object so that a reused id can never pick up another rule set's plan.
 _PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
@@ -432,19 +444,35 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
             continue
         fn, forms = entry
         if form in forms:
-            items.append((spec.id, han, fn))
+            items.append((spec.id, han, fn, spec.id in SHARED_TESTS,
+                          MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0)))
     plan = tuple(items)
     _PLAN_CACHE[key] = (rules, plan)
     return plan
 
 
-def yaku_of(r: Reading, c: Context) -> list[tuple[str, int]]:
-    """The yaku that count for a reading as ``[(id, han), ...]`` (yakuhai once per set)."""
+def yaku_of(
+    r: Reading, c: Context, memo: dict[str, bool] | None = None
+) -> list[tuple[str, int]]:
+    """The yaku that count for a reading as ``[(id, han), ...]`` (yakuhai once per set).
+
+    ``memo`` (optional) holds answers of ``SHARED_TESTS`` for other readings of the same
+    completed hand in the same context; pass one dict per (hand, context).
+    """
     rules = c.rules
     closed = r.facts.closed
     held: dict[str, int] = {}
-    for yid, han, fn in _plan(rules, closed, r.form):
-        if fn(r, c):
+    n_pungs, n_runs = len(r.pungs), len(r.runs)
+    for yid, han, fn, shared, min_pungs, min_runs in _plan(rules, closed, r.form):
+        if n_pungs < min_pungs or n_runs < min_runs:
+            continue
+        if shared and memo is not None:
+            hit = memo.get(yid)
+            if hit is None:
+                hit = memo[yid] = fn(r, c)
+        else:
+            hit = fn(r, c)
+        if hit:
             held[yid] = han
     if not held:
         return []

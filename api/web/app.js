@@ -257,6 +257,7 @@ async function uploadPhoto(file) {
   const img = new Image();
   img.onload = () => {
     S.photo = { url, w: img.naturalWidth, h: img.naturalHeight };
+    S.fullPhoto = false;
     loadRecognition(res.body);
     status.textContent = `${res.body.tiles.length} ${t("tiles_found")} — ${t("tap_hint")}`;
   };
@@ -408,16 +409,36 @@ function renderMpsz() {
   $("mpsz-line").textContent = parts.join("  ");
 }
 
+function cropBox() {
+  // The photo region holding the tiles (plus a margin), or the whole photo when zoomed out.
+  const { w, h } = S.photo;
+  const boxes = S.items.filter((it) => it.box && it.group !== "other").map((it) => it.box);
+  if (S.fullPhoto || !boxes.length) return [0, 0, w, h];
+  let x1 = Math.min(...boxes.map((b) => b[0])), y1 = Math.min(...boxes.map((b) => b[1]));
+  let x2 = Math.max(...boxes.map((b) => b[2])), y2 = Math.max(...boxes.map((b) => b[3]));
+  const m = 0.12 * Math.max(x2 - x1, y2 - y1) + 20;
+  x1 = Math.max(0, x1 - m); y1 = Math.max(0, y1 - m * 1.2);
+  x2 = Math.min(w, x2 + m); y2 = Math.min(h, y2 + m);
+  const minH = (x2 - x1) * 0.35; // not thinner than a strip the eye can follow
+  if (y2 - y1 < minH) { const c = (y1 + y2) / 2; y1 = Math.max(0, c - minH / 2); y2 = Math.min(h, c + minH / 2); }
+  return [x1, y1, x2 - x1, y2 - y1];
+}
+
 function renderOverlay() {
   const view = $("photo-view");
   if (!S.photo) { view.hidden = true; return; }
   view.hidden = false;
-  $("photo-img").src = S.photo.url;
   const svg = $("overlay");
-  svg.setAttribute("viewBox", `0 0 ${S.photo.w} ${S.photo.h}`);
+  const [cx, cy, cw, ch] = cropBox();
+  svg.setAttribute("viewBox", `${cx} ${cy} ${cw} ${ch}`);
+  svg.style.aspectRatio = `${cw} / ${ch}`;
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
-  const scale = Math.max(S.photo.w, S.photo.h) / 600;
+  const img = document.createElementNS(ns, "image");
+  Object.entries({ href: S.photo.url, x: 0, y: 0, width: S.photo.w, height: S.photo.h })
+    .forEach(([k, v]) => img.setAttribute(k, v));
+  svg.append(img);
+  const scale = cw / 360;
   S.items.forEach((it, i) => {
     if (!it.box) return;
     const [x1, y1, x2, y2] = it.box;
@@ -425,12 +446,12 @@ function renderOverlay() {
     g.setAttribute("class", `det g-${it.group}${S.sheet && S.sheet.i === i ? " sel" : ""}`);
     g.setAttribute("data-i", i);
     const r = document.createElementNS(ns, "rect");
-    Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 3 * scale, "stroke-width": 2.5 * scale })
+    Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 2 * scale, "stroke-width": 1.6 * scale })
       .forEach(([k, v]) => r.setAttribute(k, v));
     const label = document.createElementNS(ns, "text");
     label.setAttribute("x", (x1 + x2) / 2);
-    label.setAttribute("y", y1 - 4 * scale);
-    label.setAttribute("font-size", 16 * scale);
+    label.setAttribute("y", y1 - 2 * scale);
+    label.setAttribute("font-size", Math.min(11 * scale, (x2 - x1) * 0.6));
     label.setAttribute("text-anchor", "middle");
     label.textContent = it.tile === "back" ? "■" : it.tile;
     g.append(r, label);
@@ -609,6 +630,7 @@ function renderResult() {
   }
   parts.push(el("h3", {}, t("payments")),
     el("div", { class: "lines" }, (b.payments || []).map((p) => row(payer(p), Number(p.amount).toLocaleString(), p.amount < 0 ? "ng" : ""))),
+    b.deposits ? row(t("deposits"), Number(b.deposits).toLocaleString()) : "",
     row(t("total"), Number(b.total).toLocaleString(), "sum"));
   if (b.guarantee) {
     const g = b.guarantee;
@@ -642,6 +664,7 @@ $("camera").addEventListener("change", (e) => uploadPhoto(e.target.files[0]));
 $("picker").addEventListener("change", (e) => uploadPhoto(e.target.files[0]));
 $("type-form").addEventListener("submit", applyTyped);
 $("sheet-close").addEventListener("click", closeSheet);
+$("zoom").addEventListener("click", () => { S.fullPhoto = !S.fullPhoto; renderOverlay(); });
 $("pill").addEventListener("click", () => $("result-card").scrollIntoView({ behavior: "smooth" }));
 $("lang").addEventListener("click", () => {
   S.lang = S.lang === "ja" ? "en" : "ja";

@@ -15,6 +15,7 @@ const TEXT = {
     mangan: "満貫", haneman: "跳満", baiman: "倍満", sanbaiman: "三倍満", yakuman: "役満",
     photo: "写真から読む", doubleRon: "ダブロン", dealer: "親", finished: "終局",
     round: (w, n) => `${w === "E" ? "東" : "南"}${n}局`, none: "—", saved: "記録しました",
+    honbaN: (n) => `${n}本場`, value: (han, fu) => `${han}翻${fu ? fu + "符" : ""}`,
     undone: "一局戻しました", reading: "写真を読んでいます…", read: "写真から手牌を読みました",
     conflict: "他の端末で更新されました。最新の状態を表示します。",
     winds: { E: "東", S: "南", W: "西" },
@@ -39,6 +40,7 @@ const TEXT = {
     sanbaiman: "Sanbaiman", yakuman: "Yakuman", photo: "Read from photo", doubleRon: "Double ron",
     dealer: "dealer", finished: "Game over",
     round: (w, n) => `${w === "E" ? "East" : "South"} ${n}`, none: "—", saved: "Recorded",
+    honbaN: (n) => `${n} honba`, value: (han, fu) => `${han} han${fu ? ` ${fu} fu` : ""}`,
     undone: "Last hand undone", reading: "Reading the photo…", read: "Hand read from the photo",
     conflict: "The game changed on another device; showing the latest state.",
     winds: { E: "E", S: "S", W: "W" },
@@ -126,13 +128,13 @@ function render() {
 function describeHand(hand) {
   const r = hand.result;
   const parts = [];
+  const value = (w) => (w.limit ? ` ${t(w.limit)}` : w.han ? ` ${t("value")(w.han, w.fu)}` : "");
   if (r.outcome === "ron") {
-    r.wins.forEach((w) => parts.push(`${t("ron")}: ${playerName(w.winner)} ← ${playerName(r.discarder)}` +
-      (w.limit ? ` ${t(w.limit)}` : w.han ? ` ${w.han}${t("han")}${w.fu ? w.fu + t("fu") : ""}` : "")));
+    r.wins.forEach((w) => parts.push(
+      `${t("ron")}: ${playerName(w.winner)} ← ${playerName(r.discarder)}${value(w)}`));
   } else if (r.outcome === "tsumo") {
     const w = r.wins[0];
-    parts.push(`${t("tsumo")}: ${playerName(w.winner)}` +
-      (w.limit ? ` ${t(w.limit)}` : w.han ? ` ${w.han}${t("han")}${w.fu ? w.fu + t("fu") : ""}` : ""));
+    parts.push(`${t("tsumo")}: ${playerName(w.winner)}${value(w)}`);
   } else if (r.outcome === "draw") {
     parts.push(`${t("draw")}: ${t("tenpai")} ${r.tenpai.map(playerName).join(", ") || t("none")}`);
   } else {
@@ -146,7 +148,8 @@ function renderLog() {
   log.replaceChildren(...game.hands.slice().reverse().map((hand) => {
     const li = document.createElement("li");
     const head = document.createElement("div");
-    head.textContent = `${t("round")(hand.round[0], +hand.round[1])} ${hand.honba}${t("honba")} — ${describeHand(hand)}`;
+    head.textContent = `${t("round")(hand.round[0], +hand.round[1])} ${t("honbaN")(hand.honba)} — ` +
+      describeHand(hand);
     const deltas = document.createElement("div");
     hand.deltas.forEach((d, p) => {
       const span = document.createElement("span");
@@ -397,6 +400,10 @@ function init() {
     history.replaceState(null, "", location.pathname);
     $("#table").hidden = true;
     $("#start").hidden = false;
+  });
+  window.addEventListener("hashchange", () => {
+    const wanted = location.hash.slice(1);
+    if (/^[0-9a-f]{32}$/.test(wanted) && (!game || game.id !== wanted)) openGame(wanted);
   });
   applyLanguage();
   const id = location.hash.slice(1) || localStorage.getItem("sanma-game-id");

@@ -15,9 +15,9 @@ Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; sh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from itertools import product
+from typing import NamedTuple
 
 from engine.parse import Meld
 from engine.tiles import HONORS, TERMINALS, TERMINALS_HONORS
@@ -179,6 +179,22 @@ def is_complete(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
     return n == 14 and (is_chiitoitsu(counts) or is_kokushi(counts, kinds))
 
 
+@cache
+def group_additions(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """For one group: ``(kind, flags)`` of each kind whose addition leaves a decomposable group."""
+    out = []
+    g = list(counts)
+    for i in range(len(g)):
+        if g[i] >= 4:
+            continue
+        g[i] += 1
+        f = group_flags(base, tuple(g))
+        g[i] -= 1
+        if f:
+            out.append((base + i, f))
+    return tuple(out)
+
+
 def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
     """Kinds that complete the concealed tiles (13 − 3·melds of them), by shape alone.
 
@@ -189,7 +205,7 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
     flags = [group_flags(base, g) for base, g in zip(GROUP_BASES, groups, strict=True)]
     for gi, base in enumerate(GROUP_BASES):
         others = [flags[j] for j in range(4) if j != gi]
-        if any(f == 0 for f in others):
+        if 0 in others:
             continue
         all_sets = all(f & 1 for f in others)
         one_pair = any(
@@ -197,19 +213,12 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
         )
         if not (all_sets or one_pair):
             continue
-        g = list(groups[gi])
-        for i in range(len(g)):
-            k = base + i
-            if k not in kinds or g[i] >= 4:
-                continue
-            g[i] += 1
-            f = group_flags(base, tuple(g))
-            g[i] -= 1
+        for k, f in group_additions(base, groups[gi]):
             if (f & 2 and all_sets) or (f & 1 and one_pair):
                 waits.add(k)
     if sum(counts) == 13:
         singles = [k for k, c in enumerate(counts) if c == 1]
-        if sum(1 for c in counts if c == 2) == 6 and len(singles) == 1:
+        if len(singles) == 1 and counts.count(2) == 6:
             waits.add(singles[0])
         kk = kokushi_kinds(kinds)
         if sum(counts[k] for k in kk) == 13:
@@ -218,18 +227,18 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
                 waits.update(kk)
             elif len(missing) == 1:
                 waits.add(missing[0])
-    return sorted(waits)
-
+    return sorted(k for k in waits if k in kinds)
 
 
 # --------------------------------------------------------------------------------------------
 # Readings: one decomposition of a completed hand together with the role of the winning tile.
+# HandFacts, Pung and Reading are immutable NamedTuples: value types that are cheap to build
+# in the hot loop (a frozen dataclass's __init__ costs several times more).
 
 STANDARD, CHIITOITSU, KOKUSHI, SHIISAN = "standard", "chiitoitsu", "kokushi", "shiisan_puutaa"
 
 
-@dataclass(frozen=True, slots=True)
-class HandFacts:
+class HandFacts(NamedTuple):
     """What every reading of one completed hand shares (no reading-specific structure).
 
     ``counts`` are the concealed shape kinds including the winning tile; ``all_kinds`` the
@@ -258,8 +267,7 @@ class HandFacts:
         return tuple(c)
 
 
-@dataclass(frozen=True, slots=True)
-class Pung:
+class Pung(NamedTuple):
     """A triplet or kan in a reading: kind, concealed (ankou/ankan), kan."""
 
     kind: int
@@ -267,8 +275,7 @@ class Pung:
     kan: bool
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """One way to read a completed hand (RULES.md: the highest-scoring reading wins).
 
     ``wait`` is the winning tile's role: ryanmen, kanchan, penchan, tanki, shanpon (standard),

@@ -39,7 +39,7 @@ def best(facts: HandFacts, ctx: Context, extra_han: int) -> Evaluation | None:
     rules = ctx.rules
     found: Evaluation | None = None
     found_key = (-1, -1, -1)
-    memo: dict[str, bool] = {}
+    memo: dict[str, dict[str, int]] = {}
     for r in readings(facts, ctx.sit.tsumo, rules.tile_kinds, allow_shiisan(ctx.sit, facts)):
         yaku = yaku_of(r, ctx, memo)
         yaku_han = sum(h for _, h in yaku)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
 from engine.parse import Situation
@@ -422,69 +423,88 @@ MIN_PUNGS = {
 }
 MIN_RUNS = {"pinfu": 4, "iipeikou": 2, "ryanpeikou": 4, "ittsu": 3, "daisharin": 4}
 
-PlanItem = tuple[str, int, YakuTest, bool, int, int]  # id, han, test, shared, pungs, runs
-Plan = tuple[PlanItem, ...]
+SharedItem = tuple[str, int, YakuTest]  # id, han, test
+OwnItem = tuple[str, int, YakuTest, int, int]  # id, han, test, least pungs, least runs
+
+
+class Plan(NamedTuple):
+    """What to run for one rule set, closedness and form (built once, then cached)."""
+
+    shared: tuple[SharedItem, ...]  # SHARED_TESTS: run once per completed hand and context
+    own: tuple[OwnItem, ...]  # reading-level tests, with their skip conditions
+    composites: tuple[tuple[str, tuple[str, ...], int], ...]  # available composites and han
+    order: dict[str, int]  # table order of the ids, for the output
+
+
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
 # object so that a reused id can never pick up another rule set's plan.
 _PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
 
 
 def _plan(rules: Rules, closed: bool, form: str) -> Plan:
-    """The (id, table han, test) triples to run for a rule set, closedness and form."""
+    """The tests to run for a rule set, closedness and form, with their table han."""
     key = (id(rules), closed, form)
     cached = _PLAN_CACHE.get(key)
     if cached is not None and cached[0] is rules:
         return cached[1]
-    composites = {cid for cid, _ in rules.composites}
-    items = []
+    composite_ids = {cid for cid, _ in rules.composites}
+    shared: list[SharedItem] = []
+    own: list[OwnItem] = []
     for spec in rules.yaku:
         han = spec.closed if closed else spec.open
         entry = TESTS.get(spec.id)
-        if han is None or entry is None or spec.id in composites:
+        if han is None or entry is None or spec.id in composite_ids:
             continue
         fn, forms = entry
-        if form in forms:
-            items.append((spec.id, han, fn, spec.id in SHARED_TESTS,
-                          MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0)))
-    plan = tuple(items)
+        if form not in forms:
+            continue
+        if spec.id in SHARED_TESTS:
+            shared.append((spec.id, han, fn))
+        else:
+            own.append((spec.id, han, fn, MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0)))
+    composites = []
+    for cid, parts in rules.composites:
+        chan = rules.yaku_han(cid, closed)
+        if chan is not None:
+            composites.append((cid, parts, chan))
+    order = {spec.id: i for i, spec in enumerate(rules.yaku)}
+    plan = Plan(tuple(shared), tuple(own), tuple(composites), order)
     _PLAN_CACHE[key] = (rules, plan)
     return plan
 
 
 def yaku_of(
-    r: Reading, c: Context, memo: dict[str, bool] | None = None
+    r: Reading, c: Context, memo: dict[str, dict[str, int]] | None = None
 ) -> list[tuple[str, int]]:
-    """The yaku that count for a reading as ``[(id, han), ...]`` (yakuhai once per set).
+    """The yaku that count for a reading as ``[(id, han), ...]`` in table order (yakuhai once
+    per set).
 
-    ``memo`` (optional) holds answers of ``SHARED_TESTS`` for other readings of the same
-    completed hand in the same context; pass one dict per (hand, context).
+    ``memo`` (optional) keeps the held ``SHARED_TESTS`` (situation- and whole-hand-level
+    yaku) per form for the other readings of the same completed hand in the same context;
+    pass one dict per (hand, context).
     """
     rules = c.rules
-    closed = r.facts.closed
-    held: dict[str, int] = {}
+    plan = _plan(rules, r.facts.closed, r.form)
+    shared = memo.get(r.form) if memo is not None else None
+    if shared is None:
+        shared = {yid: han for yid, han, fn in plan.shared if fn(r, c)}
+        if memo is not None:
+            memo[r.form] = shared
+    held = dict(shared)
     n_pungs, n_runs = len(r.pungs), len(r.runs)
-    for yid, han, fn, shared, min_pungs, min_runs in _plan(rules, closed, r.form):
-        if n_pungs < min_pungs or n_runs < min_runs:
-            continue
-        if shared and memo is not None:
-            hit = memo.get(yid)
-            if hit is None:
-                hit = memo[yid] = fn(r, c)
-        else:
-            hit = fn(r, c)
-        if hit:
+    for yid, han, fn, min_pungs, min_runs in plan.own:
+        if n_pungs >= min_pungs and n_runs >= min_runs and fn(r, c):
             held[yid] = han
     if not held:
         return []
     for weak, strong in rules.stronger:
         if weak in held and strong in held:
             del held[weak]
-    for cid, parts in rules.composites:
-        han = rules.yaku_han(cid, closed)
-        if han is not None and all(p in held for p in parts):
+    for cid, parts, chan in plan.composites:
+        if all(p in held for p in parts):
             for p in parts:
                 del held[p]
-            held[cid] = han
+            held[cid] = chan
     if "rinshan" in held and "haitei" in held and not rules.rinshan_haitei_combine:
         del held["haitei"]
     if "kanburi" in held and "houtei" in held and not rules.kanburi_houtei_combine:
@@ -492,7 +512,8 @@ def yaku_of(
     if "open_riichi" in held:
         held["open_riichi"] = _open_riichi_han(held["open_riichi"], c)
     out: list[tuple[str, int]] = []
-    for yid, han in held.items():
+    for yid in sorted(held, key=plan.order.__getitem__):
+        han = held[yid]
         if yid == "yakuhai":
             out.extend(("yakuhai", han * n) for _, n in yakuhai_sets(r, c))
         else:

@@ -1,0 +1,163 @@
+"""The scoreboard page (api/web/game.html) in headless Chromium at 360 px, on the game router
+alone (a bare FastAPI app served by uvicorn in a thread, SQLite in a temporary folder)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import socket
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-sync",
+]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory) -> Iterator[str]:
+    import uvicorn
+    from fastapi import FastAPI
+
+    from api import games
+    from api.storage import Storage
+
+    app = FastAPI()
+    app.include_router(games.router)
+    storage = Storage("sqlite:///" + str(tmp_path_factory.mktemp("db") / "games.sqlite3"))
+    app.dependency_overrides[games.get_storage] = lambda: storage
+    port = _free_port()
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        if time.monotonic() > deadline:
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    yield base
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        pytest.skip("chromium is not installed (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP")
+    pg = ctx.new_page()
+    errors: list[str] = []
+    outside: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("request", lambda r: None if r.url.startswith(server) else outside.append(r.url))
+    pg.goto(server + "/game.html")
+    yield pg
+    assert errors == [], errors
+    assert outside == [], f"the page reached outside the server: {outside}"
+    ctx.close()
+
+
+def _scores(pg) -> list[str]:
+    return pg.locator("#players .score").all_inner_texts()
+
+
+def _fits_360(pg) -> bool:
+    return pg.evaluate("document.documentElement.scrollWidth <= 360")
+
+
+def test_page_keeps_a_game_at_360px(page, server):
+    page.fill('#new-game [name="p0"]', "あき")
+    page.fill('#new-game [name="p1"]', "Ben")
+    page.fill('#new-game [name="p2"]', "ちえ")
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_selector("#table:not([hidden])")
+    assert _scores(page) == ["30,000"] * 3
+    assert page.inner_text("#round") == "東1局"
+    assert _fits_360(page)
+
+    # ron: あき (dealer) deals into Ben's 3 han 40 fu → 6,000
+    page.select_option('#hand [name="discarder"]', "0")
+    page.select_option('#wins [name="winner"]', "1")
+    page.fill('#wins [name="han"]', "3")
+    page.select_option('#wins [name="fu"]', "40")
+    page.click('#hand button[type="submit"]')
+    page.wait_for_function("document.querySelector('#round').textContent === '東2局'")
+    assert _scores(page) == ["24,000", "36,000", "30,000"]
+    assert _fits_360(page)
+
+    # draw with only ちえ tenpai and a riichi: East round, dealer Ben no-ten → E3
+    page.check('#hand input[name="outcome"][value="draw"]')
+    page.check('.player-checks[data-name="tenpai"] input[value="2"]')
+    page.check('.player-checks[data-name="riichi"] input[value="2"]')
+    page.click('#hand button[type="submit"]')
+    page.wait_for_function("document.querySelector('#honba').textContent === '1'")
+    assert page.inner_text("#deposits") == "1,000"
+    assert _scores(page) == ["23,000", "35,000", "31,000"]
+    assert page.locator("#log li").count() == 2
+
+    page.click("#undo")
+    page.wait_for_function("document.querySelector('#honba').textContent === '0'")
+    assert _scores(page) == ["24,000", "36,000", "30,000"]
+
+    page.click("#lang")
+    assert page.inner_text("h1") == "Scoreboard"
+    assert page.inner_text("#round") == "East 2"
+
+
+def test_page_shows_the_final_settlement(page, server):
+    def post(path: str, body: dict) -> dict:
+        req = urllib.request.Request(
+            server + path,
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    game = post("/v1/games", {"players": ["A", "B", "C"]})
+    for _ in range(6):
+        dealer = game["dealer"]
+        game = post(
+            f"/v1/games/{game['id']}/hands",
+            {
+                "outcome": "ron",
+                "discarder": dealer,
+                "wins": [{"winner": (dealer + 1) % 3, "han": 2, "fu": 30}],
+            },
+        )
+    assert game["finished"]
+    page.goto(f"{server}/game.html#{game['id']}")
+    page.wait_for_selector("#settlement:not([hidden])")
+    rows = page.locator("#settlement tbody tr").all_inner_texts()
+    assert len(rows) == 3 and "+" in rows[0]
+    assert page.locator("#hand").is_hidden()
+    assert _fits_360(page)

@@ -681,9 +681,9 @@ def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
     for b in state.busts:
         levels[b.player] = bust_levels(state.scores[b.player])
         if b.by is not None:
-            prize = rules.bust_prize * levels[b.player]
-            bust[b.player] -= prize
-            bust[b.by] += prize
+            owed = rules.bust_prize * levels[b.player]
+            bust[b.player] -= owed
+            bust[b.by] += owed
     for buster in range(PLAYERS):
         # The game ends with the hand of the first bust, so all busts happened "at once".
         victims = [b for b in state.busts if b.by == buster]
@@ -926,18 +926,24 @@ def _win_from_value(
         han = _limit_han(spec["limit"], spec.get("yakuman_multiple", 1), rules)
         fu = 30
     else:
-        han = spec.get("han")
-        if isinstance(han, bool) or not isinstance(han, int) or not 1 <= han <= 200:
-            raise InputError("bad_han", f"han must be an integer from 1 to 200, got {han!r}")
+        given_han: Any = spec.get("han")
+        if (
+            isinstance(given_han, bool)
+            or not isinstance(given_han, int)
+            or not 1 <= given_han <= 200
+        ):
+            raise InputError("bad_han", f"han must be an integer from 1 to 200, got {given_han!r}")
+        han = given_han
         if "yakuman_multiple" in spec:
             raise InputError("bad_win", "yakuman_multiple goes with limit 'yakuman'")
-        fu = spec.get("fu")
-        if fu is None and han >= 5:
-            fu = 30
-        if isinstance(fu, bool) or not isinstance(fu, int) or not _valid_fu(fu):
+        given_fu: Any = spec.get("fu")
+        if given_fu is None and han >= 5:
+            given_fu = 30
+        if isinstance(given_fu, bool) or not isinstance(given_fu, int) or not _valid_fu(given_fu):
             raise InputError(
-                "bad_fu", f"fu must be 20, 25 or a multiple of 10 up to 140, got {fu!r}"
+                "bad_fu", f"fu must be 20, 25 or a multiple of 10 up to 140, got {given_fu!r}"
             )
+        fu = given_fu
     base, limit, multiple = points.hand_base(han, fu, rules)
     dealer = winner == state.dealer
     if result.outcome is Outcome.RON:
@@ -1031,7 +1037,7 @@ def _win_from_hand(
         payments = tuple(
             sorted(
                 (
-                    Payment(by_seat[w], amount)
+                    Payment(by_seat[str(w)], amount)
                     for w, (_, amount) in zip(seats, by_role, strict=True)
                 ),
                 key=lambda p: others_in_settlement_order(winner).index(p.payer),

@@ -46,7 +46,8 @@ def hand_results(draw: st.DrawFn, state: GameState, mild: bool) -> HandResult:
         copier = draw(st.sampled_from(order[1:]))
         copied = draw(st.sampled_from(order[: order.index(copier)]))
         manemann = (Manemann(copier, copied, draw(st.integers(5, 16))),)
-    common = {"riichi": riichi, "aka5man": aka, "manemann": manemann}
+    mis_calls = tuple(draw(st.lists(players, max_size=2))) if not mild else ()
+    common = {"riichi": riichi, "aka5man": aka, "manemann": manemann, "mis_calls": mis_calls}
     if outcome is Outcome.RON:
         discarder = draw(players)
         others = list(others_in_settlement_order(discarder))

@@ -342,3 +342,39 @@ def test_leftover_deposits_go_to_top_player_when_a_draw_ends_the_game():
     assert state.finished and state.deposits == 0
     assert state.log[-1].transfers[-1] == Transfer(None, 2, 2_000, "deposits_to_top")
     assert state.scores == (-1_000, 44_000, 47_000)
+
+
+def test_rule_r3_mis_call_puts_1000_into_the_deposits():
+    from engine.game import HandResult, Outcome
+
+    state = apply(at(), HandResult(Outcome.DRAW, tenpai=(0,), mis_calls=(1,)))
+    assert state.deposits == 1_000
+    assert state.scores == (32_000, 28_000, 29_000)
+    assert state.log[-1].transfers[0] == Transfer(1, None, 1_000, "mis_call")
+
+
+def test_rule_r3_bust_by_a_mis_call_has_no_prize_receiver():
+    from engine.game import HandResult, Outcome
+
+    state = apply(at(scores=(0, 45_000, 45_000)), HandResult(Outcome.DRAW, mis_calls=(0,)))
+    assert state.finished and state.busts == (BustEvent(0, None),)
+    final = settle(state)
+    assert [p.bust for p in final] == [0, 0, 0] and sum(p.total for p in final) == 0
+    assert state.log[-1].transfers[-1] == Transfer(None, 1, 1_000, "deposits_to_top")
+
+
+def test_rule_14_double_ron_with_the_dealer_among_the_winners_keeps_the_deal():
+    state = apply(at(round_index=1), ron(0, (1, 3_000), (2, 2_000)))
+    assert (state.round_label, state.honba) == ("E2", 1)
+    state = apply(at(round_index=1), ron(1, (0, 2_000), (2, 2_000)))
+    assert (state.round_label, state.honba) == ("E3", 0)
+
+
+def test_rule_a8_aka5man_extracted_by_the_discarder_pays_both_ron_and_mangan():
+    state = apply(at(aka=True), ron(2, (1, 8_000), aka5man=2))
+    assert [t.reason for t in state.log[-1].transfers] == [
+        "ron",
+        "aka5man_mangan",
+        "aka5man_mangan",
+    ]
+    assert state.scores == (34_000, 42_000, 14_000)

@@ -255,7 +255,7 @@ def test_photo_upload_outlines_every_tile_and_can_be_corrected(page, server, tmp
     assert pg.is_visible("#sheet")
     pg.click(f"#palette [data-pick='{new_tile}']")
     assert pg.evaluate(f"S.items[{i}].tile") == new_tile
-    assert pg.inner_text(f"#overlay g.det[data-i='{i}'] text") == new_tile
+    assert pg.text_content(f"#overlay g.det[data-i='{i}'] text") == new_tile
     hand = _page_hand(pg)
     pg.wait_for_selector("[data-verdict]", timeout=10_000)
     try:

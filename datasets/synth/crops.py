@@ -1,0 +1,70 @@
+"""Classifier crops: each visible tile face of a rendered scene rectified to upright 48×64.
+
+A crop keeps a little of the surroundings (neighbouring tiles, table) at its edges, with
+perspective jitter, blur and lighting changes, so a classifier trained on it sees what the
+detector's boxes will hand it.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from datasets.synth.faces import CLASSES, FOUR_PLAYER_ONLY, FaceBank
+from datasets.synth.hands import HandSpec
+from datasets.synth.scene import Scene, render_scene
+
+CROP_W, CROP_H = 48, 64
+
+
+def balanced_row(rng: np.random.Generator, n: int | None = None) -> list[str]:
+    """A row of tiles drawn uniformly over every class (incl. back, flower, 2m–8m)."""
+    n = int(rng.integers(8, 17)) if n is None else n
+    pool = list(CLASSES) + list(FOUR_PLAYER_ONLY)  # 2m–8m twice as likely: 4-player sets
+    return [pool[int(rng.integers(len(pool)))] for _ in range(n)]
+
+
+def crop_scene(rng: np.random.Generator, bank: FaceBank | None,
+               size: tuple[int, int] = (960, 720)) -> Scene:
+    """Half the time a real hand scene, half a row of balanced random classes."""
+    if rng.random() < 0.5:
+        return render_scene(rng, size=size, bank=bank)
+    spec = HandSpec(tuple(balanced_row(rng)), plain=True)
+    return render_scene(rng, spec=spec, size=size, bank=bank)
+
+
+def rectify(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator | None = None,
+            margin: float = 0.0) -> np.ndarray:
+    """Warp a face quad (TL, TR, BR, BL) to an upright CROP_W × CROP_H crop."""
+    q = np.asarray(quad, np.float32)
+    c = q.mean(axis=0)
+    q = c + (q - c) * (1 + margin)
+    if rng is not None:
+        side = np.linalg.norm(q[0] - q[3])
+        q = q + rng.normal(0, 0.03 * side, q.shape).astype(np.float32)
+    dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
+    m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
+    return cv2.warpPerspective(image, m, (CROP_W, CROP_H), flags=cv2.INTER_AREA,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Lighting, blur and noise on one crop (hues kept: a red five stays red)."""
+    f = crop.astype(np.float32) * rng.uniform(0.75, 1.2) + rng.uniform(-20, 20)
+    f = f * rng.uniform(0.92, 1.08, 3).astype(np.float32)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.0))
+    f += rng.normal(0, rng.uniform(0, 5), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def crops_from_scene(scene: Scene, rng: np.random.Generator) -> list[tuple[str, np.ndarray]]:
+    """(class, crop) for every tile whose face (or back) is visible."""
+    out = []
+    for t in scene.tiles:
+        if t.occluded:
+            continue
+        margin = float(rng.uniform(0.0, 0.14))
+        crop = rectify(scene.image, np.array(t.quad), rng, margin)
+        out.append((t.tile, augment(crop, rng)))
+    return out

@@ -1,0 +1,556 @@
+"""Render a photo-like scene of a sanma hand on a table, with exact ground truth.
+
+Tiles are 3D boxes (face layer in the face colour, back layer in the set's back colour) laid
+on the table plane and seen by a perspective phone camera looking down at 30–90°. The layout
+follows the table conventions (shared/RULES.md "Calls on kita" §23–24, hand JSON of CONTRACT):
+concealed row, the winning tile a little apart at its end, called melds to the right (the
+sideways tile's position says whom it was called from), ankan with its two ends face-down,
+kita set aside singly near the melds, dora indicators apart, and distractor tiles (group
+"other"): discards, other players' tiles, four-player manzu, flowers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from datasets.synth.faces import (
+    BACK_COLOURS,
+    FACE_H,
+    FACE_W,
+    FOUR_PLAYER_ONLY,
+    FaceBank,
+    back_face,
+    load_bank,
+)
+from datasets.synth.hands import KINDS, HandSpec, random_hand_spec
+from datasets.synth.table import light_field, table_texture
+
+__all__ = ["HandSpec", "Scene", "TileLabel", "random_hand_spec", "render_scene"]
+
+
+@dataclass(frozen=True)
+class TileLabel:
+    """Ground truth of one tile in the image.
+
+    ``tile``: MPSZ id, ``"back"`` when face-down (``hidden`` then holds the tile underneath).
+    ``box``: xyxy pixels of the whole visible tile (face and sides). ``quad``: the 4 image
+    corners of the face (or of the back, when face-down) in reading order TL, TR, BR, BL of the
+    symbol, so warping ``quad`` to a rectangle gives an upright face. ``angle``: 0 or 90
+    (sideways). ``rot``: the face's in-plane turn 0/90/180/270 as the player sees it.
+    ``occluded``: the face is covered (a kakan tile under the added one).
+    """
+
+    tile: str
+    box: tuple[float, float, float, float]
+    quad: tuple[tuple[float, float], ...]
+    angle: int
+    face_down: bool
+    group: str
+    rot: int = 0
+    hidden: str | None = None
+    occluded: bool = False
+    standing: bool = False
+
+    @property
+    def red(self) -> bool:
+        return self.tile in ("0m", "0p", "0s")
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "tile": self.tile,
+            "red": self.red,
+            "box": [round(v, 1) for v in self.box],
+            "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
+            "angle": self.angle,
+            "rot": self.rot,
+            "face_down": self.face_down,
+            "group": self.group,
+            "hidden": self.hidden,
+            "occluded": self.occluded,
+            "standing": self.standing,
+        }
+
+
+@dataclass
+class Scene:
+    """A rendered photo (BGR uint8), its tile labels and the ground-truth hand dict."""
+
+    image: np.ndarray
+    tiles: list[TileLabel]
+    hand: dict[str, object]
+    meta: dict[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, object]:
+        h, w = self.image.shape[:2]
+        return {"width": w, "height": h, "tiles": [t.to_json() for t in self.tiles],
+                "hand": self.hand, "meta": self.meta}
+
+
+# ---------------------------------------------------------------------------- geometry
+
+
+@dataclass
+class _Body:
+    tile: str
+    group: str
+    center: np.ndarray  # world mm (x right, y away from the player, z up)
+    axes: np.ndarray  # 3×3 columns: face right, face up, face normal (world)
+    rot: int
+    face_down: bool = False
+    standing: bool = False
+    occluded: bool = False
+    important: bool = True
+
+
+@dataclass(frozen=True)
+class _Dims:
+    w: float
+    h: float
+    t: float
+    split: float  # share of the thickness in the face colour
+
+
+def _flat_axes(rot_deg: float, face_down: bool = False) -> np.ndarray:
+    a = np.radians(rot_deg)
+    right = np.array([np.cos(a), np.sin(a), 0.0])
+    up = np.array([-np.sin(a), np.cos(a), 0.0])
+    normal = np.array([0.0, 0.0, -1.0 if face_down else 1.0])
+    return np.stack([right, up, normal], axis=1)
+
+
+def _standing_axes(yaw_deg: float) -> np.ndarray:
+    a = np.radians(yaw_deg)
+    right = np.array([np.cos(a), np.sin(a), 0.0])
+    normal = np.array([np.sin(a), -np.cos(a), 0.0])  # faces the player (-y)
+    return np.stack([right, np.array([0.0, 0.0, 1.0]), normal], axis=1)
+
+
+_SIGNS = np.array([[sx, sy, sz] for sz in (1, -1) for sy in (1, -1) for sx in (-1, 1)], float)
+# corner index = (sz<0)*4 + (sy<0)*2 + (sx>0)
+_TOP = (0, 1, 3, 2)  # +z face: TL, TR, BR, BL of the symbol
+_BOTTOM = (5, 4, 6, 7)  # -z face seen from outside
+
+
+def _corners(b: _Body, d: _Dims) -> np.ndarray:
+    half = np.array([d.w / 2, d.h / 2, d.t / 2])
+    return b.center + (_SIGNS * half) @ b.axes.T
+
+
+@dataclass(frozen=True)
+class _Camera:
+    k: np.ndarray
+    r: np.ndarray  # world → camera rotation (rows: x right, y down, z forward)
+    c: np.ndarray  # camera centre (world)
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        pc = (pts - self.c) @ self.r.T
+        z = np.maximum(pc[:, 2:3], 1e-3)
+        uv = pc[:, :2] / z
+        return uv * [self.k[0, 0], self.k[1, 1]] + [self.k[0, 2], self.k[1, 2]]
+
+    def plane_homography(self) -> np.ndarray:
+        """Table plane z=0 (world x, y in mm) → image."""
+        t = -self.r @ self.c
+        return self.k @ np.stack([self.r[:, 0], self.r[:, 1], t], axis=1)
+
+
+def _camera(pitch_deg: float, dist: float, target: np.ndarray, f: float, cx: float,
+            cy: float) -> _Camera:
+    p = np.radians(pitch_deg)
+    c = target + dist * np.array([0.0, -np.cos(p), np.sin(p)])
+    fwd = (target - c) / np.linalg.norm(target - c)
+    right = np.array([1.0, 0.0, 0.0])
+    right = right - fwd * (right @ fwd)
+    right /= np.linalg.norm(right)
+    down = np.cross(fwd, right)
+    k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
+    return _Camera(k, np.stack([right, down, fwd]), c)
+
+
+# ---------------------------------------------------------------------------- layout
+
+
+def _place_row(tiles: list[str], x0: float, d: _Dims, rng: np.random.Generator, group: str,
+               gap: tuple[float, float], standing: bool = False) -> tuple[list[_Body], float]:
+    bodies, x = [], x0
+    for t in tiles:
+        jit_y = rng.normal(0, 0.35)
+        ang = rng.normal(0, 0.8)
+        down = t == "back"
+        if standing and not down:
+            c = np.array([x + d.w / 2, d.t / 2 + jit_y, d.h / 2])
+            bodies.append(_Body(t, group, c, _standing_axes(ang), 0, standing=True))
+        else:
+            c = np.array([x + d.w / 2, d.h / 2 + jit_y, d.t / 2])
+            bodies.append(_Body(t, group, c, _flat_axes(ang, down), 0, face_down=down))
+        x += d.w + rng.uniform(*gap)
+    return bodies, x
+
+
+def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
+    """Bodies of the player's hand, melds, kita and dora (world mm, near edge at y=0)."""
+    standing = bool(rng.random() < 0.12) and not spec.melds
+    touch = (0.1, 0.9)
+    bodies, x = _place_row(list(spec.concealed), 0.0, d, rng, "hand", touch, standing)
+    if spec.win:
+        x -= touch[1] * rng.random()
+        if not spec.plain:
+            x += rng.uniform(0.25, 0.9) * d.w
+        wb, x = _place_row([spec.win], x, d, rng, "win", touch, standing)
+        bodies += wb
+    row_depth = d.t if standing else d.h
+    x += rng.uniform(0.6, 2.2) * d.w if spec.melds else 0.0
+    meld_x0 = x
+    for m in spec.melds:
+        for i, t in enumerate(m.tiles[:3] if m.kind == "kakan" else m.tiles):
+            if i == m.called:
+                rot = 90 if rng.random() < 0.85 else 270
+                c = np.array([x + d.h / 2, d.w / 2 + rng.normal(0, 0.3), d.t / 2])
+                bodies.append(_Body(t, "meld", c, _flat_axes(rot + rng.normal(0, 1)), rot))
+                if m.kind == "kakan":
+                    add = m.tiles[3]
+                    if m.stacked:
+                        bodies[-1].occluded = True
+                        c2 = c + [rng.normal(0, 0.6), rng.normal(0, 0.6), d.t]
+                    else:
+                        c2 = c + [rng.normal(0, 0.4), d.w + rng.uniform(0.1, 1.0), 0]
+                    bodies.append(_Body(add, "meld", c2, _flat_axes(rot + rng.normal(0, 1.2)),
+                                        rot))
+                x += d.h + rng.uniform(*touch)
+            else:
+                down = m.kind == "ankan" and i in (0, 3)
+                c = np.array([x + d.w / 2, d.h / 2 + rng.normal(0, 0.3), d.t / 2])
+                bodies.append(_Body(t, "meld", c, _flat_axes(rng.normal(0, 0.8), down), 0,
+                                    face_down=down))
+                x += d.w + rng.uniform(*touch)
+        x += rng.uniform(0.3, 1.4) * d.w
+    if spec.kita:
+        sideways = rng.random() < 0.15
+        if spec.melds and rng.random() < 0.5:  # above the melds
+            kx, ky = meld_x0 + rng.uniform(-0.5, 1.5) * d.w, row_depth + rng.uniform(0.4, 1.5) * d.w
+        else:  # to the right
+            kx, ky = x + rng.uniform(0.3, 1.5) * d.w, rng.uniform(-0.1, 0.4) * d.w
+        for t in spec.kita:
+            rot = 90 if sideways else 0
+            span = d.h if sideways else d.w
+            depth = d.w if sideways else d.h
+            c = np.array([kx + span / 2, ky + depth / 2, d.t / 2])
+            bodies.append(_Body(t, "kita", c, _flat_axes(rot + rng.normal(0, 5)), rot))
+            kx += span + rng.uniform(0.25, 1.0) * d.w
+    if spec.dora:
+        dx = rng.uniform(-2.0, 4.0) * d.w
+        dy = row_depth + rng.uniform(1.5, 4.0) * d.h
+        walls = bool(rng.random() < 0.5)
+        tiles = (["back"] * int(rng.integers(1, 4)) if walls else []) + list(spec.dora)
+        tiles += ["back"] * int(rng.integers(1, 4)) if walls else []
+        for t in tiles:
+            c = np.array([dx + d.w / 2, dy + d.h / 2, d.t / 2])
+            if t == "back":
+                bodies.append(_Body("back", "other", c, _flat_axes(rng.normal(0, 1), True), 0,
+                                    face_down=True))
+            else:
+                bodies.append(_Body(t, "dora", c, _flat_axes(rng.normal(0, 1)), 0))
+            dx += d.w + rng.uniform(0.1, 0.8)
+    return bodies
+
+
+def _distractor_tile(rng: np.random.Generator, four_player: bool) -> str:
+    r = rng.random()
+    if r < 0.05:
+        return "flower"
+    if four_player and r < 0.3:
+        return FOUR_PLAYER_ONLY[int(rng.integers(len(FOUR_PLAYER_ONLY)))]
+    if r < 0.1:
+        return ["0p", "0s"][int(rng.integers(2))]
+    return KINDS[int(rng.integers(len(KINDS)))]
+
+
+def _distractors(rng: np.random.Generator, d: _Dims, extent: tuple[float, float, float, float],
+                 ) -> list[_Body]:
+    """Discards in front and at the sides, other players' standing rows (group "other")."""
+    x0, y0, x1, y1 = extent
+    four = bool(rng.random() < 0.15)
+    out: list[_Body] = []
+    if rng.random() < 0.7:  # own discards: rows of six in front of the player
+        rows = int(rng.integers(1, 4))
+        n = int(rng.integers(3, 7 * rows))
+        px = (x0 + x1) / 2 - 3 * d.w + rng.normal(0, d.w)
+        py = y1 + rng.uniform(0.8, 2.5) * d.h
+        for i in range(n):
+            r, k = divmod(i, 6)
+            c = np.array([px + k * (d.w + 0.5) + d.w / 2, py + r * (d.h + 0.8) + d.h / 2,
+                          d.t / 2])
+            out.append(_Body(_distractor_tile(rng, four), "other", c,
+                             _flat_axes(rng.normal(0, 1.5)), 0, important=False))
+    for side in (-1, 1):  # other players' discards, turned towards them
+        if rng.random() < 0.45:
+            rot = 270 if side < 0 else 90
+            bx = x0 - rng.uniform(1.5, 4) * d.h if side < 0 else x1 + rng.uniform(1.5, 4) * d.h
+            by = y1 + rng.uniform(-1, 2) * d.h
+            for i in range(int(rng.integers(2, 12))):
+                r, k = divmod(i, 6)
+                c = np.array([bx - side * r * (d.h + 0.8), by + k * (d.w + 0.5), d.t / 2])
+                out.append(_Body(_distractor_tile(rng, four), "other", c,
+                                 _flat_axes(rot + rng.normal(0, 1.5)), rot, important=False))
+    if rng.random() < 0.25:  # a row of standing tiles seen from behind (backs)
+        by = y1 + rng.uniform(4, 7) * d.h
+        bx = (x0 + x1) / 2 - 6 * d.w
+        for i in range(int(rng.integers(6, 14))):
+            c = np.array([bx + i * (d.w + 0.3) + d.w / 2, by, d.h / 2])
+            ax = _standing_axes(180 + rng.normal(0, 1))
+            out.append(_Body("back", "other", c, ax, 0, face_down=True, standing=True,
+                             important=False))
+    if rng.random() < 0.3:  # a tile upside down near the row, e.g. a discard being taken
+        c = np.array([rng.uniform(x0, x1), y1 + rng.uniform(0.5, 1.2) * d.h, d.t / 2])
+        out.append(_Body(_distractor_tile(rng, four), "other", c,
+                         _flat_axes(180 + rng.normal(0, 8)), 180, important=False))
+    return out
+
+
+# ---------------------------------------------------------------------------- drawing
+
+
+def _poly(img: np.ndarray, pts: np.ndarray, colour: np.ndarray) -> None:
+    cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32),
+                       tuple(float(c) for c in np.clip(colour, 0, 255)), cv2.LINE_AA, 4)
+
+
+def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float) -> None:
+    h, w = img.shape[:2]
+    x0, y0 = np.floor(quad.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return
+    fh, fw = face.shape[:2]
+    side = max(np.linalg.norm(quad[0] - quad[3]), np.linalg.norm(quad[1] - quad[2]))
+    if side < 0.6 * fh:  # pre-shrink: warpPerspective does not filter when minifying
+        s = max(side * 1.4 / fh, 0.1)
+        face = cv2.resize(face, (max(int(fw * s), 4), max(int(fh * s), 4)),
+                          interpolation=cv2.INTER_AREA)
+        fh, fw = face.shape[:2]
+    src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
+    dst = (quad - [x0, y0]).astype(np.float32)
+    m = cv2.getPerspectiveTransform(src, dst)
+    warped = cv2.warpPerspective(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillConvexPoly(mask, np.round(dst * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    a = mask.astype(np.float32)[..., None] * (1.0 / 255.0)
+    roi = img[y0:y1, x0:x1]
+    roi[:] = (roi * (1 - a) + warped.astype(np.float32) * (shade * a)).clip(0, 255)
+
+
+@dataclass
+class _Style:
+    source: str | None
+    back: np.ndarray
+    back_img: np.ndarray
+    ivory: np.ndarray
+    light: np.ndarray  # unit vector towards the light
+    ambient: float
+
+
+def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarray,
+               st: _Style) -> None:
+    pts3 = _corners(b, d)
+    pts = cam.project(pts3)
+    half = np.array([d.w / 2, d.h / 2, d.t / 2])
+    for axis in range(3):
+        for sign in (-1.0, 1.0):
+            n = b.axes[:, axis] * sign
+            fc = b.center + n * half[axis]
+            if n @ (cam.c - fc) <= 0:
+                continue
+            shade = st.ambient + (1 - st.ambient) * max(0.0, float(n @ st.light)) * 1.1
+            if axis == 2:
+                idx = _TOP if sign > 0 else _BOTTOM
+                tex = face if sign > 0 else st.back_img
+                _warp_face(img, tex, pts[list(idx)], shade)
+                # bevel: a thin light rim on the top face edges
+                q = pts[list(idx)]
+                cv2.polylines(img, [np.round(q * 16).astype(np.int32)], True,
+                              tuple(float(v) for v in np.clip(st.ivory * shade * 1.08
+                                                              if sign > 0 else st.back * shade
+                                                              * 1.2, 0, 255)),
+                              1, cv2.LINE_AA, 4)
+                continue
+            # side face: corners with the chosen sign on `axis`, ordered around the quad
+            sel = [i for i in range(8) if _SIGNS[i, axis] == sign]
+            top = [i for i in sel if _SIGNS[i, 2] > 0]
+            bot = [i for i in sel if _SIGNS[i, 2] < 0]
+            top_pts, bot_pts = pts[top], pts[bot]
+            # split between the face layer and the back layer
+            s = 1.0 - 2.0 * d.split
+            t = (1 - s) / 2  # fraction from top to the split line
+            mid = top_pts + (bot_pts - top_pts) * t
+            front_layer = np.array([top_pts[0], top_pts[1], mid[1], mid[0]])
+            back_layer = np.array([mid[0], mid[1], bot_pts[1], bot_pts[0]])
+            _poly(img, front_layer, st.ivory * shade * 0.97)
+            _poly(img, back_layer, st.back * shade)
+
+
+def _label(b: _Body, d: _Dims, cam: _Camera) -> TileLabel:
+    pts = cam.project(_corners(b, d))
+    quad = pts[list(_BOTTOM if b.face_down else _TOP)]
+    if b.face_down and not b.standing and b.group == "meld":
+        quad = pts[list(_BOTTOM)]
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    angle = 90 if b.rot % 180 == 90 else 0
+    return TileLabel(
+        tile="back" if b.face_down else b.tile,
+        box=(float(x0), float(y0), float(x1), float(y1)),
+        quad=tuple((float(x), float(y)) for x, y in quad),
+        angle=angle, face_down=b.face_down, group=b.group, rot=b.rot,
+        hidden=b.tile if b.face_down and b.tile != "back" else None,
+        occluded=b.occluded, standing=b.standing,
+    )
+
+
+def _fit_camera(rng: np.random.Generator, bodies: list[_Body], d: _Dims, size: tuple[int, int],
+                pitch: float) -> _Camera:
+    w, h = size
+    f = (w / 2) / np.tan(np.radians(rng.uniform(55, 75)) / 2)
+    pts = np.concatenate([_corners(b, d) for b in bodies if b.important])
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    target = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
+    fill = rng.uniform(0.55, 0.93)
+    dist = 600.0
+    for _ in range(4):
+        cam = _camera(pitch, dist, target, f, w / 2, h / 2)
+        uv = cam.project(pts)
+        span = max((uv[:, 0].max() - uv[:, 0].min()) / w, (uv[:, 1].max() - uv[:, 1].min()) / h)
+        dist *= span / fill
+    cam = _camera(pitch, dist, target, f, w / 2, h / 2)
+    uv = cam.project(pts)
+    (u0, v0), (u1, v1) = uv.min(axis=0), uv.max(axis=0)
+    m = 0.02 * w
+    cx = w / 2 + rng.uniform(m - u0, max(m - u0, w - m - u1))
+    cy = h / 2 + rng.uniform(m - v0, max(m - v0, h - m - v1))
+    return _camera(pitch, dist, target, f, cx, cy)
+
+
+def _rotate_world(bodies: list[_Body], ang_deg: float) -> None:
+    a = np.radians(ang_deg)
+    rz = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1.0]])
+    for b in bodies:
+        b.center = rz @ b.center
+        b.axes = rz @ b.axes
+
+
+def _style(rng: np.random.Generator, bank: FaceBank) -> _Style:
+    src = rng.choice(["fluffy", "fluffy-black", "camerash", "hk", "jp", "mixed"],
+                     p=[0.3, 0.04, 0.2, 0.18, 0.1, 0.18])
+    source = None if src == "mixed" else str(src)
+    names = list(BACK_COLOURS)
+    back = np.array(BACK_COLOURS[names[int(rng.integers(len(names)))]], float)
+    back = np.clip(back * rng.uniform(0.85, 1.15, 3), 0, 255)
+    sample = bank.pick(rng, "5z", source, jitter=False)
+    ivory = np.median(sample[FACE_H // 4: -FACE_H // 4, FACE_W // 4: -FACE_W // 4]
+                      .reshape(-1, 3), axis=0).astype(float)
+    az, el = rng.uniform(0, 2 * np.pi), np.radians(rng.uniform(35, 80))
+    light = np.array([np.cos(az) * np.cos(el), np.sin(az) * np.cos(el), np.sin(el)])
+    return _Style(source, back, back_face(tuple(int(v) for v in back), rng), ivory, light,
+                  float(rng.uniform(0.45, 0.7)))
+
+
+def _shadows(img: np.ndarray, bodies: list[_Body], d: _Dims, cam: _Camera, st: _Style,
+             rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    s = 4
+    mask = np.zeros((h // s + 1, w // s + 1), np.uint8)
+    lz = max(st.light[2], 0.25)
+    for b in bodies:
+        p = _corners(b, d)
+        sh = p - st.light[None, :] * (p[:, 2:3] / lz)
+        uv = cam.project(sh) / s
+        hull = cv2.convexHull(uv.astype(np.float32))
+        cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    sigma = rng.uniform(1.0, 4.0)
+    m = cv2.GaussianBlur(mask, (0, 0), sigma)
+    m = cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
+    k = rng.uniform(0.25, 0.6)
+    return 1.0 - k * (m.astype(np.float32) / 255.0)
+
+
+def _post(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    h, w = img.shape[:2]
+    out = img * light_field(rng, w, h)[..., None]
+    if rng.random() < 0.35:  # glare: a soft bright spot
+        gx, gy = rng.uniform(0, w), rng.uniform(0, h)
+        r = rng.uniform(0.08, 0.3) * w
+        small = np.zeros((h // 8, w // 8), np.float32)
+        cv2.circle(small, (int(gx / 8), int(gy / 8)), max(int(r / 8), 1), 1.0, -1)
+        small = cv2.GaussianBlur(small, (0, 0), r / 16)
+        out += cv2.resize(small, (w, h))[..., None] * rng.uniform(30, 110)
+    out = np.clip(out, 0, 255).astype(np.uint8)
+    r = rng.random()
+    if r < 0.5:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.6))
+    elif r < 0.62:  # slight motion blur
+        k = int(rng.integers(3, 9))
+        ker = np.zeros((k, k), np.float32)
+        ang = rng.uniform(0, 180)
+        c = (k - 1) / 2
+        dx, dy = np.cos(np.radians(ang)) * c, np.sin(np.radians(ang)) * c
+        cv2.line(ker, (int(round(c - dx)), int(round(c - dy))),
+                 (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+        out = cv2.filter2D(out, -1, ker / ker.sum())
+    noise = np.empty((h, w, 3), np.int16)
+    cv2.setRNGSeed(int(rng.integers(2**31 - 1)))
+    cv2.randn(noise, 0, float(rng.uniform(1, 7)))
+    out = cv2.add(out.astype(np.int16), noise, dtype=cv2.CV_8U)
+    q = int(rng.integers(45, 96))
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
+    return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
+
+
+def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
+                 size: tuple[int, int] = (1280, 960), bank: FaceBank | None = None,
+                 distractors: bool | None = None) -> Scene:
+    """Render one scene. Deterministic for a given ``rng`` state, ``spec``, ``size`` and bank."""
+    bank = bank if bank is not None else load_bank()
+    spec = spec if spec is not None else random_hand_spec(rng)
+    w, h = size
+    tw = rng.uniform(24, 28)
+    d = _Dims(tw, tw * rng.uniform(1.3, 1.4), tw * rng.uniform(0.62, 0.8), rng.uniform(0.5, 0.7))
+    st = _style(rng, bank)
+    bodies = _layout(spec, d, rng)
+    pts = np.concatenate([_corners(b, d) for b in bodies])
+    extent = (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max())
+    want_other = rng.random() < 0.55 if distractors is None else distractors
+    if want_other:
+        bodies += _distractors(rng, d, extent)
+    tilt = rng.normal(0, 10) if rng.random() < 0.85 else rng.uniform(-40, 40)
+    _rotate_world(bodies, tilt)
+    pitch = float(np.clip(90 - abs(rng.normal(0, 25)), 30, 90))
+    cam = _fit_camera(rng, bodies, d, size, pitch)
+    # drop distractors that are not wholly in view
+    kept = []
+    for b in bodies:
+        uv = cam.project(_corners(b, d))
+        inside = (uv.min(axis=0) >= 1).all() and uv[:, 0].max() < w - 1 and uv[:, 1].max() < h - 1
+        if b.important or inside:
+            kept.append(b)
+    bodies = kept
+    tex = table_texture(rng)
+    hmat = cam.plane_homography() @ tex.world_from_tex
+    img = cv2.warpPerspective(tex.image, hmat, (w, h), flags=cv2.INTER_LINEAR,
+                              borderMode=cv2.BORDER_REFLECT).astype(np.float32)
+    img *= _shadows(img, bodies, d, cam, st, rng)[..., None]
+    depth = [float((b.center - cam.c) @ cam.r[2]) for b in bodies]
+    order = np.argsort(depth)[::-1]
+    for i in order:
+        b = bodies[i]
+        face = st.back_img if b.face_down else bank.pick(rng, b.tile, st.source)
+        _draw_body(img, b, d, cam, face, st)
+    image = _post(img, rng)
+    labels = [_label(b, d, cam) for b in bodies]
+    meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",
+            "plain": spec.plain, "win_apart": bool(spec.win and not spec.plain),
+            "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)]}
+    return Scene(image, labels, spec.to_hand(), meta)

@@ -1,0 +1,81 @@
+"""Procedural table surfaces (felt, wood, cloth, plain) and lighting fields for the renderer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+TEX = 512  # texture side in pixels
+
+
+@dataclass(frozen=True)
+class Texture:
+    image: np.ndarray  # BGR uint8, TEX × TEX
+    world_from_tex: np.ndarray  # 3×3: texture pixel → table-plane mm
+
+
+def _smooth_noise(rng: np.random.Generator, cells: int, size: int = TEX) -> np.ndarray:
+    small = rng.standard_normal((cells, cells)).astype(np.float32)
+    return cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC)
+
+
+_FELTS = [(60, 140, 40), (50, 120, 30), (80, 150, 60), (140, 120, 30), (150, 140, 40),
+          (130, 90, 30), (100, 100, 100), (70, 80, 160), (60, 60, 60), (90, 60, 40)]
+_WOODS = [(60, 110, 160), (40, 80, 130), (90, 140, 190), (30, 55, 90), (120, 160, 200)]
+_PLAIN = [(200, 200, 200), (170, 175, 180), (225, 225, 220), (120, 120, 125), (60, 60, 60),
+          (200, 215, 225)]
+
+
+def table_texture(rng: np.random.Generator) -> Texture:
+    """A random table surface covering a square of the table plane around the tiles."""
+    kind = rng.choice(["felt", "wood", "cloth", "plain"], p=[0.5, 0.2, 0.15, 0.15])
+    mm_per_px = rng.uniform(0.6, 1.6)
+    yy, xx = np.mgrid[0:TEX, 0:TEX].astype(np.float32)
+    if kind == "felt":
+        base = np.array(_FELTS[int(rng.integers(len(_FELTS)))], np.float32)
+        base = base * rng.uniform(0.8, 1.2, 3).astype(np.float32)
+        lum = 1 + 0.05 * _smooth_noise(rng, 6) + 0.035 * rng.standard_normal((TEX, TEX)) \
+            .astype(np.float32)
+        img = base * lum[..., None]
+    elif kind == "wood":
+        base = np.array(_WOODS[int(rng.integers(len(_WOODS)))], np.float32)
+        warp = 8 * _smooth_noise(rng, 5)
+        freq = 2 * np.pi * mm_per_px / rng.uniform(3.0, 12.0)
+        grain = np.sin((yy + warp + 2 * _smooth_noise(rng, 40)) * freq)
+        grain = grain * (0.6 + 0.4 * _smooth_noise(rng, 20))
+        lum = 1 + 0.12 * grain + 0.06 * _smooth_noise(rng, 12) \
+            + 0.02 * rng.standard_normal((TEX, TEX)).astype(np.float32)
+        img = base * lum[..., None]
+        if rng.random() < 0.5:
+            img = img.transpose(1, 0, 2)
+    elif kind == "cloth":
+        a = np.array(_FELTS[int(rng.integers(len(_FELTS)))], np.float32)
+        b = np.array(_PLAIN[int(rng.integers(len(_PLAIN)))], np.float32)
+        p = rng.uniform(6, 40) / mm_per_px
+        sx = (np.sin(xx * np.pi / p) > rng.uniform(-0.5, 0.5)).astype(np.float32)
+        sy = (np.sin(yy * np.pi / p) > rng.uniform(-0.5, 0.5)).astype(np.float32)
+        stripes = cv2.GaussianBlur((sx + sy) / 2, (0, 0), 1.0)[..., None]
+        mix = rng.uniform(0.1, 0.35)
+        weave = 1 + 0.06 * np.sin(xx * 2.1) * np.sin(yy * 2.1)
+        img = (a * (1 - mix * stripes) + b * mix * stripes) * weave[..., None]
+    else:
+        base = np.array(_PLAIN[int(rng.integers(len(_PLAIN)))], np.float32)
+        lum = 1 + 0.03 * _smooth_noise(rng, 8) + 0.015 * rng.standard_normal((TEX, TEX)) \
+            .astype(np.float32)
+        img = base * lum[..., None]
+    image = np.clip(img, 0, 255).astype(np.uint8)
+    half = TEX * mm_per_px / 2
+    ox, oy = rng.uniform(-half, half), rng.uniform(-half, half)
+    world = np.array([[mm_per_px, 0, -half + ox], [0, mm_per_px, -half + oy], [0, 0, 1.0]])
+    return Texture(image, world)
+
+
+def light_field(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A smooth multiplicative light map (gradient + blotches), mean about 1."""
+    gx, gy = rng.uniform(-0.35, 0.35, 2)
+    small = rng.standard_normal((4, 4)).astype(np.float32) * rng.uniform(0.0, 0.12)
+    ys, xs = np.mgrid[0:4, 0:4].astype(np.float32) / 3 - 0.5
+    small += gx * xs + gy * ys + rng.uniform(0.8, 1.15)
+    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)

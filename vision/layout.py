@@ -186,7 +186,11 @@ def _grow(
         j = int(cands[np.argmin(np.hypot(along[cands], across[cands]))])
         link = geo.centres[j] - geo.centres[cur]
         new_d = _unit(link)
-        if float(new_d @ d) < cos_turn or not _touching(geo, cur, j, link):
+        if (
+            float(new_d @ d) < cos_turn
+            or not _touching(geo, cur, j, link)
+            or _skips(geo, cur, j, allowed)
+        ):
             return added
         step = 0.5 * step + 0.5 * float(np.linalg.norm(link))
         d = _unit(d + new_d)
@@ -202,6 +206,16 @@ def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
     aj, _ = _true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
     ratio = float(np.linalg.norm(link)) / ((ai + aj) / 2)
     return TOUCH[0] < ratio < TOUCH[1]
+
+
+def _skips(geo: _Geo, i: int, j: int, allowed: np.ndarray) -> bool:
+    """The link ``i``→``j`` jumps over another tile lying between them."""
+    mid = (geo.centres[i] + geo.centres[j]) / 2
+    reach = 0.3 * float(np.linalg.norm(geo.centres[j] - geo.centres[i]))
+    dist = np.hypot(*(geo.centres - mid).T)
+    near = allowed & (dist < reach)
+    near[[i, j]] = False
+    return bool(near.any())
 
 
 def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
@@ -244,6 +258,8 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             if d[0] < 0:
                 continue  # the pair (j, i) covers this direction
             if not _touching(geo, i, j, geo.centres[j] - geo.centres[i]):
+                continue
+            if _skips(geo, i, j, upright):
                 continue
             step = float(dist[j])
             used = {i, j}
@@ -385,17 +401,60 @@ def _right_groups(
 def _split_loose(
     groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]
 ) -> list[tuple[float, list[_Placed]]]:
-    """A group with no sideways or face-down tile and mixed kinds is no meld: loose singles
-    (a winning tile and a kita set close together)."""
+    """Cut groups that hold more than one set (melds laid close together, or a winning tile
+    and a kita) into runs: an ankan (face-down, two alike, face-down) or a run of one kind;
+    a lone tile of another kind stands alone."""
     out: list[tuple[float, list[_Placed]]] = []
     for gap, group in groups:
-        plain = all(tiles[p.index].angle == 0 and readable(tiles[p.index]) for p in group)
-        kinds = {kind(tiles[p.index].tile) for p in group}
-        if len(group) > 1 and plain and len(kinds) > 1:
-            out += [(gap if i == 0 else 0.0, [p]) for i, p in enumerate(group)]
-        else:
+        kinds = {kind(tiles[p.index].tile) for p in group if readable(tiles[p.index])}
+        if len(group) <= 4 and len(kinds) <= 1:
             out.append((gap, group))
+            continue
+        for i, run in enumerate(_runs(group, tiles)):
+            out.append((gap if i == 0 else 0.0, run))
     return out
+
+
+def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed]]:
+    """Split one group, left to right, into ankan patterns and same-kind runs."""
+    base = sorted([p for p in group], key=lambda p: p.t)
+    slots: list[list[_Placed]] = []
+    for p in base:  # a tile lying on/beyond a sideways tile shares its slot
+        if (
+            slots
+            and tiles[p.index].angle == 90
+            and any(tiles[q.index].angle == 90 and _stacked(p, q) for q in slots[-1])
+        ):
+            slots[-1].append(p)
+        else:
+            slots.append([p])
+
+    def slot_kind(slot: list[_Placed]) -> str | None:
+        t = tiles[slot[0].index]
+        return kind(t.tile) if readable(t) else None
+
+    def is_back(slot: list[_Placed]) -> bool:
+        return tiles[slot[0].index].face_down
+
+    runs: list[list[_Placed]] = []
+    i = 0
+    while i < len(slots):
+        if (
+            is_back(slots[i])
+            and i + 3 < len(slots)
+            and is_back(slots[i + 3])
+            and slot_kind(slots[i + 1]) is not None
+            and slot_kind(slots[i + 1]) == slot_kind(slots[i + 2])
+        ):
+            runs.append([p for s in slots[i : i + 4] for p in s])
+            i += 4
+            continue
+        k, j = slot_kind(slots[i]), i + 1
+        while k is not None and j < len(slots) and slot_kind(slots[j]) == k and j - i < 4:
+            j += 1
+        runs.append([p for s in slots[i:j] for p in s])
+        i = j
+    return runs
 
 
 def _line_at(ts: list[float], ns: list[float], t: float) -> float:
@@ -489,6 +548,8 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
     if main is None:
         return None
     if sideways:
+        if len(sideways) > 2 or (len(sideways) == 2 and not _stacked(sideways[0], sideways[1])):
+            return None  # a called meld shows one sideways tile (two stacked for a kakan)
         if len(group) == 3:
             return _meld_string("pon", faces_main, 3)
         if len(group) == 4:

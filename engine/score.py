@@ -14,8 +14,11 @@ from engine.evaluate import Evaluation, best, completed, dora_of
 from engine.parse import Parsed
 from engine.points import chombo_amounts, hand_base, ron_amount, tsumo_amounts
 from engine.rules import Rules
+from engine.tiles import WIND_LETTERS
 from engine.waits import Guarantee, guarantee, is_furiten, waits
 from engine.yaku import Context
+
+name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
 
 
 def _others(seat_letter: str, rules: Rules) -> list[str]:
@@ -26,9 +29,7 @@ def _others(seat_letter: str, rules: Rules) -> list[str]:
 
 
 def _seat_letter(parsed: Parsed) -> str:
-    from engine.tiles import WIND_LETTERS
-
-    return next(k for k, v in WIND_LETTERS.items() if v == parsed.situation.seat)
+    return name_of_wind[parsed.situation.seat]
 
 
 def _with_seats(amounts: list[tuple[str, int]], seat: str, rules: Rules, sign: int) -> list[

@@ -11,8 +11,8 @@ kanburi/houtei count once), §21.1 (open riichi ron from a non-riichi player) an
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import NamedTuple
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
 
 from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
 from engine.parse import Situation
@@ -32,10 +32,16 @@ from engine.tiles import (
 
 @dataclass(frozen=True, slots=True)
 class Context:
-    """The situation a reading is judged in: the hand JSON's situation and the rule set."""
+    """The situation a reading is judged in: the hand JSON's situation and the rule set.
+
+    ``cache`` keeps the situational yaku (they depend on nothing else) for this context.
+    """
 
     sit: Situation
     rules: Rules
+    cache: dict[tuple[bool, str], dict[Any, int]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
 
 YakuTest = Callable[[Reading, Context], bool]
@@ -120,12 +126,19 @@ def shiisan_puutaa(r: Reading, c: Context) -> bool:
 # ---- shape yaku ---------------------------------------------------------------------------
 
 def yakuhai_kinds(c: Context) -> dict[int, int]:
-    """Han per triplet kind: dragons, seat wind, round wind (double wind 2), North if option."""
+    """Han per triplet kind: dragons, seat wind, round wind (double wind 2), North if option.
+
+    Depends only on the context, so it is kept in ``c.cache``.
+    """
+    cached = c.cache.get((True, "yakuhai"))
+    if cached is not None:
+        return cached
     out = {d: 1 for d in DRAGONS}
     out[c.sit.seat] = out.get(c.sit.seat, 0) + 1
     out[c.sit.round] = out.get(c.sit.round, 0) + 1
     if c.rules.north_is_yakuhai and NORTH not in out:
         out[NORTH] = 1
+    c.cache[(True, "yakuhai")] = out
     return out
 
 
@@ -404,15 +417,26 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
     "manzu_honitsu": (manzu_honitsu, SHAPES),
 }
 
-# Tests whose answer depends only on the situation, or only on the tiles of the whole hand
-# (not on the reading or the form): the evaluator may reuse their answer across the readings
-# of one completed hand in one situation (see ``yaku_of``'s ``memo``).
-SHARED_TESTS = frozenset({
+# Tests whose answer depends only on the situation (cached per Context), or only on the tiles
+# of the whole hand, not on the reading or the form (reused across the readings of one
+# completed hand in one context through ``yaku_of``'s ``memo``).
+# (Both caches are kept per form, so tests that look at the form only may be listed.)
+SITUATION_TESTS = frozenset({
     "menzen_tsumo", "riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "kanburi",
-    "haitei", "houtei", "chankan", "paarenchan", "tanyao", "honroutou", "honitsu", "chinitsu",
-    "manzu_honitsu", "ryuuiisou", "chinroutou", "beni_kujaku", "chuuren", "chuuren_9",
-    "sankantsu", "suukantsu",
+    "haitei", "houtei", "chankan", "paarenchan", "renhou", "tenhou", "chihou",
 })
+HAND_TESTS = frozenset({
+    "tanyao", "honroutou", "honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "chinroutou",
+    "beni_kujaku", "chuuren", "chuuren_9", "sankantsu", "suukantsu", "tsuuiisou",
+})
+SHARED_TESTS = SITUATION_TESTS | HAND_TESTS
+
+# Necessary conditions on the whole hand (never sufficient), to skip hand-level tests
+# (gate codes in the plan: 1 one suit, 2 all terminals/honors, 3 three kans):
+ONE_SUIT = frozenset({"honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "beni_kujaku",
+                      "chuuren", "chuuren_9"})
+ALL_TH = frozenset({"honroutou", "chinroutou"})
+THREE_KANS = frozenset({"sankantsu", "suukantsu"})
 
 # Necessary conditions (never sufficient) used only to skip tests that cannot hold:
 # the least number of triplets/kans and of runs a reading needs for the yaku.
@@ -430,8 +454,10 @@ OwnItem = tuple[str, int, YakuTest, int, int]  # id, han, test, least pungs, lea
 class Plan(NamedTuple):
     """What to run for one rule set, closedness and form (built once, then cached)."""
 
-    shared: tuple[SharedItem, ...]  # SHARED_TESTS: run once per completed hand and context
+    situation: tuple[SharedItem, ...]  # SITUATION_TESTS: run once per context
+    hand: tuple[tuple[str, int, YakuTest, int], ...]  # HAND_TESTS with a gate code
     own: tuple[OwnItem, ...]  # reading-level tests, with their skip conditions
+    weaker: dict[str, tuple[str, ...]]  # id → the weaker forms it removes
     composites: tuple[tuple[str, tuple[str, ...], int], ...]  # available composites and han
     order: dict[str, int]  # table order of the ids, for the output
 
@@ -448,7 +474,8 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     if cached is not None and cached[0] is rules:
         return cached[1]
     composite_ids = {cid for cid, _ in rules.composites}
-    shared: list[SharedItem] = []
+    situation: list[SharedItem] = []
+    hand: list[tuple[str, int, YakuTest, int]] = []
     own: list[OwnItem] = []
     for spec in rules.yaku:
         han = spec.closed if closed else spec.open
@@ -458,8 +485,12 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
         fn, forms = entry
         if form not in forms:
             continue
-        if spec.id in SHARED_TESTS:
-            shared.append((spec.id, han, fn))
+        if spec.id in SITUATION_TESTS:
+            situation.append((spec.id, han, fn))
+        elif spec.id in HAND_TESTS:
+            gate = 1 if spec.id in ONE_SUIT else 2 if spec.id in ALL_TH else (
+                3 if spec.id in THREE_KANS else 0)
+            hand.append((spec.id, han, fn, gate))
         else:
             own.append((spec.id, han, fn, MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0)))
     composites = []
@@ -468,7 +499,11 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
         if chan is not None:
             composites.append((cid, parts, chan))
     order = {spec.id: i for i, spec in enumerate(rules.yaku)}
-    plan = Plan(tuple(shared), tuple(own), tuple(composites), order)
+    weaker: dict[str, list[str]] = {}
+    for weak, strong in rules.stronger:
+        weaker.setdefault(strong, []).append(weak)
+    plan = Plan(tuple(situation), tuple(hand), tuple(own),
+                {k: tuple(v) for k, v in weaker.items()}, tuple(composites), order)
     _PLAN_CACHE[key] = (rules, plan)
     return plan
 
@@ -484,22 +519,35 @@ def yaku_of(
     pass one dict per (hand, context).
     """
     rules = c.rules
-    plan = _plan(rules, r.facts.closed, r.form)
-    shared = memo.get(r.form) if memo is not None else None
-    if shared is None:
-        shared = {yid: han for yid, han, fn in plan.shared if fn(r, c)}
+    f = r.facts
+    closed = f.closed
+    plan = _plan(rules, closed, r.form)
+    situational = c.cache.get((closed, r.form))
+    if situational is None:
+        situational = {yid: han for yid, han, fn in plan.situation if fn(r, c)}
+        c.cache[(closed, r.form)] = situational
+    hand = memo.get(r.form) if memo is not None else None
+    if hand is None:
+        n_suits, all_th, n_kans = f.n_suits, f.all_th, f.n_kans
+        hand = {
+            yid: han
+            for yid, han, fn, gate in plan.hand
+            if (gate == 0 or (gate == 1 and n_suits <= 1) or (gate == 2 and all_th)
+                or (gate == 3 and n_kans >= 3))
+            and fn(r, c)
+        }
         if memo is not None:
-            memo[r.form] = shared
-    held = dict(shared)
+            memo[r.form] = hand
+    held = {**situational, **hand}
     n_pungs, n_runs = len(r.pungs), len(r.runs)
     for yid, han, fn, min_pungs, min_runs in plan.own:
         if n_pungs >= min_pungs and n_runs >= min_runs and fn(r, c):
             held[yid] = han
     if not held:
         return []
-    for weak, strong in rules.stronger:
-        if weak in held and strong in held:
-            del held[weak]
+    for strong in [y for y in held if y in plan.weaker]:
+        for weak in plan.weaker[strong]:
+            held.pop(weak, None)
     for cid, parts, chan in plan.composites:
         if all(p in held for p in parts):
             for p in parts:

@@ -39,12 +39,11 @@ def _with_seats(amounts: list[tuple[str, int]], seat: str, rules: Rules, sign: i
     others = _others(seat, rules)
     dealer_seat = rules.seats[0]
     children = [s for s in others if s != dealer_seat]
-    out = []
+    rows: list[tuple[int, dict[str, Any]]] = []
     for role, amount in amounts:
         s = dealer_seat if role == "dealer" else children.pop(0)
-        out.append({"from": role, "seat": s, "amount": sign * amount})
-    out.sort(key=lambda p: others.index(p["seat"]))
-    return out
+        rows.append((others.index(s), {"from": role, "seat": s, "amount": sign * amount}))
+    return [row for _, row in sorted(rows, key=lambda r: r[0])]
 
 
 def score(parsed: Parsed) -> dict[str, Any]:

@@ -329,3 +329,12 @@ def test_highest_scoring_reading_wins() -> None:
     # 333p444p555p: sanankou + sanrenkou beats three 345p runs.
     r = score("333p444p555p78s11z", "9s", riichi="riichi")
     assert r["han"] == 5 and "sanankou" in yaku(r)
+
+
+def test_yaku_open_han_values() -> None:
+    y = yaku(score("123p456p11z22z", "2z", melds=["pon:999p"]))  # open honitsu 2, no ittsu
+    assert y["honitsu"] == 2
+    y = yaku(score("123p456p789p1p", "1p", melds=["pon:999p"]))  # open chinitsu 5, ittsu 1
+    assert y["chinitsu"] == 5 and y["ittsu"] == 1
+    y = yaku(score("123p789p11s", "1s", melds=["pon:999s", "pon:111m"]))  # open junchan 2
+    assert y["junchan"] == 2

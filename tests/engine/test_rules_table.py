@@ -1,0 +1,76 @@
+"""The Rules value: the yaku table matches RULES.md, options, and a second preset's needs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from engine.points import hand_base, ron_amount, tsumo_amounts
+from engine.rules import SANMA_13, LimitStep, Rules, rules_from_json
+from engine.tiles import ALL_KINDS
+from engine.yaku import TESTS
+
+RULES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
+
+
+def _rules_md_table() -> dict[str, tuple[int | None, int | None]]:
+    out = {}
+    for line in RULES_MD.read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| (\w+) \| [^|]+ \| ([^|]+) \| ([^|]+) \|", line)
+        if not m or m.group(1) in ("id", "hand"):
+            continue
+
+        def han(cell: str) -> int | None:
+            cell = cell.strip().strip("*")
+            return None if cell == "—" else int(cell)
+
+        out[m.group(1)] = (han(m.group(2)), han(m.group(3)))
+    return out
+
+
+@pytest.mark.skipif(not RULES_MD.exists(), reason="shared/RULES.md not present")
+def test_yaku_table_matches_rules_md_exactly() -> None:
+    table = _rules_md_table()
+    ours = {s.id: (s.closed, s.open) for s in SANMA_13.yaku}
+    assert ours == table
+
+
+def test_every_yaku_in_the_table_has_a_pure_test() -> None:
+    assert all(spec.id in TESTS for spec in SANMA_13.yaku)
+
+
+def test_interp_options_default_as_written() -> None:
+    r = SANMA_13
+    assert not r.kiriage_mangan and not r.north_is_yakuhai and not r.yakuman_exclusive
+    assert r.riichi_deposit == 1000 and r.kita_count_as_dora_when_north_indicated
+    assert r.open_double_riichi_han == 3 and not r.ryuuiisou_requires_hatsu
+    assert r.tsuuiisou_chiitoitsu and r.min_yaku_han == 2 and r.min_yaku_han_many_honba == 3
+
+
+def test_rules_json_overrides_and_aka_5man() -> None:
+    r = rules_from_json({"preset": "sanma-1.3", "aka_5man": True, "kiriage_mangan": True})
+    assert r.aka_5man and r.kiriage_mangan and r.max_red("p") == 4 and r.aka5man_tiles == 1
+    assert SANMA_13.max_red("p") == 1 and SANMA_13.aka5man_tiles == 0
+
+
+def test_a_four_player_style_rules_value_needs_no_code_change() -> None:
+    """riichi-4p differs only in data: tiles, seats, limits, rounding, honba, tsumo bonus."""
+    four = replace(
+        SANMA_13, preset="riichi-4p-sketch", tile_kinds=ALL_KINDS, chi_allowed=True,
+        seats=("E", "S", "W", "N"), rounds=("E", "S", "W", "N"), min_yaku_han=1,
+        min_yaku_han_many_honba=1, guarantee=False, rounding_unit=100,
+        tsumo_bonus_per_payer=0, honba_ron=300, honba_tsumo_each=100, yakuman_han=13,
+        yakuman_step_han=0, kazoe_max_multiple=1,
+        limits=(LimitStep(5, 2000, "mangan"), LimitStep(6, 3000, "haneman"),
+                LimitStep(8, 4000, "baiman"), LimitStep(11, 6000, "sanbaiman")),
+    )
+    assert isinstance(four, Rules)
+    base, _, _ = hand_base(2, 30, four)
+    assert ron_amount(base, False, 1, four) == 2000 + 300
+    assert tsumo_amounts(base, False, 1, four) == [("dealer", 1000 + 100), ("child", 500 + 100),
+                                                   ("child", 500 + 100)]
+    assert hand_base(13, 30, four) == (8000, "yakuman", 1)
+    assert hand_base(26, 30, four) == (8000, "yakuman", 1)  # no multiples by han

@@ -336,5 +336,5 @@ def test_yaku_open_han_values() -> None:
     assert y["honitsu"] == 2
     y = yaku(score("123p456p789p1p", "1p", melds=["pon:999p"]))  # open chinitsu 5, ittsu 1
     assert y["chinitsu"] == 5 and y["ittsu"] == 1
-    y = yaku(score("123p789p11s", "1s", melds=["pon:999s", "pon:111m"]))  # open junchan 2
+    y = yaku(score("123p789p1s", "1s", melds=["pon:999s", "pon:111m"]))  # open junchan 2
     assert y["junchan"] == 2

@@ -106,9 +106,11 @@ async def _body(request: Request, required: bool) -> Any:
             raise InputError("bad_json", "the request needs a JSON body")
         return {}
     try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        body = json.loads(raw)
+        json.dumps(body, ensure_ascii=False).encode("utf-8")  # no lone surrogates ("\ud800")
+    except (json.JSONDecodeError, UnicodeError, RecursionError) as exc:
         raise InputError("bad_json", f"request body is not valid JSON: {exc}") from exc
+    return body
 
 
 async def _with_body(request: Request, required: bool, fn: Any, *args: Any) -> Response:
@@ -323,7 +325,96 @@ def _export(storage: Storage, game_id: str) -> dict[str, Any]:
 # ---------------------------------------------------------------- routes
 
 
-@router.post("/v1/games", status_code=201, tags=["games"])
+def _json_body(schema: dict[str, Any], required: bool) -> dict[str, Any]:
+    """OpenAPI description of a JSON body read by hand (the endpoints parse it themselves)."""
+    return {
+        "requestBody": {
+            "required": required,
+            "content": {"application/json": {"schema": schema}},
+        }
+    }
+
+
+_PLAYER = {"type": "integer", "minimum": 0, "maximum": 2}
+_PLAYERS = {"type": "array", "items": _PLAYER}
+NEW_GAME_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "players": {
+            "type": "array",
+            "items": {"type": "string", "maxLength": MAX_NAME},
+            "minItems": 3,
+            "maxItems": 3,
+        },
+        "rules": {
+            "type": "object",
+            "properties": {
+                "aka_5man": {"type": "boolean"},
+                "double_ron_honba": {"type": "string", "enum": ["each", "first"]},
+            },
+        },
+    },
+}
+HAND_SCHEMA = {
+    "type": "object",
+    "required": ["outcome"],
+    "properties": {
+        "seq": {"type": "integer", "minimum": 0},
+        "outcome": {"type": "string", "enum": ["ron", "tsumo", "draw", "chombo"]},
+        "discarder": _PLAYER,
+        "wins": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["winner"],
+                "properties": {
+                    "winner": _PLAYER,
+                    "han": {"type": "integer", "minimum": 1},
+                    "fu": {"type": "integer"},
+                    "limit": {
+                        "type": "string",
+                        "enum": ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"],
+                    },
+                    "yakuman_multiple": {"type": "integer", "minimum": 1},
+                    "hand": {"type": "object", "description": "hand JSON (CONTRACT.md)"},
+                },
+            },
+        },
+        "tenpai": _PLAYERS,
+        "nagashi": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"player": _PLAYER, "double_riichi": {"type": "boolean"}},
+            },
+        },
+        "noten_riichi": _PLAYERS,
+        "offenders": _PLAYERS,
+        "riichi": _PLAYERS,
+        "mis_calls": _PLAYERS,
+        "manemann": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "copier": _PLAYER,
+                    "copied": _PLAYER,
+                    "turns": {"type": "integer", "minimum": 5},
+                },
+            },
+        },
+        "aka5man": {"anyOf": [_PLAYER, {"type": "null"}]},
+    },
+}
+UNDO_SCHEMA = {"type": "object", "properties": {"seq": {"type": "integer", "minimum": 0}}}
+
+
+@router.post(
+    "/v1/games",
+    status_code=201,
+    tags=["games"],
+    openapi_extra=_json_body(NEW_GAME_SCHEMA, required=False),
+)
 async def create_game(request: Request, storage: StorageDep) -> Response:
     """Start a hanchan: E1, 30,000 each; names and rule options optional."""
     try:
@@ -339,13 +430,17 @@ async def get_game(game_id: str, storage: StorageDep) -> Response:
     return await _run(_get, storage, game_id)
 
 
-@router.post("/v1/games/{game_id}/hands", tags=["games"])
+@router.post(
+    "/v1/games/{game_id}/hands", tags=["games"], openapi_extra=_json_body(HAND_SCHEMA, True)
+)
 async def add_hand(game_id: str, request: Request, storage: StorageDep) -> Response:
     """Record how a hand ended (ron, tsumo, draw, chombo); the game after it."""
     return await _with_body(request, True, _add_hand, storage, game_id)
 
 
-@router.post("/v1/games/{game_id}/undo", tags=["games"])
+@router.post(
+    "/v1/games/{game_id}/undo", tags=["games"], openapi_extra=_json_body(UNDO_SCHEMA, False)
+)
 async def undo_hand(game_id: str, request: Request, storage: StorageDep) -> Response:
     """Cancel the last recorded hand (kept in the history as an undo event)."""
     return await _with_body(request, False, _undo, storage, game_id)

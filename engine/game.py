@@ -776,7 +776,7 @@ def result_from_json(obj: Any) -> HandResult:
             ),
             tenpai=_ints(obj.get("tenpai", ())),
             nagashi=tuple(
-                Nagashi(_int(n["player"]), bool(n.get("double_riichi", False)))
+                Nagashi(_int(n["player"]), _bool(n.get("double_riichi", False)))
                 for n in obj.get("nagashi", ())
             ),
             noten_riichi=_ints(obj.get("noten_riichi", ())),
@@ -796,6 +796,12 @@ def result_from_json(obj: Any) -> HandResult:
 def _int(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
     return value
 
 
@@ -842,7 +848,7 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
     unknown = set(obj) - _RESULT_FIELDS
     if unknown:
         raise InputError("bad_hand_result", f"unknown field(s) {sorted(unknown)}")
-    if obj.get("outcome") not in {o.value for o in Outcome}:
+    if obj.get("outcome") not in [o.value for o in Outcome]:
         raise InputError("bad_outcome", f"outcome must be one of {[o.value for o in Outcome]}")
     raw = dict(obj)
     wins_in = raw.pop("wins", [])

@@ -141,3 +141,61 @@ def test_final_settlement_sums_to_zero(game):
         final = settle(state)
         assert sum(p.total for p in final) == 0
         assert sorted(p.rank for p in final) == [1, 2, 3]
+
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-5, 50)
+    | st.sampled_from(["ron", "tsumo", "draw", "chombo", "mangan", "yakuman", "x"]),
+    lambda inner: (
+        st.lists(inner, max_size=3)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "outcome",
+                    "discarder",
+                    "wins",
+                    "winner",
+                    "han",
+                    "fu",
+                    "limit",
+                    "tenpai",
+                    "riichi",
+                    "offenders",
+                    "nagashi",
+                    "player",
+                    "aka5man",
+                    "manemann",
+                    "copier",
+                    "copied",
+                    "turns",
+                    "mis_calls",
+                    "noten_riichi",
+                    "yakuman_multiple",
+                    "double_riichi",
+                    "other",
+                ]
+            ),
+            inner,
+            max_size=6,
+        )
+    ),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(json_values, st.booleans())
+def test_any_json_hand_result_is_an_event_or_an_input_error(obj, aka):
+    from engine.errors import InputError
+    from engine.game import resolve_hand
+
+    state = new_game(None, GameRules(aka_5man=aka))
+    try:
+        result = resolve_hand(state, obj)
+        after = apply(state, result)
+    except InputError:
+        return
+    assert sum(after.scores) + after.deposits == 90_000
+    assert result_from_json(result_to_json(result)) == result

@@ -51,6 +51,20 @@ def best(facts: HandFacts, ctx: Context, extra_han: int) -> Evaluation | None:
     return found
 
 
+def best_yaku_han(facts: HandFacts, ctx: Context, extra_han: int) -> int | None:
+    """Yaku han of the best reading (as :func:`best`), or None for no win shape.
+
+    With a single reading there is nothing to rank, so fu and points are not computed.
+    """
+    rs = readings(facts, ctx.sit.tsumo, ctx.rules.tile_kinds, allow_shiisan(ctx.sit, facts))
+    if not rs:
+        return None
+    if len(rs) == 1:
+        return sum(h for _, h in yaku_of(rs[0], ctx))
+    ev = best(facts, ctx, extra_han)
+    return ev.yaku_han if ev is not None else None
+
+
 def completed(hand: HandInput, win_kind: int) -> HandFacts:
     """The completed hand: the concealed part plus a winning tile of kind ``win_kind``."""
     counts = list(hand.concealed)

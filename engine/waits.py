@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.decompose import shape_waits
-from engine.evaluate import Evaluation, best, completed, indicator_hits
+from engine.decompose import HandFacts, shape_waits
+from engine.evaluate import Evaluation, best_yaku_han, completed, indicator_hits
 from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
 from engine.tiles import NORTH, name, next_kind
@@ -97,10 +97,12 @@ def wait_values(
     rules: Rules,
     kinds: list[int],
     known: dict[int, Evaluation | None] | None = None,
+    facts: dict[int, HandFacts] | None = None,
 ) -> list[WaitValue]:
     """Yaku han of the best reading for each wait, won in situation ``sit``.
 
-    ``known`` holds evaluations already made in the same situation (the actual win's).
+    ``known`` holds evaluations already made in the same situation (the actual win's);
+    ``facts`` caches the completed hands between calls for the same hand (ron and tsumo).
     """
     ctx = Context(sit, rules)
     per_kind, base = _base_dora(hand, sit, rules)
@@ -108,9 +110,15 @@ def wait_values(
     for w in kinds:
         if known is not None and w in known:
             ev = known[w]
+            han = ev.yaku_han if ev is not None else None
         else:
-            ev = best(completed(hand, w), ctx, base + per_kind[w] + hand.kita)
-        out.append(WaitValue(w, ev.yaku_han if ev is not None else 0))
+            f = facts.get(w) if facts is not None else None
+            if f is None:
+                f = completed(hand, w)
+                if facts is not None:
+                    facts[w] = f
+            han = best_yaku_han(f, ctx, base + per_kind[w] + hand.kita)
+        out.append(WaitValue(w, han or 0))
     return out
 
 
@@ -136,8 +144,9 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
     kinds = waits(hand, rules)
     required = rules.min_han(sit.honba)
-    ron = wait_values(hand, sit.as_tsumo(False), rules, kinds)
-    tsumo = wait_values(hand, sit.as_tsumo(True), rules, kinds)
+    facts: dict[int, HandFacts] = {}
+    ron = wait_values(hand, sit.as_tsumo(False), rules, kinds, facts=facts)
+    tsumo = wait_values(hand, sit.as_tsumo(True), rules, kinds, facts=facts)
     ron_ok = bool(kinds) and all(w.yaku_han >= required for w in ron)
     tsumo_ok = bool(kinds) and all(w.yaku_han >= required for w in tsumo)
     if not rules.guarantee:

@@ -356,8 +356,10 @@ def validate(state: GameState, result: HandResult) -> None:
         raise InputError("bad_chombo", "a chombo needs the offending player")
     if kind is not Outcome.DRAW and (result.tenpai or result.nagashi or result.noten_riichi):
         raise InputError("bad_result", "tenpai, nagashi and noten_riichi belong to a draw")
-    if kind in (Outcome.RON, Outcome.TSUMO) and result.offenders:
+    if kind is not Outcome.CHOMBO and result.offenders:
         raise InputError("bad_result", "offenders belong to a chombo")
+    if kind in (Outcome.DRAW, Outcome.CHOMBO) and (result.wins or result.discarder is not None):
+        raise InputError("bad_result", "wins and a discarder belong to a ron or a tsumo")
 
 
 def _validate_ron(state: GameState, result: HandResult) -> None:

@@ -10,9 +10,13 @@ from engine.errors import InputError
 from engine.game import (
     BustEvent,
     GameRules,
+    HandResult,
     Manemann,
     Nagashi,
+    Outcome,
+    Payment,
     Transfer,
+    Win,
     YakumanPrize,
     apply,
     new_game,
@@ -345,8 +349,6 @@ def test_leftover_deposits_go_to_top_player_when_a_draw_ends_the_game():
 
 
 def test_rule_r3_mis_call_puts_1000_into_the_deposits():
-    from engine.game import HandResult, Outcome
-
     state = apply(at(), HandResult(Outcome.DRAW, tenpai=(0,), mis_calls=(1,)))
     assert state.deposits == 1_000
     assert state.scores == (32_000, 28_000, 29_000)
@@ -354,8 +356,6 @@ def test_rule_r3_mis_call_puts_1000_into_the_deposits():
 
 
 def test_rule_r3_bust_by_a_mis_call_has_no_prize_receiver():
-    from engine.game import HandResult, Outcome
-
     state = apply(at(scores=(0, 45_000, 45_000)), HandResult(Outcome.DRAW, mis_calls=(0,)))
     assert state.finished and state.busts == (BustEvent(0, None),)
     final = settle(state)
@@ -378,3 +378,27 @@ def test_rule_a8_aka5man_extracted_by_the_discarder_pays_both_ron_and_mangan():
         "aka5man_mangan",
     ]
     assert state.scores == (34_000, 42_000, 14_000)
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        HandResult(Outcome.DRAW, offenders=(1,)),
+        HandResult(Outcome.CHOMBO, offenders=(1,), discarder=0),
+        HandResult(Outcome.CHOMBO, offenders=(1,), tenpai=(0,)),
+        HandResult(Outcome.TSUMO, wins=(Win(1, (Payment(0, 1000),)),)),
+        HandResult(Outcome.TSUMO, wins=(Win(1, (Payment(0, 1500), Payment(2, 1000))),)),
+        HandResult(Outcome.RON, discarder=0, wins=(Win(1, (Payment(2, 1000),)),)),
+        HandResult(
+            Outcome.RON,
+            discarder=0,
+            wins=(Win(1, (Payment(0, 1000),)), Win(1, (Payment(0, 1000),))),
+        ),
+        HandResult(Outcome.DRAW, riichi=(1, 1)),
+        HandResult(Outcome.DRAW, manemann=(Manemann(2, 1, 4),)),
+    ],
+)
+def test_impossible_results_are_refused(result):
+    state = at()
+    with pytest.raises(InputError):
+        apply(state, result)

@@ -124,6 +124,11 @@ def test_full_game_ends_with_settlement_and_refuses_more_hands(client):
     assert [s["rank"] for s in game["settlement"]] == [1, 2, 3]  # equal scores: seat order
     r = client.post(f"/v1/games/{game['id']}/hands", json={"outcome": "draw"})
     assert r.status_code == 409 and r.json()["error"]["code"] == "game_over"
+    # the hand that ended the game can still be corrected
+    r = client.post(f"/v1/games/{game['id']}/undo")
+    assert r.status_code == 200
+    assert r.json()["finished"] is False and r.json()["round"] == "S3"
+    assert r.json()["settlement"] is None
 
 
 def test_bust_worked_line_through_the_api(client):

@@ -129,7 +129,7 @@ def is_standard_complete(counts: tuple[int, ...]) -> bool:
 
 def is_chiitoitsu(counts: tuple[int, ...]) -> bool:
     """Seven distinct pairs (a four of a kind is not two pairs)."""
-    return sum(1 for c in counts if c == 2) == 7
+    return counts.count(2) == 7
 
 
 @cache
@@ -140,6 +140,8 @@ def kokushi_kinds(kinds: frozenset[int]) -> tuple[int, ...]:
 def is_kokushi(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
     """One of each terminal and honor plus a pair of one of them (國士無双)."""
     kk = kokushi_kinds(kinds)
+    if len(counts) - counts.count(0) != len(kk):  # quick reject: one of each kind
+        return False
     return (
         sum(counts) == 14
         and all(counts[k] >= 1 for k in kk)

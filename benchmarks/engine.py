@@ -22,8 +22,11 @@ from typing import Any
 
 if __name__ == "__main__":  # run as a script: import the repo's engine, not this file
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != os.path.dirname(
-        os.path.abspath(__file__))]
+    sys.path[:] = [
+        p
+        for p in sys.path
+        if os.path.abspath(p or ".") != os.path.dirname(os.path.abspath(__file__))
+    ]
     sys.path.insert(0, root)
 
 from engine.tiles import SANMA_KINDS, name  # noqa: E402
@@ -140,8 +143,10 @@ def _lib_inputs(obj: dict[str, Any]) -> tuple[Any, ...]:
     w = {v: k for k, v in WIND_LETTERS.items()}
     winds = {"E": 27, "S": 28, "W": 29, "N": 30}
     cfg = HandConfig(
-        is_tsumo=obj["tsumo"], is_riichi=obj["riichi"] != "none",
-        player_wind=winds[w[p.situation.seat]], round_wind=winds[w[p.situation.round]],
+        is_tsumo=obj["tsumo"],
+        is_riichi=obj["riichi"] != "none",
+        player_wind=winds[w[p.situation.seat]],
+        round_wind=winds[w[p.situation.round]],
         options=OptionalRules(has_open_tanyao=True, is_three_player=True),
     )
     return tiles, win, melds, dora, cfg
@@ -164,34 +169,44 @@ def main(argv: list[str] | None = None) -> None:
     hands = [random_winning_hand(rng) for _ in range(args.n)]
     print(f"{args.n} random sanma winning hands (seed {args.seed})", flush=True)
     parsed = [parse_hand(h, need_win=True) for h in hands]
-    parsed_13 = [parse_hand({k: v for k, v in h.items() if k != "win"}, need_win=False)
-                 for h in hands]
+    parsed_13 = [
+        parse_hand({k: v for k, v in h.items() if k != "win"}, need_win=False) for h in hands
+    ]
     lib_in = [_lib_inputs(h) for h in hands]
 
     def rate(label: str, fn: Any, items: list[Any]) -> float:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         for i, x in enumerate(items):
             fn(x)
             if (i + 1) % 2000 == 0:
                 print(f"  {label}: {i + 1}/{len(items)}", file=sys.stderr, flush=True)
-        dt = time.perf_counter() - t0
+        dt = time.process_time() - t0
         r = len(items) / dt
-        print(f"{label:<40} {r:>10.0f} hands/s  ({dt * 1e6 / len(items):.0f} µs/hand)",
-              flush=True)
+        print(f"{label:<40} {r:>10.0f} hands/s  ({dt * 1e6 / len(items):.0f} µs/hand)", flush=True)
         return r
 
     calc = HandCalculator()
-    lib = rate("mahjong 2.1.0 estimate_hand_value", lambda x: calc.estimate_hand_value(
-        x[0], x[1], melds=x[2], dora_indicators=x[3], config=x[4]), lib_in)
+    lib = rate(
+        "mahjong 2.1.0 estimate_hand_value",
+        lambda x: calc.estimate_hand_value(
+            x[0], x[1], melds=x[2], dora_indicators=x[3], config=x[4]
+        ),
+        lib_in,
+    )
     eng = rate("engine score (with guarantee)", score, parsed)
     ten = rate("engine tenpai (every wait, ron+tsumo)", tenpai, parsed_13)
     eng_json = rate("engine score_json (parse+score)", score_json, hands)
-    rate("engine tenpai_json (parse+tenpai)", tenpai_json,
-         [{k: v for k, v in h.items() if k != "win"} for h in hands])
+    rate(
+        "engine tenpai_json (parse+tenpai)",
+        tenpai_json,
+        [{k: v for k, v in h.items() if k != "win"} for h in hands],
+    )
     valid = sum(1 for p in parsed if score(p)["valid"])
     print(f"valid wins: {valid}/{len(parsed)} (the rest fail §18 and are chombo results)")
-    print(f"score vs library: {eng / lib:.1f}x (score_json {eng_json / lib:.1f}x); "
-          f"tenpai {ten:.0f} hands/s (target 20,000)")
+    print(
+        f"score vs library: {eng / lib:.1f}x (score_json {eng_json / lib:.1f}x); "
+        f"tenpai {ten:.0f} hands/s (target 20,000)"
+    )
 
 
 if __name__ == "__main__":

@@ -143,9 +143,7 @@ def is_kokushi(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
     if len(counts) - counts.count(0) != len(kk):  # quick reject: one of each kind
         return False
     return (
-        sum(counts) == 14
-        and all(counts[k] >= 1 for k in kk)
-        and sum(counts[k] for k in kk) == 14
+        sum(counts) == 14 and all(counts[k] >= 1 for k in kk) and sum(counts[k] for k in kk) == 14
     )
 
 
@@ -328,9 +326,7 @@ def readings(
     """Every reading of a completed hand; empty when the tiles are not a win shape."""
     win = facts.win
     meld_runs = tuple(m.tile for m in facts.melds if m.is_run)
-    meld_pungs = tuple(
-        Pung(m.tile, not m.is_open, m.is_kan) for m in facts.melds if not m.is_run
-    )
+    meld_pungs = tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in facts.melds if not m.is_run)
     out: list[Reading] = []
     counts = facts.counts
     for pair, trips, runs in standard_decomps(counts):

@@ -87,8 +87,13 @@ class Dora:
         return self.dora + self.ura + self.aka + self.kita + self.aka5man_bonus
 
     def to_json(self) -> dict[str, int]:
-        return {"dora": self.dora, "ura": self.ura, "aka": self.aka, "kita": self.kita,
-                "aka5man_bonus": self.aka5man_bonus}
+        return {
+            "dora": self.dora,
+            "ura": self.ura,
+            "aka": self.aka,
+            "kita": self.kita,
+            "aka5man_bonus": self.aka5man_bonus,
+        }
 
 
 def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list[Tile]:
@@ -99,9 +104,7 @@ def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list
     return tiles
 
 
-def indicator_hits(
-    indicators: tuple[Tile, ...], counts: list[int], kita: int, rules: Rules
-) -> int:
+def indicator_hits(indicators: tuple[Tile, ...], counts: list[int], kita: int, rules: Rules) -> int:
     """Dora han from indicators (§2): the indicated kind's tiles, norths incl. kita [interp];
     an aka-5-man indicator lets the winner name any kind (§A9: take the best)."""
     with_kita = list(counts)

@@ -39,8 +39,10 @@ def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
         items.append((f"wait_{r.wait}", 2))
     for p in r.pungs:
         fu = 2 * (2 if IS_TH[p.kind] else 1) * (2 if p.concealed else 1) * (4 if p.kan else 1)
-        what = ("ankan" if p.concealed else "minkan") if p.kan else (
-            "ankou" if p.concealed else "minkou"
+        what = (
+            ("ankan" if p.concealed else "minkan")
+            if p.kan
+            else ("ankou" if p.concealed else "minkou")
         )
         items.append((f"{what}_{name(p.kind)}", fu))
     pair_fu = _pair_fu(r.pair, c)

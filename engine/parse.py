@@ -20,13 +20,33 @@ MELD_KINDS = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
 RON_ON = (None, "kita", "ankan")
 
 _BOOL_FIELDS = (
-    "tsumo", "ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan",
-    "tenhou", "chihou", "renhou", "first_draw", "discarder_riichi",
+    "tsumo",
+    "ippatsu",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "kanburi",
+    "chankan",
+    "tenhou",
+    "chihou",
+    "renhou",
+    "first_draw",
+    "discarder_riichi",
 )
 _INT_FIELDS = ("kita", "kita_aka", "honba", "deposits")
 _OTHER_FIELDS = (
-    "hand", "win", "melds", "dora", "ura", "seat", "round", "riichi", "aka5man_as", "rules",
-    "discards", "ron_on",
+    "hand",
+    "win",
+    "melds",
+    "dora",
+    "ura",
+    "seat",
+    "round",
+    "riichi",
+    "aka5man_as",
+    "rules",
+    "discards",
+    "ron_on",
 )
 KNOWN_FIELDS = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
 
@@ -105,10 +125,24 @@ class Situation:
         if tsumo == self.tsumo:
             return self
         if tsumo:
-            return replace(self, tsumo=True, houtei=False, kanburi=False, chankan=False,
-                           renhou=False, ron_on=None)
-        return replace(self, tsumo=False, haitei=False, rinshan=False, tenhou=False,
-                       chihou=False, first_draw=False)
+            return replace(
+                self,
+                tsumo=True,
+                houtei=False,
+                kanburi=False,
+                chankan=False,
+                renhou=False,
+                ron_on=None,
+            )
+        return replace(
+            self,
+            tsumo=False,
+            haitei=False,
+            rinshan=False,
+            tenhou=False,
+            chihou=False,
+            first_draw=False,
+        )
 
 
 @dataclass(frozen=True)
@@ -148,7 +182,7 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
     ['1p', '2p', '0p', '0m']
     """
     if not isinstance(text, str):
-        raise InputError("bad_type", f"{where} must be a string of tiles like \"123p55z\"")
+        raise InputError("bad_type", f'{where} must be a string of tiles like "123p55z"')
     tiles: list[Tile] = []
     digits: list[str] = []
     for ch in text.replace(" ", ""):
@@ -207,7 +241,7 @@ def parse_meld(text: Any, rules: Rules, n: int) -> Meld:
     """``pon:777z``, ``minkan:XXXX``, ``kakan:XXXX``, ``ankan:XXXX`` (``chi:234m`` if allowed)."""
     where = f"melds[{n}]"
     if not isinstance(text, str) or ":" not in text:
-        raise InputError("bad_meld", f"{where} must look like \"pon:777z\", got {text!r}")
+        raise InputError("bad_meld", f'{where} must look like "pon:777z", got {text!r}')
     kind, _, body = text.partition(":")
     kind = kind.strip().lower()
     if kind not in MELD_KINDS:
@@ -256,7 +290,7 @@ def _get_tile_list(obj: dict[str, Any], key: str, rules: Rules) -> list[Tile]:
     if isinstance(v, str):
         return parse_tiles(v, rules, key)
     if not isinstance(v, list):
-        raise InputError("bad_type", f"{key} must be a list of tiles like [\"3p\"]")
+        raise InputError("bad_type", f'{key} must be a list of tiles like ["3p"]')
     out: list[Tile] = []
     for i, item in enumerate(v):
         out.extend(parse_tiles(item, rules, f"{key}[{i}]"))
@@ -291,7 +325,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         raise InputError("unexpected_win", "tenpai takes the hand without the winning tile")
     melds_raw = obj.get("melds") or []
     if not isinstance(melds_raw, list):
-        raise InputError("bad_type", "melds must be a list like [\"pon:777z\"]")
+        raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
     melds = tuple(parse_meld(m, rules, i) for i, m in enumerate(melds_raw))
     dora = _get_tile_list(obj, "dora", rules)
     ura = _get_tile_list(obj, "ura", rules)
@@ -301,9 +335,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     kita, kita_aka = _get_int(obj, "kita"), _get_int(obj, "kita_aka")
     aka5man_as = obj.get("aka5man_as")
     if aka5man_as not in (None, "5p", "5s"):
-        raise InputError(
-            "bad_value", f"aka5man_as must be null, \"5p\" or \"5s\", got {aka5man_as!r}"
-        )
+        raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
 
     _check_counts(hand_tiles, melds, need_win)
     _check_physical(hand_tiles, win, melds, kita, kita_aka, dora + ura, rules)
@@ -314,7 +346,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
             if not win.aka5man or sit.tsumo:
                 raise InputError(
                     "inconsistent_situation",
-                    "aka5man_as applies only to a ron on a discarded aka-5-man (win \"0m\")",
+                    'aka5man_as applies only to a ron on a discarded aka-5-man (win "0m")',
                 )
             win_kind = 13 if aka5man_as == "5p" else 22
     elif aka5man_as is not None:
@@ -347,7 +379,7 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
         raise InputError("bad_value", f"riichi must be one of {list(RIICHI_KINDS)}, got {riichi!r}")
     ron_on = obj.get("ron_on")
     if ron_on not in RON_ON:
-        raise InputError("bad_value", f"ron_on must be null, \"kita\" or \"ankan\", got {ron_on!r}")
+        raise InputError("bad_value", f'ron_on must be null, "kita" or "ankan", got {ron_on!r}')
     flags = {k: _get_bool(obj, k) for k in _BOOL_FIELDS}
     return Situation(
         seat=_wind(obj, "seat", "S", rules.seats),
@@ -373,8 +405,13 @@ def _check_counts(hand: list[Tile], melds: tuple[Meld, ...], need_win: bool) -> 
 
 
 def _check_physical(
-    hand: list[Tile], win: Tile | None, melds: tuple[Meld, ...], kita: int, kita_aka: int,
-    indicators: list[Tile], rules: Rules,
+    hand: list[Tile],
+    win: Tile | None,
+    melds: tuple[Meld, ...],
+    kita: int,
+    kita_aka: int,
+    indicators: list[Tile],
+    rules: Rules,
 ) -> None:
     """No fifth tile, no more red fives or aka-5-man than the set holds (§1, §3, §A1–A2)."""
     if kita and not rules.kita_enabled:
@@ -425,6 +462,7 @@ def _check_situation(
     sit: Situation, melds: tuple[Meld, ...], win: Tile | None, ura: list[Tile], rules: Rules
 ) -> None:
     """Flags that cannot be true together are refused rather than scored (never a silent guess)."""
+
     def bad(msg: str) -> InputError:
         return InputError("inconsistent_situation", msg)
 

@@ -248,8 +248,17 @@ SANMA_13 = Rules()
 PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13}
 
 # Options a hand JSON may override (plain bool/int fields); structural fields are preset-only.
-_STRUCTURAL = {"preset", "tile_kinds", "red_fives", "seats", "rounds", "limits", "yaku",
-               "stronger", "composites"}
+_STRUCTURAL = {
+    "preset",
+    "tile_kinds",
+    "red_fives",
+    "seats",
+    "rounds",
+    "limits",
+    "yaku",
+    "stronger",
+    "composites",
+}
 OPTION_TYPES: dict[str, type] = {
     f.name: (bool if f.type in ("bool", bool) else int)
     for f in fields(Rules)
@@ -272,7 +281,7 @@ def rules_from_json(obj: Any) -> Rules:
     if obj is None:
         return SANMA_13
     if not isinstance(obj, dict):
-        raise InputError("bad_rules", "rules must be an object like {\"preset\": \"sanma-1.3\"}")
+        raise InputError("bad_rules", 'rules must be an object like {"preset": "sanma-1.3"}')
     key = tuple(sorted(((str(k), type(v).__name__, v) for k, v in obj.items()), key=str))
     try:
         cached = _RULES_CACHE.get(key)

@@ -32,9 +32,9 @@ def _seat_letter(parsed: Parsed) -> str:
     return name_of_wind[parsed.situation.seat]
 
 
-def _with_seats(amounts: list[tuple[str, int]], seat: str, rules: Rules, sign: int) -> list[
-    dict[str, Any]
-]:
+def _with_seats(
+    amounts: list[tuple[str, int]], seat: str, rules: Rules, sign: int
+) -> list[dict[str, Any]]:
     """Attach seats to ``[("dealer"|"child", n)]`` in shimocha-first order."""
     others = _others(seat, rules)
     dealer_seat = rules.seats[0]
@@ -91,12 +91,17 @@ def score(parsed: Parsed) -> dict[str, Any]:
     factor = rules.aka5man_payment_multiplier if hand.kita_aka else 1  # §A8
     seat = _seat_letter(parsed)
     if sit.tsumo:
-        amounts = [(role, n * factor) for role, n in
-                   tsumo_amounts(base, sit.is_dealer, sit.honba, rules)]
+        amounts = [
+            (role, n * factor) for role, n in tsumo_amounts(base, sit.is_dealer, sit.honba, rules)
+        ]
         payments = _with_seats(amounts, seat, rules, 1)
     else:
-        payments = [{"from": "discarder",
-                     "amount": ron_amount(base, sit.is_dealer, sit.honba, rules) * factor}]
+        payments = [
+            {
+                "from": "discarder",
+                "amount": ron_amount(base, sit.is_dealer, sit.honba, rules) * factor,
+            }
+        ]
     deposits = sit.deposits * rules.riichi_deposit
     result = _body(True, None, ev, dora, g)
     result.update(

@@ -123,7 +123,8 @@ def wait_values(
 
 
 def guarantee(
-    parsed: Parsed, kinds: list[int] | None = None,
+    parsed: Parsed,
+    kinds: list[int] | None = None,
     known: dict[int, Evaluation | None] | None = None,
 ) -> Guarantee:
     """The §18 guarantee of the hand before its winning tile, in the win's situation."""
@@ -157,14 +158,16 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
     for r, t in zip(ron, tsumo, strict=True):
         valid_ron = not furiten and r.yaku_han >= required and (ron_ok or not rules.guarantee)
         valid_tsumo = t.yaku_han >= required and (tsumo_ok or exception or not rules.guarantee)
-        out_waits.append({
-            "tile": name(r.tile),
-            "yaku_han": r.yaku_han,
-            "yaku_han_ron": r.yaku_han,
-            "yaku_han_tsumo": t.yaku_han,
-            "valid_ron": valid_ron,
-            "valid_tsumo": valid_tsumo,
-        })
+        out_waits.append(
+            {
+                "tile": name(r.tile),
+                "yaku_han": r.yaku_han,
+                "yaku_han_ron": r.yaku_han,
+                "yaku_han_tsumo": t.yaku_han,
+                "valid_ron": valid_ron,
+                "valid_tsumo": valid_tsumo,
+            }
+        )
     return {
         "tenpai": bool(kinds),
         "waits": out_waits,

@@ -53,6 +53,7 @@ STD = frozenset({STANDARD})
 
 # ---- situational yaku (no shape restriction) ----------------------------------------------
 
+
 def menzen_tsumo(r: Reading, c: Context) -> bool:
     """門前清自模和: a closed hand won by tsumo (closedness is the table's '—' open value)."""
     return c.sit.tsumo
@@ -124,6 +125,7 @@ def shiisan_puutaa(r: Reading, c: Context) -> bool:
 
 
 # ---- shape yaku ---------------------------------------------------------------------------
+
 
 def yakuhai_kinds(c: Context) -> dict[int, int]:
     """Han per triplet kind: dragons, seat wind, round wind (double wind 2), North if option.
@@ -421,28 +423,64 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
 # of the whole hand, not on the reading or the form (reused across the readings of one
 # completed hand in one context through ``yaku_of``'s ``memo``).
 # (Both caches are kept per form, so tests that look at the form only may be listed.)
-SITUATION_TESTS = frozenset({
-    "menzen_tsumo", "riichi", "double_riichi", "open_riichi", "ippatsu", "rinshan", "kanburi",
-    "haitei", "houtei", "chankan", "paarenchan", "renhou", "tenhou", "chihou",
-})
-HAND_TESTS = frozenset({
-    "tanyao", "honroutou", "honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "chinroutou",
-    "beni_kujaku", "chuuren", "chuuren_9", "sankantsu", "suukantsu", "tsuuiisou",
-})
+SITUATION_TESTS = frozenset(
+    {
+        "menzen_tsumo",
+        "riichi",
+        "double_riichi",
+        "open_riichi",
+        "ippatsu",
+        "rinshan",
+        "kanburi",
+        "haitei",
+        "houtei",
+        "chankan",
+        "paarenchan",
+        "renhou",
+        "tenhou",
+        "chihou",
+    }
+)
+HAND_TESTS = frozenset(
+    {
+        "tanyao",
+        "honroutou",
+        "honitsu",
+        "chinitsu",
+        "manzu_honitsu",
+        "ryuuiisou",
+        "chinroutou",
+        "beni_kujaku",
+        "chuuren",
+        "chuuren_9",
+        "sankantsu",
+        "suukantsu",
+        "tsuuiisou",
+    }
+)
 SHARED_TESTS = SITUATION_TESTS | HAND_TESTS
 
 # Necessary conditions on the whole hand (never sufficient), to skip hand-level tests
 # (gate codes in the plan: 1 one suit, 2 all terminals/honors, 3 three kans):
-ONE_SUIT = frozenset({"honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "beni_kujaku",
-                      "chuuren", "chuuren_9"})
+ONE_SUIT = frozenset(
+    {"honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "beni_kujaku", "chuuren", "chuuren_9"}
+)
 ALL_TH = frozenset({"honroutou", "chinroutou"})
 THREE_KANS = frozenset({"sankantsu", "suukantsu"})
 
 # Necessary conditions (never sufficient) used only to skip tests that cannot hold:
 # the least number of triplets/kans and of runs a reading needs for the yaku.
 MIN_PUNGS = {
-    "yakuhai": 1, "shousangen": 2, "sanankou": 3, "sanrenkou": 3, "daisangen": 3,
-    "sanshoku_doukou": 3, "suushii": 3, "suurenkou": 4, "suuankou": 4, "suuankou_tanki": 4,
+    "yakuhai": 1,
+    "shousangen": 2,
+    "sanankou": 3,
+    "sanrenkou": 3,
+    "daisangen": 3,
+    "sanshoku_doukou": 3,
+    "suushii": 3,
+    "suurenkou": 4,
+    "suuankou": 4,
+    "suuankou_tanki": 4,
     "toitoi": 4,
 }
 MIN_RUNS = {"pinfu": 4, "iipeikou": 2, "ryanpeikou": 4, "ittsu": 3, "daisharin": 4}
@@ -488,8 +526,13 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
         if spec.id in SITUATION_TESTS:
             situation.append((spec.id, han, fn))
         elif spec.id in HAND_TESTS:
-            gate = 1 if spec.id in ONE_SUIT else 2 if spec.id in ALL_TH else (
-                3 if spec.id in THREE_KANS else 0)
+            gate = (
+                1
+                if spec.id in ONE_SUIT
+                else 2
+                if spec.id in ALL_TH
+                else (3 if spec.id in THREE_KANS else 0)
+            )
             hand.append((spec.id, han, fn, gate))
         else:
             own.append((spec.id, han, fn, MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0)))
@@ -502,8 +545,14 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     weaker: dict[str, list[str]] = {}
     for weak, strong in rules.stronger:
         weaker.setdefault(strong, []).append(weak)
-    plan = Plan(tuple(situation), tuple(hand), tuple(own),
-                {k: tuple(v) for k, v in weaker.items()}, tuple(composites), order)
+    plan = Plan(
+        tuple(situation),
+        tuple(hand),
+        tuple(own),
+        {k: tuple(v) for k, v in weaker.items()},
+        tuple(composites),
+        order,
+    )
     _PLAN_CACHE[key] = (rules, plan)
     return plan
 
@@ -532,8 +581,12 @@ def yaku_of(
         hand = {
             yid: han
             for yid, han, fn, gate in plan.hand
-            if (gate == 0 or (gate == 1 and n_suits <= 1) or (gate == 2 and all_th)
-                or (gate == 3 and n_kans >= 3))
+            if (
+                gate == 0
+                or (gate == 1 and n_suits <= 1)
+                or (gate == 2 and all_th)
+                or (gate == 3 and n_kans >= 3)
+            )
             and fn(r, c)
         }
         if memo is not None:

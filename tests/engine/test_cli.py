@@ -14,8 +14,9 @@ from api.cli import main
 HAND = {"hand": "234p456p789s11z22z", "win": "2z", "seat": "S", "round": "E", "riichi": "riichi"}
 
 
-def run(argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> tuple[int, list[Any]]:
+def run(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[Any]]:
     monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
     code = main(argv)
     out = capsys.readouterr().out
@@ -27,18 +28,23 @@ def test_cli_score(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
     assert code == 0 and out[0]["valid"] and out[0]["total"] == 3000
 
 
-def test_cli_score_bad_input_exit_2(monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_score_bad_input_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out = run(["score"], json.dumps({**HAND, "win": "5m"}), monkeypatch, capsys)
     assert code == 2 and out[0]["error"]["code"] == "invalid_tile"
     code, out = run(["score"], "{not json", monkeypatch, capsys)
     assert code == 2 and out[0]["error"]["code"] == "bad_json"
 
 
-def test_cli_score_batch_same_order(monkeypatch: pytest.MonkeyPatch,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
-    lines = [json.dumps(HAND), json.dumps({**HAND, "hand": "1"}),
-             json.dumps({**HAND, "tsumo": True})]
+def test_cli_score_batch_same_order(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = [
+        json.dumps(HAND),
+        json.dumps({**HAND, "hand": "1"}),
+        json.dumps({**HAND, "tsumo": True}),
+    ]
     code, out = run(["score", "--batch"], "\n".join(lines), monkeypatch, capsys)
     assert code == 2 and len(out) == 3
     assert out[0]["valid"] and "error" in out[1] and out[2]["valid"]

@@ -64,8 +64,11 @@ def test_crosscheck_fu_and_dora_against_mahjong_hand_calculator() -> None:
         facts = completed(p.hand, p.hand.win_kind)
         ours_fu = {fu_of(r, ctx)[0] for r in readings(facts, h["tsumo"], SANMA_13.tile_kinds)}
         assert res.fu in ours_fu, (h, res.fu, ours_fu)
-        lib_dora = sum(y.han_closed if not melds or all(not m.opened for m in melds)
-                       else y.han_open for y in res.yaku if y.name == "Dora")
+        lib_dora = sum(
+            y.han_closed if not melds or all(not m.opened for m in melds) else y.han_open
+            for y in res.yaku
+            if y.name == "Dora"
+        )
         assert score_json(h)["dora"]["dora"] == lib_dora, h
         compared += 1
     assert compared > N // 3

@@ -58,8 +58,13 @@ def test_rule_a9_aka5man_indicator_takes_the_best() -> None:
 
 
 def test_rule_a6_aka5man_discard_taken_as_5p_adds_2_han_not_yaku() -> None:
-    obj = {"hand": "123p46p789s111z55s", "win": "0m", "aka5man_as": "5p", "riichi": "riichi",
-           "rules": {"aka_5man": True}}
+    obj = {
+        "hand": "123p46p789s111z55s",
+        "win": "0m",
+        "aka5man_as": "5p",
+        "riichi": "riichi",
+        "rules": {"aka_5man": True},
+    }
     r = score(**obj)  # type: ignore[arg-type]
     assert r["valid"] and r["dora"]["aka5man_bonus"] == 2
     assert r["yaku_han"] == 2  # riichi + yakuhai (east round)
@@ -68,8 +73,13 @@ def test_rule_a6_aka5man_discard_taken_as_5p_adds_2_han_not_yaku() -> None:
 
 
 def test_rule_a4_aka5man_in_hand_is_a_north() -> None:
-    obj = {"hand": "123p456p789s44z0m5s", "win": "5s", "riichi": "riichi", "tsumo": True,
-           "rules": {"aka_5man": True}}
+    obj = {
+        "hand": "123p456p789s44z0m5s",
+        "win": "5s",
+        "riichi": "riichi",
+        "tsumo": True,
+        "rules": {"aka_5man": True},
+    }
     r = score(**obj)  # type: ignore[arg-type]
     assert r["valid"] and r["form"] == "standard" and r["fu_breakdown"][-1]["reason"] != ""
     assert {"reason": "ankou_4z", "fu": 8} in r["fu_breakdown"]

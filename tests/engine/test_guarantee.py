@@ -73,8 +73,9 @@ def test_rule_18_waits_used_up_by_own_tiles_are_not_considered() -> None:
 def test_rule_18_waits_only_sanma_kinds() -> None:
     # 1m9m kanchan-like shapes cannot wait on 2m–8m; 9m 1m treated as separate kinds
     t = tenpai("19m19p19s1234567z")
-    assert len(t["waits"]) == 13 and all(w["tile"][1] != "m" or w["tile"][0] in "19"
-                                         for w in t["waits"])
+    assert len(t["waits"]) == 13 and all(
+        w["tile"][1] != "m" or w["tile"][0] in "19" for w in t["waits"]
+    )
 
 
 def test_rule_18_no_win_shape_is_chombo() -> None:

@@ -51,8 +51,12 @@ def test_rule_3_one_red_5p_in_the_base_rule() -> None:
 
 
 def test_rule_a2_four_red_fives_under_aka_5man() -> None:
-    obj = {"hand": "0000p678p345s678s", "win": "9s", "riichi": "riichi",
-           "rules": {"aka_5man": True}}
+    obj = {
+        "hand": "0000p678p345s678s",
+        "win": "9s",
+        "riichi": "riichi",
+        "rules": {"aka_5man": True},
+    }
     r = score_json(obj)
     assert r["dora"]["aka"] == 5  # every 5p and 5s is red under the option
 
@@ -62,8 +66,13 @@ def test_rule_a1_0m_needs_the_option() -> None:
 
 
 def test_rule_a1_only_one_aka5man() -> None:
-    obj = {**OK, "hand": "23p567p345s678s4z0m", "win": "0m", "riichi": "none",
-           "rules": {"aka_5man": True}}
+    obj = {
+        **OK,
+        "hand": "23p567p345s678s4z0m",
+        "win": "0m",
+        "riichi": "none",
+        "rules": {"aka_5man": True},
+    }
     refused(obj, "too_many_red")
 
 
@@ -78,8 +87,15 @@ def test_unknown_field_refused() -> None:
 
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("tsumo", "yes"), ("honba", -1), ("honba", 1.5), ("kita", True), ("hand", 123),
-     ("melds", "pon:777z"), ("dora", 3)],
+    [
+        ("tsumo", "yes"),
+        ("honba", -1),
+        ("honba", 1.5),
+        ("kita", True),
+        ("hand", 123),
+        ("melds", "pon:777z"),
+        ("dora", 3),
+    ],
 )
 def test_wrong_types_refused(field: str, value: Any) -> None:
     refused({**OK, field: value}, "bad_type")
@@ -122,8 +138,10 @@ def test_inconsistent_situations_refused() -> None:
     refused({**OK, "haitei": True}, "inconsistent_situation")
     refused({**OK, "tsumo": True, "houtei": True}, "inconsistent_situation")
     refused({**OK, "tenhou": True, "tsumo": True, "riichi": "none"}, "inconsistent_situation")
-    refused({"hand": "567p345s678s5p", "win": "5p", "melds": ["pon:777z"], "riichi": "riichi"},
-            "inconsistent_situation")
+    refused(
+        {"hand": "567p345s678s5p", "win": "5p", "melds": ["pon:777z"], "riichi": "riichi"},
+        "inconsistent_situation",
+    )
     refused({**OK, "ura": ["1p"], "riichi": "none"}, "inconsistent_situation")
 
 

@@ -101,8 +101,7 @@ def test_rule_14_1_deposits_go_to_the_winner_in_total() -> None:
 def test_rule_a8_aka5man_winner_receives_double_incl_honba_not_deposits() -> None:
     rules = {"aka_5man": True}
     plain = score(PINFU, "4p", riichi="riichi", honba=1, deposits=1, kita=1, rules=rules)
-    aka = score(PINFU, "4p", riichi="riichi", honba=1, deposits=1, kita=1, kita_aka=1,
-                rules=rules)
+    aka = score(PINFU, "4p", riichi="riichi", honba=1, deposits=1, kita=1, kita_aka=1, rules=rules)
     assert plain["han"] == aka["han"]
     assert aka["payments"][0]["amount"] == 2 * plain["payments"][0]["amount"]
     assert aka["total"] == 2 * plain["payments"][0]["amount"] + 1000

@@ -74,10 +74,15 @@ def test_property_no_hand_with_a_fifth_tile_is_scored(seed: int, kind: int) -> N
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.integers(1, 30), st.sampled_from([20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110]),
-       st.booleans(), st.integers(0, 10))
-def test_property_payment_helpers_grid_and_order(han: int, fu: int, dealer: bool,
-                                                honba: int) -> None:
+@given(
+    st.integers(1, 30),
+    st.sampled_from([20, 25, 30, 40, 50, 60, 70, 80, 90, 100, 110]),
+    st.booleans(),
+    st.integers(0, 10),
+)
+def test_property_payment_helpers_grid_and_order(
+    han: int, fu: int, dealer: bool, honba: int
+) -> None:
     base, limit, multiple = hand_base(han, fu, SANMA_13)
     ron = ron_amount(base, dealer, honba, SANMA_13)
     tsumo = tsumo_amounts(base, dealer, honba, SANMA_13)
@@ -86,3 +91,27 @@ def test_property_payment_helpers_grid_and_order(han: int, fu: int, dealer: bool
     assert (limit == "yakuman") == (multiple > 0) == (han >= 15)
     if han < 15:
         assert hand_base(han + 1, fu, SANMA_13)[0] >= base
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds)
+def test_property_skip_conditions_are_necessary(seed: int) -> None:
+    """The evaluator's skip gates (MIN_PUNGS, MIN_RUNS, one suit, all terminals, kans) never
+    skip a yaku whose pure test holds, so the fast path equals running every test."""
+    from engine.decompose import readings
+    from engine.evaluate import completed
+    from engine.parse import parse_hand
+    from engine.yaku import ALL_TH, MIN_PUNGS, MIN_RUNS, ONE_SUIT, TESTS, THREE_KANS, Context
+
+    p = parse_hand(hand_from(seed), need_win=True)
+    assert p.hand.win_kind is not None
+    ctx = Context(p.situation, p.rules)
+    facts = completed(p.hand, p.hand.win_kind)
+    for r in readings(facts, p.situation.tsumo, p.rules.tile_kinds):
+        for yid, (fn, forms) in TESTS.items():
+            if r.form not in forms or not fn(r, ctx):
+                continue
+            assert len(r.pungs) >= MIN_PUNGS.get(yid, 0) and len(r.runs) >= MIN_RUNS.get(yid, 0)
+            assert yid not in ONE_SUIT or facts.n_suits <= 1
+            assert yid not in ALL_TH or facts.all_th
+            assert yid not in THREE_KANS or facts.n_kans >= 3

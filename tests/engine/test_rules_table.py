@@ -59,18 +59,36 @@ def test_rules_json_overrides_and_aka_5man() -> None:
 def test_a_four_player_style_rules_value_needs_no_code_change() -> None:
     """riichi-4p differs only in data: tiles, seats, limits, rounding, honba, tsumo bonus."""
     four = replace(
-        SANMA_13, preset="riichi-4p-sketch", tile_kinds=ALL_KINDS, chi_allowed=True,
-        seats=("E", "S", "W", "N"), rounds=("E", "S", "W", "N"), min_yaku_han=1,
-        min_yaku_han_many_honba=1, guarantee=False, rounding_unit=100,
-        tsumo_bonus_per_payer=0, honba_ron=300, honba_tsumo_each=100, yakuman_han=13,
-        yakuman_step_han=0, kazoe_max_multiple=1,
-        limits=(LimitStep(5, 2000, "mangan"), LimitStep(6, 3000, "haneman"),
-                LimitStep(8, 4000, "baiman"), LimitStep(11, 6000, "sanbaiman")),
+        SANMA_13,
+        preset="riichi-4p-sketch",
+        tile_kinds=ALL_KINDS,
+        chi_allowed=True,
+        seats=("E", "S", "W", "N"),
+        rounds=("E", "S", "W", "N"),
+        min_yaku_han=1,
+        min_yaku_han_many_honba=1,
+        guarantee=False,
+        rounding_unit=100,
+        tsumo_bonus_per_payer=0,
+        honba_ron=300,
+        honba_tsumo_each=100,
+        yakuman_han=13,
+        yakuman_step_han=0,
+        kazoe_max_multiple=1,
+        limits=(
+            LimitStep(5, 2000, "mangan"),
+            LimitStep(6, 3000, "haneman"),
+            LimitStep(8, 4000, "baiman"),
+            LimitStep(11, 6000, "sanbaiman"),
+        ),
     )
     assert isinstance(four, Rules)
     base, _, _ = hand_base(2, 30, four)
     assert ron_amount(base, False, 1, four) == 2000 + 300
-    assert tsumo_amounts(base, False, 1, four) == [("dealer", 1000 + 100), ("child", 500 + 100),
-                                                   ("child", 500 + 100)]
+    assert tsumo_amounts(base, False, 1, four) == [
+        ("dealer", 1000 + 100),
+        ("child", 500 + 100),
+        ("child", 500 + 100),
+    ]
     assert hand_base(13, 30, four) == (8000, "yakuman", 1)
     assert hand_base(26, 30, four) == (8000, "yakuman", 1)  # no multiples by han

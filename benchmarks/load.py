@@ -31,6 +31,8 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "benchmarks":
+    sys.path[0] = str(ROOT)  # run as a script: import the packages, not benchmarks/engine.py
 
 HANDS = [
     {"hand": "234p456p789s11z22z", "win": "2z", "seat": "S", "round": "E", "riichi": "riichi"},

@@ -1,0 +1,188 @@
+"""Recognition accuracy and speed of the shipped models (prints numbers; asserts nothing).
+
+    .venv/bin/python -m benchmarks.recognition [--renders 200] [--latency 20] [--raw-labels]
+
+Real held-out photos (never trained on): hk-hands ``valid`` (labels with the corrections in
+datasets/manifests/hk_valid_corrections.json unless --raw-labels) and jp-upright's held-out
+fifth. Per labelled riichi tile: found (IoU ≥ 0.5 with a detection), found and named right;
+precision of the reported tiles; share of photos whose whole tile multiset is exactly right.
+Flower tiles must not be reported (a report on a flower box counts as a false tile).
+Rendered scenes (datasets.synth, seeds never used in training): red/not-red accuracy on fives,
+sideways and face-down accuracy. Latency: JPEG bytes of a 4032×3024 photo → recognize JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.detect import iou
+from vision.pipeline import Recognizer
+from vision.types import TileDetection
+
+RENDER_SEED = 7_000_000  # training renders use 1_000_000 + n, n < 100 000
+
+
+@dataclass
+class Tally:
+    gt: int = 0
+    found: int = 0
+    named: int = 0
+    reported: int = 0
+    true_reports: int = 0
+    flower_reports: int = 0
+    photos: int = 0
+    exact: int = 0
+    confusions: Counter = field(default_factory=Counter)
+
+    def line(self, name: str) -> str:
+        r = self.found / max(self.gt, 1)
+        n = self.named / max(self.gt, 1)
+        p = self.true_reports / max(self.reported, 1)
+        a = self.named / max(self.found, 1)
+        e = self.exact / max(self.photos, 1)
+        return (f"{name}: photos {self.photos}, labelled tiles {self.gt} | found {r:.2%} | "
+                f"found+named right {n:.2%} | precision {p:.2%} | class accuracy {a:.2%} | "
+                f"photos exactly right {e:.2%} | reports on flowers {self.flower_reports}")
+
+
+def match(pred: list[TileDetection], boxes: np.ndarray, limit: float = 0.5) -> dict[int, int]:
+    """Greedy one-to-one IoU matching: prediction index → label index."""
+    pairs = []
+    for i, t in enumerate(pred):
+        for j, b in enumerate(boxes):
+            v = iou(t.box, tuple(b))
+            if v >= limit:
+                pairs.append((v, i, j))
+    used_p, used_g, out = set(), set(), {}
+    for _v, i, j in sorted(pairs, reverse=True):
+        if i not in used_p and j not in used_g:
+            used_p.add(i)
+            used_g.add(j)
+            out[i] = j
+    return out
+
+
+def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: list[str]) -> None:
+    m = match(pred, boxes)
+    riichi = [j for j, lab in enumerate(labels) if lab not in ("flower", "partial")]
+    t.photos += 1
+    t.gt += len(riichi)
+    t.reported += len(pred)
+    for i, j in m.items():
+        lab = labels[j]
+        if lab == "flower":
+            t.flower_reports += 1
+        elif lab == "partial":
+            t.reported -= 1  # a cut-off edge tile: neither right nor wrong
+        else:
+            t.found += 1
+            t.true_reports += 1
+            if pred[i].tile == lab:
+                t.named += 1
+            else:
+                t.confusions[(lab, pred[i].tile)] += 1
+    partial_hits = {i for i, j in m.items() if labels[j] == "partial"}
+    got = Counter(p.tile for i, p in enumerate(pred) if i not in partial_hits)
+    if got == Counter(labels[j] for j in riichi):
+        t.exact += 1
+
+
+def eval_real(rec: Recognizer, corrected: bool) -> list[Tally]:
+    from datasets import train_data as td
+
+    out = []
+    for name, photos in (("hk-hands valid", td.hk_photos("valid", corrected=corrected)),
+                         ("jp-upright held-out", td.jp_photos(heldout=True))):
+        t = Tally()
+        for p in photos:
+            pred, _ = rec.tiles(p.load())
+            score_photo(t, pred, p.boxes, p.labels)
+        print(t.line(name), flush=True)
+        print("  top confusions (label→read):",
+              ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
+        out.append(t)
+    return out
+
+
+def eval_renders(rec: Recognizer, n: int) -> None:
+    from datasets.synth.scene import render_scene
+
+    t = Tally()
+    red = [0, 0]
+    side = [0, 0]
+    down = [0, 0]
+    for k in range(n):
+        sc = render_scene(np.random.default_rng(RENDER_SEED + k))
+        pred, _ = rec.tiles(sc.image)
+        boxes = np.array([lab.box for lab in sc.tiles], np.float32)
+        labels = ["partial" if lab.occluded else ("back" if lab.face_down else lab.tile)
+                  for lab in sc.tiles]
+        score_photo(t, pred, boxes, labels)
+        for i, j in match(pred, boxes).items():
+            g = sc.tiles[j]
+            if g.occluded:
+                continue
+            if not g.face_down and g.tile[0] in "05" and g.tile[1] in "mps":
+                red[0] += (pred[i].tile in ("0m", "0p", "0s")) == g.red
+                red[1] += 1
+            side[0] += pred[i].angle == g.angle
+            side[1] += 1
+            down[0] += (pred[i].tile == "back") == g.face_down
+            down[1] += 1
+    print(t.line(f"renders (seeds {RENDER_SEED}+)"))
+    print("  top confusions (label→read):",
+          ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
+    print(f"  red-or-not on found fives: {red[0] / max(red[1], 1):.2%} of {red[1]} | "
+          f"sideways right: {side[0] / max(side[1], 1):.2%} of {side[1]} | "
+          f"face-down right: {down[0] / max(down[1], 1):.2%} of {down[1]}")
+
+
+def latency(rec: Recognizer, runs: int) -> None:
+    from datasets.synth.scene import render_scene
+
+    sc = render_scene(np.random.default_rng(RENDER_SEED - 1), size=(1344, 1008))
+    big = cv2.resize(sc.image, (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    data = cv2.imencode(".jpg", big, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes()
+    rec.recognize_bytes(data)
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        rec.recognize_bytes(data)
+        times.append(time.perf_counter() - t0)
+    ms = np.array(times) * 1000
+    print(f"latency 4032×3024 JPEG ({len(data) / 1e6:.1f} MB) → JSON, 2 threads: "
+          f"p50 {np.percentile(ms, 50):.0f} ms, p95 {np.percentile(ms, 95):.0f} ms ({runs} runs)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default=None, help="folder with the ONNX models")
+    ap.add_argument("--renders", type=int, default=200)
+    ap.add_argument("--latency", type=int, default=20)
+    ap.add_argument("--raw-labels", action="store_true", help="hk valid without corrections")
+    ap.add_argument("--skip-real", action="store_true")
+    args = ap.parse_args(argv)
+    rec = Recognizer(args.models) if args.models else Recognizer()
+    for name in ("tile_detector.onnx", "tile_classifier.onnx"):
+        p = Path(rec.__class__.__module__ and (args.models or "models")) / name
+        if p.exists():
+            print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
+    if not args.skip_real:
+        eval_real(rec, corrected=not args.raw_labels)
+    if args.renders:
+        eval_renders(rec, args.renders)
+    if args.latency:
+        latency(rec, args.latency)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,400 @@
+"""Train the tile detector and classifier and export them to ONNX (models/*.onnx).
+
+One command, CPU or GPU, bounded by a time budget, with a progress bar::
+
+    .venv/bin/python -m datasets.train --device cpu --minutes 170 --out models
+
+Data (read from ../shared/datasets, or $SANMA_DATA): hk-hands train (real photos, CC BY 4.0),
+jp-upright's training part (real, CC BY 4.0), camerash crops (MIT), FluffyStuff art (CC0), and
+scenes rendered by ``datasets.synth`` (red fives, aka-5-man, sideways, face-down, melds) when
+``--renders N`` > 0. hk-hands valid and jp-upright's held-out part are never read here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+from torch import nn
+from torch.nn import functional as F  # noqa: N812
+from torch.utils.data import DataLoader, Dataset
+from tqdm import tqdm
+
+from datasets import train_data as td
+from datasets.train_nets import ClsNet, DetNet
+from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile
+from vision.detect import SIZE_UNIT, STRIDE
+
+DET_SIZE = 512
+
+
+# ---------------------------------------------------------------- rendered scenes
+def _render_one(seed: int) -> td.Photo | None:
+    """One scene from datasets.synth as a Photo (labels and sideways flags known)."""
+    from datasets.synth.scene import render_scene
+
+    scene = render_scene(np.random.default_rng(seed))
+    image = scene.image
+    boxes, labels, side = [], [], []
+    for t in scene.tiles:
+        boxes.append(t.box)
+        labels.append("partial" if t.occluded else ("back" if t.face_down else t.tile))
+        side.append(t.angle == 90)
+    if not boxes:
+        return None
+    h, w = image.shape[:2]
+    s = min(1.0, 1024 / max(h, w))  # keep memory small; tiles stay larger than the crops
+    if s < 1:
+        image = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
+    p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side)
+    p.image = image
+    return p
+
+
+def render_scenes(n: int, seed: int, workers: int) -> list[td.Photo]:
+    if n <= 0:
+        return []
+    from multiprocessing import get_context
+
+    from datasets.synth.faces import load_bank
+
+    load_bank()  # build once, before forking: the workers share it
+    out: list[td.Photo] = []
+    with get_context("fork").Pool(workers) as pool:
+        it = pool.imap_unordered(_render_one, range(seed, seed + n), chunksize=4)
+        for p in tqdm(it, total=n, desc="render scenes", file=sys.stdout, mininterval=5):
+            if p is not None:
+                out.append(p)
+    return out
+
+
+# ---------------------------------------------------------------- detector data
+def _rot90_boxes(boxes: np.ndarray, w: int, h: int, k: int) -> np.ndarray:
+    """Boxes after np.rot90(img, k) (counter-clockwise quarter turns)."""
+    b = boxes.copy()
+    for _ in range(k % 4):
+        x1, y1, x2, y2 = b[:, 0].copy(), b[:, 1].copy(), b[:, 2].copy(), b[:, 3].copy()
+        b = np.stack([y1, w - x2, y2, w - x1], axis=1)
+        w, h = h, w
+    return b
+
+
+def _gaussian(heat: np.ndarray, cx: float, cy: float, sx: float, sy: float) -> None:
+    h, w = heat.shape
+    rx, ry = int(3 * sx) + 1, int(3 * sy) + 1
+    x0, x1 = max(0, int(cx) - rx), min(w, int(cx) + rx + 1)
+    y0, y1 = max(0, int(cy) - ry), min(h, int(cy) + ry + 1)
+    if x0 >= x1 or y0 >= y1:
+        return
+    xs = np.arange(x0, x1, dtype=np.float32)[None, :]
+    ys = np.arange(y0, y1, dtype=np.float32)[:, None]
+    g = np.exp(-((xs - int(cx)) ** 2) / (2 * sx * sx) - ((ys - int(cy)) ** 2) / (2 * sy * sy))
+    np.maximum(heat[y0:y1, x0:x1], g, out=heat[y0:y1, x0:x1])
+
+
+class DetData(Dataset):
+    """Random crops of photos at random scale/turn, with CenterNet targets."""
+
+    def __init__(self, photos: list[td.Photo], weights: np.ndarray, length: int) -> None:
+        self.photos, self.weights, self.length = photos, weights / weights.sum(), length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, ...]:
+        rng = np.random.default_rng((os.getpid() * 7919 + i * 104729 + time.time_ns()) % 2**32)
+        p = self.photos[rng.choice(len(self.photos), p=self.weights)]
+        img = p.load()
+        boxes = p.boxes.copy()
+        side = np.array([-1 if s is None else int(s) for s in p.sideways], np.int64)
+        h, w = img.shape[:2]
+        k = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
+        if k:
+            img = np.ascontiguousarray(np.rot90(img, k))
+            boxes = _rot90_boxes(boxes, w, h, k)
+            if k % 2:
+                side = np.where(side >= 0, 1 - side, side)
+            h, w = img.shape[:2]
+        if rng.random() < 0.5:
+            img = img[:, ::-1]
+            boxes = np.stack([w - boxes[:, 2], boxes[:, 1], w - boxes[:, 0], boxes[:, 3]], 1)
+        size = np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
+        target = math.exp(rng.uniform(math.log(20), math.log(140)))
+        s = float(np.clip(target / max(size, 1.0), 0.15, 3.0))
+        # random crop window of DET_SIZE/s source pixels
+        win = DET_SIZE / s
+        x0 = rng.uniform(min(0, w - win), max(0, w - win))
+        y0 = rng.uniform(min(0, h - win), max(0, h - win))
+        mat = np.float32([[s, 0, -x0 * s], [0, s, -y0 * s]])
+        bg = rng.uniform(0, 255, 3).tolist()
+        out = cv2.warpAffine(img, mat, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA if s < 1 else
+                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
+        out = td.photometric(out, rng, 0.8)
+        b = (boxes - [x0, y0, x0, y0]) * s
+        return (torch.from_numpy(out[..., ::-1].transpose(2, 0, 1).copy()),
+                *self.targets(b, side))
+
+    @staticmethod
+    def targets(boxes: np.ndarray, side: np.ndarray) -> tuple[torch.Tensor, ...]:
+        n = DET_SIZE // STRIDE
+        heat = np.zeros((n, n), np.float32)
+        weight = np.ones((n, n), np.float32)
+        reg = np.zeros((4, n, n), np.float32)
+        regm = np.zeros((n, n), np.float32)
+        sidet = np.zeros((n, n), np.float32)
+        sidem = np.zeros((n, n), np.float32)
+        for (x1, y1, x2, y2), sd in zip(boxes, side, strict=True):
+            bw, bh = x2 - x1, y2 - y1
+            cx1, cy1 = np.clip([x1, y1], 0, DET_SIZE)
+            cx2, cy2 = np.clip([x2, y2], 0, DET_SIZE)
+            vis = max(0, cx2 - cx1) * max(0, cy2 - cy1) / max(bw * bh, 1e-6)
+            if vis <= 0:
+                continue
+            cx, cy = (x1 + x2) / 2 / STRIDE, (y1 + y2) / 2 / STRIDE
+            inside = 0 <= cx < n and 0 <= cy < n
+            if vis < 0.6 or not inside or bw < 6 or bh < 6:
+                gx1, gy1 = int(cx1 // STRIDE), int(cy1 // STRIDE)
+                gx2, gy2 = int(math.ceil(cx2 / STRIDE)), int(math.ceil(cy2 / STRIDE))
+                weight[gy1:gy2, gx1:gx2] = 0.0  # ignore: cut off or too small
+                continue
+            _gaussian(heat, cx, cy, max(bw / STRIDE / 6, 0.6), max(bh / STRIDE / 6, 0.6))
+            ix, iy = int(cx), int(cy)
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    jx, jy = ix + dx, iy + dy
+                    if 0 <= jx < n and 0 <= jy < n:
+                        wgt = 1.0 if dx == dy == 0 else 0.5
+                        if wgt < regm[jy, jx]:
+                            continue
+                        reg[:, jy, jx] = (cx - jx, cy - jy, math.log(bw / SIZE_UNIT),
+                                          math.log(bh / SIZE_UNIT))
+                        regm[jy, jx] = wgt
+                        if sd >= 0:
+                            sidet[jy, jx], sidem[jy, jx] = float(sd), wgt
+        return tuple(torch.from_numpy(a) for a in (heat, weight, reg, regm, sidet, sidem))
+
+
+def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem) -> torch.Tensor:
+    """CenterNet focal loss on the heat + L1 on offsets/log-size + BCE on sideways."""
+    out = out.float()
+    p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
+    pos = heat.eq(1).float()
+    neg = (1 - pos) * weight
+    pos_loss = -(torch.log(p) * (1 - p) ** 2 * pos).sum()
+    neg_loss = -(torch.log(1 - p) * p**2 * (1 - heat) ** 4 * neg).sum()
+    npos = pos.sum().clamp(min=1)
+    hl = (pos_loss + neg_loss) / npos
+    rl = (F.l1_loss(out[:, 1:5], reg, reduction="none").sum(1) * regm).sum() / regm.sum().clamp(
+        min=1
+    )
+    sl = (F.binary_cross_entropy_with_logits(out[:, 5], sidet, reduction="none") * sidem).sum()
+    sl = sl / sidem.sum().clamp(min=1)
+    return hl + rl + 0.5 * sl
+
+
+# ---------------------------------------------------------------- classifier data
+class ClsData(Dataset):
+    """A mix of real crops, art renders, camerash crops, rendered-scene crops and not-tiles."""
+
+    def __init__(self, photos: list[td.Photo], renders: list[td.Photo], camerash, faces,
+                 black_faces, length: int) -> None:
+        self.length = length
+        self.real = [(p, j) for p in photos for j, lab in enumerate(p.labels) if lab != "partial"]
+        self.rend = [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
+        self.photos, self.camerash = photos, camerash
+        self.faces, self.black = faces, black_faces
+        self.face_labels = sorted(faces)
+
+    def __len__(self) -> int:
+        return self.length
+
+    def _none_crop(self, rng: np.random.Generator) -> np.ndarray:
+        for _ in range(20):
+            p = self.photos[rng.integers(len(self.photos))]
+            img = p.load()
+            h, w = img.shape[:2]
+            med = float(np.median(p.boxes[:, 2] - p.boxes[:, 0]))
+            bw = med * rng.uniform(0.5, 1.6)
+            bh = bw * rng.uniform(0.8, 1.8)
+            x1, y1 = rng.uniform(-bw * 0.3, w - bw * 0.7), rng.uniform(-bh * 0.3, h - bh * 0.7)
+            box = (x1, y1, x1 + bw, y1 + bh)
+            from vision.detect import iou
+
+            if all(iou(box, tuple(b)) < 0.12 for b in p.boxes):
+                return td.photometric(crop_tile(img, box, False), rng, 0.6)
+        # fall back: a half-tile shifted crop is not a tile either
+        p, j = self.real[rng.integers(len(self.real))]
+        b = p.boxes[j].copy()
+        dx = (b[2] - b[0]) * rng.choice([-0.55, 0.55])
+        return crop_tile(p.load(), (b[0] + dx, b[1], b[2] + dx, b[3]), False)
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, int]:
+        rng = np.random.default_rng((os.getpid() * 7919 + i * 104729 + time.time_ns()) % 2**32)
+        r = rng.random()
+        has_rend = bool(self.rend)
+        if r < (0.40 if has_rend else 0.5):
+            p, j = self.real[rng.integers(len(self.real))]
+            crop, label = td.photo_crop(p, j, rng), p.labels[j]
+        elif has_rend and r < 0.65:
+            p, j = self.rend[rng.integers(len(self.rend))]
+            crop, label = td.photo_crop(p, j, rng), p.labels[j]
+        elif r < 0.85:
+            label = self.face_labels[rng.integers(len(self.face_labels))]
+            src = self.black if (rng.random() < 0.15 and label in self.black) else self.faces
+            crop = td.render_art_crop(src[label], rng, label)
+            if rng.random() < 0.5:
+                crop = crop[::-1, ::-1].copy()
+        elif r < 0.93:
+            img, label = self.camerash[rng.integers(len(self.camerash))]
+            crop = cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
+            crop = td.photometric(crop, rng, 0.8)
+            if rng.random() < 0.5:
+                crop = crop[::-1, ::-1].copy()
+        else:
+            crop, label = self._none_crop(rng), "none"
+        x = torch.from_numpy(crop[..., ::-1].transpose(2, 0, 1).copy())
+        return x, CLASSES.index(label)
+
+
+# ---------------------------------------------------------------- loops
+def _worker_init(_: int) -> None:
+    cv2.setNumThreads(1)  # one thread per loader process, or 16 workers × 16 threads thrash
+    torch.set_num_threads(1)
+
+
+
+def cosine_lr(opt, base: float, frac: float) -> None:
+    warm = min(1.0, frac / 0.03)
+    lr = base * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0))))
+    for g in opt.param_groups:
+        g["lr"] = lr
+
+
+def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, log) -> None:
+    opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
+    model.train()
+    start = time.time()
+    step = 0
+    bar = tqdm(total=int(seconds), desc=f"train {name}", unit="s", file=sys.stdout,
+               mininterval=10)
+    amp = device.type == "cuda"
+    done = False
+    while not done:
+        for batch in loader:
+            frac = (time.time() - start) / seconds
+            if frac >= 1:
+                done = True
+                break
+            cosine_lr(opt, lr, frac)
+            batch = [b.to(device, non_blocking=True) for b in batch]
+            x = batch[0].float() / 255.0
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
+                out = model(x)
+            loss = loss_fn(out.float(), *batch[1:])
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            opt.step()
+            step += 1
+            bar.n = min(int(time.time() - start), int(seconds))
+            bar.set_postfix(step=step, loss=f"{loss.item():.3f}", refresh=False)
+            bar.update(0)
+            if step % 200 == 0:
+                log(f"{name} step {step} t={time.time() - start:.0f}s loss={loss.item():.4f}")
+    bar.close()
+    log(f"{name} finished: {step} steps in {time.time() - start:.0f}s")
+
+
+def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: dict) -> None:
+    model.eval().cpu()
+    torch.onnx.export(model, example, str(path), input_names=["input"], output_names=["output"],
+                      dynamic_axes=dynamic, opset_version=17, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
+    ap.add_argument("--minutes", type=float, default=170.0, help="total training time budget")
+    ap.add_argument("--det-share", type=float, default=0.6, help="share of time for the detector")
+    ap.add_argument("--renders", type=int, default=0, help="scenes to render with datasets.synth")
+    ap.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 1))
+    ap.add_argument("--det-batch", type=int, default=32)
+    ap.add_argument("--cls-batch", type=int, default=256)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--out", default="models")
+    ap.add_argument("--only", choices=["det", "cls"], default=None)
+    args = ap.parse_args(argv)
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    logf = open(out / "train_log.txt", "a")  # noqa: SIM115 (open for the whole run)
+
+    def log(msg: str) -> None:
+        line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+        print(line, flush=True)
+        logf.write(line + "\n")
+        logf.flush()
+
+    torch.manual_seed(args.seed)
+    device = torch.device(args.device)
+    if device.type == "cpu":
+        torch.set_num_threads(max(1, os.cpu_count() or 1))
+    log(f"args {vars(args)}")
+    photos = td.hk_photos("train") + td.jp_photos(heldout=False)
+    for p in tqdm(photos, desc="load photos", file=sys.stdout, mininterval=5):
+        p.load()
+    renders = render_scenes(args.renders, 1_000_000 + args.seed, args.workers)
+    n_real = len(photos)
+    log(f"real photos {n_real} (hk train + jp-upright train), rendered scenes {len(renders)}")
+    all_photos = photos + renders
+    wts = np.array([1.0] * len(photos) + [1.0] * len(renders))
+    if renders:  # real and rendered each half the detector's samples
+        wts[:n_real] /= n_real
+        wts[n_real:] /= len(renders)
+    total = args.minutes * 60
+    kw = dict(num_workers=args.workers, pin_memory=device.type == "cuda",
+              persistent_workers=args.workers > 0, drop_last=True)
+    if args.workers > 0:
+        kw["prefetch_factor"] = 4
+        kw["worker_init_fn"] = _worker_init
+    stats = {"real_photos": n_real, "rendered_scenes": len(renders), "args": vars(args)}
+
+    if args.only in (None, "det"):
+        det = DetNet().to(device)
+        loader = DataLoader(DetData(all_photos, wts, 10**7), batch_size=args.det_batch, **kw)
+        secs = total * (args.det_share if args.only is None else 1.0)
+        train_loop("detector", det, loader, det_loss, secs, device, 2e-3, log)
+        export(det, torch.zeros(1, 3, 512, 512), out / "tile_detector.onnx",
+               {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
+        log(f"wrote {out / 'tile_detector.onnx'}")
+        del loader
+
+    if args.only in (None, "cls"):
+        faces, black = td.fluffy_faces("Regular"), td.fluffy_faces("Black")
+        cam = td.camerash_crops()
+        cls = ClsNet(len(CLASSES)).to(device)
+        data = ClsData(photos, renders, cam, faces, black, 10**8)
+        loader = DataLoader(data, batch_size=args.cls_batch, **kw)
+
+        def ce(out, y):
+            return F.cross_entropy(out, y, label_smoothing=0.05)
+
+        secs = total * ((1 - args.det_share) if args.only is None else 1.0)
+        train_loop("classifier", cls, loader, ce, secs, device, 3e-3, log)
+        export(cls, torch.zeros(1, 3, CROP_H, CROP_W), out / "tile_classifier.onnx",
+               {"input": {0: "n"}, "output": {0: "n"}})
+        log(f"wrote {out / 'tile_classifier.onnx'}")
+    (out / "train_stats.json").write_text(json.dumps(stats, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,99 @@
+"""Find tiles: a small fully-convolutional CenterNet-style net, NMS-free peak picking.
+
+The net sees the photo shrunk so its long side is ``DETECT_SIDE`` pixels (padded to a multiple
+of 32) and gives, at stride 4, six maps: tile-centre heat (logit), the centre's sub-cell offset
+(x, y), log box size (w, h; ``exp(v) * SIZE_UNIT`` pixels) and a sideways logit (a tile lying
+turned 90°: a called tile). A tile is a local maximum of the heat above a threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+DETECT_SIDE = 768
+STRIDE = 4
+SIZE_UNIT = 16.0
+HEAT_THRESHOLD = 0.3
+OUT_CHANNELS = 6
+
+
+@dataclass(frozen=True)
+class RawBox:
+    """A detector hit in photo pixels, before classification."""
+
+    box: tuple[float, float, float, float]
+    score: float
+    sideways_prob: float
+
+
+def prepare(image: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
+    """BGR photo → 1×3×H×W float32 RGB input (H, W multiples of 32) and the scale used."""
+    h, w = image.shape[:2]
+    scale = side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(image, (nw, nh), interpolation=interp)
+    ph, pw = -(-nh // 32) * 32, -(-nw // 32) * 32
+    canvas = np.full((ph, pw, 3), 114, np.uint8)
+    canvas[:nh, :nw] = small
+    x = canvas[..., ::-1].astype(np.float32) * (1.0 / 255.0)
+    return np.ascontiguousarray(x.transpose(2, 0, 1)[None]), scale
+
+
+def _sigmoid(x: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def decode(out: np.ndarray, scale: float, threshold: float = HEAT_THRESHOLD) -> list[RawBox]:
+    """Network output (1×6×h×w) → boxes in photo pixels (peaks of the heat map)."""
+    heat = _sigmoid(out[0, 0])
+    peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    boxes: list[RawBox] = []
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        cx = (x + float(out[0, 1, y, x])) * STRIDE
+        cy = (y + float(out[0, 2, y, x])) * STRIDE
+        bw = float(np.exp(np.clip(out[0, 3, y, x], -4, 4))) * SIZE_UNIT
+        bh = float(np.exp(np.clip(out[0, 4, y, x], -4, 4))) * SIZE_UNIT
+        box = ((cx - bw / 2) / scale, (cy - bh / 2) / scale,
+               (cx + bw / 2) / scale, (cy + bh / 2) / scale)
+        boxes.append(RawBox(box, float(heat[y, x]), float(_sigmoid(out[0, 5, y, x]))))
+    return suppress_overlaps(boxes)
+
+
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def suppress_overlaps(boxes: list[RawBox], limit: float = 0.55) -> list[RawBox]:
+    """Two peaks on one tile (rare, e.g. a long glare): keep the stronger."""
+    kept: list[RawBox] = []
+    for b in sorted(boxes, key=lambda r: -r.score):
+        if all(iou(b.box, k.box) < limit for k in kept):
+            kept.append(b)
+    return kept
+
+
+class TileDetector:
+    """The ONNX detector; ``detect(image)`` → RawBox list in the image's pixels."""
+
+    def __init__(self, session: object, side: int = DETECT_SIDE) -> None:
+        self.session = session
+        self.side = side
+        self.input_name = session.get_inputs()[0].name  # type: ignore[attr-defined]
+
+    def raw(self, image: np.ndarray) -> tuple[np.ndarray, float]:
+        x, scale = prepare(image, self.side)
+        (out,) = self.session.run(None, {self.input_name: x})  # type: ignore[attr-defined]
+        return np.asarray(out, np.float32), scale
+
+    def detect(self, image: np.ndarray, threshold: float = HEAT_THRESHOLD) -> list[RawBox]:
+        out, scale = self.raw(image)
+        return decode(out, scale, threshold)

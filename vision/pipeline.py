@@ -1,0 +1,123 @@
+"""Photo → recognize JSON (shared/CONTRACT.md): decode → detect → classify → layout.
+
+``Recognizer`` loads both ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
+is the cached process-wide one. Tiles the classifier calls ``flower`` (HK flower/season tiles,
+never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine.errors import InputError
+from vision.classify import CLASSES, TileClassifier, crop_tile
+from vision.decode import decode
+from vision.detect import RawBox, TileDetector
+from vision.types import TileDetection
+
+MODELS = Path(__file__).resolve().parent.parent / "models"
+DETECTOR = "tile_detector.onnx"
+CLASSIFIER = "tile_classifier.onnx"
+SIDEWAYS_PROB = 0.5
+MIN_TILE_PROB = 0.35  # a detection whose best tile class is weaker than this is dropped
+
+
+def _session(path: Path, threads: int) -> object:
+    import onnxruntime as ort
+
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+class Recognizer:
+    """Both models, loaded once. ``recognize_bytes(data)`` → recognize JSON dict."""
+
+    def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
+        models = Path(models)
+        for name in (DETECTOR, CLASSIFIER):
+            if not (models / name).is_file():
+                raise FileNotFoundError(f"model {models / name} is missing")
+        self.detector = TileDetector(_session(models / DETECTOR, threads))
+        self.classifier = TileClassifier(_session(models / CLASSIFIER, threads))
+
+    def tiles(self, image: np.ndarray, scale: float = 1.0) -> tuple[list[TileDetection], int]:
+        """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
+
+        Returns the tiles and the number of dropped flower tiles.
+        """
+        raw: list[RawBox] = self.detector.detect(image)
+        crops = []
+        for r in raw:
+            w, h = r.box[2] - r.box[0], r.box[3] - r.box[1]
+            sideways = r.sideways_prob >= SIDEWAYS_PROB and w > 0.9 * h
+            crops.append((crop_tile(image, r.box, sideways), sideways))
+        probs = self.classifier.probabilities([c for c, _ in crops])
+        out: list[TileDetection] = []
+        flowers = 0
+        for r, (_, sideways), p in zip(raw, crops, probs, strict=True):
+            k = int(np.argmax(p))
+            label = CLASSES[k]
+            if label == "flower":
+                flowers += 1
+                continue
+            if label == "none" or p[k] < MIN_TILE_PROB:
+                continue
+            box = tuple(float(v) / scale for v in r.box)
+            conf = float(p[k]) * min(1.0, r.score / 0.5)
+            out.append(TileDetection(label, box, 90 if sideways else 0, round(conf, 4)))  # type: ignore[arg-type]
+        return out, flowers
+
+    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
+                        ) -> dict[str, Any]:
+        tiles, flowers = self.tiles(image, scale)
+        warnings: list[str] = []
+        if flowers:
+            warnings.append(f"ignored {flowers} flower/season tile(s): not riichi tiles")
+        layout = _layout(tiles, size)
+        warnings.extend(layout[2])
+        return {
+            "tiles": [t.to_json() for t in layout[0]],
+            "hand": layout[1],
+            "warnings": warnings,
+            "image_size": list(size),
+        }
+
+    def recognize_bytes(self, data: bytes) -> dict[str, Any]:
+        dec = decode(data)
+        return self.recognize_image(dec.image, dec.original_size, dec.scale)
+
+
+def _layout(
+    tiles: list[TileDetection], size: tuple[int, int]
+) -> tuple[list[TileDetection], dict[str, Any], list[str]]:
+    from vision.layout import reconstruct
+
+    lay = reconstruct(tiles, image_size=size)
+    return list(lay.tiles), dict(lay.hand), list(lay.warnings)
+
+
+@lru_cache(maxsize=1)
+def default_recognizer() -> Recognizer:
+    """The process-wide recognizer (models from $SANMA_MODELS or models/)."""
+    return Recognizer(os.environ.get("SANMA_MODELS", MODELS))
+
+
+def recognize_bytes(data: bytes) -> dict[str, Any]:
+    return default_recognizer().recognize_bytes(data)
+
+
+def recognize_path(path: str | Path) -> dict[str, Any]:
+    """Read a photo file and recognize it; unreadable files are InputError."""
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise InputError("unreadable_file", f"cannot read {path}: {exc.strerror}") from exc
+    return recognize_bytes(data)

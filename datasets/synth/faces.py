@@ -19,8 +19,11 @@ five styles come from recolouring the ink of the non-red fives of every style (:
 
 from __future__ import annotations
 
+import contextlib
 import csv
+import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -189,13 +192,12 @@ def red_fraction(face: np.ndarray) -> float:
 
 def jitter_face(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
     """Small colour jitter that keeps hues (a blue pip never turns red): tint, gain, gamma."""
-    f = face.astype(np.float32)
-    tint = np.array([rng.uniform(0.86, 1.0), rng.uniform(0.93, 1.0), 1.0], np.float32)
-    gain = rng.uniform(0.85, 1.1)
-    f = f * tint * gain + rng.uniform(-12, 12)
-    g = rng.uniform(0.85, 1.2)
-    f = 255.0 * (np.clip(f, 0, 255) / 255.0) ** g
-    return f.astype(np.uint8)
+    tint = np.array([rng.uniform(0.86, 1.0), rng.uniform(0.93, 1.0), 1.0])
+    gain, off, g = rng.uniform(0.85, 1.1), rng.uniform(-12, 12), rng.uniform(0.85, 1.2)
+    x = np.arange(256, dtype=np.float64)
+    lut = np.stack([255.0 * (np.clip(x * t * gain + off, 0, 255) / 255.0) ** g for t in tint],
+                   axis=1)
+    return cv2.LUT(face, lut.astype(np.uint8).reshape(256, 1, 3))
 
 
 def back_face(colour: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:
@@ -433,7 +435,50 @@ def build_bank(shared: Path | str | None = None, *, per_class: int = 40,
     return FaceBank(by_cls)
 
 
+BANK_VERSION = 2  # bump when the bank's construction changes (invalidates caches)
+
+
+def _cache_path(root: Path) -> Path:
+    base = Path(os.environ.get("SANMA_SYNTH_CACHE", Path.home() / ".cache" / "sanma-lens"))
+    key = hashlib.sha1(f"{root.resolve()}|{BANK_VERSION}".encode()).hexdigest()[:12]
+    return base / f"facebank-{key}.npz"
+
+
+def _save(bank: FaceBank, path: Path) -> None:
+    faces = [f for fs in bank.faces.values() for f in fs]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.stem + f".{os.getpid()}.tmp.npz")
+    np.savez(tmp, images=np.stack([f.image for f in faces]),
+             meta=np.array([[f.cls, f.source, f.style] for f in faces]))
+    os.replace(tmp, path)
+
+
+def _load(path: Path) -> FaceBank:
+    with np.load(path) as z:
+        images, meta = z["images"], z["meta"]
+    by_cls: dict[str, list[Face]] = {c: [] for c in CLASSES}
+    for img, (cls, src, style) in zip(images, meta, strict=True):
+        by_cls[str(cls)].append(Face(str(cls), img, str(src), str(style)))
+    return FaceBank(by_cls)
+
+
 @lru_cache(maxsize=2)
-def load_bank(shared: str | None = None) -> FaceBank:
-    """Cached :func:`build_bank` (one per process; workers forked after it share it)."""
-    return build_bank(shared)
+def load_bank(shared: str | None = None, cache: bool = True) -> FaceBank:
+    """:func:`build_bank`, cached in memory (per process) and on disk.
+
+    The disk cache lives in ``$SANMA_SYNTH_CACHE`` (default ``~/.cache/sanma-lens``), keyed by
+    the datasets path and :data:`BANK_VERSION`; it holds derived face images, never the
+    datasets themselves, and is outside the repository.
+    """
+    root = Path(shared) if shared is not None else default_shared()
+    path = _cache_path(root)
+    if cache and path.is_file():
+        try:
+            return _load(path)
+        except (OSError, ValueError, KeyError):
+            pass
+    bank = build_bank(root)
+    if cache:
+        with contextlib.suppress(OSError):
+            _save(bank, path)
+    return bank

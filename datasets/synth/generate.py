@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     cv2.setNumThreads(1)  # no OpenCV thread pool in the parent: forked workers would hang
-    _BANK = faces.build_bank(args.shared)
+    _BANK = faces.load_bank(args.shared)
     print(f"face bank: {sum(_BANK.count().values())} faces in {time.time() - t0:.1f}s",
           flush=True)
     (out / "classes.json").write_text(json.dumps({"classes": list(CLASSES)}, indent=1))

@@ -103,7 +103,13 @@ class HandSpec:
         return ts + list(self.kita)
 
     def to_hand(self) -> dict[str, object]:
-        """The hand JSON of shared/CONTRACT.md (``win`` left out for a 13-tile hand)."""
+        """The hand JSON of shared/CONTRACT.md (``win`` left out for a 13-tile hand).
+
+        A row of arbitrary classes (crop scenes: ``back``, ``flower``) is no hand; it gives
+        ``{"hand": null, "row": [...]}``.
+        """
+        if not all(len(t) == 2 and t[0].isdigit() for t in self.concealed):
+            return {"hand": None, "row": list(self.concealed)}
         d: dict[str, object] = {"hand": to_mpsz(self.concealed)}
         if self.win:
             d["win"] = self.win
@@ -158,6 +164,9 @@ def hand_problems(hand: dict[str, object], dora: bool = True) -> list[str]:
     return probs
 
 
+_RED_OF = {"5p": "0p", "5s": "0s", "4z": "0m"}
+
+
 class Wall:
     """The physical tiles of a set; draws without replacement."""
 
@@ -174,7 +183,9 @@ class Wall:
             self.left["5s"], self.left["0s"] = 3, 1
 
     def available(self, kind: str) -> int:
-        return sum(c for t, c in self.left.items() if base_kind(t) == kind)
+        n = self.left[kind]
+        red = _RED_OF.get(kind)
+        return n + self.left[red] if red else n
 
     def take(self, rng: np.random.Generator, kind: str, red_bias: float = 3.0) -> str:
         """One physical tile of ``kind``; red variants weigh ``red_bias`` times as much."""

@@ -12,6 +12,7 @@ kita set aside singly near the melds, dora indicators apart, and distractor tile
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -340,8 +341,10 @@ def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     cv2.fillConvexPoly(mask, np.round(dst * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     a = mask.astype(np.float32)[..., None] * (1.0 / 255.0)
-    roi = img[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - a) + warped.astype(np.float32) * (shade * a)).clip(0, 255)
+    roi = img[y0:y1, x0:x1].astype(np.float32)
+    roi += (warped.astype(np.float32) * shade - roi) * a
+    np.clip(roi, 0, 255, out=roi)
+    img[y0:y1, x0:x1] = roi
 
 
 @dataclass
@@ -355,7 +358,7 @@ class _Style:
 
 
 def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarray,
-               st: _Style) -> None:
+               st: _Style, lit: float) -> None:
     pts3 = _corners(b, d)
     pts = cam.project(pts3)
     half = np.array([d.w / 2, d.h / 2, d.t / 2])
@@ -365,7 +368,7 @@ def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarr
             fc = b.center + n * half[axis]
             if n @ (cam.c - fc) <= 0:
                 continue
-            shade = st.ambient + (1 - st.ambient) * max(0.0, float(n @ st.light)) * 1.1
+            shade = lit * (st.ambient + (1 - st.ambient) * max(0.0, float(n @ st.light)) * 1.1)
             if axis == 2:
                 idx = _TOP if sign > 0 else _BOTTOM
                 tex = face if sign > 0 else st.back_img
@@ -396,8 +399,6 @@ def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarr
 def _label(b: _Body, d: _Dims, cam: _Camera) -> TileLabel:
     pts = cam.project(_corners(b, d))
     quad = pts[list(_BOTTOM if b.face_down else _TOP)]
-    if b.face_down and not b.standing and b.group == "meld":
-        quad = pts[list(_BOTTOM)]
     x0, y0 = pts.min(axis=0)
     x1, y1 = pts.max(axis=0)
     angle = 90 if b.rot % 180 == 90 else 0
@@ -458,10 +459,11 @@ def _style(rng: np.random.Generator, bank: FaceBank) -> _Style:
                   float(rng.uniform(0.45, 0.7)))
 
 
-def _shadows(img: np.ndarray, bodies: list[_Body], d: _Dims, cam: _Camera, st: _Style,
+def _shadows(size: tuple[int, int], bodies: list[_Body], d: _Dims, cam: _Camera, st: _Style,
              rng: np.random.Generator) -> np.ndarray:
-    h, w = img.shape[:2]
-    s = 4
+    """Multiplicative shadow map at 1/4 resolution (tiles cast soft shadows on the table)."""
+    w, h = size
+    s = _LOW
     mask = np.zeros((h // s + 1, w // s + 1), np.uint8)
     lz = max(st.light[2], 0.25)
     for b in bodies:
@@ -472,22 +474,32 @@ def _shadows(img: np.ndarray, bodies: list[_Body], d: _Dims, cam: _Camera, st: _
         cv2.fillConvexPoly(mask, np.round(hull * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     sigma = rng.uniform(1.0, 4.0)
     m = cv2.GaussianBlur(mask, (0, 0), sigma)
-    m = cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR)
     k = rng.uniform(0.25, 0.6)
     return 1.0 - k * (m.astype(np.float32) / 255.0)
 
 
+_LOW = 4  # light and shadow maps are computed at 1/_LOW resolution
+
+
+@lru_cache(maxsize=4)
+def _noise_bank(w: int, h: int) -> np.ndarray:
+    """Fixed Gaussian sensor noise (uint8, mean 128, sd 32), larger than the image."""
+    g = np.random.default_rng(12345).normal(128, 32, (h + 64, w + 64, 3))
+    return np.clip(g, 0, 255).astype(np.uint8)
+
+
 def _post(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Glare, blur or motion blur, sensor noise and JPEG compression."""
     h, w = img.shape[:2]
-    out = img * light_field(rng, w, h)[..., None]
+    out = img
     if rng.random() < 0.35:  # glare: a soft bright spot
         gx, gy = rng.uniform(0, w), rng.uniform(0, h)
         r = rng.uniform(0.08, 0.3) * w
         small = np.zeros((h // 8, w // 8), np.float32)
         cv2.circle(small, (int(gx / 8), int(gy / 8)), max(int(r / 8), 1), 1.0, -1)
-        small = cv2.GaussianBlur(small, (0, 0), r / 16)
-        out += cv2.resize(small, (w, h))[..., None] * rng.uniform(30, 110)
-    out = np.clip(out, 0, 255).astype(np.uint8)
+        small = cv2.GaussianBlur(small, (0, 0), r / 16) * rng.uniform(30, 110)
+        glare = cv2.resize(np.clip(small, 0, 255).astype(np.uint8), (w, h))
+        out = cv2.add(out, cv2.cvtColor(glare, cv2.COLOR_GRAY2BGR))
     r = rng.random()
     if r < 0.5:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.5, 1.6))
@@ -500,10 +512,10 @@ def _post(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         cv2.line(ker, (int(round(c - dx)), int(round(c - dy))),
                  (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
         out = cv2.filter2D(out, -1, ker / ker.sum())
-    noise = np.empty((h, w, 3), np.int16)
-    cv2.setRNGSeed(int(rng.integers(2**31 - 1)))
-    cv2.randn(noise, 0, float(rng.uniform(1, 7)))
-    out = cv2.add(out.astype(np.int16), noise, dtype=cv2.CV_8U)
+    bank = _noise_bank(w, h)
+    ox, oy = int(rng.integers(64)), int(rng.integers(64))
+    amp = float(rng.uniform(0.03, 0.2))  # sd 1..6 grey levels
+    out = cv2.addWeighted(out, 1.0, bank[oy:oy + h, ox:ox + w], amp, -128 * amp)
     q = int(rng.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
@@ -527,7 +539,10 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
         bodies += _distractors(rng, d, extent)
     tilt = rng.normal(0, 10) if rng.random() < 0.85 else rng.uniform(-40, 40)
     _rotate_world(bodies, tilt)
-    pitch = float(np.clip(90 - abs(rng.normal(0, 25)), 30, 90))
+    if any(b.standing and b.important for b in bodies):  # standing row: a low, oblique camera
+        pitch = float(rng.uniform(25, 50))
+    else:
+        pitch = float(np.clip(90 - abs(rng.normal(0, 25)), 30, 90))
     cam = _fit_camera(rng, bodies, d, size, pitch)
     # drop distractors that are not wholly in view
     kept = []
@@ -540,14 +555,20 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     tex = table_texture(rng)
     hmat = cam.plane_homography() @ tex.world_from_tex
     img = cv2.warpPerspective(tex.image, hmat, (w, h), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT).astype(np.float32)
-    img *= _shadows(img, bodies, d, cam, st, rng)[..., None]
+                              borderMode=cv2.BORDER_REFLECT)
+    light = light_field(rng, w // _LOW + 1, h // _LOW + 1)
+    field = cv2.resize(light * _shadows(size, bodies, d, cam, st, rng), (w, h),
+                       interpolation=cv2.INTER_LINEAR)
+    img = np.clip(img * field[..., None], 0, 255).astype(np.uint8)
     depth = [float((b.center - cam.c) @ cam.r[2]) for b in bodies]
     order = np.argsort(depth)[::-1]
     for i in order:
         b = bodies[i]
         face = st.back_img if b.face_down else bank.pick(rng, b.tile, st.source)
-        _draw_body(img, b, d, cam, face, st)
+        u, v = cam.project(b.center[None, :])[0] / _LOW
+        lit = float(light[int(np.clip(v, 0, light.shape[0] - 1)),
+                          int(np.clip(u, 0, light.shape[1] - 1))])
+        _draw_body(img, b, d, cam, face, st, lit)
     image = _post(img, rng)
     labels = [_label(b, d, cam) for b in bodies]
     meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",

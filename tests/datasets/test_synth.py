@@ -1,0 +1,290 @@
+"""Synthetic scene/crop renderer (datasets/synth): determinism, geometry, legal ground truth.
+
+Rules pinned: shared/RULES.md "Tiles" §1, §3, §A1–A2 (108 tiles, no 2m–8m, four of a kind,
+red fives count as fives, the aka-5-man is a north, one red 5p/5s under the base rule) and the
+table conventions of called melds / ankan / kita (§23–24).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from datasets.synth.hands import (
+    HandSpec,
+    Meld,
+    base_kind,
+    hand_problems,
+    parse_mpsz,
+    random_hand_spec,
+    to_mpsz,
+)
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+needs_data = pytest.mark.skipif(not (SHARED / "art/fluffystuff").is_dir(),
+                                reason="shared datasets absent")
+SIZE = (640, 480)
+
+
+@pytest.fixture(scope="module")
+def bank():
+    if not (SHARED / "art/fluffystuff").is_dir():
+        pytest.skip("shared datasets absent")
+    from datasets.synth.faces import load_bank
+
+    return load_bank(str(SHARED))
+
+
+def _render(seed, bank, spec=None, size=SIZE, distractors=None):
+    from datasets.synth.scene import render_scene
+
+    return render_scene(np.random.default_rng(seed), spec=spec, size=size, bank=bank,
+                        distractors=distractors)
+
+
+# ---------------------------------------------------------------- hands (no data needed)
+
+
+def test_mpsz_round_trip():
+    tiles = ["2p", "3p", "0p", "1z", "9m", "1m"]
+    assert to_mpsz(tiles) == "19m230p1z"
+    assert sorted(parse_mpsz(to_mpsz(tiles))) == sorted(tiles)
+
+
+def test_rule_1_every_random_hand_is_legal():
+    rng = np.random.default_rng(0)
+    for _ in range(1500):
+        spec = random_hand_spec(rng)
+        hand = spec.to_hand()
+        assert hand_problems(hand) == [], hand
+        tiles = spec.all_tiles() + list(spec.dora)
+        assert not any(t[1] == "m" and t[0] in "2345678" for t in tiles)
+        assert max(Counter(base_kind(t) for t in tiles).values()) <= 4
+        n_kan = sum(1 for m in spec.melds if m.kind != "pon")
+        n_hand = len(spec.concealed) + (1 if spec.win else 0) + sum(len(m.tiles)
+                                                                     for m in spec.melds)
+        assert n_hand - n_kan in (13, 14)
+
+
+def test_rule_1_hand_check_rejects_illegal_hands():
+    ok = {"hand": "123p456p789s1122z", "win": "2z", "melds": [], "kita": 0, "kita_aka": 0}
+    assert hand_problems(ok) == []
+    assert hand_problems({**ok, "hand": "234m456p789s1122z"})  # 2m–8m not in sanma
+    assert hand_problems({**ok, "hand": "11111p7899s1122z"})  # five 1p
+    assert hand_problems({**ok, "hand": "12300p789s11222z", "win": "2z"})  # two 0p, base rule
+    assert hand_problems({**ok, "hand": "12304p789s11222z", "kita": 1, "kita_aka": 1})  # 0m w/o opt
+    four_norths = {**ok, "hand": "123p456p789s4442z", "win": "2z", "kita": 2, "kita_aka": 0}
+    assert hand_problems(four_norths)  # 3 in hand + 2 kita = 5 norths
+    aka = {**ok, "rules": {"aka_5man": True}, "hand": "123p406p789s1122z", "kita": 1,
+           "kita_aka": 1}
+    assert hand_problems(aka) == []
+    assert hand_problems({**aka, "hand": "123p456p789s1122z"})  # plain 5p under the option
+
+
+def test_rule_a1_red_fives_often():
+    rng = np.random.default_rng(1)
+    specs = [random_hand_spec(rng) for _ in range(600)]
+    with_red = sum(any(t[0] == "0" for t in s.all_tiles()) for s in specs)
+    assert with_red / len(specs) >= 0.3
+    assert any("0m" in s.kita for s in specs)
+    assert any(s.aka_5man for s in specs) and any(not s.aka_5man for s in specs)
+
+
+def test_meld_frequencies_cover_every_kind():
+    rng = np.random.default_rng(2)
+    kinds = Counter(m.kind for _ in range(800) for m in random_hand_spec(rng).melds)
+    assert set(kinds) == {"pon", "minkan", "kakan", "ankan"}
+    assert kinds["pon"] > kinds["ankan"]
+
+
+# ---------------------------------------------------------------- face bank
+
+
+def test_face_bank_has_every_class(bank):
+    from datasets.synth.faces import CLASSES, FACE_H, FACE_W
+
+    counts = bank.count()
+    assert all(counts[c] >= 3 for c in CLASSES), counts
+    for c in ("0p", "0s", "flower", "back"):
+        assert bank.faces[c][0].image.shape == (FACE_H, FACE_W, 3)
+
+
+def test_rule_a1_red_fives_are_red_and_plain_fives_are_not(bank):
+    from datasets.synth.faces import red_fraction
+
+    rng = np.random.default_rng(3)
+    for cls in ("0p", "0s", "0m"):
+        fr = [red_fraction(bank.pick(rng, cls)) for _ in range(40)]
+        assert min(fr) > 0.5, (cls, min(fr))
+    for cls in ("5p", "5s"):
+        fr = [red_fraction(f.image) for f in bank.faces[cls]]
+        assert max(fr) < 0.5, (cls, max(fr))
+
+
+def test_jp_upright_heldout_rule():
+    from datasets.synth.faces import jp_upright_is_heldout
+
+    names = [f"img{i:02d}.jpg" for i in range(59)]
+    held = [n for n in names if jp_upright_is_heldout(n, names)]
+    assert held == [f"img{i:02d}.jpg" for i in range(0, 59, 5)]
+
+
+def test_face_bank_uses_no_heldout_jp_image(bank):
+    from datasets.synth.faces import jp_upright_is_heldout
+
+    names = sorted(p.name for p in (SHARED / "real/jp-upright/images").glob("*.jpg"))
+    jp = [f for fs in bank.faces.values() for f in fs if f.source == "jp"]
+    assert jp
+    assert not any(jp_upright_is_heldout(f.style.split(".jpg")[0] + ".jpg", names) for f in jp)
+
+
+# ---------------------------------------------------------------- scenes
+
+
+def test_render_is_deterministic_per_seed(bank):
+    a, b, c = _render(11, bank), _render(11, bank), _render(12, bank)
+    assert np.array_equal(a.image, b.image)
+    assert [t.to_json() for t in a.tiles] == [t.to_json() for t in b.tiles]
+    assert a.hand == b.hand
+    assert not np.array_equal(a.image, c.image) or a.hand != c.hand
+    assert a.image.shape == (SIZE[1], SIZE[0], 3) and a.image.dtype == np.uint8
+
+
+def test_boxes_lie_inside_the_image_and_match_the_quads(bank):
+    w, h = SIZE
+    for seed in range(12):
+        s = _render(seed, bank)
+        assert s.tiles
+        for t in s.tiles:
+            x0, y0, x1, y1 = t.box
+            assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h, t
+            q = np.array(t.quad)
+            assert q.shape == (4, 2)
+            assert (q[:, 0] >= x0 - 0.5).all() and (q[:, 0] <= x1 + 0.5).all()
+            assert (q[:, 1] >= y0 - 0.5).all() and (q[:, 1] <= y1 + 0.5).all()
+            if t.standing:  # a standing face seen from above is thin; only flat tiles below
+                continue
+            d1, d2 = q[2] - q[0], q[3] - q[1]
+            qa = 0.5 * abs(d1[0] * d2[1] - d1[1] * d2[0])
+            assert qa > 0.3 * (x1 - x0) * (y1 - y0), t  # the face is most of the box
+
+
+def test_labels_hold_exactly_the_ground_truth_hand(bank):
+    for seed in range(10):
+        s = _render(100 + seed, bank)
+        mine = [t.hidden if t.face_down else t.tile for t in s.tiles
+                if t.group in ("hand", "win", "meld", "kita")]
+        h = s.hand
+        want = parse_mpsz(h["hand"]) + ([h["win"]] if h.get("win") else [])
+        for m in h["melds"]:
+            want += parse_mpsz(m.split(":")[1])
+        want += ["0m"] * h["kita_aka"] + ["4z"] * (h["kita"] - h["kita_aka"])
+        assert sorted(mine) == sorted(want)
+        assert sorted(t.tile for t in s.tiles if t.group == "dora") == sorted(h.get("dora", []))
+        assert hand_problems(h) == []
+
+
+def test_rule_a1_red_fives_appear_in_renders(bank):
+    reds = sum(any(t.red for t in _render(200 + i, bank).tiles) for i in range(12))
+    assert reds >= 3
+
+
+def test_sideways_called_tiles_have_angle_90(bank):
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
+                    (Meld("pon", ("7z", "7z", "7z"), called=0),
+                     Meld("kakan", ("9s", "9s", "9s", "9s"), called=2, stacked=False)))
+    s = _render(5, bank, spec, distractors=False)
+    meld = [t for t in s.tiles if t.group == "meld"]
+    assert len(meld) == 7
+    side = [t for t in meld if t.angle == 90]
+    assert sorted(t.tile for t in side) == ["7z", "9s", "9s"]
+    assert all(t.angle == 0 for t in s.tiles if t.group in ("hand", "win"))
+    # the pon's sideways tile is the leftmost of its meld (called from the left player)
+    pon = sorted((t for t in meld if t.tile == "7z"), key=lambda t: t.box[0] + t.box[2])
+    assert pon[0].angle == 90 and pon[1].angle == 0
+
+
+def test_stacked_kakan_marks_the_covered_tile(bank):
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
+                    (Meld("kakan", ("9s", "9s", "9s", "9s"), called=1, stacked=True),))
+    s = _render(6, bank, spec, distractors=False)
+    nines = [t for t in s.tiles if t.tile == "9s"]
+    assert len(nines) == 4
+    assert sum(t.occluded for t in nines) == 1
+    assert sum(t.angle == 90 for t in nines) == 2
+
+
+def test_ankan_ends_are_face_down(bank):
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
+                    (Meld("ankan", ("6z", "6z", "6z", "6z")),))
+    for seed in (7, 8, 9):
+        s = _render(seed, bank, spec, distractors=False)
+        meld = [t for t in s.tiles if t.group == "meld"]
+        # order along the row: project the centres on the row direction (hand → melds)
+        hand = [t for t in s.tiles if t.group == "hand"]
+        a = np.mean([(t.box[0] + t.box[2]) / 2 for t in hand[:2]]), \
+            np.mean([(t.box[1] + t.box[3]) / 2 for t in hand[:2]])
+        def pos(t, a=a):
+            return np.hypot((t.box[0] + t.box[2]) / 2 - a[0], (t.box[1] + t.box[3]) / 2 - a[1])
+        meld.sort(key=pos)
+        assert [t.face_down for t in meld] == [True, False, False, True]
+        assert [t.tile for t in meld] == ["back", "6z", "6z", "back"]
+        assert all(t.hidden == "6z" for t in meld if t.face_down)
+
+
+def test_kita_are_labelled_and_set_apart(bank):
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
+                    (Meld("pon", ("7z", "7z", "7z"), called=1),), kita=("4z", "0m"),
+                    aka_5man=True)
+    s = _render(10, bank, spec, distractors=False)
+    kita = [t for t in s.tiles if t.group == "kita"]
+    assert sorted(t.tile for t in kita) == ["0m", "4z"]
+    assert s.hand["kita"] == 2 and s.hand["kita_aka"] == 1
+    qa, qb = (np.array(t.quad, np.float32) for t in kita)
+    area, _ = cv2.intersectConvexConvex(qa, qb)
+    assert area < 1.0  # set aside singly: the two faces do not overlap
+
+
+def test_plain_scene_is_a_single_row(bank):
+    rng = np.random.default_rng(4)
+    spec = random_hand_spec(rng, plain=True)
+    s = _render(13, bank, spec)
+    assert s.meta["plain"] is True
+    assert not s.hand["melds"] and s.hand["kita"] == 0
+    assert {t.group for t in s.tiles} <= {"hand", "win", "other"}
+
+
+# ---------------------------------------------------------------- crops and CLI
+
+
+def test_crops_are_upright_48x64_with_known_classes(bank):
+    from datasets.synth.crops import crop_scene, crops_from_scene
+    from datasets.synth.faces import CLASSES
+
+    rng = np.random.default_rng(5)
+    crops = crops_from_scene(crop_scene(rng, bank, size=SIZE), rng)
+    assert crops
+    for cls, img in crops:
+        assert cls in CLASSES
+        assert img.shape == (64, 48, 3) and img.dtype == np.uint8
+
+
+def test_generate_cli_is_deterministic(bank, tmp_path):
+    from datasets.synth import generate
+
+    for d in ("a", "b"):
+        assert generate.main(["--out", str(tmp_path / d), "--n", "2", "--seed", "9",
+                              "--size", "320x240", "--shared", str(SHARED)]) == 0
+    la = json.loads((tmp_path / "a/labels/000001.json").read_text())
+    lb = json.loads((tmp_path / "b/labels/000001.json").read_text())
+    assert la == lb and la["width"] == 320 and la["image"] == "images/000001.jpg"
+    assert (tmp_path / "a/images/000000.jpg").stat().st_size > 1000
+    assert generate.main(["--crops", "--out", str(tmp_path / "c"), "--n", "1", "--seed", "1",
+                          "--shared", str(SHARED)]) == 0
+    z = np.load(tmp_path / "c/crops_000000.npz")
+    assert z["images"].shape[1:] == (64, 48, 3) and len(z["labels"]) == len(z["images"])

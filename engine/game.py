@@ -15,8 +15,18 @@ limit name or a hand JSON (scored by ``engine.service.score_json``) into a ``Win
 ``engine.points``, and the resolved event is what is stored and replayed. The fold itself only
 needs ``engine.points`` for the nagashi yakuman and manemann amounts.
 
-**[interp]** choices where the original is silent are fields of :class:`GameRules` or named in
-the docstring of the function that applies them.
+**[interp]** choices where the original is silent (fields of :class:`GameRules` or named in the
+docstring of the function that applies them):
+
+- a double ron pays the honba to each winner (``double_ron_honba="first"`` for the other way);
+- riichi needs 1,000 points; riichi sticks and mis-call penalties are put up before the hand's
+  other exchanges; a chombo rewinds them;
+- nagashi yakuman is paid without honba, on top of the no-ten payments, and is no win for §A8;
+  manemann is paid like a ron of its limit, without honba or yakuman prize;
+- deposits still on the table when the game ends go to the top player (as §R2 says for a
+  chombo bust);
+- busting both others earns 10 points, 5 from each; a bust through a mis-call has no receiver;
+- the §A8 doubling covers hand value and honba, not deposits, prizes or manemann.
 """
 
 from __future__ import annotations

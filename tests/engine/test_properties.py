@@ -115,3 +115,88 @@ def test_property_skip_conditions_are_necessary(seed: int) -> None:
             assert yid not in ONE_SUIT or facts.n_suits <= 1
             assert yid not in ALL_TH or facts.all_th
             assert yid not in THREE_KANS or facts.n_kans >= 3
+
+
+_values = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-2, 9),
+    st.floats(allow_nan=False, width=16),
+    st.sampled_from(
+        [
+            "",
+            "1p",
+            "0m",
+            "0p",
+            "5m",
+            "4z",
+            "8z",
+            "123p",
+            "riichi",
+            "E",
+            "N",
+            "5p",
+            "pon:777z",
+            "ankan:1111p",
+            "chi:234p",
+            "kita",
+            "x",
+        ]
+    ),
+    st.lists(st.sampled_from(["1p", "pon:777z", "4z", "0s", 3]), max_size=4),
+    st.dictionaries(st.sampled_from(["preset", "aka_5man", "nope"]), st.booleans(), max_size=2),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seeds,
+    st.dictionaries(
+        st.sampled_from(
+            sorted(
+                [
+                    "hand",
+                    "win",
+                    "melds",
+                    "kita",
+                    "kita_aka",
+                    "dora",
+                    "ura",
+                    "tsumo",
+                    "seat",
+                    "round",
+                    "riichi",
+                    "ippatsu",
+                    "haitei",
+                    "houtei",
+                    "rinshan",
+                    "kanburi",
+                    "chankan",
+                    "tenhou",
+                    "chihou",
+                    "renhou",
+                    "first_draw",
+                    "discarder_riichi",
+                    "aka5man_as",
+                    "honba",
+                    "deposits",
+                    "rules",
+                    "discards",
+                    "ron_on",
+                    "bogus",
+                ]
+            )
+        ),
+        _values,
+        max_size=4,
+    ),
+)
+def test_property_bad_input_is_input_error_never_a_crash(seed: int, patch: dict) -> None:
+    obj = {**hand_from(seed), **patch}
+    for fn, o in ((score_json, obj), (tenpai_json, {k: v for k, v in obj.items() if k != "win"})):
+        try:
+            out = fn(o)
+        except InputError as exc:
+            assert exc.code and exc.message
+        else:
+            assert isinstance(out, dict)

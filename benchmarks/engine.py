@@ -8,7 +8,9 @@ Generates N random legal sanma winning hands (seeded), then times
 and prints hands/s for each and the ratio. Also times the JSON entry points.
 
 Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1]``.
-The machine's 2 cores are shared with other engineers, so numbers vary run to run.
+Rates use process CPU time (``time.process_time``), which is steadier than wall time on the
+2 shared cores; contention from other processes still moves the numbers, so compare the
+ratio taken in one run rather than absolute rates across runs.
 """
 
 from __future__ import annotations

@@ -233,6 +233,17 @@ async function scoreNow() {
   if (my !== seq) return;
   S.last = res.ok ? { kind: hand.win ? "result" : "tenpai", body: res.body } : { kind: "error", body: res.body };
   renderResult();
+  if (res.ok && !hand.win && res.body.tenpai) await priceWaits(hand, res.body, my);
+}
+
+async function priceWaits(hand, tenpai, my) {
+  // The value of each wait: the hand scored with that winning tile (ron or tsumo as set).
+  const scored = await Promise.all(tenpai.waits.map((w) => api("/v1/score", {
+    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...hand, win: w.tile }),
+  })));
+  if (my !== seq) return;
+  tenpai.waits.forEach((w, k) => { w.value = scored[k].ok ? scored[k].body : null; });
+  renderResult();
 }
 
 async function uploadPhoto(file) {
@@ -566,10 +577,11 @@ function payer(p) {
   return `${who} (${HONOR[L]["ESWN".indexOf(p.seat)] || p.seat})`;
 }
 
+let resultInView = false;
 function renderPill() {
   const pill = $("pill");
   const last = S.last;
-  if (!last || S.sheet) { pill.hidden = true; return; }
+  if (!last || S.sheet || resultInView) { pill.hidden = true; return; }
   pill.hidden = false;
   const b = last.body;
   if (last.kind === "error") { pill.className = "pill bad"; pill.textContent = `${t("error")}: ${b.error.code}`; }
@@ -602,6 +614,8 @@ function renderResult() {
     const waits = el("div", { class: "waits" }, (b.waits || []).map((w) => el("div", { class: "wait" },
       el("span", { class: "tile small" }, tileFace(w.tile)),
       el("span", {}, `${w.yaku_han} ${t("yaku_han")}`),
+      el("span", { class: `num ${w.value && !w.value.valid ? "ng" : ""}`, "data-wait-total": w.value ? w.value.total : "" },
+        w.value ? Number(w.value.total).toLocaleString() : "…"),
       el("span", { class: w.valid_ron ? "ok" : "ng" }, `${t("v_ron")} ${w.valid_ron ? "✓" : "✗"}`),
       el("span", { class: w.valid_tsumo ? "ok" : "ng" }, `${t("v_tsumo")} ${w.valid_tsumo ? "✓" : "✗"}`))));
     box.replaceChildren(
@@ -671,4 +685,10 @@ $("lang").addEventListener("click", () => {
   localStorage.setItem("sanma.lang", S.lang);
   renderAll();
 });
+if ("IntersectionObserver" in window) {
+  new IntersectionObserver((entries) => {
+    resultInView = entries[0].isIntersecting;
+    renderPill();
+  }, { threshold: 0.25 }).observe($("result-card"));
+}
 renderAll();

@@ -209,8 +209,15 @@ def test_tenpai_hand_shows_the_waits(page):
     pg.click("#type-form button[type=submit]")
     pg.click("[data-sit='riichi=riichi']")
     pg.wait_for_selector("[data-verdict='tenpai']", timeout=10_000)
-    expected = tenpai_json(_page_hand(pg))
+    hand = _page_hand(pg)
+    expected = tenpai_json(hand)
     assert pg.locator(".wait").count() == len(expected["waits"])
+    # Each wait shows its value: the hand scored with that winning tile.
+    from engine.service import score_json
+
+    for w in expected["waits"]:
+        total = score_json({**hand, "win": w["tile"]})["total"]
+        pg.wait_for_selector(f"[data-wait-total='{total}']", timeout=10_000)
 
 
 def _rendered_photo(tmp_path: Path) -> tuple[Path, dict | None]:

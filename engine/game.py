@@ -1025,7 +1025,7 @@ def _win_from_hand(
     hand.update(
         seat=state.seat_wind(winner),
         round=state.round_wind,
-        honba=honba,
+        honba=state.honba,  # the real count: it also decides §18.4 and paarenchan (§35)
         tsumo=tsumo,
         deposits=state.deposits + rules.riichi_deposit * len(set(riichi)),
     )
@@ -1077,7 +1077,11 @@ def _win_from_hand(
         payments = (Payment(result.discarder, by_role[0][1]),)
     han, fu = int(scored["han"]), scored.get("fu")
     if extracted_aka:
-        payments = _without_engine_doubling(payments, scored, dealer, tsumo, honba, state)
+        payments = _without_engine_doubling(payments, scored, dealer, tsumo, state.honba, state)
+    if honba != state.honba:
+        # double_ron_honba="first": a later winner's ron carries no honba
+        (ron,) = payments
+        payments = (Payment(ron.payer, ron.amount - (state.honba - honba) * rules.honba_ron),)
     win = Win(
         winner,
         payments,

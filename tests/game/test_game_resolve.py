@@ -215,3 +215,35 @@ def test_hand_json_riichi_none_for_a_riichi_player_is_refused():
             },
         )
     assert err.value.code == "riichi_mismatch"
+
+
+# riichi + chun (or + the east-round triplet on the other wait): 2 han from yaku for anyone
+CHUN = {"hand": "234p456p789s1177z", "win": "7z", "riichi": "riichi"}
+
+
+def test_rule_14_double_ron_first_only_honba_with_hand_json_keeps_the_real_honba_count():
+    # With 1 honba and honba for the first winner only, the second winner's hand is still scored
+    # at 1 honba (§18.4 and paarenchan look at it) but pays no honba.
+    body = {
+        "outcome": "ron",
+        "discarder": 1,
+        "riichi": [0, 2],
+        "wins": [{"winner": 0, "hand": CHUN}, {"winner": 2, "hand": CHUN}],
+    }
+    each = resolve_hand(at(honba=1), body)
+    first = resolve_hand(at(honba=1, double_ron_honba="first"), body)
+    by_winner = {w.winner: w.payments[0].amount for w in each.wins}
+    by_winner_first = {w.winner: w.payments[0].amount for w in first.wins}
+    assert by_winner_first == {2: by_winner[2], 0: by_winner[0] - 1000}
+
+
+def test_rule_18_4_second_winner_of_a_double_ron_needs_3_han_with_5_honba_in_first_mode():
+    body = {
+        "outcome": "ron",
+        "discarder": 1,
+        "riichi": [0, 2],
+        "wins": [{"winner": 2, "han": 3, "fu": 40}, {"winner": 0, "hand": CHUN}],
+    }
+    with pytest.raises(InputError) as err:
+        resolve_hand(at(honba=5, double_ron_honba="first"), body)
+    assert err.value.code == "invalid_win"

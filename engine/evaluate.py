@@ -8,6 +8,7 @@ they are passed in as ``extra_han`` so that limits are compared correctly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.decompose import HandFacts, Reading, hand_facts, readings
 from engine.fu import FuItem, fu_of
@@ -34,13 +35,28 @@ def allow_shiisan(sit: Situation, facts: HandFacts) -> bool:
     return sit.tsumo and (sit.tenhou or sit.chihou or sit.first_draw) and not facts.melds
 
 
-def best(facts: HandFacts, ctx: Context, extra_han: int) -> Evaluation | None:
-    """The highest-scoring reading, or None when the tiles are not a win shape."""
+def readings_in(facts: HandFacts, ctx: Context) -> list[Reading]:
+    """The readings of a completed hand as won in ``ctx`` (ron/tsumo, first draw)."""
+    return readings(facts, ctx.sit.tsumo, ctx.rules.tile_kinds, allow_shiisan(ctx.sit, facts))
+
+
+def best(
+    facts: HandFacts,
+    ctx: Context,
+    extra_han: int,
+    rs: list[Reading] | None = None,
+    memo: dict[Any, Any] | None = None,
+) -> Evaluation | None:
+    """The highest-scoring reading, or None when the tiles are not a win shape.
+
+    ``rs``: the readings if already made (``readings_in``); ``memo``: see ``yaku_of``.
+    """
     rules = ctx.rules
     found: Evaluation | None = None
     found_key = (-1, -1, -1)
-    memo: dict[str, dict[str, int]] = {}
-    for r in readings(facts, ctx.sit.tsumo, rules.tile_kinds, allow_shiisan(ctx.sit, facts)):
+    if memo is None:
+        memo = {}
+    for r in readings_in(facts, ctx) if rs is None else rs:
         yaku = yaku_of(r, ctx, memo)
         yaku_han = sum(h for _, h in yaku)
         fu, items = fu_of(r, ctx)
@@ -51,17 +67,24 @@ def best(facts: HandFacts, ctx: Context, extra_han: int) -> Evaluation | None:
     return found
 
 
-def best_yaku_han(facts: HandFacts, ctx: Context, extra_han: int) -> int | None:
+def best_yaku_han(
+    facts: HandFacts,
+    ctx: Context,
+    extra_han: int,
+    rs: list[Reading] | None = None,
+    memo: dict[Any, Any] | None = None,
+) -> int | None:
     """Yaku han of the best reading (as :func:`best`), or None for no win shape.
 
     With a single reading there is nothing to rank, so fu and points are not computed.
     """
-    rs = readings(facts, ctx.sit.tsumo, ctx.rules.tile_kinds, allow_shiisan(ctx.sit, facts))
+    if rs is None:
+        rs = readings_in(facts, ctx)
     if not rs:
         return None
     if len(rs) == 1:
-        return sum(h for _, h in yaku_of(rs[0], ctx))
-    ev = best(facts, ctx, extra_han)
+        return sum(h for _, h in yaku_of(rs[0], ctx, memo))
+    ev = best(facts, ctx, extra_han, rs, memo)
     return ev.yaku_han if ev is not None else None
 
 

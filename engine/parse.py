@@ -119,29 +119,31 @@ class Situation:
         return self.seat == WIND_LETTERS["E"]
 
     def as_tsumo(self, tsumo: bool) -> Situation:
-        """The same moment, won by tsumo or by ron (for tenpai's per-wait values)."""
-        from dataclasses import replace
+        """The same moment, won by tsumo or by ron (for tenpai's per-wait values).
 
+        Flags that belong to the other way of winning are cleared.
+        """
         if tsumo == self.tsumo:
             return self
-        if tsumo:
-            return replace(
-                self,
-                tsumo=True,
-                houtei=False,
-                kanburi=False,
-                chankan=False,
-                renhou=False,
-                ron_on=None,
-            )
-        return replace(
-            self,
-            tsumo=False,
-            haitei=False,
-            rinshan=False,
-            tenhou=False,
-            chihou=False,
-            first_draw=False,
+        return Situation(
+            tsumo=tsumo,
+            seat=self.seat,
+            round=self.round,
+            riichi=self.riichi,
+            ippatsu=self.ippatsu,
+            haitei=self.haitei and tsumo,
+            houtei=self.houtei and not tsumo,
+            rinshan=self.rinshan and tsumo,
+            kanburi=self.kanburi and not tsumo,
+            chankan=self.chankan and not tsumo,
+            tenhou=self.tenhou and tsumo,
+            chihou=self.chihou and tsumo,
+            renhou=self.renhou and not tsumo,
+            first_draw=self.first_draw and tsumo,
+            discarder_riichi=self.discarder_riichi,
+            honba=self.honba,
+            deposits=self.deposits,
+            ron_on=self.ron_on if not tsumo else None,
         )
 
 

@@ -11,9 +11,17 @@ tenhou/chihou/renhou) count, since they come from the situation the waits are ju
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from engine.decompose import HandFacts, shape_waits
-from engine.evaluate import Evaluation, best_yaku_han, completed, indicator_hits
+from engine.evaluate import (
+    Evaluation,
+    allow_shiisan,
+    best_yaku_han,
+    completed,
+    indicator_hits,
+    readings_in,
+)
 from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
 from engine.tiles import NORTH, name, next_kind
@@ -122,6 +130,30 @@ def wait_values(
     return out
 
 
+def ron_and_tsumo_values(
+    hand: HandInput, sit: Situation, rules: Rules, kinds: list[int]
+) -> tuple[list[WaitValue], list[WaitValue]]:
+    """Each wait's yaku han won by ron and by tsumo; the two share the completed hand, its
+    readings (unless a shanpon triplet is concealed on tsumo only) and reading-level yaku."""
+    ron_sit, tsumo_sit = sit.as_tsumo(False), sit.as_tsumo(True)
+    ron_ctx, tsumo_ctx = Context(ron_sit, rules), Context(tsumo_sit, rules)
+    per_kind, base = _base_dora(hand, sit, rules)
+    ron: list[WaitValue] = []
+    tsumo: list[WaitValue] = []
+    for w in kinds:
+        f = completed(hand, w)
+        extra = base + per_kind[w] + hand.kita
+        memo: dict[Any, Any] = {}
+        rs_ron = readings_in(f, ron_ctx)
+        if allow_shiisan(tsumo_sit, f) or any(r.wait == "shanpon" for r in rs_ron):
+            rs_tsumo = readings_in(f, tsumo_ctx)
+        else:
+            rs_tsumo = rs_ron
+        ron.append(WaitValue(w, best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0))
+        tsumo.append(WaitValue(w, best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0))
+    return ron, tsumo
+
+
 def guarantee(
     parsed: Parsed,
     kinds: list[int] | None = None,
@@ -145,9 +177,7 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
     kinds = waits(hand, rules)
     required = rules.min_han(sit.honba)
-    facts: dict[int, HandFacts] = {}
-    ron = wait_values(hand, sit.as_tsumo(False), rules, kinds, facts=facts)
-    tsumo = wait_values(hand, sit.as_tsumo(True), rules, kinds, facts=facts)
+    ron, tsumo = ron_and_tsumo_values(hand, sit, rules, kinds)
     ron_ok = bool(kinds) and all(w.yaku_han >= required for w in ron)
     tsumo_ok = bool(kinds) and all(w.yaku_han >= required for w in tsumo)
     if not rules.guarantee:

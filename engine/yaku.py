@@ -557,15 +557,14 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     return plan
 
 
-def yaku_of(
-    r: Reading, c: Context, memo: dict[str, dict[str, int]] | None = None
-) -> list[tuple[str, int]]:
+def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[tuple[str, int]]:
     """The yaku that count for a reading as ``[(id, han), ...]`` in table order (yakuhai once
     per set).
 
-    ``memo`` (optional) keeps the held ``SHARED_TESTS`` (situation- and whole-hand-level
-    yaku) per form for the other readings of the same completed hand in the same context;
-    pass one dict per (hand, context).
+    ``memo`` (optional, one dict per completed hand) keeps the held whole-hand yaku per form
+    and the reading-level yaku per reading object. Reading-level tests look at the situation
+    only through seat, round and rules, so one memo may serve the ron and the tsumo contexts
+    of the same hand (tenpai); it must not be shared between different seats, rounds or rules.
     """
     rules = c.rules
     f = r.facts
@@ -591,11 +590,19 @@ def yaku_of(
         }
         if memo is not None:
             memo[r.form] = hand
-    held = {**situational, **hand}
-    n_pungs, n_runs = len(r.pungs), len(r.runs)
-    for yid, han, fn, min_pungs, min_runs in plan.own:
-        if n_pungs >= min_pungs and n_runs >= min_runs and fn(r, c):
-            held[yid] = han
+    own_entry = memo.get(id(r)) if memo is not None else None
+    if own_entry is not None and own_entry[0] is r:
+        own = own_entry[1]
+    else:
+        n_pungs, n_runs = len(r.pungs), len(r.runs)
+        own = {
+            yid: han
+            for yid, han, fn, min_pungs, min_runs in plan.own
+            if n_pungs >= min_pungs and n_runs >= min_runs and fn(r, c)
+        }
+        if memo is not None:
+            memo[id(r)] = (r, own)
+    held = {**situational, **hand, **own}
     if not held:
         return []
     for strong in [y for y in held if y in plan.weaker]:

@@ -8,14 +8,14 @@ fields are allowed because the contract may grow.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 Riichi = Literal["none", "riichi", "double", "open", "double_open"]
 Wind = Literal["E", "S", "W", "N"]
 
-HAND_EXAMPLE = {
+HAND_EXAMPLE: dict[str, Any] = {
     "hand": "23455p678s11z",
     "win": "1p",
     "melds": ["pon:777z"],
@@ -81,7 +81,9 @@ class SituationIn(BaseModel):
     deposits: int = Field(
         0, ge=0, le=1_000_000, description="Riichi deposits on the table (received by the winner)."
     )
-    rules: RulesIn = Field(default_factory=RulesIn, description="Rule preset and options.")
+    rules: RulesIn = Field(
+        default_factory=lambda: RulesIn.model_validate({}), description="Rule preset and options."
+    )
 
 
 class TilesIn(BaseModel):

@@ -13,7 +13,8 @@ const TEXT = {
     name: "名前", score: "点数", points: "ポイント", log: "記録", winner: "和了者",
     hanFu: "翻・符", limit: "満貫以上", handJson: "手牌", han: "翻", fu: "符",
     mangan: "満貫", haneman: "跳満", baiman: "倍満", sanbaiman: "三倍満", yakuman: "役満",
-    photo: "写真から読む", doubleRon: "ダブロン", dealer: "親", finished: "終局",
+    photo: "写真から読む", doubleRon: "ダブロン", more: "その他 (誤碰・真似満)", misCall: "誤碰・誤吃",
+    manemann: "真似満", copied: "← 真似された人", turns: "巡", transfers: "点数の移動", dealer: "親", finished: "終局",
     round: (w, n) => `${w === "E" ? "東" : "南"}${n}局`, none: "—", saved: "記録しました",
     honbaN: (n) => `${n}本場`, value: (han, fu) => `${han}翻${fu ? fu + "符" : ""}`,
     undone: "一局戻しました", reading: "写真を読んでいます…", read: "写真から手牌を読みました",
@@ -38,6 +39,8 @@ const TEXT = {
     log: "Hands", winner: "Winner", hanFu: "Han / fu", limit: "Limit", handJson: "Hand",
     han: "han", fu: "fu", mangan: "Mangan", haneman: "Haneman", baiman: "Baiman",
     sanbaiman: "Sanbaiman", yakuman: "Yakuman", photo: "Read from photo", doubleRon: "Double ron",
+    more: "More (mis-call, manemann)", misCall: "Mis-call", manemann: "Manemann",
+    copied: "copying", turns: "turns", transfers: "Transfers",
     dealer: "dealer", finished: "Game over",
     round: (w, n) => `${w === "E" ? "East" : "South"} ${n}`, none: "—", saved: "Recorded",
     honbaN: (n) => `${n} honba`, value: (han, fu) => `${han} han${fu ? ` ${fu} fu` : ""}`,
@@ -148,7 +151,8 @@ function renderLog() {
   log.replaceChildren(...game.hands.slice().reverse().map((hand) => {
     const li = document.createElement("li");
     const head = document.createElement("div");
-    head.textContent = `${t("round")(hand.round[0], +hand.round[1])} ${t("honbaN")(hand.honba)} — ` +
+    head.textContent = `${hand.number}. ${t("round")(hand.round[0], +hand.round[1])} ` +
+      `${t("honbaN")(hand.honba)} — ` +
       describeHand(hand);
     const deltas = document.createElement("div");
     hand.deltas.forEach((d, p) => {
@@ -164,8 +168,18 @@ function renderLog() {
       b.textContent = `${t("bust")}: ${hand.busts.map((x) => playerName(x.player)).join(", ")}`;
       li.append(b);
     }
-    li.title = hand.transfers.map((x) =>
-      `${playerName(x.from)} → ${playerName(x.to)} ${fmt(x.amount)} (${t("reasons")[x.reason] || x.reason})`).join("\n");
+    const details = document.createElement("details");
+    const summary = document.createElement("summary");
+    summary.textContent = t("transfers");
+    const list = document.createElement("ul");
+    list.replaceChildren(...hand.transfers.map((x) => {
+      const item = document.createElement("li");
+      item.textContent = `${playerName(x.from)} → ${playerName(x.to)} ${fmt(x.amount)} ` +
+        `(${t("reasons")[x.reason] || x.reason})`;
+      return item;
+    }));
+    details.append(summary, list);
+    li.append(details);
     return li;
   }));
 }
@@ -296,7 +310,12 @@ function handBody() {
   const body = { outcome, seq: game.seq };
   if (outcome !== "chombo") {
     body.riichi = checked("riichi");
+    body.mis_calls = checked("mis_calls");
     if (game.rules.aka_5man && form.aka5man.value !== "") body.aka5man = Number(form.aka5man.value);
+    if (form.copier.value !== "" && form.copied.value !== "") {
+      body.manemann = [{ copier: Number(form.copier.value), copied: Number(form.copied.value),
+        turns: Number(form.turns.value) }];
+    }
   }
   if (outcome === "ron") {
     body.discarder = Number(form.discarder.value);
@@ -316,8 +335,8 @@ function handBody() {
 
 function resetForm() {
   $$("#hand .player-checks input").forEach((i) => { i.checked = false; });
-  const aka = $("#hand").aka5man;
-  if (aka) aka.value = "";
+  ["aka5man", "copier", "copied"].forEach((name) => { $("#hand")[name].value = ""; });
+  $("#more").open = false;
   $$("#wins textarea").forEach((a) => { a.value = ""; });
 }
 

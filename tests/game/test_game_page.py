@@ -122,15 +122,27 @@ def test_page_keeps_a_game_at_360px(page, server):
     page.wait_for_function("document.querySelector('#honba').textContent === '1'")
     assert page.inner_text("#deposits") == "1,000"
     assert _scores(page) == ["23,000", "35,000", "31,000"]
-    assert page.locator("#log li").count() == 2
+    assert page.locator("#log > li").count() == 2
 
     page.click("#undo")
     page.wait_for_function("document.querySelector('#honba').textContent === '0'")
     assert _scores(page) == ["24,000", "36,000", "30,000"]
 
+    # a mis-call at a draw where nobody is tenpai: 1,000 into the deposits
+    page.check('#hand input[name="outcome"][value="draw"]')
+    page.click("#more summary")
+    page.check('.player-checks[data-name="mis_calls"] input[value="0"]')
+    page.click('#hand button[type="submit"]')
+    page.wait_for_function("document.querySelector('#honba').textContent === '1'")
+    assert page.inner_text("#deposits") == "1,000"
+    assert _scores(page) == ["23,000", "36,000", "30,000"]
+    page.click("#log > li:first-child summary")
+    assert "1,000" in page.inner_text("#log > li:first-child ul")
+    assert _fits_360(page)
+
     page.click("#lang")
     assert page.inner_text("h1") == "Scoreboard"
-    assert page.inner_text("#round") == "East 2"
+    assert page.inner_text("#round") == "East 3"
 
 
 def test_page_shows_the_final_settlement(page, server):

@@ -412,6 +412,23 @@ def _red_variants(faces: list[Face], rng: np.random.Generator) -> list[Face]:
     return out
 
 
+def red_centre(face: np.ndarray) -> np.ndarray:
+    """A non-red 5p/5s whose centre pip/stick is red (common in real sets; not a red five)."""
+    yy, xx = np.mgrid[0:FACE_H, 0:FACE_W].astype(np.float32)
+    r = ((xx - FACE_W / 2) / (0.16 * FACE_W)) ** 2 + ((yy - FACE_H / 2) / (0.14 * FACE_H)) ** 2
+    centre = np.clip(1.5 - r, 0.0, 1.0)
+    a = (ink_alpha(face) * centre)[..., None]
+    f = face.astype(np.float32)
+    red = np.array([40.0, 35.0, 195.0], np.float32) * (0.75 + 0.45 * f.mean(axis=2,
+                                                                          keepdims=True) / 255)
+    return np.clip(f * (1 - a) + red * a, 0, 255).astype(np.uint8)
+
+
+def _red_centre_variants(faces: list[Face]) -> list[Face]:
+    return [Face(f.cls, red_centre(f.image), f.source, f.style + "-redcentre")
+            for f in faces if f.cls in ("5p", "5s") and f.source in ("camerash", "hk", "jp")]
+
+
 def _back_faces(rng: np.random.Generator) -> list[Face]:
     return [Face("back", back_face(c, rng), "synthetic", name)
             for name, c in BACK_COLOURS.items() for _ in range(3)]
@@ -425,7 +442,7 @@ def build_bank(shared: Path | str | None = None, *, per_class: int = 40,
         raise FileNotFoundError(f"no tile art under {root} (expected art/fluffystuff)")
     rng = np.random.default_rng(seed)
     faces = _fluffy_faces(root) + _camerash_faces(root) + _photo_faces(root, per_class, rng)
-    faces += _red_variants(faces, rng) + _back_faces(rng)
+    faces += _red_variants(faces, rng) + _red_centre_variants(faces) + _back_faces(rng)
     by_cls: dict[str, list[Face]] = {c: [] for c in CLASSES}
     for f in faces:
         by_cls[f.cls].append(f)
@@ -435,7 +452,7 @@ def build_bank(shared: Path | str | None = None, *, per_class: int = 40,
     return FaceBank(by_cls)
 
 
-BANK_VERSION = 2  # bump when the bank's construction changes (invalidates caches)
+BANK_VERSION = 3  # bump when the bank's construction changes (invalidates caches)
 
 
 def _cache_path(root: Path) -> Path:

@@ -27,7 +27,7 @@ from datasets.synth.faces import (
     load_bank,
 )
 from datasets.synth.hands import KINDS, HandSpec, random_hand_spec
-from datasets.synth.table import light_field, table_texture
+from datasets.synth.table import light_field, table_edge, table_texture
 
 __all__ = ["HandSpec", "Scene", "TileLabel", "random_hand_spec", "render_scene"]
 
@@ -419,7 +419,7 @@ def _fit_camera(rng: np.random.Generator, bodies: list[_Body], d: _Dims, size: t
     pts = np.concatenate([_corners(b, d) for b in bodies if b.important])
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     target = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
-    fill = rng.uniform(0.55, 0.93)
+    fill = rng.uniform(0.72, 0.98)
     dist = 600.0
     for _ in range(4):
         cam = _camera(pitch, dist, target, f, w / 2, h / 2)
@@ -538,6 +538,8 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     if want_other:
         bodies += _distractors(rng, d, extent)
     tilt = rng.normal(0, 10) if rng.random() < 0.85 else rng.uniform(-40, 40)
+    allp = np.concatenate([_corners(b, d) for b in bodies])
+    full_extent = (allp[:, 0].min(), allp[:, 1].min(), allp[:, 0].max(), allp[:, 1].max())
     _rotate_world(bodies, tilt)
     if any(b.standing and b.important for b in bodies):  # standing row: a low, oblique camera
         pitch = float(rng.uniform(25, 50))
@@ -559,7 +561,10 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     light = light_field(rng, w // _LOW + 1, h // _LOW + 1)
     field = cv2.resize(light * _shadows(size, bodies, d, cam, st, rng), (w, h),
                        interpolation=cv2.INTER_LINEAR)
-    img = np.clip(img * field[..., None], 0, 255).astype(np.uint8)
+    img = img * field[..., None]
+    if rng.random() < 0.45:
+        img = table_edge(img, rng, cam.plane_homography(), full_extent, tilt, d.h)
+    img = np.clip(img, 0, 255).astype(np.uint8)
     depth = [float((b.center - cam.c) @ cam.r[2]) for b in bodies]
     order = np.argsort(depth)[::-1]
     for i in order:

@@ -41,9 +41,10 @@ def table_texture(rng: np.random.Generator) -> Texture:
         img = base * lum[..., None]
     elif kind == "wood":
         base = np.array(_WOODS[int(rng.integers(len(_WOODS)))], np.float32)
-        warp = 8 * _smooth_noise(rng, 5)
-        freq = 2 * np.pi * mm_per_px / rng.uniform(3.0, 12.0)
-        grain = np.sin((yy + warp + 2 * _smooth_noise(rng, 40)) * freq)
+        period = rng.uniform(3.0, 12.0) / mm_per_px
+        warp = period * rng.uniform(0.5, 2.0) * _smooth_noise(rng, 3)
+        freq = 2 * np.pi / period
+        grain = np.sin((yy + warp + 0.15 * period * _smooth_noise(rng, 24)) * freq)
         grain = grain * (0.6 + 0.4 * _smooth_noise(rng, 20))
         lum = 1 + 0.12 * grain + 0.06 * _smooth_noise(rng, 12) \
             + 0.02 * rng.standard_normal((TEX, TEX)).astype(np.float32)
@@ -79,3 +80,47 @@ def light_field(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     ys, xs = np.mgrid[0:4, 0:4].astype(np.float32) / 3 - 0.5
     small += gx * xs + gy * ys + rng.uniform(0.8, 1.15)
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
+               extent: tuple[float, float, float, float], tilt_deg: float,
+               tile_h: float) -> np.ndarray:
+    """Paint a table rim (wood strip) and the room beyond it past one side of the layout.
+
+    ``img`` is float32 BGR; ``plane_h`` maps the table plane (mm) to the image; ``extent`` is
+    the tiles' x0, y0, x1, y1 in the layout frame, which is turned by ``tilt_deg`` in the world.
+    """
+    h, w = img.shape[:2]
+    s = 2
+    us, vs = np.meshgrid((np.arange(w // s + 1) + 0.5) * s, (np.arange(h // s + 1) + 0.5) * s)
+    hi = np.linalg.inv(plane_h)
+    xw = hi[0, 0] * us + hi[0, 1] * vs + hi[0, 2]
+    yw = hi[1, 0] * us + hi[1, 1] * vs + hi[1, 2]
+    ww = hi[2, 0] * us + hi[2, 1] * vs + hi[2, 2]
+    valid = ww > 1e-9
+    ww = np.where(valid, ww, 1.0)
+    xw, yw = xw / ww, yw / ww
+    a = np.radians(-tilt_deg)
+    xl = np.cos(a) * xw - np.sin(a) * yw
+    yl = np.sin(a) * xw + np.cos(a) * yw
+    side = int(rng.integers(4))
+    gap = rng.uniform(0.3, 3.0) * tile_h
+    x0, y0, x1, y1 = extent
+    dist, along = [(y0 - gap - yl, xl), (yl - (y1 + gap), xl), (x0 - gap - xl, yl),
+                   (xl - (x1 + gap), yl)][side]
+    rim_w = rng.uniform(0, 70)
+    beyond = (dist > rim_w) | ~valid
+    rim = (dist > 0) & ~beyond
+    wood = np.array(_WOODS[int(rng.integers(len(_WOODS)))], np.float32)
+    grain = 1 + 0.08 * np.sin(along * rng.uniform(0.3, 1.5) + 3 * np.sin(along * 0.01))
+    bevel = np.clip(dist / 6.0, 0.6, 1.0)  # darker where the rim meets the cloth
+    rim_img = wood * (grain * bevel)[..., None] * rng.uniform(0.7, 1.2)
+    room = np.array([rng.uniform(20, 140)] * 3, np.float32) * rng.uniform(0.7, 1.3, 3) \
+        .astype(np.float32)
+    yy = vs / h
+    room_img = room * (0.6 + 0.6 * yy)[..., None] + 8 * _smooth_noise(rng, 5, 1)[0, 0]
+    layer = np.where(rim[..., None], rim_img, room_img).astype(np.float32)
+    alpha = (rim | beyond).astype(np.float32)
+    layer = cv2.resize(layer, (w, h), interpolation=cv2.INTER_LINEAR)
+    alpha = cv2.resize(alpha, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
+    return img * (1 - alpha) + layer * alpha

@@ -217,11 +217,11 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
             if (f & 2 and all_sets) or (f & 1 and one_pair):
                 waits.add(k)
     if sum(counts) == 13:
-        singles = [k for k, c in enumerate(counts) if c == 1]
-        if len(singles) == 1 and counts.count(2) == 6:
-            waits.add(singles[0])
+        if counts.count(2) == 6 and counts.count(1) == 1:  # chiitoitsu tanki
+            waits.add(counts.index(1))
         kk = kokushi_kinds(kinds)
-        if sum(counts[k] for k in kk) == 13:
+        distinct = len(counts) - counts.count(0)
+        if distinct >= len(kk) - 1 and sum(counts[k] for k in kk) == 13:
             missing = [k for k in kk if counts[k] == 0]
             if not missing:
                 waits.update(kk)

@@ -247,3 +247,19 @@ def test_rule_18_4_second_winner_of_a_double_ron_needs_3_han_with_5_honba_in_fir
     with pytest.raises(InputError) as err:
         resolve_hand(at(honba=5, double_ron_honba="first"), body)
     assert err.value.code == "invalid_win"
+
+
+def test_rule_16_worked_line_minus_61_from_a_played_game():
+    # E1: the dealer (0) rons player 2 twice for mangan and once for 2 han 30 fu, then at a
+    # draw only the dealer is tenpai: 2 pays its last 1,000 after 1 has paid, ending at −1,000.
+    from engine.game import settle
+
+    state = at()
+    for value in ({"limit": "mangan"}, {"limit": "mangan"}, {"han": 2, "fu": 30}):
+        body = {"outcome": "ron", "discarder": 2, "wins": [{"winner": 0, **value}]}
+        state = apply(state, resolve_hand(state, body))
+    assert state.scores == (60_000, 30_000, 0) and state.honba == 3 and not state.finished
+    state = apply(state, resolve_hand(state, {"outcome": "draw", "tenpai": [0]}))
+    assert state.finished and state.scores == (62_000, 29_000, -1_000)
+    final = settle(state)
+    assert [p.total for p in final] == [22 + 30 + 10 + 10, -11, -61]

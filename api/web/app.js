@@ -423,7 +423,7 @@ function renderMpsz() {
 function cropBox() {
   // The photo region holding the tiles (plus a margin), or the whole photo when zoomed out.
   const { w, h } = S.photo;
-  const boxes = S.items.filter((it) => it.box && it.group !== "other").map((it) => it.box);
+  const boxes = S.items.filter((it) => it.box).map((it) => it.box);
   if (S.fullPhoto || !boxes.length) return [0, 0, w, h];
   let x1 = Math.min(...boxes.map((b) => b[0])), y1 = Math.min(...boxes.map((b) => b[1]));
   let x2 = Math.max(...boxes.map((b) => b[2])), y2 = Math.max(...boxes.map((b) => b[3]));
@@ -584,7 +584,7 @@ function renderPill() {
   if (!last || S.sheet || resultInView) { pill.hidden = true; return; }
   pill.hidden = false;
   const b = last.body;
-  if (last.kind === "error") { pill.className = "pill bad"; pill.textContent = `${t("error")}: ${b.error.code}`; }
+  if (last.kind === "error") { pill.className = "pill bad"; pill.textContent = `${t("error")}: ${b.error.message || b.error.code}`; }
   else if (last.kind === "tenpai") {
     pill.className = `pill ${b.tenpai ? "good" : "bad"}`;
     pill.textContent = b.tenpai ? `${t("tenpai")}: ${b.waits.map((w) => tileName(w.tile)).join(" ")}` : t("noten");

@@ -99,3 +99,20 @@ def test_rule_23_ron_on_kita_needs_yakuman() -> None:
 def test_rule_18_minimum_guarantee_option_off() -> None:
     r = score(PINFU, "4p", rules={"guarantee": False})
     assert r["valid"]
+
+
+def test_rule_24_robbing_an_ankan_needs_yakuman() -> None:
+    r = score("19m19p19s1234567z", "9s", ron_on="ankan", chankan=True)  # kokushi 13-sided
+    assert r["valid"] and r["yakuman_multiple"] >= 2
+    r2 = score(PINFU, "4p", ron_on="ankan", chankan=True, riichi="riichi")
+    assert r2["reason"] == "yakuman_only" and r2["total"] < 0
+
+
+def test_rule_27_ippatsu_not_broken_by_kita() -> None:
+    r = score(PINFU, "4p", riichi="riichi", ippatsu=True, kita=1, tsumo=True, rinshan=True)
+    assert {"ippatsu", "rinshan", "riichi"} <= {y["id"] for y in r["yaku"]}
+
+
+def test_rule_28_tenhou_not_broken_by_ankan() -> None:
+    r = score("234p567s678s5p", "5p", melds=["ankan:1111z"], tsumo=True, tenhou=True, seat="E")
+    assert r["valid"] and any(y["id"] == "tenhou" for y in r["yaku"])

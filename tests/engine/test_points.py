@@ -134,3 +134,12 @@ def test_dealer_ron_six_times_base() -> None:
 def test_riichi_deposit_option() -> None:
     r = score(PINFU, "4p", riichi="riichi", deposits=1, rules={"riichi_deposit": 500})
     assert r["total"] == 4000 + 500
+
+
+def test_rule_17_tsumo_payments_listed_shimocha_first() -> None:
+    # winner W: shimocha is E (dealer), then S
+    r = score(PINFU, "4p", tsumo=True, seat="W", riichi="riichi")
+    assert [p["seat"] for p in r["payments"]] == ["E", "S"]
+    # dealer E: shimocha S, then W
+    r = score(PINFU, "4p", tsumo=True, seat="E", riichi="riichi")
+    assert [p["seat"] for p in r["payments"]] == ["S", "W"]

@@ -34,6 +34,11 @@ Every error is a 4xx (5xx only for a missing model or a bug) with
 photo holds 14 tiles (a winning tile), the **tenpai JSON** when it holds 13; `score_kind`
 (`result` | `tenpai`) says which. A `hand` form field with corrected tiles is scored instead
 of the recognized ones.
+
+Uploads are checked by content (JPEG/PNG/WebP magic bytes), size in pixels (header) and
+completeness before decoding. Limits (environment): `SANMA_MAX_UPLOAD_MB` (15, enforced while
+the body streams in: 413), `SANMA_MAX_JSON_KB` (256), `SANMA_MAX_MEGAPIXELS` (64),
+`SANMA_RECOGNIZE_CONCURRENCY` (CPU cores). `GET /v1/info` tells whether a model is loaded.
 """
 
 

@@ -9,7 +9,8 @@
 - ``POST /v1/games/{id}/hands`` — a hand result (``engine.game.resolve_hand``) with an optional
   ``seq`` (the event number the client last saw: optimistic concurrency) → the game.
 - ``POST /v1/games/{id}/undo`` — cancel the last hand (optional ``{"seq": n}``) → the game.
-- ``GET /v1/games/{id}/export`` — every event and the resulting game, as a JSON file.
+- ``GET /v1/games/{id}/export`` — every event and the resulting game, as a JSON file;
+  ``POST /v1/games/import`` recreates such an export under a new id (events re-checked).
 - ``GET /game.html`` (+ ``/game.js``, ``/game.css``) — the scoreboard page.
 
 Errors are ``{"error": {"code", "message"}}``: 400 bad JSON, 404 unknown game, 409 game over /
@@ -235,13 +236,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
 # ---------------------------------------------------------------- the work behind each endpoint
 
 
-def _create(storage: Storage, body: Any) -> dict[str, Any]:
-    if not isinstance(body, dict):
-        raise InputError("bad_request", "the body must be a JSON object")
-    unknown = set(body) - {"players", "rules"}
-    if unknown:
-        raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
-    players = body.get("players")
+def _checked_players(players: Any) -> list[str] | None:
     if players is not None and (
         not isinstance(players, list)
         or len(players) != PLAYERS
@@ -250,6 +245,16 @@ def _create(storage: Storage, body: Any) -> dict[str, Any]:
         raise InputError(
             "bad_players", f"players must be {PLAYERS} names of at most {MAX_NAME} characters"
         )
+    return players
+
+
+def _create(storage: Storage, body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise InputError("bad_request", "the body must be a JSON object")
+    unknown = set(body) - {"players", "rules"}
+    if unknown:
+        raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
+    players = _checked_players(body.get("players"))
     rules = game_rules(body.get("rules"))
     state = new_game(players, rules)
     options = {"aka_5man": rules.aka_5man, "double_ron_honba": rules.double_ron_honba}
@@ -320,6 +325,43 @@ def _export(storage: Storage, game_id: str) -> dict[str, Any]:
         ],
         "state": game_json(stored, fold(stored)),
     }
+
+
+def _import(storage: Storage, body: Any) -> dict[str, Any]:
+    """Recreate an exported game under a new id; every event is checked by folding it."""
+    if not isinstance(body, dict) or body.get("format") != EXPORT_FORMAT:
+        raise InputError("bad_import", f"expected an export with format {EXPORT_FORMAT!r}")
+    if body.get("version") != EXPORT_VERSION:
+        raise InputError("bad_import", f"unsupported export version {body.get('version')!r}")
+    meta, events = body.get("game"), body.get("events")
+    if not isinstance(meta, dict) or not isinstance(events, list):
+        raise InputError("bad_import", "an export has a game object and an events list")
+    players = meta.get("players")
+    rules = game_rules(meta.get("rules"))
+    state = new_game(_checked_players(players), rules)
+    records: list[tuple[str, dict[str, Any]]] = []
+    hands: list[Any] = []
+    seqs: list[int] = []
+    for n, event in enumerate(events, start=1):
+        if not isinstance(event, dict) or event.get("kind") not in ("hand", "undo"):
+            raise InputError("bad_import", f"event {n} is not a hand or an undo")
+        if event["kind"] == "hand":
+            result = result_from_json(event.get("result"))
+            state = apply(state, result)
+            hands.append(state)
+            seqs.append(n)
+            body_out = {"result": result_to_json(result), "input": event.get("input")}
+        else:
+            if not hands:
+                raise InputError("bad_import", f"event {n} undoes nothing")
+            hands.pop()
+            body_out = {"undoes": seqs.pop()}
+        records.append((event["kind"], body_out))
+        state = hands[-1] if hands else new_game(state.names, rules)
+    options = {"aka_5man": rules.aka_5man, "double_ron_honba": rules.double_ron_honba}
+    game_id = storage.create_game(list(state.names), options, records)
+    stored = storage.load(game_id)
+    return game_json(stored, fold(stored))
 
 
 # ---------------------------------------------------------------- routes
@@ -422,6 +464,21 @@ async def create_game(request: Request, storage: StorageDep) -> Response:
     except InputError as exc:
         return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
     return await _run(_create, storage, body, status=201)
+
+
+@router.post(
+    "/v1/games/import",
+    status_code=201,
+    tags=["games"],
+    openapi_extra=_json_body({"type": "object", "description": "an export"}, required=True),
+)
+async def import_game(request: Request, storage: StorageDep) -> Response:
+    """Recreate an exported game (GET …/export) under a new id."""
+    try:
+        body = await _body(request, required=True)
+    except InputError as exc:
+        return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
+    return await _run(_import, storage, body, status=201)
 
 
 @router.get("/v1/games/{game_id}", tags=["games"])

@@ -229,15 +229,28 @@ class Storage:
 
     # ------------------------------------------------------------ games and events
 
-    def create_game(self, players: Sequence[str], rules: dict[str, Any]) -> str:
+    def create_game(
+        self,
+        players: Sequence[str],
+        rules: dict[str, Any],
+        events: Sequence[tuple[str, dict[str, Any]]] = (),
+    ) -> str:
+        """A new game, with ``events`` (kind, body) already recorded (an import): one
+        transaction, so an imported game exists whole or not at all."""
         game_id = uuid.uuid4().hex
         stamp = now()
         with self._transaction() as cur:
             cur.execute(
                 "INSERT INTO games (id, created_at, updated_at, players, rules, seq) "
-                "VALUES (?, ?, ?, ?, ?, 0)",
-                (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules)),
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules), len(events)),
             )
+            for seq, (kind, body) in enumerate(events, start=1):
+                cur.execute(
+                    "INSERT INTO events (game_id, seq, kind, body, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (game_id, seq, kind, _dumps(body), stamp),
+                )
         return game_id
 
     def load(self, game_id: str) -> StoredGame:

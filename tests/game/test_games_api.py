@@ -213,3 +213,49 @@ def test_hand_json_win_is_scored_by_the_engine(client):
         json={"outcome": "ron", "discarder": 0, "wins": [{"winner": 2, "hand": {"hand": "234p"}}]},
     )
     assert r.status_code == 422 and "error" in r.json()
+
+
+def test_export_then_import_recreates_the_game(client):
+    game = new_game(client, players=["Aki", "Ben", "Chie"], rules={"aka_5man": True})
+    post_hand(client, game, {"outcome": "draw", "tenpai": [0], "riichi": [0]})
+    post_hand(
+        client,
+        game,
+        {
+            "outcome": "ron",
+            "discarder": 2,
+            "aka5man": 1,
+            "wins": [{"winner": 0, "limit": "mangan"}],
+        },
+    )
+    post_hand(client, game, {"outcome": "chombo", "offenders": [1]})
+    client.post(f"/v1/games/{game['id']}/undo")
+    exported = client.get(f"/v1/games/{game['id']}/export").json()
+    r = client.post("/v1/games/import", json=exported)
+    assert r.status_code == 201, r.text
+    copy = r.json()
+    assert copy["id"] != game["id"]
+    original = exported["state"]
+    for key in ("players", "round", "honba", "deposits", "hand_count", "rules", "seq"):
+        assert copy[key] == original[key], key
+    assert [h["transfers"] for h in copy["hands"]] == [h["transfers"] for h in original["hands"]]
+
+
+def test_import_refuses_a_tampered_export(client):
+    game = new_game(client)
+    post_hand(
+        client,
+        game,
+        {"outcome": "ron", "discarder": 2, "wins": [{"winner": 1, "han": 2, "fu": 30}]},
+    )
+    exported = client.get(f"/v1/games/{game['id']}/export").json()
+    exported["events"][0]["result"]["wins"][0]["payments"][0]["payer"] = 1  # own discard
+    r = client.post("/v1/games/import", json=exported)
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad_ron"
+    for bad in (
+        {},
+        {"format": "sanma-lens-game", "version": 9},
+        {**exported, "events": [{"kind": "undo"}]},
+    ):
+        r = client.post("/v1/games/import", json=bad)
+        assert r.status_code == 422 and r.json()["error"]["code"] == "bad_import"

@@ -104,6 +104,7 @@ class _Body:
     standing: bool = False
     occluded: bool = False
     important: bool = True
+    prop: _Prop | None = None  # a non-tile object (rack, point stick, phone, paper)
 
 
 @dataclass(frozen=True)
@@ -112,6 +113,13 @@ class _Dims:
     h: float
     t: float
     split: float  # share of the thickness in the face colour
+
+
+@dataclass(frozen=True)
+class _Prop:
+    dims: _Dims
+    top: np.ndarray  # BGR texture of the top face
+    side: np.ndarray  # BGR colour of the sides
 
 
 def _flat_axes(rot_deg: float, face_down: bool = False) -> np.ndarray:
@@ -136,6 +144,8 @@ _BOTTOM = (5, 4, 6, 7)  # -z face seen from outside
 
 
 def _corners(b: _Body, d: _Dims) -> np.ndarray:
+    if b.prop is not None:
+        d = b.prop.dims
     half = np.array([d.w / 2, d.h / 2, d.t / 2])
     return b.center + (_SIGNS * half) @ b.axes.T
 
@@ -311,6 +321,71 @@ def _distractors(rng: np.random.Generator, d: _Dims, extent: tuple[float, float,
     return out
 
 
+def _prop_texture(rng: np.random.Generator, kind: str, colour: np.ndarray) -> np.ndarray:
+    h, w = (128, 16) if kind == "stick" else (96, 64)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = colour
+    img *= (1 + 0.08 * np.linspace(-1, 1, h, dtype=np.float32))[:, None, None]
+    if kind == "stick":  # point stick: dots in the middle
+        n = int(rng.choice([1, 2, 5, 8]))
+        dot = (40, 40, 200) if n in (1, 5) else (30, 30, 30)
+        for k in range(n):
+            cy = int(h / 2 + (k - (n - 1) / 2) * 9)
+            cv2.circle(img, (w // 2, cy), 3, dot, -1, cv2.LINE_AA)
+    elif kind == "phone":
+        cv2.rectangle(img, (4, 6), (w - 5, h - 7), (20, 20, 25), -1)
+        cv2.circle(img, (w // 3, h // 4), 18, (60, 60, 70), -1, cv2.LINE_AA)
+    elif kind == "paper":
+        for y in range(12, h - 8, int(rng.integers(6, 12))):
+            x1 = int(rng.integers(w // 3, w - 6))
+            cv2.line(img, (6, y), (x1, y), tuple(float(c) * 0.55 for c in colour), 1)
+    return np.clip(img, 0, 255).astype(np.uint8)
+
+
+def _props(rng: np.random.Generator, d: _Dims, extent: tuple[float, float, float, float],
+           ) -> list[_Body]:
+    """Racks, point sticks, a phone, papers: non-tile clutter (never labelled)."""
+    x0, y0, x1, y1 = extent
+    out: list[_Body] = []
+
+    def add(kind: str, dims: _Dims, centre: np.ndarray, ang: float, colour: np.ndarray,
+            side: np.ndarray) -> None:
+        prop = _Prop(dims, _prop_texture(rng, kind, colour), side)
+        out.append(_Body("prop", "prop", centre, _flat_axes(ang), 0, important=False,
+                         prop=prop))
+
+    if rng.random() < 0.35:  # a rack in front of the player
+        length = rng.uniform(1.0, 1.3) * (x1 - x0)
+        dims = _Dims(length, rng.uniform(30, 50), rng.uniform(18, 32), 0.5)
+        col = np.array([rng.uniform(10, 120)] * 3) * rng.uniform(0.8, 1.2, 3)
+        c = np.array([(x0 + x1) / 2 + rng.normal(0, 20), y0 - rng.uniform(5, 40) - dims.h / 2,
+                      dims.t / 2])
+        add("rack", dims, c, rng.normal(0, 1.5), col, col * 0.8)
+    n_sticks = int(rng.integers(1, 7)) if rng.random() < 0.35 else 0
+    others = ["phone"] if rng.random() < 0.15 else []
+    others += ["paper"] * int(rng.random() < 0.2)
+    for kind in ["stick"] * n_sticks + others:
+        for _ in range(12):
+            cx = rng.uniform(x0 - 250, x1 + 250)
+            cy = rng.uniform(y0 - 150, y1 + 250)
+            if not (x0 - 60 < cx < x1 + 60 and y0 - 60 < cy < y1 + 60):
+                break
+        else:
+            continue
+        ang = rng.uniform(0, 180)
+        if kind == "stick":
+            dims = _Dims(rng.uniform(8, 10), rng.uniform(95, 110), 3.0, 0.5)
+            col = np.array([235, 240, 240]) * rng.uniform(0.85, 1.0)
+        elif kind == "phone":
+            dims = _Dims(72, 150, 8.0, 0.5)
+            col = np.array([rng.uniform(20, 200)] * 3)
+        else:
+            dims = _Dims(rng.uniform(80, 210), rng.uniform(100, 290), 0.4, 0.5)
+            col = np.array([rng.uniform(200, 250)] * 3) * rng.uniform(0.9, 1.0, 3)
+        add(kind, dims, np.array([cx, cy, dims.t / 2]), ang, col, col * 0.85)
+    return out
+
+
 # ---------------------------------------------------------------------------- drawing
 
 
@@ -359,6 +434,11 @@ class _Style:
 
 def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarray,
                st: _Style, lit: float) -> None:
+    back_img, ivory, backc = st.back_img, st.ivory, st.back
+    if b.prop is not None:
+        d = b.prop.dims
+        face = back_img = b.prop.top
+        ivory = backc = b.prop.side
     pts3 = _corners(b, d)
     pts = cam.project(pts3)
     half = np.array([d.w / 2, d.h / 2, d.t / 2])
@@ -371,13 +451,13 @@ def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarr
             shade = lit * (st.ambient + (1 - st.ambient) * max(0.0, float(n @ st.light)) * 1.1)
             if axis == 2:
                 idx = _TOP if sign > 0 else _BOTTOM
-                tex = face if sign > 0 else st.back_img
+                tex = face if sign > 0 else back_img
                 _warp_face(img, tex, pts[list(idx)], shade)
                 # bevel: a thin light rim on the top face edges
                 q = pts[list(idx)]
                 cv2.polylines(img, [np.round(q * 16).astype(np.int32)], True,
-                              tuple(float(v) for v in np.clip(st.ivory * shade * 1.08
-                                                              if sign > 0 else st.back * shade
+                              tuple(float(v) for v in np.clip(ivory * shade * 1.08
+                                                              if sign > 0 else backc * shade
                                                               * 1.2, 0, 255)),
                               1, cv2.LINE_AA, 4)
                 continue
@@ -392,8 +472,8 @@ def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarr
             mid = top_pts + (bot_pts - top_pts) * t
             front_layer = np.array([top_pts[0], top_pts[1], mid[1], mid[0]])
             back_layer = np.array([mid[0], mid[1], bot_pts[1], bot_pts[0]])
-            _poly(img, front_layer, st.ivory * shade * 0.97)
-            _poly(img, back_layer, st.back * shade)
+            _poly(img, front_layer, ivory * shade * 0.97)
+            _poly(img, back_layer, backc * shade)
 
 
 def _label(b: _Body, d: _Dims, cam: _Camera) -> TileLabel:
@@ -540,6 +620,8 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     tilt = rng.normal(0, 10) if rng.random() < 0.85 else rng.uniform(-40, 40)
     allp = np.concatenate([_corners(b, d) for b in bodies])
     full_extent = (allp[:, 0].min(), allp[:, 1].min(), allp[:, 0].max(), allp[:, 1].max())
+    if rng.random() < 0.5:
+        bodies += _props(rng, d, full_extent)
     _rotate_world(bodies, tilt)
     if any(b.standing and b.important for b in bodies):  # standing row: a low, oblique camera
         pitch = float(rng.uniform(25, 50))
@@ -549,8 +631,13 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     # drop distractors that are not wholly in view
     kept = []
     for b in bodies:
-        uv = cam.project(_corners(b, d))
+        pts3 = _corners(b, d)
+        uv = cam.project(pts3)
         inside = (uv.min(axis=0) >= 1).all() and uv[:, 0].max() < w - 1 and uv[:, 1].max() < h - 1
+        if b.prop is not None:  # clutter may be cut by the frame, but must be in front
+            front = (((pts3 - cam.c) @ cam.r[2]) > 50).all()
+            inside = front and (np.abs(uv) < 4 * max(w, h)).all() and uv[:, 0].max() > 0 \
+                and uv[:, 1].max() > 0 and uv[:, 0].min() < w and uv[:, 1].min() < h
         if b.important or inside:
             kept.append(b)
     bodies = kept
@@ -569,13 +656,16 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     order = np.argsort(depth)[::-1]
     for i in order:
         b = bodies[i]
-        face = st.back_img if b.face_down else bank.pick(rng, b.tile, st.source)
+        if b.prop is not None:
+            face = b.prop.top
+        else:
+            face = st.back_img if b.face_down else bank.pick(rng, b.tile, st.source)
         u, v = cam.project(b.center[None, :])[0] / _LOW
         lit = float(light[int(np.clip(v, 0, light.shape[0] - 1)),
                           int(np.clip(u, 0, light.shape[1] - 1))])
         _draw_body(img, b, d, cam, face, st, lit)
     image = _post(img, rng)
-    labels = [_label(b, d, cam) for b in bodies]
+    labels = [_label(b, d, cam) for b in bodies if b.prop is None]
     meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",
             "plain": spec.plain, "win_apart": bool(spec.win and not spec.plain),
             "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)]}

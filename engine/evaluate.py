@@ -16,7 +16,7 @@ from engine.parse import HandInput, Situation, Tile
 from engine.points import hand_base
 from engine.rules import Rules
 from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
-from engine.yaku import Context, yaku_of
+from engine.yaku import Context, yaku_han_of, yaku_of
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ def best_yaku_han(
     if not rs:
         return None
     if len(rs) == 1:
-        return sum(h for _, h in yaku_of(rs[0], ctx, memo))
+        return yaku_han_of(rs[0], ctx, memo)
     ev = best(facts, ctx, extra_han, rs, memo)
     return ev.yaku_han if ev is not None else None
 

@@ -557,9 +557,9 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     return plan
 
 
-def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[tuple[str, int]]:
-    """The yaku that count for a reading as ``[(id, han), ...]`` in table order (yakuhai once
-    per set).
+def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dict[str, int]:
+    """id → table han of the yaku that count for a reading, after the stronger-form
+    exclusions, composites, §40 and §21.1 (yakuhai: the han of one set; see ``yakuhai_sets``).
 
     ``memo`` (optional, one dict per completed hand) keeps the held whole-hand yaku per form
     and the reading-level yaku per reading object. Reading-level tests look at the situation
@@ -604,7 +604,7 @@ def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[
             memo[id(r)] = (r, own)
     held = {**situational, **hand, **own}
     if not held:
-        return []
+        return held
     for strong in [y for y in held if y in plan.weaker]:
         for weak in plan.weaker[strong]:
             held.pop(weak, None)
@@ -619,8 +619,19 @@ def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[
         del held["houtei"]
     if "open_riichi" in held:
         held["open_riichi"] = _open_riichi_han(held["open_riichi"], c)
+    return held
+
+
+def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[tuple[str, int]]:
+    """The yaku that count for a reading as ``[(id, han), ...]`` in table order (yakuhai once
+    per set). ``memo``: see :func:`held_yaku`."""
+    held = held_yaku(r, c, memo)
+    if not held:
+        return []
+    rules = c.rules
+    order = _plan(rules, r.facts.closed, r.form).order
     out: list[tuple[str, int]] = []
-    for yid in sorted(held, key=plan.order.__getitem__):
+    for yid in sorted(held, key=order.__getitem__):
         han = held[yid]
         if yid == "yakuhai":
             out.extend(("yakuhai", han * n) for _, n in yakuhai_sets(r, c))
@@ -629,6 +640,23 @@ def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[
     if rules.yakuman_exclusive and any(h >= rules.yakuman_han for _, h in out):
         out = [(y, h) for y, h in out if h >= rules.yakuman_han]
     return out
+
+
+def yaku_han_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> int:
+    """``sum(han for _, han in yaku_of(r, c))`` without building the list (waits, tenpai)."""
+    return sum(h for _, h in yaku_of(r, c, memo)) if _needs_list(c) else _han_sum(r, c, memo)
+
+
+def _needs_list(c: Context) -> bool:
+    return c.rules.yakuman_exclusive
+
+
+def _han_sum(r: Reading, c: Context, memo: dict[Any, Any] | None) -> int:
+    held = held_yaku(r, c, memo)
+    total = sum(held.values())
+    if "yakuhai" in held:
+        total += held["yakuhai"] * (sum(n for _, n in yakuhai_sets(r, c)) - 1)
+    return total
 
 
 def _open_riichi_han(han: int, c: Context) -> int:

@@ -200,3 +200,22 @@ def test_property_bad_input_is_input_error_never_a_crash(seed: int, patch: dict)
             assert exc.code and exc.message
         else:
             assert isinstance(out, dict)
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds, st.booleans())
+def test_property_fast_han_sum_equals_the_yaku_list(seed: int, exclusive: bool) -> None:
+    from engine.decompose import readings
+    from engine.evaluate import completed
+    from engine.parse import parse_hand
+    from engine.yaku import Context, yaku_han_of, yaku_of
+
+    obj = {**hand_from(seed), "rules": {"yakuman_exclusive": exclusive}}
+    p = parse_hand(obj, need_win=True)
+    assert p.hand.win_kind is not None
+    ctx = Context(p.situation, p.rules)
+    memo: dict = {}
+    for r in readings(completed(p.hand, p.hand.win_kind), p.situation.tsumo, p.rules.tile_kinds):
+        assert yaku_han_of(r, ctx, memo) == sum(
+            h for _, h in yaku_of(r, Context(ctx.sit, ctx.rules))
+        )

@@ -1,0 +1,16 @@
+"""Pure-Python scoring engine for sanma under the sanma-1.3 house rules (shared/RULES.md).
+
+Modules, in the order a hand flows through them:
+
+- ``rules``: the frozen ``Rules`` value (yaku han table, limits, payments, every [interp]
+  option); ``rules_from_json`` reads the hand JSON's ``rules`` field.
+- ``tiles``: integer kind indices (0–33) and tile facts; ``parse``: hand JSON → checked
+  ``HandInput`` + ``Situation`` (InputError on bad input).
+- ``decompose``: cached per-suit decompositions, win shapes, shape waits, readings.
+- ``yaku`` (one pure test per yaku), ``fu``, ``evaluate`` (best reading, dora),
+  ``points`` (hand_base, ron_amount, tsumo_amounts, chombo_amounts).
+- ``waits`` (waits, the §18 guarantee, tenpai), ``score`` (Result JSON),
+  ``service`` (``score_json`` / ``tenpai_json``, the entry points).
+
+``game`` (the game state) is built on ``points`` and ``service``. No vision or api imports.
+"""

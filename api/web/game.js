@@ -14,7 +14,8 @@ const TEXT = {
     hanFu: "翻・符", limit: "満貫以上", handJson: "手牌", han: "翻", fu: "符",
     mangan: "満貫", haneman: "跳満", baiman: "倍満", sanbaiman: "三倍満", yakuman: "役満",
     photo: "写真から読む", doubleRon: "ダブロン", more: "その他 (誤碰・真似満)", misCall: "誤碰・誤吃",
-    manemann: "真似満", copied: "← 真似された人", turns: "巡", transfers: "点数の移動", dealer: "親", finished: "終局",
+    manemann: "真似満", copied: "← 真似された人", turns: "巡", transfers: "点数の移動",
+    import: "書き出したファイルを読み込む", badFile: "JSON ファイルが読めません", dealer: "親", finished: "終局",
     round: (w, n) => `${w === "E" ? "東" : "南"}${n}局`, none: "—", saved: "記録しました",
     honbaN: (n) => `${n}本場`, value: (han, fu) => `${han}翻${fu ? fu + "符" : ""}`,
     undone: "一局戻しました", reading: "写真を読んでいます…", read: "写真から手牌を読みました",
@@ -41,6 +42,7 @@ const TEXT = {
     sanbaiman: "Sanbaiman", yakuman: "Yakuman", photo: "Read from photo", doubleRon: "Double ron",
     more: "More (mis-call, manemann)", misCall: "Mis-call", manemann: "Manemann",
     copied: "copying", turns: "turns", transfers: "Transfers",
+    import: "Import an exported file", badFile: "The file is not JSON",
     dealer: "dealer", finished: "Game over",
     round: (w, n) => `${w === "E" ? "East" : "South"} ${n}`, none: "—", saved: "Recorded",
     honbaN: (n) => `${n} honba`, value: (han, fu) => `${han} han${fu ? ` ${fu} fu` : ""}`,
@@ -385,6 +387,20 @@ function init() {
     const body = { rules: { aka_5man: form.aka.checked } };
     if (players.some((n) => n)) body.players = players;
     try { show(await api("POST", "/v1/games", body)); message(""); } catch (error) { message(error.message); }
+  });
+  $("#import").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    try {
+      let data;
+      try { data = JSON.parse(await file.text()); } catch (_) { throw new Error(t("badFile")); }
+      show(await api("POST", "/v1/games/import", data));
+      message("");
+    } catch (error) {
+      message(error.message);
+    } finally {
+      e.target.value = "";
+    }
   });
   $("#open-game").addEventListener("submit", (e) => {
     e.preventDefault();

@@ -173,3 +173,14 @@ def test_page_shows_the_final_settlement(page, server):
     assert len(rows) == 3 and "+" in rows[0]
     assert page.locator("#hand").is_hidden()
     assert _fits_360(page)
+
+    # leave, then import the exported file: the same finished game under a new id
+    with urllib.request.urlopen(f"{server}/v1/games/{game['id']}/export", timeout=10) as r:
+        exported = r.read()
+    page.click("#leave")
+    page.set_input_files(
+        "#import", files=[{"name": "game.json", "mimeType": "application/json", "buffer": exported}]
+    )
+    page.wait_for_selector("#settlement:not([hidden])")
+    assert page.inner_text("#game-id") != game["id"]
+    assert page.locator("#settlement tbody tr").all_inner_texts() == rows

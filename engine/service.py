@@ -18,6 +18,11 @@ Documented extensions of the hand JSON (beyond CONTRACT.md):
   of :class:`engine.rules.Rules` (e.g. ``aka_5man``, ``kiriage_mangan``, ``yakuman_exclusive``,
   ``north_is_yakuhai``, ``riichi_deposit``, ``kita_count_as_dora_when_north_indicated``).
 
+Defaults follow CONTRACT.md: absent flags are false, so an open-riichi ron without
+``discarder_riichi: true`` is the §21.1 15-han case. Under ``aka_5man`` every 5p/5s counts as a
+red five however it is written (§A2 "全赤"). Contradictory flags (ippatsu without riichi, haitei
+on a ron, ura without riichi, …) are refused as ``inconsistent_situation``.
+
 Extra result fields: ``base`` (basic points), ``deposits`` (points received from deposits),
 ``form``/``wait`` of the chosen reading, and ``seat`` on tsumo/chombo payments. Tenpai JSON adds
 ``yaku_han_ron``/``yaku_han_tsumo`` per wait (``yaku_han`` is the ron value),

@@ -291,3 +291,31 @@ def test_not_an_image_is_reported_on_the_page(page, tmp_path):
     page.set_input_files("#picker", str(bad))
     page.wait_for_selector("#photo-status.error", timeout=10_000)
     assert "not a JPEG" in page.inner_text("#photo-status")
+
+
+def test_add_a_pon_and_a_red_five_from_the_palette(page):
+    require_engine()
+    from engine.service import score_json
+
+    pg = page
+    pg.click("#type-box summary")
+    pg.fill("#t-hand", "234p456p789s1z")  # 10 tiles: a called pon is missing
+    pg.fill("#t-win", "1z")
+    pg.click("#type-form button[type=submit]")
+    pg.click("[data-action='new-meld']")
+    for _ in range(3):
+        pg.click("#palette [data-pick='7z']")
+    pg.click("#sheet-close")
+    # The 5p of 456p is the red one: tap it, pick the red five.
+    pg.click("#groups [data-group='hand'] button[data-tile='5p']")
+    pg.click("#palette [data-pick='0p']")
+    hand = _page_hand(pg)
+    assert hand["melds"] == ["pon:777z"]
+    assert "0" in hand["hand"] and _tiles(hand["hand"]).count("0p") == 1
+    expected = score_json(hand)
+    assert expected["dora"]["aka"] == 1
+    _wait_result(pg, expected["total"])
+    # The aka-5-man option offers the aka-5-man (0m) and how a discarded one is taken.
+    pg.click("[data-toggle='aka_5man']")
+    assert pg.is_visible("[data-sit='aka5man_as=5p']")
+    assert _page_hand(pg)["rules"]["aka_5man"] is True

@@ -648,10 +648,9 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     light = light_field(rng, w // _LOW + 1, h // _LOW + 1)
     field = cv2.resize(light * _shadows(size, bodies, d, cam, st, rng), (w, h),
                        interpolation=cv2.INTER_LINEAR)
-    img = img * field[..., None]
+    img = cv2.multiply(img, cv2.merge([field, field, field]), dtype=cv2.CV_8U)
     if rng.random() < 0.45:
         img = table_edge(img, rng, cam.plane_homography(), full_extent, tilt, d.h)
-    img = np.clip(img, 0, 255).astype(np.uint8)
     depth = [float((b.center - cam.c) @ cam.r[2]) for b in bodies]
     order = np.argsort(depth)[::-1]
     for i in order:

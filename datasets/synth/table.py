@@ -87,13 +87,14 @@ def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
                tile_h: float) -> np.ndarray:
     """Paint a table rim (wood strip) and the room beyond it past one side of the layout.
 
-    ``img`` is float32 BGR; ``plane_h`` maps the table plane (mm) to the image; ``extent`` is
+    ``img`` is uint8 BGR; ``plane_h`` maps the table plane (mm) to the image; ``extent`` is
     the tiles' x0, y0, x1, y1 in the layout frame, which is turned by ``tilt_deg`` in the world.
     """
     h, w = img.shape[:2]
     s = 2
-    us, vs = np.meshgrid((np.arange(w // s + 1) + 0.5) * s, (np.arange(h // s + 1) + 0.5) * s)
-    hi = np.linalg.inv(plane_h)
+    us, vs = np.meshgrid((np.arange(w // s + 1, dtype=np.float32) + 0.5) * s,
+                         (np.arange(h // s + 1, dtype=np.float32) + 0.5) * s)
+    hi = np.linalg.inv(plane_h).astype(np.float32)
     xw = hi[0, 0] * us + hi[0, 1] * vs + hi[0, 2]
     yw = hi[1, 0] * us + hi[1, 1] * vs + hi[1, 2]
     ww = hi[2, 0] * us + hi[2, 1] * vs + hi[2, 2]
@@ -119,8 +120,8 @@ def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
         .astype(np.float32)
     yy = vs / h
     room_img = room * (0.6 + 0.6 * yy)[..., None] + 8 * _smooth_noise(rng, 5, 1)[0, 0]
-    layer = np.where(rim[..., None], rim_img, room_img).astype(np.float32)
+    layer = np.clip(np.where(rim[..., None], rim_img, room_img), 0, 255).astype(np.uint8)
     alpha = (rim | beyond).astype(np.float32)
     layer = cv2.resize(layer, (w, h), interpolation=cv2.INTER_LINEAR)
-    alpha = cv2.resize(alpha, (w, h), interpolation=cv2.INTER_LINEAR)[..., None]
-    return img * (1 - alpha) + layer * alpha
+    alpha = cv2.resize(alpha, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.blendLinear(img, layer, 1.0 - alpha, alpha)

@@ -16,7 +16,7 @@ Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; sh
 from __future__ import annotations
 
 from functools import cache, lru_cache
-from itertools import product
+from itertools import compress, product
 from typing import NamedTuple
 
 from engine.parse import Meld
@@ -27,7 +27,7 @@ GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
 GROUP_BASES = (0, 9, 18, 27)
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
 def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
     """All ways to split one suit's (or the honors') tiles into sets and at most one pair.
 
@@ -76,7 +76,7 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     return tuple(dict.fromkeys(out))
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
 def group_flags(base: int, counts: tuple[int, ...]) -> int:
     """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair."""
     flags = 0
@@ -179,7 +179,7 @@ def is_complete(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
     return n == 14 and (is_chiitoitsu(counts) or is_kokushi(counts, kinds))
 
 
-@cache
+@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
 def group_additions(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     """For one group: ``(kind, flags)`` of each kind whose addition leaves a decomposable group."""
     out = []
@@ -295,10 +295,13 @@ class Reading(NamedTuple):
 
 
 def hand_facts(counts: tuple[int, ...], melds: tuple[Meld, ...], win: int) -> HandFacts:
-    kinds = {k for k, c in enumerate(counts) if c}
-    for m in melds:
-        kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
-    fk = frozenset(kinds)
+    if melds:
+        kinds = set(compress(range(34), counts))
+        for m in melds:
+            kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
+        fk = frozenset(kinds)
+    else:
+        fk = frozenset(compress(range(34), counts))
     suits = [i for i, ss in enumerate(_SUIT_SETS) if not fk.isdisjoint(ss)]
     return HandFacts(
         counts=counts,

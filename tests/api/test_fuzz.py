@@ -1,11 +1,14 @@
 """Schemathesis against our own OpenAPI spec, in-process: no input gives a 500 or a bad shape.
 
 Valid and invalid data for every service endpoint (score, tenpai, recognize, photo/score,
-info, healthz). Errors must be documented 4xx answers in the one error shape; 503 (no model)
-is a documented answer of the photo endpoints.
+info, healthz); ``SANMA_FUZZ_EXAMPLES`` (default 40 per operation) for a longer hunt.
+Errors must be documented 4xx answers in the one error shape; 503 (no model) is a
+documented answer of the photo endpoints.
 """
 
 from __future__ import annotations
+
+import os
 
 import pytest
 import schemathesis
@@ -35,7 +38,7 @@ CHECKS = [
 
 @schema.parametrize()
 @settings(
-    max_examples=40,
+    max_examples=int(os.environ.get("SANMA_FUZZ_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=list(HealthCheck),
     derandomize=True,

@@ -49,6 +49,7 @@ NOTEN_PAYMENT = 1_000  # RULES.md Ryuukyoku: each no-ten player pays 1,000 to ea
 MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
 BUST_LEVEL = 30_000  # §16.3: one more bust level for every started 30,000 below zero
 MANEMANN_MIN_TURNS = 5  # §34.1: 5, 7, 9, … turns copied → mangan, haneman, baiman, …
+MAX_TURNS = 40  # more discards than any hand can have
 
 
 class Outcome(StrEnum):
@@ -382,6 +383,7 @@ def _validate_ron(state: GameState, result: HandResult) -> None:
     if discarder in winners:
         raise InputError("bad_ron", "the discarder cannot ron their own discard")
     for win in result.wins:
+        _check_multiple(win)
         if len(win.payments) != 1 or win.payments[0].payer != discarder:
             raise InputError("bad_ron", "a ron is paid by the discarder alone")
         _check_amount(win.payments[0].amount)
@@ -394,6 +396,7 @@ def _validate_tsumo(result: HandResult) -> None:
         raise InputError("bad_tsumo", "a tsumo has no discarder")
     win = result.wins[0]
     _check_player(win.winner, "winner")
+    _check_multiple(win)
     payers = sorted(p.payer for p in win.payments)
     if payers != sorted(others_in_settlement_order(win.winner)):
         raise InputError("bad_tsumo", "a tsumo is paid by each of the two other players")
@@ -401,11 +404,24 @@ def _validate_tsumo(result: HandResult) -> None:
         _check_amount(p.amount)
 
 
+def _check_multiple(win: Win) -> None:
+    multiple = win.yakuman_multiple
+    if isinstance(multiple, bool) or not isinstance(multiple, int) or not 0 <= multiple <= 40:
+        raise InputError("bad_win", f"yakuman_multiple must be 0 or more, got {multiple!r}")
+
+
 def _check_manemann(state: GameState, m: Manemann) -> None:
     _check_player(m.copier, "manemann copier")
     _check_player(m.copied, "manemann copied")
-    if isinstance(m.turns, bool) or not isinstance(m.turns, int) or m.turns < MANEMANN_MIN_TURNS:
-        raise InputError("bad_manemann", f"manemann needs {MANEMANN_MIN_TURNS} or more turns")
+    turns = m.turns
+    if (
+        isinstance(turns, bool)
+        or not isinstance(turns, int)
+        or not MANEMANN_MIN_TURNS <= turns <= MAX_TURNS
+    ):
+        raise InputError(
+            "bad_manemann", f"manemann turns must be from {MANEMANN_MIN_TURNS} to {MAX_TURNS}"
+        )
     order = turn_order_from(state.dealer)
     if order.index(m.copied) >= order.index(m.copier):
         raise InputError(
@@ -454,11 +470,11 @@ def _put_up_deposits(state: GameState, result: HandResult, ledger: _Ledger) -> N
         ledger.move(p, None, MIS_CALL_PENALTY, "mis_call")
 
 
-def _received(win: Win, payment: Payment, result: HandResult) -> int:
+def _received(win: Win, payment: Payment, result: HandResult, rules: Rules) -> int:
     """§A8: a winner who extracted the aka-5-man receives every amount doubled (honba too)."""
     if result.aka5man != win.winner:
         return payment.amount
-    return payment.amount * Rules(aka_5man=True).aka5man_payment_multiplier
+    return payment.amount * rules.aka5man_payment_multiplier
 
 
 def _settle_ron(
@@ -470,12 +486,13 @@ def _settle_ron(
     order = turn_order_from(result.discarder)
     wins = sorted(result.wins, key=lambda w: order.index(w.winner))
     for n, win in enumerate(wins):
-        ledger.move(result.discarder, win.winner, _received(win, win.payments[0], result), "ron")
+        amount = _received(win, win.payments[0], result, state.rules.hand_rules)
+        ledger.move(result.discarder, win.winner, amount, "ron")
         if n == 0:
             ledger.move(None, win.winner, ledger.deposits, "deposits")
         if win.yakuman_multiple > 0:
-            points = state.rules.yakuman_prize_ron * win.yakuman_multiple
-            prizes.append(YakumanPrize(win.winner, (result.discarder,), points, "yakuman_ron"))
+            prize = state.rules.yakuman_prize_ron * win.yakuman_multiple
+            prizes.append(YakumanPrize(win.winner, (result.discarder,), prize, "yakuman_ron"))
     return tuple(w.winner for w in wins)
 
 
@@ -486,12 +503,13 @@ def _settle_tsumo(
     win = result.wins[0]
     by_payer = {p.payer: p for p in win.payments}
     for payer in others_in_settlement_order(win.winner):
-        ledger.move(payer, win.winner, _received(win, by_payer[payer], result), "tsumo")
+        amount = _received(win, by_payer[payer], result, state.rules.hand_rules)
+        ledger.move(payer, win.winner, amount, "tsumo")
     ledger.move(None, win.winner, ledger.deposits, "deposits")
     if win.yakuman_multiple > 0:
-        points = state.rules.yakuman_prize_tsumo * win.yakuman_multiple
+        prize = state.rules.yakuman_prize_tsumo * win.yakuman_multiple
         payers = others_in_settlement_order(win.winner)
-        prizes.append(YakumanPrize(win.winner, payers, points, "yakuman_tsumo"))
+        prizes.append(YakumanPrize(win.winner, payers, prize, "yakuman_tsumo"))
     return (win.winner,)
 
 
@@ -542,11 +560,14 @@ def _yakuman_tsumo_amounts(state: GameState, winner: int, multiple: int) -> dict
     }
 
 
-def manemann_limit_han(turns: int) -> int:
-    """§34.1: 5/7/9/11/13/… turns → mangan/haneman/baiman/sanbaiman/yakuman/…, as han."""
+def manemann_limit_han(turns: int, rules: Rules) -> int:
+    """§34.1: 5/7/9/11/13/… turns → mangan/haneman/baiman/sanbaiman/yakuman/…, as the
+    smallest han of that limit (§33); every 2 more turns one more yakuman multiple."""
     steps = (turns - MANEMANN_MIN_TURNS) // 2
-    table = (5, 6, 8, 11, 15)
-    return table[steps] if steps < len(table) else 15 + 5 * (steps - len(table) + 1)
+    table = tuple(step.min_han for step in rules.limits) + (rules.yakuman_han,)
+    if steps < len(table):
+        return table[steps]
+    return rules.yakuman_han + rules.yakuman_step_han * (steps - len(table) + 1)
 
 
 def _settle_manemann(state: GameState, result: HandResult, ledger: _Ledger) -> None:
@@ -556,7 +577,7 @@ def _settle_manemann(state: GameState, result: HandResult, ledger: _Ledger) -> N
     rules = state.rules.hand_rules
     order = turn_order_from(state.dealer)
     for m in sorted(result.manemann, key=lambda m: (order.index(m.copier), order.index(m.copied))):
-        base, _, _ = points.hand_base(manemann_limit_han(m.turns), 30, rules)
+        base, _, _ = points.hand_base(manemann_limit_han(m.turns, rules), 30, rules)
         amount = points.ron_amount(base, m.copier == state.dealer, 0, rules)
         ledger.move(m.copied, m.copier, amount, "manemann")
 

@@ -402,3 +402,13 @@ def test_impossible_results_are_refused(result):
     state = at()
     with pytest.raises(InputError):
         apply(state, result)
+
+
+def test_rule_34_manemann_steps_every_two_turns():
+    from engine.game import manemann_limit_han
+
+    rules = GameRules().hand_rules
+    han = [manemann_limit_han(t, rules) for t in (5, 6, 7, 9, 11, 13, 15, 17)]
+    assert han == [5, 5, 6, 8, 11, 15, 20, 25]
+    state = apply(at(), draw(manemann=(Manemann(copier=1, copied=0, turns=13),)))
+    assert state.log[-1].transfers == (Transfer(0, 1, 32_000, "manemann"),)

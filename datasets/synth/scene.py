@@ -241,7 +241,8 @@ def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
     if spec.kita:
         sideways = rng.random() < 0.15
         if spec.melds and rng.random() < 0.5:  # above the melds
-            kx, ky = meld_x0 + rng.uniform(-0.5, 1.5) * d.w, row_depth + rng.uniform(0.4, 1.5) * d.w
+            top = max(_aabb(b, d)[3] for b in bodies)
+            kx, ky = meld_x0 + rng.uniform(-0.5, 1.5) * d.w, top + rng.uniform(0.4, 1.5) * d.w
         else:  # to the right
             kx, ky = x + rng.uniform(0.3, 1.5) * d.w, rng.uniform(-0.1, 0.4) * d.w
         for t in spec.kita:
@@ -253,7 +254,7 @@ def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
             kx += span + rng.uniform(0.25, 1.0) * d.w
     if spec.dora:
         dx = rng.uniform(-2.0, 4.0) * d.w
-        dy = row_depth + rng.uniform(1.5, 4.0) * d.h
+        dy = row_depth + rng.uniform(0.8, 3.0) * d.h
         walls = bool(rng.random() < 0.5)
         tiles = (["back"] * int(rng.integers(1, 4)) if walls else []) + list(spec.dora)
         tiles += ["back"] * int(rng.integers(1, 4)) if walls else []
@@ -265,7 +266,25 @@ def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
             else:
                 bodies.append(_Body(t, "dora", c, _flat_axes(rng.normal(0, 1)), 0))
             dx += d.w + rng.uniform(0.1, 0.8)
+        dora = [b for b in bodies if b.group in ("dora", "other")]
+        rest = [b for b in bodies if b.group not in ("dora", "other")]
+        while any(_overlap(a, b, d, 2.0) for a in dora for b in rest):
+            for b in dora:  # move the dead wall further away until it is clear
+                b.center = b.center + [0.0, d.h * 0.5, 0.0]
     return bodies
+
+
+def _aabb(b: _Body, d: _Dims) -> tuple[float, float, float, float]:
+    p = _corners(b, d)
+    return p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()
+
+
+def _overlap(a: _Body, b: _Body, d: _Dims, margin: float = 1.0) -> bool:
+    """Footprints (table-plane boxes) of two bodies overlap (stacked kakan tiles excepted)."""
+    ax0, ay0, ax1, ay1 = _aabb(a, d)
+    bx0, by0, bx1, by1 = _aabb(b, d)
+    return ax0 < bx1 + margin and bx0 < ax1 + margin and ay0 < by1 + margin \
+        and by0 < ay1 + margin
 
 
 def _distractor_tile(rng: np.random.Generator, four_player: bool) -> str:
@@ -314,6 +333,13 @@ def _distractors(rng: np.random.Generator, d: _Dims, extent: tuple[float, float,
             ax = _standing_axes(180 + rng.normal(0, 1))
             out.append(_Body("back", "other", c, ax, 0, face_down=True, standing=True,
                              important=False))
+    if rng.random() < 0.12:  # flowers set aside (Hong Kong play): look like kita, are not
+        fx = x1 + rng.uniform(0.5, 2.0) * d.w
+        for _ in range(int(rng.integers(1, 3))):
+            c = np.array([fx + d.w / 2, y0 + rng.uniform(0, 1.5) * d.h + d.h / 2, d.t / 2])
+            out.append(_Body("flower", "other", c, _flat_axes(rng.normal(0, 4)), 0,
+                             important=False))
+            fx += d.w + rng.uniform(0.2, 1.0) * d.w
     if rng.random() < 0.3:  # a tile upside down near the row, e.g. a discard being taken
         c = np.array([rng.uniform(x0, x1), y1 + rng.uniform(0.5, 1.2) * d.h, d.t / 2])
         out.append(_Body(_distractor_tile(rng, four), "other", c,
@@ -394,7 +420,9 @@ def _poly(img: np.ndarray, pts: np.ndarray, colour: np.ndarray) -> None:
                        tuple(float(c) for c in np.clip(colour, 0, 255)), cv2.LINE_AA, 4)
 
 
-def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float) -> None:
+def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float,
+               gloss: tuple[float, float, float, float] | None = None) -> None:
+    """Paste ``face`` onto the image quad; ``gloss`` = (amp, dir x, dir y, offset) streak."""
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
@@ -417,7 +445,13 @@ def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float
     cv2.fillConvexPoly(mask, np.round(dst * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
     a = mask.astype(np.float32)[..., None] * (1.0 / 255.0)
     roi = img[y0:y1, x0:x1].astype(np.float32)
-    roi += (warped.astype(np.float32) * shade - roi) * a
+    src_f = warped.astype(np.float32) * shade
+    if gloss is not None:  # a specular streak across the glossy face
+        amp, gx, gy, off = gloss
+        yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+        dist = np.abs(xx * gx + yy * gy - off)
+        src_f += (amp * np.clip(1.0 - dist / (0.35 * side + 1), 0, 1))[..., None]
+    roi += (src_f - roi) * a
     np.clip(roi, 0, 255, out=roi)
     img[y0:y1, x0:x1] = roi
 
@@ -430,6 +464,7 @@ class _Style:
     ivory: np.ndarray
     light: np.ndarray  # unit vector towards the light
     ambient: float
+    gloss: tuple[float, float, float] | None = None  # amp, direction (unit) in the image
 
 
 def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarray,
@@ -452,7 +487,14 @@ def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarr
             if axis == 2:
                 idx = _TOP if sign > 0 else _BOTTOM
                 tex = face if sign > 0 else back_img
-                _warp_face(img, tex, pts[list(idx)], shade)
+                gl = None
+                if st.gloss is not None and sign > 0 and b.prop is None:
+                    amp, gx, gy = st.gloss
+                    c = pts[list(idx)].mean(axis=0)
+                    off = c[0] * gx + c[1] * gy + float(np.sin(c[0] * 0.37 + c[1] * 0.11)) \
+                        * np.linalg.norm(pts[idx[0]] - pts[idx[3]]) * 0.5
+                    gl = (amp, gx, gy, off)
+                _warp_face(img, tex, pts[list(idx)], shade, gl)
                 # bevel: a thin light rim on the top face edges
                 q = pts[list(idx)]
                 cv2.polylines(img, [np.round(q * 16).astype(np.int32)], True,
@@ -515,6 +557,15 @@ def _fit_camera(rng: np.random.Generator, bodies: list[_Body], d: _Dims, size: t
     return _camera(pitch, dist, target, f, cx, cy)
 
 
+def _drop_overlapping(bodies: list[_Body], d: _Dims) -> list[_Body]:
+    """Keep the hand; drop any distractor or prop whose footprint meets one already kept."""
+    kept = [b for b in bodies if b.important]
+    for b in bodies:
+        if not b.important and not any(_overlap(b, k, d) for k in kept):
+            kept.append(b)
+    return kept
+
+
 def _rotate_world(bodies: list[_Body], ang_deg: float) -> None:
     a = np.radians(ang_deg)
     rz = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1.0]])
@@ -535,8 +586,12 @@ def _style(rng: np.random.Generator, bank: FaceBank) -> _Style:
                       .reshape(-1, 3), axis=0).astype(float)
     az, el = rng.uniform(0, 2 * np.pi), np.radians(rng.uniform(35, 80))
     light = np.array([np.cos(az) * np.cos(el), np.sin(az) * np.cos(el), np.sin(el)])
+    gloss = None
+    if rng.random() < 0.4:
+        ga = rng.uniform(0, np.pi)
+        gloss = (float(rng.uniform(15, 70)), float(np.cos(ga)), float(np.sin(ga)))
     return _Style(source, back, back_face(tuple(int(v) for v in back), rng), ivory, light,
-                  float(rng.uniform(0.45, 0.7)))
+                  float(rng.uniform(0.45, 0.7)), gloss)
 
 
 def _shadows(size: tuple[int, int], bodies: list[_Body], d: _Dims, cam: _Camera, st: _Style,
@@ -622,6 +677,7 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     full_extent = (allp[:, 0].min(), allp[:, 1].min(), allp[:, 0].max(), allp[:, 1].max())
     if rng.random() < 0.5:
         bodies += _props(rng, d, full_extent)
+    bodies = _drop_overlapping(bodies, d)
     _rotate_world(bodies, tilt)
     if any(b.standing and b.important for b in bodies):  # standing row: a low, oblique camera
         pitch = float(rng.uniform(25, 50))

@@ -154,3 +154,39 @@ def test_undo_events_cancel_the_latest_hand_in_effect():
     assert [e.seq for e in effective_hands(events)] == [7]
     with pytest.raises(InputError):
         effective_hands([_ev(1, "undo")])
+
+
+CRASH_SCRIPT = """
+import os, sys
+from api import storage as s
+
+url, game_id = sys.argv[1], sys.argv[2]
+real = s._Cursor.execute
+
+def execute(self, statement, params=()):
+    real(self, statement, params)
+    if statement.startswith("UPDATE games"):
+        os._exit(9)  # the server dies mid-request: no commit, no rollback, no clean-up
+
+s._Cursor.execute = execute
+s.Storage(url).append(game_id, 1, "hand", {"n": 2})
+"""
+
+
+def test_server_killed_mid_request_loses_nothing_and_records_nothing(storage):
+    import subprocess
+    import sys
+
+    game_id = storage.create_game(["A", "B", "C"], {})
+    storage.append(game_id, 0, "hand", {"n": 1})
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run(
+        [sys.executable, "-c", CRASH_SCRIPT, storage.url, game_id],
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert proc.returncode == 9
+    game = storage.load(game_id)
+    assert game.seq == 1 and [e.body for e in game.events] == [{"n": 1}]
+    assert storage.append(game_id, 1, "hand", {"n": 2}) == 2  # the game goes on

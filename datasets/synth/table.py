@@ -36,18 +36,20 @@ def table_texture(rng: np.random.Generator) -> Texture:
     if kind == "felt":
         base = np.array(_FELTS[int(rng.integers(len(_FELTS)))], np.float32)
         base = base * rng.uniform(0.8, 1.2, 3).astype(np.float32)
-        lum = 1 + 0.05 * _smooth_noise(rng, 6) + 0.035 * rng.standard_normal((TEX, TEX)) \
+        lum = 1 + 0.03 * _smooth_noise(rng, 6) + 0.035 * rng.standard_normal((TEX, TEX)) \
             .astype(np.float32)
         img = base * lum[..., None]
     elif kind == "wood":
         base = np.array(_WOODS[int(rng.integers(len(_WOODS)))], np.float32)
         period = rng.uniform(3.0, 12.0) / mm_per_px
-        warp = period * rng.uniform(0.5, 2.0) * _smooth_noise(rng, 3)
         freq = 2 * np.pi / period
-        grain = np.sin((yy + warp + 0.15 * period * _smooth_noise(rng, 24)) * freq)
-        grain = grain * (0.6 + 0.4 * _smooth_noise(rng, 20))
-        lum = 1 + 0.12 * grain + 0.06 * _smooth_noise(rng, 12) \
-            + 0.02 * rng.standard_normal((TEX, TEX)).astype(np.float32)
+        # grain runs along x: phase varies fast across it (y) and slowly along it (x)
+        streaks = cv2.resize(rng.standard_normal((96, 4)).astype(np.float32), (TEX, TEX),
+                             interpolation=cv2.INTER_CUBIC)
+        phase = yy * freq + rng.uniform(0.3, 1.2) * np.pi * _smooth_noise(rng, 2) + 0.8 * streaks
+        grain = 0.7 * np.sin(phase) + 0.3 * np.sin(2.7 * phase + 1.3)
+        lum = 1 + 0.09 * grain + 0.05 * streaks + 0.04 * _smooth_noise(rng, 6) \
+            + 0.015 * rng.standard_normal((TEX, TEX)).astype(np.float32)
         img = base * lum[..., None]
         if rng.random() < 0.5:
             img = img.transpose(1, 0, 2)
@@ -63,7 +65,7 @@ def table_texture(rng: np.random.Generator) -> Texture:
         img = (a * (1 - mix * stripes) + b * mix * stripes) * weave[..., None]
     else:
         base = np.array(_PLAIN[int(rng.integers(len(_PLAIN)))], np.float32)
-        lum = 1 + 0.03 * _smooth_noise(rng, 8) + 0.015 * rng.standard_normal((TEX, TEX)) \
+        lum = 1 + 0.02 * _smooth_noise(rng, 8) + 0.015 * rng.standard_normal((TEX, TEX)) \
             .astype(np.float32)
         img = base * lum[..., None]
     image = np.clip(img, 0, 255).astype(np.uint8)

@@ -37,8 +37,8 @@ of the recognized ones.
 
 Uploads are checked by content (JPEG/PNG/WebP magic bytes), size in pixels (header) and
 completeness before decoding. Limits (environment): `SANMA_MAX_UPLOAD_MB` (15, enforced while
-the body streams in: 413), `SANMA_MAX_JSON_KB` (256), `SANMA_MAX_MEGAPIXELS` (64),
-`SANMA_RECOGNIZE_CONCURRENCY` (CPU cores). `GET /v1/info` tells whether a model is loaded.
+the body streams in: 413), `SANMA_MAX_JSON_KB` (256), `SANMA_MAX_MEGAPIXELS` (50),
+`SANMA_RECOGNIZE_CONCURRENCY` (half the CPU cores). `GET /v1/info` tells whether a model is loaded.
 """
 
 

@@ -30,23 +30,24 @@ class Settings:
     - ``max_json_bytes``: largest JSON body of ``/v1/score`` and ``/v1/tenpai``; env
       ``SANMA_MAX_JSON_KB`` (default 256).
     - ``max_pixels``: largest photo, width × height, checked from the file header before
-      decoding; env ``SANMA_MAX_MEGAPIXELS`` (default 64).
+      decoding; env ``SANMA_MAX_MEGAPIXELS`` (default 50, as the vision decoder).
     - ``recognize_concurrency``: photos recognised at once per process (the rest queue);
-      env ``SANMA_RECOGNIZE_CONCURRENCY`` (default: the number of CPU cores).
+      env ``SANMA_RECOGNIZE_CONCURRENCY`` (default: half the CPU cores, at least 1, since
+      each recognition already runs the models on 2 threads).
     """
 
     max_upload_bytes: int = 15 * MB
     max_json_bytes: int = 256 * 1024
-    max_pixels: int = 64_000_000
-    recognize_concurrency: int = 2
+    max_pixels: int = 50_000_000
+    recognize_concurrency: int = 1
 
     @classmethod
     def from_env(cls) -> Settings:
         return cls(
             max_upload_bytes=int(_env_number("SANMA_MAX_UPLOAD_MB", 15) * MB),
             max_json_bytes=int(_env_number("SANMA_MAX_JSON_KB", 256) * 1024),
-            max_pixels=int(_env_number("SANMA_MAX_MEGAPIXELS", 64) * 1_000_000),
+            max_pixels=int(_env_number("SANMA_MAX_MEGAPIXELS", 50) * 1_000_000),
             recognize_concurrency=int(
-                _env_number("SANMA_RECOGNIZE_CONCURRENCY", os.cpu_count() or 2)
+                _env_number("SANMA_RECOGNIZE_CONCURRENCY", max(1, (os.cpu_count() or 2) // 2))
             ),
         )

@@ -246,11 +246,33 @@ async function priceWaits(hand, tenpai, my) {
   renderResult();
 }
 
-async function uploadPhoto(file) {
-  if (!file) return;
+const MAX_SIDE = 2560; // phone photos are shrunk before upload: faster, and plenty for the model
+
+async function shrink(file) {
+  // Upright (EXIF applied) JPEG of at most MAX_SIDE pixels; the original if it is small or
+  // the browser cannot decode it here (the server then answers for it).
+  try {
+    const bmp = await createImageBitmap(file);
+    const s = MAX_SIDE / Math.max(bmp.width, bmp.height);
+    if (s >= 1) { bmp.close(); return file; }
+    const c = document.createElement("canvas");
+    c.width = Math.round(bmp.width * s);
+    c.height = Math.round(bmp.height * s);
+    c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
+    bmp.close();
+    const blob = await new Promise((done) => c.toBlob(done, "image/jpeg", 0.92));
+    return blob ? new File([blob], "photo.jpg", { type: "image/jpeg" }) : file;
+  } catch {
+    return file;
+  }
+}
+
+async function uploadPhoto(original) {
+  if (!original) return;
   const status = $("photo-status");
   status.textContent = t("uploading");
   status.className = "status";
+  const file = await shrink(original);
   if (S.photo) URL.revokeObjectURL(S.photo.url);
   const url = URL.createObjectURL(file);
   const form = new FormData();

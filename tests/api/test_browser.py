@@ -319,3 +319,13 @@ def test_add_a_pon_and_a_red_five_from_the_palette(page):
     pg.click("[data-toggle='aka_5man']")
     assert pg.is_visible("[data-sit='aka5man_as=5p']")
     assert _page_hand(pg)["rules"]["aka_5man"] is True
+
+
+def test_big_photo_is_shrunk_before_upload(page, server, tmp_path):
+    if not _get_json(server + "/v1/info")["model_loaded"]:
+        pytest.skip("no recognition model on this machine")
+    big = tmp_path / "big.jpg"
+    big.write_bytes(drawn_photo(4000, 3000))
+    page.set_input_files("#picker", str(big))
+    page.wait_for_function("S.photo !== null", timeout=60_000)
+    assert page.evaluate("[S.photo.w, S.photo.h]") == [2560, 1920]

@@ -566,7 +566,7 @@ function renderSituation() {
       el("div", { class: "chips" }, toggle("discarder_riichi", t("discarder_riichi")), toggle("aka_5man", t("aka5man")))),
     S.sit.aka_5man ? seg("aka5man_as", "aka5man_as", [null, "5p", "5s"], ["—", "5p", "5s"]) : "",
     el("label", { class: "field" }, el("span", { class: "label" }, t("ura")),
-      el("input", { value: S.sit.ura, placeholder: "4s", spellcheck: "false",
+      el("input", { value: S.sit.ura, placeholder: S.lang === "ja" ? "例: 4s" : "e.g. 4s", spellcheck: "false",
         onchange: (e) => { S.sit.ura = e.target.value; rescore(); } })),
   );
 }

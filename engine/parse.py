@@ -9,7 +9,7 @@ is a north), no more red fives than the set holds, the aka-5-man only under ``ak
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.errors import InputError
 from engine.rules import Rules, rules_from_json
@@ -51,11 +51,11 @@ _OTHER_FIELDS = (
 KNOWN_FIELDS = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
 
 
-@dataclass(frozen=True)
-class Tile:
+class Tile(NamedTuple):
     """One physical tile: its kind index, whether it is a red five, whether it is the aka-5-man.
 
-    The aka-5-man's ``kind`` is NORTH (§A4: in a hand it is a north).
+    The aka-5-man's ``kind`` is NORTH (§A4: in a hand it is a north). An immutable NamedTuple
+    (parsing makes one per tile, so construction cost matters).
     """
 
     kind: int
@@ -203,7 +203,25 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
     return tiles
 
 
+_TILE_TABLES: dict[int, tuple[Rules, dict[str, Tile]]] = {}
+
+
 def _tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
+    """One MPSZ tile; valid tiles are cached per rule set (errors always take the slow path)."""
+    entry = _TILE_TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_TILE_TABLES) > 512:  # many one-off rule sets: stay bounded
+            _TILE_TABLES.clear()
+        entry = (rules, {})
+        _TILE_TABLES[id(rules)] = entry
+    key = digit + suit
+    tile = entry[1].get(key)
+    if tile is None:
+        tile = entry[1][key] = _make_tile(digit, suit, rules, where)
+    return tile
+
+
+def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
     d = int(digit)
     if suit == "z":
         if not 1 <= d <= 7:

@@ -240,6 +240,8 @@ def _yaku_index(table: tuple[YakuSpec, ...]) -> dict[str, YakuSpec]:
     if entry is not None and entry[0] is table:
         return entry[1]
     index = {spec.id: spec for spec in table}
+    if len(_INDEX_CACHE) > 256:
+        _INDEX_CACHE.clear()
     _INDEX_CACHE[id(table)] = (table, index)
     return index
 

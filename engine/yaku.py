@@ -545,6 +545,8 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     weaker: dict[str, list[str]] = {}
     for weak, strong in rules.stronger:
         weaker.setdefault(strong, []).append(weak)
+    if len(_PLAN_CACHE) > 4096:  # many one-off rule sets: stay bounded
+        _PLAN_CACHE.clear()
     plan = Plan(
         tuple(situation),
         tuple(hand),

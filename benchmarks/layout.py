@@ -121,6 +121,7 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
     fails_a: Counter[str] = Counter()
     fails_b: Counter[str] = Counter()
     examples: list[str] = []
+    examples_b: list[str] = []
     t0 = time.perf_counter()
     for i in range(n):
         seed = SEED0 + i
@@ -143,10 +144,15 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
 
             ok, buf = cv2.imencode(".jpg", image)
             res = recognizer.recognize_bytes(buf.tobytes())
-            cat_b = category(normalise(res["hand"]), want)
+            got_b = normalise(res["hand"])
+            cat_b = category(got_b, want)
             ok_b += cat_b == "ok"
             if cat_b != "ok":
                 fails_b[cat_b] += 1
+                if len(examples_b) < 8:
+                    examples_b.append(
+                        f"  seed {seed}: {cat_b}: got {json.dumps(got_b)} want {json.dumps(want)}"
+                    )
         if (i + 1) % 50 == 0:
             print(f"  {i + 1}/{n} scenes, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     print(
@@ -159,6 +165,8 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
     if recognizer is not None:
         print(f"(b) renders, end to end through vision.pipeline: {ok_b}/{n} = {ok_b / n:.1%}")
         print(f"    failures: {dict(fails_b.most_common())}")
+        for line in examples_b:
+            print(line)
 
 
 # ----------------------------------------------------------------------------- real photos

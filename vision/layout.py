@@ -44,6 +44,8 @@ WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
 MAX_WIN_GAP = 2.5  # ... and by at most this × a
 BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's area
 BAND_ACROSS = 1.3  # right of the row, tiles within this × b (long side) across the row line
+NORTH_OFF = 0.08  # a north this far (× a) off the row's line is a kita, not the winning tile
+NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
 LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
 ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured
 
@@ -335,6 +337,7 @@ class _Placed:
     n: float
     half: float  # half its extent along the row
     a: float  # its short side
+    off: float = 0.0  # offset across the row's line, × a
 
 
 def _right_groups(
@@ -378,6 +381,7 @@ def _right_groups(
             continue
         if abs(dn) > 0.5 * across:
             continue
+        p = replace(p, off=dn / p.a)
         gap = (p.t - p.half) - edge
         local = (scale + p.a) / 2
         if groups and gap <= GROUP_GAP * local:
@@ -562,12 +566,10 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
             return _meld_string("pon", faces_main, 3)
         return _meld_string("minkan", faces_main, 4) if len(group) > 4 else None
     if len(group) in (3, 4) and len(kinds) == 1 and main != NORTH:
-        name = "pon" if len(group) == 3 else "minkan"
         warnings.append(
-            f"{len(group)} upright {main} right of the hand with no sideways tile: "
-            f"read as {name}, check it"
+            f"{len(group)} upright {main} right of the hand with no sideways tile: left out; "
+            "if they are a called meld, check the sideways tile"
         )
-        return _meld_string(name, faces_main, len(group))
     return None
 
 
@@ -591,7 +593,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             gi == 0
             and lone_upright
             and WIN_GAP < gap < MAX_WIN_GAP
-            and (not north or len(groups) == 1 or _next_is_meld(groups, tiles))
+            and (not north or _north_wins(gap, group[0]))
         ):
             win = group[0].index
             if north:
@@ -666,14 +668,10 @@ def _kita_beside_melds(
     return found
 
 
-def _next_is_meld(groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]) -> bool:
-    """True when the group after the first one is a called or concealed meld."""
-    if len(groups) < 2:
-        return False
-    return any(tiles[p.index].angle == 90 or tiles[p.index].face_down for p in groups[1][1])
-
-
-# ----------------------------------------------------------------------------- dora
+def _north_wins(gap: float, p: _Placed) -> bool:
+    """A north set apart right after the row: the winning tile lies on the row's line at a
+    small gap; a kita is set aside (off the line, or further away)."""
+    return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
 
 
 def _dora_groups(tiles: list[TileDetection], geo: _Geo, taken: set[int], a: float) -> list[int]:
@@ -811,7 +809,50 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     (``hand``, ``win`` — ``None`` for a 13-tile tenpai hand —, ``melds``, ``kita``,
     ``kita_aka`` and ``dora`` when indicators are found), and warnings that say what to check.
     """
-    tiles = list(tiles)
+    given = list(tiles)
+    if not given:
+        return Layout([], _empty_hand(), ["no tiles found in the photo"])
+    kept, dup_warnings = _dedupe(given)
+    layout = _reconstruct([given[k] for k in kept], dup_warnings)
+    groups = {k: layout.tiles[i].group for i, k in enumerate(kept)}
+    out = [replace(t, group=groups.get(k, "other")) for k, t in enumerate(given)]
+    return Layout(out, layout.hand, layout.warnings)
+
+
+def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
+    """Two upright detections on one spot are one tile read twice: keep the surer reading.
+
+    Sideways pairs are left alone: a kakan's added tile may lie right on the called one.
+    """
+    boxes = np.array([t.box for t in tiles], dtype=float)
+    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-6)
+    order = sorted(range(len(tiles)), key=lambda k: -tiles[k].confidence)
+    kept: list[int] = []
+    warnings: list[str] = []
+    for k in order:
+        clash = None
+        for j in kept:
+            if tiles[j].angle == 90 and tiles[k].angle == 90:
+                continue
+            iw = min(boxes[j, 2], boxes[k, 2]) - max(boxes[j, 0], boxes[k, 0])
+            ih = min(boxes[j, 3], boxes[k, 3]) - max(boxes[j, 1], boxes[k, 1])
+            inter = max(iw, 0.0) * max(ih, 0.0)
+            if inter > 0.6 * min(area[j], area[k]):
+                clash = j
+                break
+        if clash is None:
+            kept.append(k)
+        elif tiles[clash].tile != tiles[k].tile:
+            warnings.append(
+                f"two readings on one tile: {tiles[clash].tile} "
+                f"({tiles[clash].confidence:.2f}, kept) and {tiles[k].tile} "
+                f"({tiles[k].confidence:.2f}): check it"
+            )
+    return sorted(kept), warnings
+
+
+def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
+    """:func:`reconstruct` on detections without duplicates."""
     if not tiles:
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
     geo = _Geo.of(tiles)
@@ -820,11 +861,11 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
         return Layout(
             [replace(t, group="other") for t in tiles],
             _empty_hand(),
-            ["no upright face-up tiles found: no hand row to read"],
+            [*warnings_in, "no upright face-up tiles found: no hand row to read"],
         )
     readings = [_read_right(row, tiles, geo) for row in rows[:8]]
     best = max(readings, key=lambda r: _score(r, tiles, geo))
-    warnings = list(best.warnings)
+    warnings = list(warnings_in) + list(best.warnings)
     best = _finish_row(best, tiles, warnings)
 
     # The concealed row: face-down tiles in it cannot be read.
@@ -842,7 +883,7 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     dora_idx = _dora_groups(tiles, geo, taken, frame.a)
 
     groups = {
-        "hand": hand_idx,
+        "hand": list(best.row),  # unreadable row tiles too: they sit in the hand
         "win": [best.win] if best.win is not None else [],
         "meld": meld_idx,
         "kita": best.kita,

@@ -321,6 +321,23 @@ def test_kita_singles_including_aka_5man() -> None:
     check(t, hand("123456p789s1122z", "2z", kita=3, kita_aka=1))
 
 
+def test_north_on_the_line_close_to_the_row_is_the_winning_tile() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("4z", "win", gap=0.4)
+    layout = check(t, hand("123456p789s1122z", "4z"), warnings=1)
+    assert "north" in layout.warnings[0]
+
+
+def test_north_set_apart_off_the_line_is_kita_and_the_hand_is_tenpai() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    det = t.put("4z", "kita", gap=0.4)
+    x1, y1, x2, y2 = det.box
+    t.tiles[-1] = TileDetection("4z", (x1, y1 - 0.25 * B, x2, y2 - 0.25 * B), 0, 0.97)
+    check(t, hand("123456p789s1122z", None, kita=1))
+
+
 def test_kita_after_melds() -> None:
     t = Table()
     t.row("234p678s5599s")
@@ -441,3 +458,24 @@ def test_empty_input() -> None:
     layout = reconstruct([], (640, 480))
     assert layout.hand == hand("", None)
     assert layout.warnings
+
+
+def test_two_readings_on_one_tile_keep_the_surer_with_a_warning() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    x1, y1, x2, y2 = t.tiles[4].box  # the 5p
+    t.tiles.append(TileDetection("6p", (x1 + 2, y1 + 1, x2 - 1, y2 - 2), 0, 0.55))
+    t.expect.append("other")
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
+    assert "two readings on one tile: 5p" in layout.warnings[0]
+
+
+def test_unknown_labels_are_never_read_into_the_hand() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("flower", "hand")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.5)
+    layout = check(t, hand("123456p789s112z", "2z"), warnings=2)
+    assert "tile 12 in the hand is face-down or unreadable" in layout.warnings[0]

@@ -20,7 +20,8 @@ CROP_W, CROP_H = 48, 64
 def balanced_row(rng: np.random.Generator, n: int | None = None) -> list[str]:
     """A row of tiles drawn uniformly over every class (incl. back, flower, 2m–8m)."""
     n = int(rng.integers(8, 17)) if n is None else n
-    pool = list(CLASSES) + list(FOUR_PLAYER_ONLY)  # 2m–8m twice as likely: 4-player sets
+    # 2m–8m twice as likely (four-player sets), the rare red fives three times
+    pool = list(CLASSES) + list(FOUR_PLAYER_ONLY) + ["0m", "0p", "0s"] * 2
     return [pool[int(rng.integers(len(pool)))] for _ in range(n)]
 
 

@@ -541,19 +541,23 @@ def _fit_camera(rng: np.random.Generator, bodies: list[_Body], d: _Dims, size: t
     pts = np.concatenate([_corners(b, d) for b in bodies if b.important])
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     target = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
-    fill = rng.uniform(0.72, 0.98)
+    fill = rng.uniform(0.72, 0.94)
     dist = 600.0
     for _ in range(4):
         cam = _camera(pitch, dist, target, f, w / 2, h / 2)
         uv = cam.project(pts)
         span = max((uv[:, 0].max() - uv[:, 0].min()) / w, (uv[:, 1].max() - uv[:, 1].min()) / h)
         dist *= span / fill
-    cam = _camera(pitch, dist, target, f, w / 2, h / 2)
-    uv = cam.project(pts)
-    (u0, v0), (u1, v1) = uv.min(axis=0), uv.max(axis=0)
-    m = 0.02 * w
-    cx = w / 2 + rng.uniform(m - u0, max(m - u0, w - m - u1))
-    cy = h / 2 + rng.uniform(m - v0, max(m - v0, h - m - v1))
+    mx, my = 0.02 * w, 0.02 * h
+    while True:  # back off until the hand fits inside the margins
+        cam = _camera(pitch, dist, target, f, w / 2, h / 2)
+        uv = cam.project(pts)
+        (u0, v0), (u1, v1) = uv.min(axis=0), uv.max(axis=0)
+        if u1 - u0 <= w - 2 * mx and v1 - v0 <= h - 2 * my:
+            break
+        dist *= 1.05
+    cx = w / 2 + rng.uniform(mx - u0, w - mx - u1)
+    cy = h / 2 + rng.uniform(my - v0, h - my - v1)
     return _camera(pitch, dist, target, f, cx, cy)
 
 

@@ -12,7 +12,7 @@ client on raw asyncio sockets (cheap, so the client steals little CPU from the s
 Bounded by time and count; stops by itself. Prints requests/s, p50/p90/p99/max latency and
 error counts. The machine may be shared: the load average is printed first.
 
-    .venv/bin/python benchmarks/load.py [--workers 2] [--seconds 10] [--clients 32]
+    .venv/bin/python benchmarks/load.py [--workers 1,2] [--seconds 10] [--clients 32]
 """
 
 from __future__ import annotations
@@ -260,24 +260,15 @@ def _print(name: str, r: dict) -> None:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--clients", type=int, default=32)
-    ap.add_argument("--photo-clients", type=int, default=4)
-    ap.add_argument("--seconds", type=float, default=10.0)
-    ap.add_argument("--max-requests", type=int, default=200_000)
-    args = ap.parse_args(argv)
-
-    print(f"cpus={os.cpu_count()} loadavg={os.getloadavg()} (the machine may be shared)")
+def _serve_and_drive(args: argparse.Namespace, workers: int, photos: bool) -> None:
     port = _free_port()
-    server = start_server(port, args.workers)
+    server = start_server(port, workers)
     try:
         info = _get_json(f"http://127.0.0.1:{port}/v1/info")
         print(
-            f"server: {args.workers} worker(s), uvloop={bool(importlib.util.find_spec('uvloop'))}"
+            f"== server: {workers} worker(s), uvloop={bool(importlib.util.find_spec('uvloop'))}"
             f" httptools={bool(importlib.util.find_spec('httptools'))}"
-            f" model_loaded={info['model_loaded']}"
+            f" model_loaded={info['model_loaded']} loadavg={os.getloadavg()}"
         )
         score_reqs = [
             _request("POST", "/v1/score", json.dumps(h).encode(), "application/json") for h in HANDS
@@ -291,9 +282,11 @@ def main(argv: list[str] | None = None) -> int:
             f"POST /v1/score x{args.clients}",
             run_load(port, score_reqs, args.clients, args.seconds, args.max_requests),
         )
+        if not photos:
+            return
         if not info["model_loaded"]:
             print(f"POST /v1/recognize: skipped (no model: {info['model_error']})")
-            return 0
+            return
         data, what = _photo()
         body, ctype = _multipart(data)
         photo_req = [_request("POST", "/v1/recognize", body, ctype)]
@@ -308,9 +301,25 @@ def main(argv: list[str] | None = None) -> int:
             server.kill()
     direct = _direct_recognition(data, 10)
     print(
-        f"recognizer called directly, 1 thread: {direct:.2f} photos/s "
-        f"(HTTP with {args.workers} workers: {r['rps']:.2f} photos/s)"
+        f"recognizer called directly in one process, one photo at a time: {direct:.2f} photos/s"
+        f" (over HTTP, {workers} worker(s), {args.photo_clients} clients: {r['rps']:.2f} photos/s)"
     )
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--workers", default="2", help="worker counts to try, e.g. 1,2")
+    ap.add_argument("--clients", type=int, default=32)
+    ap.add_argument("--photo-clients", type=int, default=4)
+    ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--max-requests", type=int, default=200_000)
+    ap.add_argument("--no-photos", action="store_true", help="skip /v1/recognize")
+    args = ap.parse_args(argv)
+
+    print(f"cpus={os.cpu_count()} loadavg={os.getloadavg()} (the machine may be shared)")
+    counts = [int(w) for w in str(args.workers).split(",") if w.strip()]
+    for k, workers in enumerate(counts):
+        _serve_and_drive(args, workers, photos=not args.no_photos and k == len(counts) - 1)
     return 0
 
 

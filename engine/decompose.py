@@ -294,9 +294,14 @@ class Reading(NamedTuple):
         return sum(1 for p in self.pungs if p.concealed)
 
 
-def hand_facts(counts: tuple[int, ...], melds: tuple[Meld, ...], win: int) -> HandFacts:
-    if melds:
+def hand_facts(
+    counts: tuple[int, ...], melds: tuple[Meld, ...], win: int, extra_kinds: tuple[int, ...] = ()
+) -> HandFacts:
+    """Facts of a completed hand; ``extra_kinds`` join the shape's kinds (option
+    ``kita_counts_in_shape``: a north for the extracted kita)."""
+    if melds or extra_kinds:
         kinds = set(compress(range(34), counts))
+        kinds.update(extra_kinds)
         for m in melds:
             kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
         fk = frozenset(kinds)

@@ -88,11 +88,15 @@ def best_yaku_han(
     return ev.yaku_han if ev is not None else None
 
 
-def completed(hand: HandInput, win_kind: int) -> HandFacts:
-    """The completed hand: the concealed part plus a winning tile of kind ``win_kind``."""
+def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> HandFacts:
+    """The completed hand: the concealed part plus a winning tile of kind ``win_kind``.
+
+    With ``rules.kita_counts_in_shape`` extracted kita count as norths in the shape's kinds.
+    """
     counts = list(hand.concealed)
     counts[win_kind] += 1
-    return hand_facts(tuple(counts), hand.melds, win_kind)
+    extra = (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
+    return hand_facts(tuple(counts), hand.melds, win_kind, extra)
 
 
 @dataclass(frozen=True)

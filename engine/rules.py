@@ -168,6 +168,7 @@ class Rules:
     chombo_child_each: int = 4000  # §R1.3
     chombo_dealer_each: int = 6000
     aka5man_payment_multiplier: int = 2  # §A8: winner who extracted an aka-5-man
+    aka5man_doubles_deposits: bool = False  # [interp] §A8 doubles amounts, not deposits
     aka5man_as_bonus_han: int = 2  # §A6.1: discarded aka-5-man taken as 5p/5s
     # --- fu ---
     chiitoitsu_fu: int = 25  # §20
@@ -194,6 +195,12 @@ class Rules:
     paarenchan_honba: int = 8  # §35
     # --- dora (§2, §3, §22, §A5, §A9) ---
     kita_count_as_dora_when_north_indicated: bool = True  # [interp]
+    #: [interp] extracted kita are not part of the shape (never break tanyao, honitsu, ...)
+    kita_counts_in_shape: bool = False
+    # --- tenpai at ryuukyoku (§29) ---
+    formal_tenpai: bool = True  # [interp] shape tenpai counts, with or without yaku
+    #: [interp] a wait whose four tiles are all the player's own does not count
+    used_up_waits_count: bool = False
     aka5man_kita_is_red_dora: bool = False  # [interp] an extracted aka-5-man is no extra red five
     #: [interp] ron on an extracted north / robbed ankan needs a yakuman-valued hand (§23–§24);
     #: True would require a yakuman *yaku* instead of 15 han in total.

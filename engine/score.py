@@ -52,7 +52,7 @@ def score(parsed: Parsed) -> dict[str, Any]:
     assert hand.win is not None and hand.win_kind is not None
     ctx = Context(sit, rules)
     dora = dora_of(hand, hand.win, hand.win_kind, sit, rules)
-    facts = completed(hand, hand.win_kind)
+    facts = completed(hand, hand.win_kind, rules)
     ev = best(facts, ctx, dora.total)
     wait_kinds = waits(hand, rules)
     # the actual win is one of the waits: reuse its evaluation (a shape kind, not a red five)
@@ -103,6 +103,8 @@ def score(parsed: Parsed) -> dict[str, Any]:
             }
         ]
     deposits = sit.deposits * rules.riichi_deposit
+    if rules.aka5man_doubles_deposits:
+        deposits *= factor
     result = _body(True, None, ev, dora, g)
     result.update(
         han=han,

@@ -40,8 +40,11 @@ def held_counts(hand: HandInput) -> list[int]:
 
 def waits(hand: HandInput, rules: Rules) -> list[int]:
     """Winning kinds of the 13-tile hand that can still come (RULES.md §18, §29 [interp])."""
+    kinds = shape_waits(hand.concealed, rules.tile_kinds)
+    if rules.used_up_waits_count:
+        return kinds
     held = held_counts(hand)
-    return [w for w in shape_waits(hand.concealed, rules.tile_kinds) if held[w] < 4]
+    return [w for w in kinds if held[w] < 4]
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,7 @@ def wait_values(
         else:
             f = facts.get(w) if facts is not None else None
             if f is None:
-                f = completed(hand, w)
+                f = completed(hand, w, rules)
                 if facts is not None:
                     facts[w] = f
             han = best_yaku_han(f, ctx, base + per_kind[w] + hand.kita)
@@ -141,7 +144,7 @@ def ron_and_tsumo_values(
     ron: list[WaitValue] = []
     tsumo: list[WaitValue] = []
     for w in kinds:
-        f = completed(hand, w)
+        f = completed(hand, w, rules)
         extra = base + per_kind[w] + hand.kita
         memo: dict[Any, Any] = {}
         rs_ron = readings_in(f, ron_ctx)
@@ -198,8 +201,12 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
                 "valid_tsumo": valid_tsumo,
             }
         )
+    if rules.formal_tenpai:
+        is_tenpai = bool(kinds)
+    else:  # [interp] off: only a wait that could be won counts
+        is_tenpai = any(w["valid_ron"] or w["valid_tsumo"] for w in out_waits)
     return {
-        "tenpai": bool(kinds),
+        "tenpai": is_tenpai,
         "waits": out_waits,
         "guarantee_ok": ron_ok,
         "guarantee_ok_tsumo": tsumo_ok,

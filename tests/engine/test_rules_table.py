@@ -92,3 +92,40 @@ def test_a_four_player_style_rules_value_needs_no_code_change() -> None:
     ]
     assert hand_base(13, 30, four) == (8000, "yakuman", 1)
     assert hand_base(26, 30, four) == (8000, "yakuman", 1)  # no multiples by han
+
+
+def test_option_kita_counts_in_shape_breaks_tanyao() -> None:
+    from tests.engine.helpers import score
+
+    hand = {"hand": "23p567p345s678s55p", "win": "4p", "riichi": "riichi", "kita": 1}
+    assert any(y["id"] == "tanyao" for y in score(**hand)["yaku"])
+    r = score(**hand, rules={"kita_counts_in_shape": True})
+    assert not any(y["id"] == "tanyao" for y in r["yaku"])
+
+
+def test_option_aka5man_doubles_deposits() -> None:
+    from tests.engine.helpers import score
+
+    hand = {
+        "hand": "23p567p345s678s55p",
+        "win": "4p",
+        "riichi": "riichi",
+        "kita": 1,
+        "kita_aka": 1,
+        "deposits": 1,
+    }
+    plain = score(**hand, rules={"aka_5man": True})
+    doubled = score(**hand, rules={"aka_5man": True, "aka5man_doubles_deposits": True})
+    assert doubled["total"] - plain["total"] == 1000
+
+
+def test_option_formal_tenpai_and_used_up_waits() -> None:
+    from tests.engine.helpers import tenpai
+
+    no_yaku = {"hand": "123p456p78s11z999p"}  # 6s/9s, no yaku for ron
+    assert tenpai(**no_yaku)["tenpai"]
+    assert not tenpai(**no_yaku, rules={"formal_tenpai": False})["tenpai"]  # 1 han at most
+    assert tenpai(hand="23p567p345s678s55p", rules={"formal_tenpai": False})["tenpai"]
+    used_up = {"hand": "123p789p567s9999s"}
+    assert not tenpai(**used_up)["tenpai"]
+    assert tenpai(**used_up, rules={"used_up_waits_count": True})["tenpai"]

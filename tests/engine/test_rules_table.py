@@ -126,6 +126,7 @@ def test_option_formal_tenpai_and_used_up_waits() -> None:
     assert tenpai(**no_yaku)["tenpai"]
     assert not tenpai(**no_yaku, rules={"formal_tenpai": False})["tenpai"]  # 1 han at most
     assert tenpai(hand="23p567p345s678s55p", rules={"formal_tenpai": False})["tenpai"]
-    used_up = {"hand": "123p789p567s9999s"}
-    assert not tenpai(**used_up)["tenpai"]
-    assert tenpai(**used_up, rules={"used_up_waits_count": True})["tenpai"]
+    used_up = {"hand": "23p567s678s55p", "melds": ["ankan:1111p"]}  # 1p side used up
+    assert [w["tile"] for w in tenpai(**used_up)["waits"]] == ["4p"]
+    counted = tenpai(**used_up, rules={"used_up_waits_count": True})
+    assert [w["tile"] for w in counted["waits"]] == ["1p", "4p"]

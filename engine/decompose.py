@@ -333,8 +333,13 @@ def readings(
 ) -> list[Reading]:
     """Every reading of a completed hand; empty when the tiles are not a win shape."""
     win = facts.win
-    meld_runs = tuple(m.tile for m in facts.melds if m.is_run)
-    meld_pungs = tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in facts.melds if not m.is_run)
+    if facts.melds:
+        meld_runs = tuple(m.tile for m in facts.melds if m.is_run)
+        meld_pungs = tuple(
+            Pung(m.tile, not m.is_open, m.is_kan) for m in facts.melds if not m.is_run
+        )
+    else:
+        meld_runs, meld_pungs = (), ()
     out: list[Reading] = []
     counts = facts.counts
     for pair, trips, runs in standard_decomps(counts):

@@ -56,7 +56,7 @@ def score(parsed: Parsed) -> dict[str, Any]:
     ev = best(facts, ctx, dora.total)
     wait_kinds = waits(hand, rules)
     # the actual win is one of the waits: reuse its evaluation (a shape kind, not a red five)
-    g = guarantee(parsed, wait_kinds, {hand.win_kind: ev})
+    g = guarantee(parsed, wait_kinds, {hand.win_kind: ev}, ctx)
     required = g.required
     if ev is None:
         return _invalid(parsed, "no_win_shape", None, dora, g)

@@ -109,13 +109,16 @@ def wait_values(
     kinds: list[int],
     known: dict[int, Evaluation | None] | None = None,
     facts: dict[int, HandFacts] | None = None,
+    ctx: Context | None = None,
 ) -> list[WaitValue]:
     """Yaku han of the best reading for each wait, won in situation ``sit``.
 
     ``known`` holds evaluations already made in the same situation (the actual win's);
-    ``facts`` caches the completed hands between calls for the same hand (ron and tsumo).
+    ``facts`` caches the completed hands between calls for the same hand (ron and tsumo);
+    ``ctx`` is the caller's Context for ``sit`` (its cached situational yaku are reused).
     """
-    ctx = Context(sit, rules)
+    if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
+        ctx = Context(sit, rules)
     per_kind, base = _base_dora(hand, sit, rules)
     out = []
     for w in kinds:
@@ -161,12 +164,13 @@ def guarantee(
     parsed: Parsed,
     kinds: list[int] | None = None,
     known: dict[int, Evaluation | None] | None = None,
+    ctx: Context | None = None,
 ) -> Guarantee:
     """The §18 guarantee of the hand before its winning tile, in the win's situation."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
     if kinds is None:
         kinds = waits(hand, rules)
-    values = wait_values(hand, sit, rules, kinds, known)
+    values = wait_values(hand, sit, rules, kinds, known, ctx=ctx)
     return Guarantee(rules.min_han(sit.honba), tuple(values))
 
 

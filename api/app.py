@@ -42,6 +42,18 @@ the body streams in: 413), `SANMA_MAX_JSON_KB` (256), `SANMA_MAX_MEGAPIXELS` (50
 """
 
 
+# The phone page may talk to this server only (no CDNs, no trackers), and not be framed.
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; "
+        "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-cache",
+}
+
+
 def _games_router(app: FastAPI) -> bool:
     """Include ``api.games.router`` (the game scoreboard) when that module imports."""
     try:
@@ -87,7 +99,9 @@ def create_app(
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", media_type="text/html; charset=utf-8")
+        return FileResponse(
+            WEB_DIR / "index.html", media_type="text/html; charset=utf-8", headers=PAGE_HEADERS
+        )
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app

@@ -100,21 +100,53 @@ def browser():
         b.close()
 
 
-@pytest.fixture()
-def page(browser, server):
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, device_scale_factor=2)
+def _console_error(errors: list[str], msg) -> None:  # type: ignore[no-untyped-def]
+    # 4xx answers the test provokes on purpose are logged by the browser; anything else counts.
+    if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+        errors.append(msg.text)
+
+
+def _open(browser, server, bypass_csp: bool):  # type: ignore[no-untyped-def]
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, device_scale_factor=2, bypass_csp=bypass_csp
+    )
     pg = ctx.new_page()
     errors: list[str] = []
     outside: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: _console_error(errors, m))
     pg.on(
         "request",
         lambda r: None if r.url.startswith((server, "data:", "blob:")) else outside.append(r.url),
     )
     pg.goto(server + "/")
+    return ctx, pg, errors, outside
+
+
+@pytest.fixture()
+def page(browser, server):
+    """The page at 360 px (CSP bypassed so the test may evaluate script in it)."""
+    ctx, pg, errors, outside = _open(browser, server, bypass_csp=True)
     yield pg
     assert errors == [], errors
     assert outside == [], f"the page reached outside the server: {outside}"
+    ctx.close()
+
+
+def test_page_works_under_its_content_security_policy(browser, server):
+    """No inline script, no eval, no outside request: the page runs with its own CSP."""
+    require_engine()
+    ctx, pg, errors, outside = _open(browser, server, bypass_csp=False)
+    pg.click("#type-box summary")
+    pg.fill("#t-hand", "234p456p789s11z22z")
+    pg.fill("#t-win", "2z")
+    pg.click("#type-form button[type=submit]")
+    pg.click("[data-sit='riichi=riichi']")
+    pg.wait_for_selector("[data-verdict='valid']", timeout=10_000)
+    pg.click("#lang")
+    pg.wait_for_selector("text=立直")
+    assert errors == [], errors
+    assert outside == [], outside
     ctx.close()
 
 

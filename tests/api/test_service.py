@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from api.app import create_app
 from api.settings import MB, Settings
 
@@ -68,6 +70,22 @@ def test_phone_page_is_served_without_external_requests(client):
         assert "https://" not in text
     assert 'capture="environment"' in html and 'accept="image/*"' in html
     assert "/game.html" in html
+
+
+def test_page_may_only_talk_to_this_server(client):
+    csp = client.get("/").headers["content-security-policy"]
+    assert "default-src 'self'" in csp
+    assert "frame-ancestors 'none'" in csp
+
+
+def test_game_scoreboard_is_included_when_its_module_imports(client):
+    try:
+        import api.games  # noqa: F401
+    except ImportError:
+        pytest.skip("api.games is not there")
+    paths = client.get("/openapi.json").json()["paths"]
+    assert any(p.startswith("/v1/games") for p in paths)
+    assert client.get("/v1/info").json()["games"] is True
 
 
 def test_info_reports_model_and_limits(client_no_model):

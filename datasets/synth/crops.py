@@ -28,10 +28,11 @@ def balanced_row(rng: np.random.Generator, n: int | None = None) -> list[str]:
 def crop_scene(rng: np.random.Generator, bank: FaceBank | None,
                size: tuple[int, int] = (960, 720)) -> Scene:
     """Half the time a real hand scene, half a row of balanced random classes."""
+    closeup = bool(rng.random() < 0.3)
     if rng.random() < 0.5:
-        return render_scene(rng, size=size, bank=bank)
+        return render_scene(rng, size=size, bank=bank, closeup=closeup)
     spec = HandSpec(tuple(balanced_row(rng)), plain=True)
-    return render_scene(rng, spec=spec, size=size, bank=bank)
+    return render_scene(rng, spec=spec, size=size, bank=bank, closeup=closeup)
 
 
 def rectify(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator | None = None,
@@ -63,7 +64,7 @@ def crops_from_scene(scene: Scene, rng: np.random.Generator) -> list[tuple[str, 
     """(class, crop) for every tile whose face (or back) is visible."""
     out = []
     for t in scene.tiles:
-        if t.occluded:
+        if t.occluded or t.truncated:
             continue
         margin = float(rng.uniform(0.0, 0.14))
         crop = rectify(scene.image, np.array(t.quad), rng, margin)

@@ -46,7 +46,8 @@ def _init_worker() -> None:
 def _scene_job(i: int) -> int:
     assert _BANK is not None and _ARGS is not None
     rng = np.random.default_rng([_ARGS.seed, i])
-    scene = render_scene(rng, size=_ARGS.size, bank=_BANK)
+    closeup = bool(np.random.default_rng([_ARGS.seed, i, 1]).random() < _ARGS.closeups)
+    scene = render_scene(rng, size=_ARGS.size, bank=_BANK, closeup=closeup)
     out = Path(_ARGS.out)
     cv2.imwrite(str(out / "images" / f"{i:06d}.jpg"), scene.image,
                 [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -91,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="index of the first scene")
     ap.add_argument("--size", type=_size, default=(1280, 960))
     ap.add_argument("--shared", default=None, help="datasets folder (default ../shared/datasets)")
+    ap.add_argument("--closeups", type=float, default=0.15,
+                    help="share of close-up scenes (hand may be cut; meta.closeup true)")
     ap.add_argument("--crops", action="store_true", help="write classifier crops instead")
     ap.add_argument("--jpg", action="store_true", help="with --crops: also write JPEG files")
     args = ap.parse_args(argv)

@@ -54,6 +54,8 @@ class TileLabel:
     hidden: str | None = None
     occluded: bool = False
     standing: bool = False
+    truncated: bool = False  # cut by the image border (only group "other"); box is clipped
+    visible: float = 1.0  # share of the tile's full box inside the image
 
     @property
     def red(self) -> bool:
@@ -72,6 +74,8 @@ class TileLabel:
             "hidden": self.hidden,
             "occluded": self.occluded,
             "standing": self.standing,
+            "truncated": self.truncated,
+            "visible": self.visible,
         }
 
 
@@ -254,7 +258,7 @@ def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
             kx += span + rng.uniform(0.25, 1.0) * d.w
     if spec.dora:
         dx = rng.uniform(-2.0, 4.0) * d.w
-        dy = row_depth + rng.uniform(0.8, 3.0) * d.h
+        dy = row_depth + rng.uniform(0.5, 2.0) * d.h
         walls = bool(rng.random() < 0.5)
         tiles = (["back"] * int(rng.integers(1, 4)) if walls else []) + list(spec.dora)
         tiles += ["back"] * int(rng.integers(1, 4)) if walls else []
@@ -280,7 +284,9 @@ def _aabb(b: _Body, d: _Dims) -> tuple[float, float, float, float]:
 
 
 def _overlap(a: _Body, b: _Body, d: _Dims, margin: float = 1.0) -> bool:
-    """Footprints (table-plane boxes) of two bodies overlap (stacked kakan tiles excepted)."""
+    """Footprints (table-plane boxes) of two bodies overlap (stacked tiles excepted)."""
+    if abs(a.center[2] - b.center[2]) > 0.5 * d.t and a.prop is None and b.prop is None:
+        return False
     ax0, ay0, ax1, ay1 = _aabb(a, d)
     bx0, by0, bx1, by1 = _aabb(b, d)
     return ax0 < bx1 + margin and bx0 < ax1 + margin and ay0 < by1 + margin \
@@ -304,7 +310,31 @@ def _distractors(rng: np.random.Generator, d: _Dims, extent: tuple[float, float,
     x0, y0, x1, y1 = extent
     four = bool(rng.random() < 0.15)
     out: list[_Body] = []
-    if rng.random() < 0.7:  # own discards: rows of six in front of the player
+    far = rng.choice(["discards", "grid", "wall"], p=[0.55, 0.25, 0.2])
+    if far == "grid":  # a dense block of face-up tiles (a tray, a sorted set, a photo setup)
+        rows, cols = int(rng.integers(2, 6)), int(rng.integers(3, 11))
+        rot = 180 if rng.random() < 0.25 else 0
+        gx = (x0 + x1) / 2 - cols * (d.w + 0.5) / 2 + rng.normal(0, d.w)
+        gy = y1 + rng.uniform(0.4, 1.5) * d.h
+        for r in range(rows):
+            for k in range(cols):
+                c = np.array([gx + k * (d.w + rng.uniform(0.2, 1.0)) + d.w / 2,
+                              gy + r * (d.h + rng.uniform(0.2, 1.0)) + d.h / 2, d.t / 2])
+                out.append(_Body(_distractor_tile(rng, four), "other", c,
+                                 _flat_axes(rot + rng.normal(0, 1.0)), rot, important=False))
+    elif far == "wall":  # a wall: face-down tiles stacked two high
+        n = int(rng.integers(6, 18))
+        wx = (x0 + x1) / 2 - n * (d.w + 0.3) / 2 + rng.normal(0, d.w)
+        wy = y1 + rng.uniform(0.5, 2.0) * d.h
+        for k in range(n):
+            for layer in range(2 if rng.random() < 0.9 else 1):
+                c = np.array([wx + k * (d.w + 0.3) + d.w / 2, wy + d.h / 2 + rng.normal(0, 0.4),
+                              d.t / 2 + layer * d.t])
+                out.append(_Body("back", "other", c, _flat_axes(rng.normal(0, 0.8), True), 0,
+                                 face_down=True, important=False))
+            if layer == 1:
+                out[-2].occluded = True
+    if far == "discards" and rng.random() < 0.8:  # own discards: rows of six in front
         rows = int(rng.integers(1, 4))
         n = int(rng.integers(3, 7 * rows))
         px = (x0 + x1) / 2 - 3 * d.w + rng.normal(0, d.w)
@@ -369,8 +399,11 @@ def _prop_texture(rng: np.random.Generator, kind: str, colour: np.ndarray) -> np
 
 
 def _props(rng: np.random.Generator, d: _Dims, extent: tuple[float, float, float, float],
-           ) -> list[_Body]:
-    """Racks, point sticks, a phone, papers: non-tile clutter (never labelled)."""
+           rack: bool = True) -> list[_Body]:
+    """Racks, point sticks, a phone, papers: non-tile clutter (never labelled).
+
+    A rack in front of the row only with a steep camera (``rack``), so it never hides faces.
+    """
     x0, y0, x1, y1 = extent
     out: list[_Body] = []
 
@@ -380,9 +413,9 @@ def _props(rng: np.random.Generator, d: _Dims, extent: tuple[float, float, float
         out.append(_Body("prop", "prop", centre, _flat_axes(ang), 0, important=False,
                          prop=prop))
 
-    if rng.random() < 0.35:  # a rack in front of the player
+    if rng.random() < 0.35 and rack:  # a rack in front of the player
         length = rng.uniform(1.0, 1.3) * (x1 - x0)
-        dims = _Dims(length, rng.uniform(30, 50), rng.uniform(18, 32), 0.5)
+        dims = _Dims(length, rng.uniform(30, 50), rng.uniform(12, 22), 0.5)
         col = np.array([rng.uniform(10, 120)] * 3) * rng.uniform(0.8, 1.2, 3)
         c = np.array([(x0 + x1) / 2 + rng.normal(0, 20), y0 - rng.uniform(5, 40) - dims.h / 2,
                       dims.t / 2])
@@ -518,15 +551,28 @@ def _draw_body(img: np.ndarray, b: _Body, d: _Dims, cam: _Camera, face: np.ndarr
             _poly(img, back_layer, backc * shade)
 
 
-def _label(b: _Body, d: _Dims, cam: _Camera) -> TileLabel:
+def _visible(uv: np.ndarray, size: tuple[int, int]) -> float:
+    """Share of the projected box inside the image."""
+    (x0, y0), (x1, y1) = uv.min(axis=0), uv.max(axis=0)
+    w, h = size
+    area = max((x1 - x0) * (y1 - y0), 1e-6)
+    iw = max(0.0, min(x1, w) - max(x0, 0))
+    ih = max(0.0, min(y1, h) - max(y0, 0))
+    return float(iw * ih / area)
+
+
+def _label(b: _Body, d: _Dims, cam: _Camera, size: tuple[int, int]) -> TileLabel:
     pts = cam.project(_corners(b, d))
     quad = pts[list(_BOTTOM if b.face_down else _TOP)]
-    x0, y0 = pts.min(axis=0)
-    x1, y1 = pts.max(axis=0)
+    vis = _visible(pts, size)
+    w, h = size
+    x0, y0 = np.clip(pts.min(axis=0), 0, [w, h])
+    x1, y1 = np.clip(pts.max(axis=0), 0, [w, h])
     angle = 90 if b.rot % 180 == 90 else 0
     return TileLabel(
         tile="back" if b.face_down else b.tile,
         box=(float(x0), float(y0), float(x1), float(y1)),
+        truncated=vis < 0.999, visible=round(vis, 3),
         quad=tuple((float(x), float(y)) for x, y in quad),
         angle=angle, face_down=b.face_down, group=b.group, rot=b.rot,
         hidden=b.tile if b.face_down and b.tile != "back" else None,
@@ -559,6 +605,22 @@ def _fit_camera(rng: np.random.Generator, bodies: list[_Body], d: _Dims, size: t
     cx = w / 2 + rng.uniform(mx - u0, w - mx - u1)
     cy = h / 2 + rng.uniform(my - v0, h - my - v1)
     return _camera(pitch, dist, target, f, cx, cy)
+
+
+def _zoom(rng: np.random.Generator, cam: _Camera, bodies: list[_Body],
+          size: tuple[int, int]) -> _Camera:
+    """Zoom in on a random tile of the layout (a close-up photo)."""
+    w, h = size
+    z = rng.uniform(1.4, 2.5)
+    anchor = bodies[int(rng.integers(len(bodies)))]
+    ua, va = cam.project(anchor.center[None, :])[0]
+    tx, ty = rng.uniform(0.25, 0.75) * w, rng.uniform(0.25, 0.75) * h
+    k = cam.k.copy()
+    k[0, 0] *= z
+    k[1, 1] *= z
+    k[0, 2] = tx - z * (ua - cam.k[0, 2])
+    k[1, 2] = ty - z * (va - cam.k[1, 2])
+    return _Camera(k, cam.r, cam.c)
 
 
 def _drop_overlapping(bodies: list[_Body], d: _Dims) -> list[_Body]:
@@ -662,8 +724,13 @@ def _post(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
                  size: tuple[int, int] = (1280, 960), bank: FaceBank | None = None,
-                 distractors: bool | None = None) -> Scene:
-    """Render one scene. Deterministic for a given ``rng`` state, ``spec``, ``size`` and bank."""
+                 distractors: bool | None = None, closeup: bool = False) -> Scene:
+    """Render one scene. Deterministic for a given ``rng`` state, ``spec``, ``size`` and bank.
+
+    ``closeup``: zoom in 1.4–2.5× on a part of the layout, so tiles are big and hand tiles may
+    be cut by the border or out of view (``meta["closeup"]``; the hand dict stays the whole
+    hand, so use such scenes for detection/classification, not for hand reconstruction).
+    """
     bank = bank if bank is not None else load_bank()
     spec = spec if spec is not None else random_hand_spec(rng)
     w, h = size
@@ -673,32 +740,31 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     bodies = _layout(spec, d, rng)
     pts = np.concatenate([_corners(b, d) for b in bodies])
     extent = (pts[:, 0].min(), pts[:, 1].min(), pts[:, 0].max(), pts[:, 1].max())
-    want_other = rng.random() < 0.55 if distractors is None else distractors
+    want_other = rng.random() < 0.65 if distractors is None else distractors
     if want_other:
         bodies += _distractors(rng, d, extent)
     tilt = rng.normal(0, 10) if rng.random() < 0.85 else rng.uniform(-40, 40)
     allp = np.concatenate([_corners(b, d) for b in bodies])
     full_extent = (allp[:, 0].min(), allp[:, 1].min(), allp[:, 0].max(), allp[:, 1].max())
-    if rng.random() < 0.5:
-        bodies += _props(rng, d, full_extent)
-    bodies = _drop_overlapping(bodies, d)
-    _rotate_world(bodies, tilt)
     if any(b.standing and b.important for b in bodies):  # standing row: a low, oblique camera
         pitch = float(rng.uniform(25, 50))
     else:
         pitch = float(np.clip(90 - abs(rng.normal(0, 25)), 30, 90))
+    if rng.random() < 0.5:
+        bodies += _props(rng, d, full_extent, rack=pitch >= 55)
+    bodies = _drop_overlapping(bodies, d)
+    _rotate_world(bodies, tilt)
     cam = _fit_camera(rng, bodies, d, size, pitch)
-    # drop distractors that are not wholly in view
+    if closeup:
+        cam = _zoom(rng, cam, [b for b in bodies if b.important], size)
+    # distractors and clutter may be cut by the frame (labelled "truncated"), never behind it
     kept = []
     for b in bodies:
         pts3 = _corners(b, d)
         uv = cam.project(pts3)
-        inside = (uv.min(axis=0) >= 1).all() and uv[:, 0].max() < w - 1 and uv[:, 1].max() < h - 1
-        if b.prop is not None:  # clutter may be cut by the frame, but must be in front
-            front = (((pts3 - cam.c) @ cam.r[2]) > 50).all()
-            inside = front and (np.abs(uv) < 4 * max(w, h)).all() and uv[:, 0].max() > 0 \
-                and uv[:, 1].max() > 0 and uv[:, 0].min() < w and uv[:, 1].min() < h
-        if b.important or inside:
+        front = (((pts3 - cam.c) @ cam.r[2]) > 50).all() and (np.abs(uv) < 4 * max(w, h)).all()
+        if (b.important and not closeup) or (front and _visible(uv, size) > (
+                0.0 if b.prop else 0.08)):
             kept.append(b)
     bodies = kept
     tex = table_texture(rng)
@@ -724,8 +790,8 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
                           int(np.clip(u, 0, light.shape[1] - 1))])
         _draw_body(img, b, d, cam, face, st, lit)
     image = _post(img, rng)
-    labels = [_label(b, d, cam) for b in bodies if b.prop is None]
+    labels = [_label(b, d, cam, size) for b in bodies if b.prop is None]
     meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",
             "plain": spec.plain, "win_apart": bool(spec.win and not spec.plain),
-            "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)]}
+            "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)], "closeup": closeup}
     return Scene(image, labels, spec.to_hand(), meta)

@@ -163,6 +163,10 @@ def test_boxes_lie_inside_the_image_and_match_the_quads(bank):
         for t in s.tiles:
             x0, y0, x1, y1 = t.box
             assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h, t
+            assert t.truncated == (t.visible < 0.999)
+            if t.truncated:  # only distractors may be cut by the border; the box is clipped
+                assert t.group == "other" and 0 < t.visible < 1
+                continue
             q = np.array(t.quad)
             assert q.shape == (4, 2)
             assert (q[:, 0] >= x0 - 0.5).all() and (q[:, 0] <= x1 + 0.5).all()
@@ -288,3 +292,22 @@ def test_generate_cli_is_deterministic(bank, tmp_path):
                           "--shared", str(SHARED)]) == 0
     z = np.load(tmp_path / "c/crops_000000.npz")
     assert z["images"].shape[1:] == (64, 48, 3) and len(z["labels"]) == len(z["images"])
+
+
+def test_closeup_zooms_in_and_labels_cut_tiles(bank):
+    from datasets.synth.scene import render_scene
+
+    w, h = SIZE
+    wide = render_scene(np.random.default_rng(21), size=SIZE, bank=bank)
+    close = render_scene(np.random.default_rng(21), size=SIZE, bank=bank, closeup=True)
+    assert close.meta["closeup"] is True and wide.meta["closeup"] is False
+    assert close.hand == wide.hand
+
+    def median_width(s):
+        return np.median([t.box[2] - t.box[0] for t in s.tiles if not t.truncated])
+
+    assert median_width(close) > 1.3 * median_width(wide)
+    for t in close.tiles:
+        x0, y0, x1, y1 = t.box
+        assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
+        assert t.truncated == (t.visible < 0.999)

@@ -35,11 +35,13 @@ class Services:
     recognizer_error: str | None = None
     games: bool = False
     limiter: anyio.CapacityLimiter | None = field(default=None, repr=False)
+    in_flight: int = 0  # photos being recognized or waiting for their turn
 
     async def recognize(self, data: bytes) -> dict[str, Any]:
         """Recognize a photo in a worker thread (the event loop stays free); 503 if no model.
 
-        At most ``settings.recognize_concurrency`` photos run at once; the rest wait.
+        At most ``settings.recognize_concurrency`` photos run at once; up to
+        ``settings.max_photo_queue`` more wait; beyond that a 503 ``busy`` answers at once.
         """
         if self.recognizer is None:
             raise ServiceError(
@@ -47,11 +49,20 @@ class Services:
                 "model_unavailable",
                 f"photo recognition is not available: {self.recognizer_error or 'no model'}",
             )
+        limit = self.settings.recognize_concurrency + self.settings.max_photo_queue
+        if self.in_flight >= limit:
+            raise ServiceError(
+                503, "busy", f"{self.in_flight} photos are already queued; try again shortly"
+            )
         if self.limiter is None:
             self.limiter = anyio.CapacityLimiter(self.settings.recognize_concurrency)
-        result: dict[str, Any] = await anyio.to_thread.run_sync(
-            self.recognizer.recognize_bytes, data, limiter=self.limiter
-        )
+        self.in_flight += 1
+        try:
+            result: dict[str, Any] = await anyio.to_thread.run_sync(
+                self.recognizer.recognize_bytes, data, limiter=self.limiter
+            )
+        finally:
+            self.in_flight -= 1
         return result
 
 

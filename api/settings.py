@@ -34,12 +34,15 @@ class Settings:
     - ``recognize_concurrency``: photos recognised at once per process (the rest queue);
       env ``SANMA_RECOGNIZE_CONCURRENCY`` (default: half the CPU cores, at least 1, since
       each recognition already runs the models on 2 threads).
+    - ``max_photo_queue``: photos waiting for their turn before new ones get a quick 503
+      ``busy`` (memory stays bounded under a flood); env ``SANMA_MAX_PHOTO_QUEUE`` (16).
     """
 
     max_upload_bytes: int = 15 * MB
     max_json_bytes: int = 256 * 1024
     max_pixels: int = 50_000_000
     recognize_concurrency: int = 1
+    max_photo_queue: int = 16
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -50,4 +53,5 @@ class Settings:
             recognize_concurrency=int(
                 _env_number("SANMA_RECOGNIZE_CONCURRENCY", max(1, (os.cpu_count() or 2) // 2))
             ),
+            max_photo_queue=int(_env_number("SANMA_MAX_PHOTO_QUEUE", 16)),
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -165,3 +166,49 @@ def test_hand_override_with_wrong_types_is_422(client):
         data={"situation": "{}", "hand": json.dumps({"hand": 5})},
     )
     assert_error(r, 422, "invalid_request")
+
+
+class _SlowRecognizer:
+    """Stands in for the model to test the server's queue only: holds each photo a while."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+        self.calls = 0
+
+    def recognize_bytes(self, data: bytes) -> dict:
+        self.calls += 1
+        self.release.wait(10)
+        return {"tiles": [], "hand": {"hand": ""}, "warnings": []}
+
+
+def test_photo_flood_beyond_the_queue_is_503_busy_at_once():
+    """1 running + 2 queued; the 4th and later photos are refused quickly, not buffered."""
+    import threading
+
+    slow = _SlowRecognizer()
+    app = create_app(
+        Settings(recognize_concurrency=1, max_photo_queue=2), recognizer_factory=lambda: slow
+    )
+    photo = drawn_photo()
+    results: list[int] = []
+    with TestClient(app, raise_server_exceptions=False) as c:
+
+        def post() -> None:
+            r = c.post("/v1/recognize", files={"image": ("a.jpg", photo, "image/jpeg")})
+            results.append(r.status_code)
+
+        threads = [threading.Thread(target=post) for _ in range(3)]
+        for t in threads:
+            t.start()
+        deadline = time.monotonic() + 10
+        while slow.calls < 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)  # let the other two reach the queue
+        r = c.post("/v1/recognize", files={"image": ("a.jpg", photo, "image/jpeg")})
+        assert_error(r, 503, "busy")
+        slow.release.set()
+        for t in threads:
+            t.join(10)
+    assert sorted(results) == [200, 200, 200]

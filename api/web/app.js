@@ -284,7 +284,7 @@ async function uploadPhoto(original) {
   if (!res.ok) {
     URL.revokeObjectURL(url);
     status.className = "status error";
-    status.textContent = res.status === 503 ? t("no_model") : `${t("error")}: ${res.body.error.message}`;
+    status.textContent = res.body.error.code === "model_unavailable" ? t("no_model") : `${t("error")}: ${res.body.error.message}`;
     return;
   }
   const img = new Image();

@@ -56,6 +56,7 @@ class TileLabel:
     standing: bool = False
     truncated: bool = False  # cut by the image border (only group "other"); box is clipped
     visible: float = 1.0  # share of the tile's full box inside the image
+    face_visible: float = 1.0  # share of the face (quad) in view and not hidden by nearer tiles
 
     @property
     def red(self) -> bool:
@@ -76,6 +77,7 @@ class TileLabel:
             "standing": self.standing,
             "truncated": self.truncated,
             "visible": self.visible,
+            "face_visible": self.face_visible,
         }
 
 
@@ -561,7 +563,42 @@ def _visible(uv: np.ndarray, size: tuple[int, int]) -> float:
     return float(iw * ih / area)
 
 
-def _label(b: _Body, d: _Dims, cam: _Camera, size: tuple[int, int]) -> TileLabel:
+def _face_visibility(bodies: list[_Body], order: np.ndarray, d: _Dims, cam: _Camera,
+                     size: tuple[int, int]) -> list[float]:
+    """Share of each body's face (top quad) not hidden by nearer bodies, at 1/2 resolution."""
+    s = 2
+    w, h = size
+    ids = np.full((h // s + 1, w // s + 1), -1, np.int32)
+    hulls, quads = {}, {}
+    for i in order:  # far to near: nearer bodies overwrite
+        b = bodies[i]
+        uv = cam.project(_corners(b, d)) / s
+        hull = cv2.convexHull(uv.astype(np.float32)).reshape(-1, 2)
+        hulls[i] = hull
+        quads[i] = uv[list(_BOTTOM if b.face_down else _TOP)]
+        cv2.fillConvexPoly(ids, np.round(hull).astype(np.int32), int(i))
+    out = []
+    for i, b in enumerate(bodies):
+        if b.prop is not None:
+            out.append(0.0)
+            continue
+        q = quads[i]
+        x0, y0 = np.floor(np.maximum(q.min(axis=0), 0)).astype(int)
+        x1, y1 = np.ceil(q.max(axis=0)).astype(int) + 1
+        x1, y1 = min(x1, ids.shape[1]), min(y1, ids.shape[0])
+        full = 0.5 * abs(float(np.cross(np.append(q[2] - q[0], 0), np.append(q[3] - q[1], 0))[2]))
+        if x1 <= x0 or y1 <= y0 or full < 1e-6:
+            out.append(0.0)
+            continue
+        m = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(m, np.round(q - [x0, y0]).astype(np.int32), 1)
+        mine = int(((ids[y0:y1, x0:x1] == i) & (m > 0)).sum())
+        out.append(float(min(1.0, mine / max(full, float(m.sum()), 1.0))))
+    return out
+
+
+def _label(b: _Body, d: _Dims, cam: _Camera, size: tuple[int, int],
+           face_visible: float = 1.0) -> TileLabel:
     pts = cam.project(_corners(b, d))
     quad = pts[list(_BOTTOM if b.face_down else _TOP)]
     vis = _visible(pts, size)
@@ -572,7 +609,7 @@ def _label(b: _Body, d: _Dims, cam: _Camera, size: tuple[int, int]) -> TileLabel
     return TileLabel(
         tile="back" if b.face_down else b.tile,
         box=(float(x0), float(y0), float(x1), float(y1)),
-        truncated=vis < 0.999, visible=round(vis, 3),
+        truncated=vis < 0.999, visible=round(vis, 3), face_visible=round(face_visible, 3),
         quad=tuple((float(x), float(y)) for x, y in quad),
         angle=angle, face_down=b.face_down, group=b.group, rot=b.rot,
         hidden=b.tile if b.face_down and b.tile != "back" else None,
@@ -790,7 +827,8 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
                           int(np.clip(u, 0, light.shape[1] - 1))])
         _draw_body(img, b, d, cam, face, st, lit)
     image = _post(img, rng)
-    labels = [_label(b, d, cam, size) for b in bodies if b.prop is None]
+    seen = _face_visibility(bodies, order, d, cam, size)
+    labels = [_label(b, d, cam, size, seen[i]) for i, b in enumerate(bodies) if b.prop is None]
     meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",
             "plain": spec.plain, "win_apart": bool(spec.win and not spec.plain),
             "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)], "closeup": closeup}

@@ -221,6 +221,9 @@ def test_stacked_kakan_marks_the_covered_tile(bank):
     assert len(nines) == 4
     assert sum(t.occluded for t in nines) == 1
     assert sum(t.angle == 90 for t in nines) == 2
+    covered = next(t for t in nines if t.occluded)
+    assert covered.face_visible < 0.3
+    assert all(t.face_visible > 0.5 for t in nines if not t.occluded)
 
 
 def test_ankan_ends_are_face_down(bank):

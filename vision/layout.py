@@ -513,6 +513,9 @@ def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
     face-down), under the aka-5-man option all four (both visible fives red).
     """
     plain = [kind(f) for f in faces]
+    if main == NORTH:  # an aka-5-man seen face-up is kept (it is a north, §A4)
+        seen = [AKA_MAN for f in faces if f in (AKA_MAN, "5m")][:1]
+        return f"ankan:{mpsz(seen + [NORTH] * (4 - len(seen)))}"
     if main not in ("5p", "5s"):
         return f"ankan:{mpsz(plain[:1] * 4)}"
     red = "0" + main[1]
@@ -554,6 +557,8 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
     if sideways:
         if len(sideways) > 2 or (len(sideways) == 2 and not _stacked(sideways[0], sideways[1])):
             return None  # a called meld shows one sideways tile (two stacked for a kakan)
+        if len(kinds) > 1 and len(group) < 4:
+            return None  # too few tiles of one kind for a set: someone else's discards
         if len(group) == 3:
             return _meld_string("pon", faces_main, 3)
         if len(group) == 4:
@@ -583,6 +588,15 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     kita: list[int] = []
     other: list[int] = []
     lone_candidates: list[int] = []
+    if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
+        gap0, first = groups[0]
+        if (
+            all(_is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
+            and WIN_GAP < gap0 < MAX_WIN_GAP
+            and _north_wins(gap0, first[0])
+            and not _north_wins(gap0, first[1])
+        ):
+            groups = [(gap0, first[:1]), (0.0, first[1:]), *groups[1:]]
     for gi, (gap, group) in enumerate(groups):
         indices = [p.index for p in group]
         single = len(group) == 1

@@ -64,7 +64,7 @@ def crops_from_scene(scene: Scene, rng: np.random.Generator) -> list[tuple[str, 
     """(class, crop) for every tile whose face (or back) is visible."""
     out = []
     for t in scene.tiles:
-        if t.occluded or t.truncated:
+        if t.occluded or t.truncated or t.face_visible < 0.6:
             continue
         margin = float(rng.uniform(0.0, 0.14))
         crop = rectify(scene.image, np.array(t.quad), rng, margin)

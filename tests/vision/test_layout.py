@@ -479,3 +479,23 @@ def test_unknown_labels_are_never_read_into_the_hand() -> None:
     t.put("2z", "win", gap=0.5)
     layout = check(t, hand("123456p789s112z", "2z"), warnings=2)
     assert "tile 12 in the hand is face-down or unreadable" in layout.warnings[0]
+
+
+def test_reconstructed_hands_are_accepted_by_the_engine() -> None:
+    """The hand dict is ready for `sanma score` / `sanma tenpai` (CONTRACT hand JSON)."""
+    service = pytest.importorskip("engine.service")
+    t = Table()
+    t.row("234p678s1199s")
+    t.put("9s", "win", gap=0.5)
+    t.put("back", "meld", gap=0.7)
+    t.row("00p", "meld")
+    t.put("back", "meld")
+    t.put("0m", "kita", gap=0.8)
+    layout = check(t, hand("234p1167899s", "9s", ["ankan:0000p"], kita=1, kita_aka=1))
+    result = service.score_json({**layout.hand, "rules": {"aka_5man": True}})
+    assert result["dora"]["kita"] >= 1 and result["dora"]["aka"] >= 4
+
+    t = Table()
+    t.row("123p456p789s1122z")
+    tenpai = service.tenpai_json(t.read().hand)
+    assert tenpai["tenpai"] and {w["tile"] for w in tenpai["waits"]} == {"1z", "2z"}

@@ -14,6 +14,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import BodyLimitMiddleware, install_error_handlers
 from api.routes import router
@@ -52,6 +53,23 @@ PAGE_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-cache",
 }
+
+
+JSON_PATHS = frozenset({"/v1/score", "/v1/tenpai"})
+
+
+class JsonBodyMiddleware:
+    """Reads the body of /v1/score and /v1/tenpai as JSON whatever the Content-Type says
+    (``curl -d`` sends form encoding); other paths are untouched."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] in JSON_PATHS:
+            headers = [(k, v) for k, v in scope["headers"] if k != b"content-type"]
+            scope = {**scope, "headers": [*headers, (b"content-type", b"application/json")]}
+        await self.app(scope, receive, send)
 
 
 def _games_router(app: FastAPI) -> bool:
@@ -94,6 +112,7 @@ def create_app(
         upload_limit=settings.max_upload_bytes,
         json_limit=settings.max_json_bytes,
     )
+    app.add_middleware(JsonBodyMiddleware)
     app.include_router(router)
     app.state.games = _games_router(app)
 

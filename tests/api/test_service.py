@@ -115,6 +115,17 @@ def test_json_without_content_type_is_still_read(client):
     assert_error(r, 400, "bad_json")
 
 
+def test_json_sent_as_form_encoding_is_still_read(client):
+    """`curl -d '{...}'` labels JSON as form data; the hand is read as JSON all the same."""
+    r = client.post(
+        "/v1/score",
+        content=b'{"hand": 5}',
+        headers={"content-type": "application/x-www-form-urlencoded"},
+    )
+    err = assert_error(r, 422, "invalid_request")
+    assert err["message"].startswith("hand:")
+
+
 def test_wrong_types_are_422_invalid_request(client):
     for body in (
         {"hand": 123},

@@ -452,6 +452,26 @@ def build_bank(shared: Path | str | None = None, *, per_class: int = 40,
     return FaceBank(by_cls)
 
 
+def placeholder_bank(seed: int = 0) -> FaceBank:
+    """Drawn stand-in faces (the class name in ink) for smoke tests and speed runs where the
+    shared datasets are absent. Never train on these."""
+    rng = np.random.default_rng(seed)
+    by_cls: dict[str, list[Face]] = {c: [] for c in CLASSES}
+    inks = {"m": (40, 40, 40), "p": (140, 60, 30), "s": (40, 120, 30), "z": (120, 40, 30)}
+    for c in CLASSES:
+        for k in range(3):
+            if c == "back":
+                img = back_face(list(BACK_COLOURS.values())[k], rng)
+            else:
+                img = np.full((FACE_H, FACE_W, 3), (215, 232, 240), np.uint8)
+                ink = (40, 35, 200) if c[0] == "0" else inks.get(c[-1], (60, 60, 60))
+                text = c if c != "flower" else "fl"
+                cv2.putText(img, text, (8 + 4 * k, FACE_H // 2 + 18), cv2.FONT_HERSHEY_SIMPLEX,
+                            1.6, ink, 5, cv2.LINE_AA)
+            by_cls[c].append(Face(c, img, "placeholder", f"p{k}"))
+    return FaceBank(by_cls)
+
+
 BANK_VERSION = 3  # bump when the bank's construction changes (invalidates caches)
 
 

@@ -96,13 +96,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of close-up scenes (hand may be cut; meta.closeup true)")
     ap.add_argument("--crops", action="store_true", help="write classifier crops instead")
     ap.add_argument("--jpg", action="store_true", help="with --crops: also write JPEG files")
+    ap.add_argument("--placeholder-faces", action="store_true",
+                    help="drawn stand-in faces (smoke/speed runs without the datasets)")
     args = ap.parse_args(argv)
     _ARGS = args
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.time()
     cv2.setNumThreads(1)  # no OpenCV thread pool in the parent: forked workers would hang
-    _BANK = faces.load_bank(args.shared)
+    _BANK = faces.placeholder_bank() if args.placeholder_faces else faces.load_bank(args.shared)
     print(f"face bank: {sum(_BANK.count().values())} faces in {time.time() - t0:.1f}s",
           flush=True)
     (out / "classes.json").write_text(json.dumps({"classes": list(CLASSES)}, indent=1))

@@ -26,8 +26,6 @@ from datasets.synth.hands import (
 )
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
-needs_data = pytest.mark.skipif(not (SHARED / "art/fluffystuff").is_dir(),
-                                reason="shared datasets absent")
 SIZE = (640, 480)
 
 
@@ -38,6 +36,17 @@ def bank():
     from datasets.synth.faces import load_bank
 
     return load_bank(str(SHARED))
+
+
+@pytest.fixture(scope="module")
+def scene_bank():
+    """The real face bank when the shared datasets are here, else drawn stand-in faces (the
+    geometry and ground-truth checks do not depend on the artwork)."""
+    from datasets.synth.faces import load_bank, placeholder_bank
+
+    if (SHARED / "art/fluffystuff").is_dir():
+        return load_bank(str(SHARED))
+    return placeholder_bank()
 
 
 def _render(seed, bank, spec=None, size=SIZE, distractors=None):
@@ -146,8 +155,8 @@ def test_face_bank_uses_no_heldout_jp_image(bank):
 # ---------------------------------------------------------------- scenes
 
 
-def test_render_is_deterministic_per_seed(bank):
-    a, b, c = _render(11, bank), _render(11, bank), _render(12, bank)
+def test_render_is_deterministic_per_seed(scene_bank):
+    a, b, c = _render(11, scene_bank), _render(11, scene_bank), _render(12, scene_bank)
     assert np.array_equal(a.image, b.image)
     assert [t.to_json() for t in a.tiles] == [t.to_json() for t in b.tiles]
     assert a.hand == b.hand
@@ -155,10 +164,10 @@ def test_render_is_deterministic_per_seed(bank):
     assert a.image.shape == (SIZE[1], SIZE[0], 3) and a.image.dtype == np.uint8
 
 
-def test_boxes_lie_inside_the_image_and_match_the_quads(bank):
+def test_boxes_lie_inside_the_image_and_match_the_quads(scene_bank):
     w, h = SIZE
     for seed in range(12):
-        s = _render(seed, bank)
+        s = _render(seed, scene_bank)
         assert s.tiles
         for t in s.tiles:
             x0, y0, x1, y1 = t.box
@@ -178,9 +187,9 @@ def test_boxes_lie_inside_the_image_and_match_the_quads(bank):
             assert qa > 0.2 * (x1 - x0) * (y1 - y0), t  # the face is a good part of the box
 
 
-def test_labels_hold_exactly_the_ground_truth_hand(bank):
+def test_labels_hold_exactly_the_ground_truth_hand(scene_bank):
     for seed in range(10):
-        s = _render(100 + seed, bank)
+        s = _render(100 + seed, scene_bank)
         mine = [t.hidden if t.face_down else t.tile for t in s.tiles
                 if t.group in ("hand", "win", "meld", "kita")]
         h = s.hand
@@ -193,16 +202,16 @@ def test_labels_hold_exactly_the_ground_truth_hand(bank):
         assert hand_problems(h) == []
 
 
-def test_rule_a1_red_fives_appear_in_renders(bank):
-    reds = sum(any(t.red for t in _render(200 + i, bank).tiles) for i in range(12))
+def test_rule_a1_red_fives_appear_in_renders(scene_bank):
+    reds = sum(any(t.red for t in _render(200 + i, scene_bank).tiles) for i in range(12))
     assert reds >= 3
 
 
-def test_sideways_called_tiles_have_angle_90(bank):
+def test_sideways_called_tiles_have_angle_90(scene_bank):
     spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
                     (Meld("pon", ("7z", "7z", "7z"), called=0),
                      Meld("kakan", ("9s", "9s", "9s", "9s"), called=2, stacked=False)))
-    s = _render(5, bank, spec, distractors=False)
+    s = _render(5, scene_bank, spec, distractors=False)
     meld = [t for t in s.tiles if t.group == "meld"]
     assert len(meld) == 7
     side = [t for t in meld if t.angle == 90]
@@ -213,10 +222,10 @@ def test_sideways_called_tiles_have_angle_90(bank):
     assert pon[0].angle == 90 and pon[1].angle == 0
 
 
-def test_stacked_kakan_marks_the_covered_tile(bank):
+def test_stacked_kakan_marks_the_covered_tile(scene_bank):
     spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
                     (Meld("kakan", ("9s", "9s", "9s", "9s"), called=1, stacked=True),))
-    s = _render(6, bank, spec, distractors=False)
+    s = _render(6, scene_bank, spec, distractors=False)
     nines = [t for t in s.tiles if t.tile == "9s"]
     assert len(nines) == 4
     assert sum(t.occluded for t in nines) == 1
@@ -226,11 +235,11 @@ def test_stacked_kakan_marks_the_covered_tile(bank):
     assert all(t.face_visible > 0.5 for t in nines if not t.occluded)
 
 
-def test_ankan_ends_are_face_down(bank):
+def test_ankan_ends_are_face_down(scene_bank):
     spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
                     (Meld("ankan", ("6z", "6z", "6z", "6z")),))
     for seed in (7, 8, 9):
-        s = _render(seed, bank, spec, distractors=False)
+        s = _render(seed, scene_bank, spec, distractors=False)
         meld = [t for t in s.tiles if t.group == "meld"]
         # order along the row: project the centres on the row direction (hand → melds)
         hand = [t for t in s.tiles if t.group == "hand"]
@@ -244,11 +253,11 @@ def test_ankan_ends_are_face_down(bank):
         assert all(t.hidden == "6z" for t in meld if t.face_down)
 
 
-def test_kita_are_labelled_and_set_apart(bank):
+def test_kita_are_labelled_and_set_apart(scene_bank):
     spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
                     (Meld("pon", ("7z", "7z", "7z"), called=1),), kita=("4z", "0m"),
                     aka_5man=True)
-    s = _render(10, bank, spec, distractors=False)
+    s = _render(10, scene_bank, spec, distractors=False)
     kita = [t for t in s.tiles if t.group == "kita"]
     assert sorted(t.tile for t in kita) == ["0m", "4z"]
     assert s.hand["kita"] == 2 and s.hand["kita_aka"] == 1
@@ -257,10 +266,10 @@ def test_kita_are_labelled_and_set_apart(bank):
     assert area < 1.0  # set aside singly: the two faces do not overlap
 
 
-def test_plain_scene_is_a_single_row(bank):
+def test_plain_scene_is_a_single_row(scene_bank):
     rng = np.random.default_rng(4)
     spec = random_hand_spec(rng, plain=True)
-    s = _render(13, bank, spec)
+    s = _render(13, scene_bank, spec)
     assert s.meta["plain"] is True
     assert not s.hand["melds"] and s.hand["kita"] == 0
     assert {t.group for t in s.tiles} <= {"hand", "win", "other"}
@@ -269,40 +278,41 @@ def test_plain_scene_is_a_single_row(bank):
 # ---------------------------------------------------------------- crops and CLI
 
 
-def test_crops_are_upright_48x64_with_known_classes(bank):
+def test_crops_are_upright_48x64_with_known_classes(scene_bank):
     from datasets.synth.crops import crop_scene, crops_from_scene
     from datasets.synth.faces import CLASSES
 
     rng = np.random.default_rng(5)
-    crops = crops_from_scene(crop_scene(rng, bank, size=SIZE), rng)
+    crops = crops_from_scene(crop_scene(rng, scene_bank, size=SIZE), rng)
     assert crops
     for cls, img in crops:
         assert cls in CLASSES
         assert img.shape == (64, 48, 3) and img.dtype == np.uint8
 
 
-def test_generate_cli_is_deterministic(bank, tmp_path):
+def test_generate_cli_is_deterministic(scene_bank, tmp_path):
     from datasets.synth import generate
 
+    src = ["--shared", str(SHARED)] if (SHARED / "art").is_dir() else ["--placeholder-faces"]
     for d in ("a", "b"):
         assert generate.main(["--out", str(tmp_path / d), "--n", "2", "--seed", "9",
-                              "--size", "320x240", "--shared", str(SHARED)]) == 0
+                              "--size", "320x240", *src]) == 0
     la = json.loads((tmp_path / "a/labels/000001.json").read_text())
     lb = json.loads((tmp_path / "b/labels/000001.json").read_text())
     assert la == lb and la["width"] == 320 and la["image"] == "images/000001.jpg"
     assert (tmp_path / "a/images/000000.jpg").stat().st_size > 1000
     assert generate.main(["--crops", "--out", str(tmp_path / "c"), "--n", "1", "--seed", "1",
-                          "--shared", str(SHARED)]) == 0
+                          *src]) == 0
     z = np.load(tmp_path / "c/crops_000000.npz")
     assert z["images"].shape[1:] == (64, 48, 3) and len(z["labels"]) == len(z["images"])
 
 
-def test_closeup_zooms_in_and_labels_cut_tiles(bank):
+def test_closeup_zooms_in_and_labels_cut_tiles(scene_bank):
     from datasets.synth.scene import render_scene
 
     w, h = SIZE
-    wide = render_scene(np.random.default_rng(21), size=SIZE, bank=bank)
-    close = render_scene(np.random.default_rng(21), size=SIZE, bank=bank, closeup=True)
+    wide = render_scene(np.random.default_rng(21), size=SIZE, bank=scene_bank)
+    close = render_scene(np.random.default_rng(21), size=SIZE, bank=scene_bank, closeup=True)
     assert close.meta["closeup"] is True and wide.meta["closeup"] is False
     assert close.hand == wide.hand
 

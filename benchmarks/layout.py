@@ -122,6 +122,7 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
     fails_b: Counter[str] = Counter()
     examples: list[str] = []
     examples_b: list[str] = []
+    dora_n = dora_ok = dora_false = 0
     t0 = time.perf_counter()
     for i in range(n):
         seed = SEED0 + i
@@ -130,7 +131,15 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
         want = normalise(truth)
         dets = jittered(_labels_to_detections(labels), random.Random(seed), jitter)
         h, w = image.shape[:2]
-        got = normalise(reconstruct(dets, (w, h)).hand)
+        got_hand = reconstruct(dets, (w, h)).hand
+        got = normalise(got_hand)
+        want_dora = sorted(str(t) for t in truth.get("dora", []) or [])
+        got_dora = sorted(str(t) for t in got_hand.get("dora", []) or [])
+        if want_dora:
+            dora_n += 1
+            dora_ok += got_dora == want_dora
+        else:
+            dora_false += bool(got_dora)
         cat = category(got, want)
         ok_a += cat == "ok"
         if cat != "ok":
@@ -162,6 +171,10 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
     print(f"    failures: {dict(fails_a.most_common())}")
     for line in examples:
         print(line)
+    print(
+        f"    dora indicators (not in the exact-hand measure): {dora_ok}/{dora_n} scenes with "
+        f"indicators read exactly; {dora_false}/{n - dora_n} scenes without got some"
+    )
     if recognizer is not None:
         print(f"(b) renders, end to end through vision.pipeline: {ok_b}/{n} = {ok_b / n:.1%}")
         print(f"    failures: {dict(fails_b.most_common())}")

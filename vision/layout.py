@@ -688,8 +688,16 @@ def _north_wins(gap: float, p: _Placed) -> bool:
     return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
 
 
-def _dora_groups(tiles: list[TileDetection], geo: _Geo, taken: set[int], a: float) -> list[int]:
-    """Face-up tiles in a separate cluster that also holds face-down (wall) tiles: indicators."""
+def _dora_groups(
+    tiles: list[TileDetection],
+    geo: _Geo,
+    taken: set[int],
+    row: list[int],
+    frame: _Frame,
+    warnings: list[str],
+) -> list[int]:
+    """Dora indicators: face-up tiles in a separate cluster among face-down (dead wall) tiles,
+    or else one small group of face-up tiles lying just beyond the hand's left part."""
     rest = [k for k in range(len(tiles)) if k not in taken]
     if not rest:
         return []
@@ -714,12 +722,42 @@ def _dora_groups(tiles: list[TileDetection], geo: _Geo, taken: set[int], a: floa
     for k in rest:
         clusters.setdefault(find(k), []).append(k)
     out: list[int] = []
+    loose: list[list[int]] = []
     for members in clusters.values():
         backs = [k for k in members if tiles[k].face_down]
         faces = [k for k in members if readable(tiles[k])]
         if len(backs) >= 2 and 1 <= len(faces) <= 5 and len(faces) < len(backs) + 2:
             out.extend(sorted(faces, key=lambda k: geo.centres[k][0]))
+        elif (
+            not backs
+            and len(faces) == len(members) <= 3
+            and all(tiles[k].angle == 0 for k in members)
+            and _above_row_start(members, row, geo, frame)
+        ):
+            loose.append(sorted(faces, key=lambda k: geo.centres[k][0]))
+    if not out and len(loose) == 1:  # one small group just beyond the hand's left part
+        out = loose[0]
+        warnings.append(
+            f"{' '.join(tiles[k].tile for k in out)} lying apart beyond the hand read as dora "
+            "indicator(s): check them"
+        )
     return out
+
+
+def _above_row_start(members: list[int], row: list[int], geo: _Geo, frame: _Frame) -> bool:
+    """The cluster lies where dora indicators go: beyond the row (away from the player),
+    within a few tiles of its left end."""
+    if len(row) < 2:
+        return False
+    origin = geo.centres[row[0]]
+    u = _unit(geo.centres[row[-1]] - origin)
+    v = np.array([-u[1], u[0]])
+    for k in members:
+        r = geo.centres[k] - origin
+        t, n = float(r @ u) / frame.a, float(r @ v) / frame.b
+        if not (-3.0 < t < 6.0 and -3.8 < n < -1.2):
+            return False
+    return True
 
 
 # ----------------------------------------------------------------------------- sanity
@@ -894,7 +932,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     if best.win is not None:
         taken.add(best.win)
     frame = _end_frame(best.row if best.row else hand_idx, tiles, geo)
-    dora_idx = _dora_groups(tiles, geo, taken, frame.a)
+    dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
 
     groups = {
         "hand": list(best.row),  # unreadable row tiles too: they sit in the hand

@@ -730,6 +730,13 @@ def _post(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Glare, blur or motion blur, sensor noise and JPEG compression."""
     h, w = img.shape[:2]
     out = img
+    if rng.random() < 0.75:  # white balance (warm/cool light) and saturation of the phone
+        t = rng.uniform(-1, 1)
+        gains = np.array([1 - 0.12 * t, 1 + rng.uniform(-0.03, 0.03), 1 + 0.1 * t])
+        sat = rng.uniform(0.8, 1.3)
+        luma = np.array([0.114, 0.587, 0.299])
+        m = (sat * np.eye(3) + (1 - sat) * np.tile(luma, (3, 1))) * gains[:, None]
+        out = cv2.transform(out, m.astype(np.float32))
     if rng.random() < 0.35:  # glare: a soft bright spot
         gx, gy = rng.uniform(0, w), rng.uniform(0, h)
         r = rng.uniform(0.08, 0.3) * w

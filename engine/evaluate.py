@@ -13,7 +13,7 @@ from typing import Any
 from engine.decompose import HandFacts, Reading, hand_facts, readings
 from engine.fu import FuItem, fu_of
 from engine.parse import HandInput, Situation, Tile
-from engine.points import hand_base
+from engine.points import limited_base
 from engine.rules import Rules
 from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
 from engine.yaku import Context, yaku_han_of, yaku_of
@@ -56,11 +56,14 @@ def best(
     found_key = (-1, -1, -1)
     if memo is None:
         memo = {}
+    ym_han = rules.yakuman_han
     for r in readings_in(facts, ctx) if rs is None else rs:
         yaku = yaku_of(r, ctx, memo)
         yaku_han = sum(h for _, h in yaku)
         fu, items = fu_of(r, ctx)
-        key = (hand_base(yaku_han + extra_han, fu, rules)[0], yaku_han, fu)
+        has_ym = yaku_han >= ym_han and any(h >= ym_han for _, h in yaku)
+        extra = extra_han if rules.dora_with_yakuman or not has_ym else 0
+        key = (limited_base(yaku_han + extra, fu, has_ym, rules)[0], yaku_han, fu)
         if key > found_key:
             found_key = key
             found = Evaluation(r, tuple(yaku), yaku_han, fu, tuple(items))

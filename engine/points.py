@@ -50,6 +50,23 @@ def hand_base(han: int, fu: int, rules: Rules) -> tuple[int, str | None, int]:
     return base, None, 0
 
 
+def limited_base(
+    han: int, fu: int, has_yakuman_yaku: bool, rules: Rules
+) -> tuple[int, str | None, int]:
+    """:func:`hand_base` with the counted (kazoe) yakuman cap: without a yakuman yaku the
+    multiple is at most ``rules.kazoe_max_multiple`` (0 = no cap).
+
+    >>> from engine.rules import RIICHI_4P as R4
+    >>> limited_base(30, 40, False, R4), limited_base(26, 0, True, R4)
+    ((8000, 'yakuman', 1), (16000, 'yakuman', 2))
+    """
+    base, limit, multiple = hand_base(han, fu, rules)
+    cap = rules.kazoe_max_multiple
+    if limit == "yakuman" and cap and not has_yakuman_yaku and multiple > cap:
+        return rules.yakuman_base * cap, limit, cap
+    return base, limit, multiple
+
+
 def _mangan_name(rules: Rules) -> str:
     for step in rules.limits:
         if step.base == rules.mangan_base:
@@ -94,7 +111,8 @@ def tsumo_amounts(
 
 
 def chombo_amounts(offender_is_dealer: bool, rules: Rules) -> list[tuple[str, int]]:
-    """Mangan payment of a chombo (§R1.3): child 4,000 to each other, dealer 6,000 to each.
+    """Mangan payment of a chombo (§R1.3): child 4,000 to each other, dealer 6,000 to each
+    (riichi-4p: child 4,000 to the dealer and 2,000 to each child, dealer 4,000 to each).
 
     Returned as what each other player receives, positive; the game engine and the result JSON
     show them negated from the offender's side.
@@ -106,6 +124,6 @@ def chombo_amounts(offender_is_dealer: bool, rules: Rules) -> list[tuple[str, in
     others = len(rules.seats) - 1
     if offender_is_dealer:
         return [("child", rules.chombo_dealer_each)] * others
-    return [("dealer", rules.chombo_child_each)] + [("child", rules.chombo_child_each)] * (
+    return [("dealer", rules.chombo_child_to_dealer)] + [("child", rules.chombo_child_each)] * (
         others - 1
     )

@@ -16,7 +16,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from engine.errors import InputError
-from engine.tiles import SANMA_KINDS
+from engine.tiles import ALL_KINDS, SANMA_KINDS
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,8 @@ class Rules:
     honba_ron: int = 1000  # §12: per stick, from the discarder
     honba_tsumo_each: int = 1000  # §12: per stick, from each payer
     riichi_deposit: int = 1000  # [interp] one deposit stick is 1,000
-    chombo_child_each: int = 4000  # §R1.3
+    chombo_child_each: int = 4000  # §R1.3: a child offender pays each other child this
+    chombo_child_to_dealer: int = 4000  # ... and the dealer this
     chombo_dealer_each: int = 6000
     aka5man_payment_multiplier: int = 2  # §A8: winner who extracted an aka-5-man
     aka5man_doubles_deposits: bool = False  # [interp] §A8 doubles amounts, not deposits
@@ -180,9 +181,11 @@ class Rules:
     stronger: tuple[tuple[str, str], ...] = SANMA_STRONGER
     composites: tuple[tuple[str, tuple[str, ...]], ...] = SANMA_COMPOSITES
     yakuman_exclusive: bool = False  # [interp] False: yakuman yaku add up with everything
+    #: with a yakuman yaku, do dora / red fives / kita still add han? (§33.1: yes)
+    dora_with_yakuman: bool = True
     north_is_yakuhai: bool = False  # [interp] no North seat or round
     open_double_riichi_han: int = 3  # [interp]
-    open_riichi_vs_non_riichi_han: int = 15  # §21.1
+    open_riichi_vs_non_riichi_han: int = 15  # §21.1 (0 = no such rule)
     ryuuiisou_requires_hatsu: bool = False  # [interp]
     beni_kujaku_requires_chun: bool = False  # [interp] "only 1s 5s 7s 9s and chun"
     tsuuiisou_chiitoitsu: bool = True  # [interp] seven honor pairs are tsuuiisou
@@ -254,7 +257,106 @@ def _yaku_index(table: tuple[YakuSpec, ...]) -> dict[str, YakuSpec]:
 
 
 SANMA_13 = Rules()
-PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13}
+
+# ---- riichi-4p: standard four-player riichi as the `mahjong` library (2.1.0) computes it ------
+# with OptionalRules(has_open_tanyao=True, has_aka_dora=True): 1 han from any yaku, chi, all
+# 136 tiles with one red five per suit, 13-han yakuman (kazoe capped at one yakuman), double
+# yakuman hands, yakuman exclusive (no dora on a yakuman), payments rounded to 100, honba 300.
+# Checked hand by hand against the library by tests/test_differential.py.
+
+RIICHI_4P_YAKU: tuple[YakuSpec, ...] = (
+    YakuSpec("menzen_tsumo", "門前清自摸和", 1, None),
+    YakuSpec("riichi", "立直", 1, None),
+    YakuSpec("double_riichi", "ダブル立直", 2, None),
+    YakuSpec("open_riichi", "オープン立直", 2, None),
+    YakuSpec("ippatsu", "一発", 1, None),
+    YakuSpec("rinshan", "嶺上開花", 1, 1),
+    YakuSpec("haitei", "海底摸月", 1, 1),
+    YakuSpec("houtei", "河底撈魚", 1, 1),
+    YakuSpec("chankan", "槍槓", 1, 1),
+    YakuSpec("renhou", "人和", 5, None),
+    YakuSpec("yakuhai", "役牌", 1, 1),
+    YakuSpec("pinfu", "平和", 1, None),
+    YakuSpec("tanyao", "断么九", 1, 1),
+    YakuSpec("iipeikou", "一盃口", 1, None),
+    YakuSpec("sanshoku_doujun", "三色同順", 2, 1),
+    YakuSpec("ittsu", "一気通貫", 2, 1),
+    YakuSpec("chanta", "混全帯么九", 2, 1),
+    YakuSpec("chiitoitsu", "七対子", 2, None),
+    YakuSpec("toitoi", "対々和", 2, 2),
+    YakuSpec("sanankou", "三暗刻", 2, 2),
+    YakuSpec("sankantsu", "三槓子", 2, 2),
+    YakuSpec("sanshoku_doukou", "三色同刻", 2, 2),
+    YakuSpec("honroutou", "混老頭", 2, 2),
+    YakuSpec("shousangen", "小三元", 2, 2),
+    YakuSpec("honitsu", "混一色", 3, 2),
+    YakuSpec("junchan", "純全帯么九", 3, 2),
+    YakuSpec("ryanpeikou", "二盃口", 3, None),
+    YakuSpec("chinitsu", "清一色", 6, 5),
+    YakuSpec("tenhou", "天和", 13, None),
+    YakuSpec("chihou", "地和", 13, None),
+    YakuSpec("kokushi", "國士無双", 13, None),
+    YakuSpec("suuankou", "四暗刻", 13, None),
+    YakuSpec("daisangen", "大三元", 13, 13),
+    YakuSpec("tsuuiisou", "字一色", 13, 13),
+    YakuSpec("shousuushii", "小四喜", 13, 13),
+    YakuSpec("ryuuiisou", "緑一色", 13, 13),
+    YakuSpec("chinroutou", "清老頭", 13, 13),
+    YakuSpec("suukantsu", "四槓子", 13, 13),
+    YakuSpec("chuuren", "九蓮宝燈", 13, None),
+    YakuSpec("daisuushii", "大四喜", 26, 26),
+    YakuSpec("suuankou_tanki", "四暗刻単騎", 26, None),
+    YakuSpec("kokushi_13", "國士無双十三面待ち", 26, None),
+    YakuSpec("chuuren_9", "純正九蓮宝燈", 26, None),
+)
+
+RIICHI_4P_STRONGER: tuple[tuple[str, str], ...] = (
+    ("iipeikou", "ryanpeikou"),
+    ("chanta", "junchan"),
+    ("honitsu", "chinitsu"),
+    ("sanankou", "suuankou"),
+    ("sanankou", "suuankou_tanki"),
+    ("suuankou", "suuankou_tanki"),
+    ("sankantsu", "suukantsu"),
+    ("shousuushii", "daisuushii"),
+    ("kokushi", "kokushi_13"),
+    ("chuuren", "chuuren_9"),
+    ("riichi", "double_riichi"),
+    ("riichi", "open_riichi"),
+    ("double_riichi", "open_riichi"),
+)
+
+RIICHI_4P = Rules(
+    preset="riichi-4p",
+    tile_kinds=ALL_KINDS,
+    red_fives=(("m", 1), ("p", 1), ("s", 1)),
+    chi_allowed=True,
+    kita_enabled=False,
+    seats=("E", "S", "W", "N"),
+    rounds=("E", "S", "W", "N"),
+    min_yaku_han=1,
+    min_yaku_han_many_honba=1,
+    guarantee=False,
+    yakuman_han=13,
+    yakuman_step_han=13,
+    kazoe_max_multiple=1,
+    rounding_unit=100,
+    tsumo_bonus_per_payer=0,
+    honba_ron=300,
+    honba_tsumo_each=100,
+    chombo_child_each=2000,
+    chombo_child_to_dealer=4000,
+    chombo_dealer_each=4000,
+    yaku=RIICHI_4P_YAKU,
+    stronger=RIICHI_4P_STRONGER,
+    composites=(),
+    yakuman_exclusive=True,
+    dora_with_yakuman=False,
+    open_double_riichi_han=3,
+    open_riichi_vs_non_riichi_han=0,  # 0 = off: no sashikomi yakuman (library default)
+)
+
+PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}
 
 # Options a hand JSON may override (plain bool/int fields); structural fields are preset-only.
 _STRUCTURAL = {

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.evaluate import Evaluation, best, completed, dora_of
+from engine.evaluate import Dora, Evaluation, best, completed, dora_of
 from engine.parse import Parsed
-from engine.points import chombo_amounts, hand_base, ron_amount, tsumo_amounts
+from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
 from engine.rules import Rules
 from engine.tiles import WIND_LETTERS
 from engine.waits import Guarantee, guarantee, is_furiten, waits
@@ -62,6 +62,9 @@ def score(parsed: Parsed) -> dict[str, Any]:
         return _invalid(parsed, "no_win_shape", None, dora, g)
     if not sit.tsumo and is_furiten(hand, wait_kinds):
         return _invalid(parsed, "furiten", ev, dora, g)
+    has_yakuman_yaku = any(h >= rules.yakuman_han for _, h in ev.yaku)
+    if has_yakuman_yaku and not rules.dora_with_yakuman:
+        dora = Dora()  # riichi-4p: a yakuman counts its yakuman yaku only
     han = ev.yaku_han + dora.total
     if sit.ron_on is not None:
         if rules.kita_ron_needs_yakuman_yaku:
@@ -79,15 +82,7 @@ def score(parsed: Parsed) -> dict[str, Any]:
     if not enough:
         return _invalid(parsed, "insufficient_yaku", ev, dora, g)
 
-    base, limit, multiple = hand_base(han, ev.fu, rules)
-    if (
-        limit == "yakuman"
-        and rules.kazoe_max_multiple
-        and not any(h >= rules.yakuman_han for _, h in ev.yaku)
-        and multiple > rules.kazoe_max_multiple
-    ):
-        multiple = rules.kazoe_max_multiple
-        base = rules.yakuman_base * multiple
+    base, limit, multiple = limited_base(han, ev.fu, has_yakuman_yaku, rules)
     factor = rules.aka5man_payment_multiplier if hand.kita_aka else 1  # §A8
     seat = _seat_letter(parsed)
     if sit.tsumo:

@@ -176,6 +176,12 @@ def ryanpeikou(r: Reading, c: Context) -> bool:
     return len(s) == 4 and s[0] == s[1] and s[2] == s[3]
 
 
+def sanshoku_doujun(r: Reading, c: Context) -> bool:
+    """三色同順 (riichi-4p): the same run in all three suits (needs chi/manzu runs)."""
+    runs = set(r.runs)
+    return any(s in runs and s + 9 in runs and s + 18 in runs for s in range(7))
+
+
 def ittsu(r: Reading, c: Context) -> bool:
     runs = set(r.runs)
     return any(b in runs and b + 3 in runs and b + 6 in runs for b in (0, 9, 18))
@@ -314,6 +320,17 @@ def suushii(r: Reading, c: Context) -> bool:
     return n == 4 or (n == 3 and r.pair in WINDS)
 
 
+def shousuushii(r: Reading, c: Context) -> bool:
+    """小四喜 (riichi-4p): three wind triplets and a wind pair."""
+    n = sum(1 for p in r.pungs if p.kind in WINDS)
+    return n == 3 and r.pair in WINDS
+
+
+def daisuushii(r: Reading, c: Context) -> bool:
+    """大四喜 (riichi-4p): four wind triplets."""
+    return sum(1 for p in r.pungs if p.kind in WINDS) == 4
+
+
 def ryuuiisou(r: Reading, c: Context) -> bool:
     kinds = r.facts.all_kinds
     if c.rules.ryuuiisou_requires_hatsu and HATSU not in kinds:
@@ -387,6 +404,7 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
     "tanyao": (tanyao, SHAPES),
     "iipeikou": (iipeikou, STD),
     "ittsu": (ittsu, STD),
+    "sanshoku_doujun": (sanshoku_doujun, STD),
     "chiitoitsu": (chiitoitsu, frozenset({CHIITOITSU})),
     "toitoi": (toitoi, STD),
     "chanta": (chanta, STD),
@@ -408,6 +426,8 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
     "daisangen": (daisangen, STD),
     "tsuuiisou": (tsuuiisou, SHAPES),
     "suushii": (suushii, STD),
+    "shousuushii": (shousuushii, STD),
+    "daisuushii": (daisuushii, STD),
     "ryuuiisou": (ryuuiisou, SHAPES),
     "chinroutou": (chinroutou, SHAPES),
     "suukantsu": (suukantsu, STD),
@@ -478,12 +498,21 @@ MIN_PUNGS = {
     "daisangen": 3,
     "sanshoku_doukou": 3,
     "suushii": 3,
+    "shousuushii": 3,
+    "daisuushii": 4,
     "suurenkou": 4,
     "suuankou": 4,
     "suuankou_tanki": 4,
     "toitoi": 4,
 }
-MIN_RUNS = {"pinfu": 4, "iipeikou": 2, "ryanpeikou": 4, "ittsu": 3, "daisharin": 4}
+MIN_RUNS = {
+    "pinfu": 4,
+    "iipeikou": 2,
+    "ryanpeikou": 4,
+    "ittsu": 3,
+    "sanshoku_doujun": 3,
+    "daisharin": 4,
+}
 
 SharedItem = tuple[str, int, YakuTest]  # id, han, test
 OwnItem = tuple[str, int, YakuTest, int, int]  # id, han, test, least pungs, least runs
@@ -663,8 +692,9 @@ def _han_sum(r: Reading, c: Context, memo: dict[Any, Any] | None) -> int:
 
 def _open_riichi_han(han: int, c: Context) -> int:
     """§21.1: 15 han on a ron from a player not in riichi; open double riichi 3 [interp]."""
-    if not c.sit.tsumo and not c.sit.discarder_riichi:
-        return c.rules.open_riichi_vs_non_riichi_han
+    vs_non_riichi = c.rules.open_riichi_vs_non_riichi_han
+    if vs_non_riichi and not c.sit.tsumo and not c.sit.discarder_riichi:
+        return vs_non_riichi
     if c.sit.riichi == "double_open":
         return c.rules.open_double_riichi_han
     return han

@@ -362,6 +362,15 @@ def test_dora_indicators_among_the_wall() -> None:
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
 
 
+def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.elsewhere("7z", 180, 900 - 2.2 * B, "dora")
+    layout = check(t, hand("123456p789s1122z", "2z", dora=["7z"]), warnings=1)
+    assert "dora" in layout.warnings[0]
+
+
 def test_distractors_discards_and_other_hands_are_other() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

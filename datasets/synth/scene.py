@@ -455,6 +455,19 @@ def _poly(img: np.ndarray, pts: np.ndarray, colour: np.ndarray) -> None:
                        tuple(float(c) for c in np.clip(colour, 0, 255)), cv2.LINE_AA, 4)
 
 
+@lru_cache(maxsize=1)
+def _rounded_mask() -> np.ndarray:
+    """A face-sized mask with rounded corners (radius ~9% of the width), uint8 0/255."""
+    m = np.zeros((FACE_H * 2, FACE_W * 2), np.uint8)
+    r = int(FACE_W * 2 * 0.09)
+    w, h = FACE_W * 2, FACE_H * 2
+    cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1, cv2.LINE_AA)
+    return cv2.resize(m, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
+
+
 def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float,
                gloss: tuple[float, float, float, float] | None = None) -> None:
     """Paste ``face`` onto the image quad; ``gloss`` = (amp, dir x, dir y, offset) streak."""
@@ -476,8 +489,12 @@ def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float
     m = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, np.round(dst * 16).astype(np.int32), 255, cv2.LINE_AA, 4)
+    rounded = _rounded_mask()  # the face's rounded corners
+    rh, rw = rounded.shape
+    m_mask = cv2.getPerspectiveTransform(
+        np.array([[0, 0], [rw, 0], [rw, rh], [0, rh]], np.float32), dst)
+    mask = cv2.warpPerspective(rounded, m_mask, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     a = mask.astype(np.float32)[..., None] * (1.0 / 255.0)
     roi = img[y0:y1, x0:x1].astype(np.float32)
     src_f = warped.astype(np.float32) * shade
@@ -821,7 +838,7 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
     img = cv2.multiply(img, cv2.merge([field, field, field]), dtype=cv2.CV_8U)
     if rng.random() < 0.45:
         img = table_edge(img, rng, cam.plane_homography(), full_extent, tilt, d.h)
-    depth = [float((b.center - cam.c) @ cam.r[2]) for b in bodies]
+    depth = [float(np.linalg.norm(b.center - cam.c)) for b in bodies]  # painter: far first
     order = np.argsort(depth)[::-1]
     for i in order:
         b = bodies[i]

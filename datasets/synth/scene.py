@@ -656,8 +656,11 @@ def _fit_camera(rng: np.random.Generator, bodies: list[_Body], d: _Dims, size: t
         if u1 - u0 <= w - 2 * mx and v1 - v0 <= h - 2 * my:
             break
         dist *= 1.05
-    cx = w / 2 + rng.uniform(mx - u0, w - mx - u1)
-    cy = h / 2 + rng.uniform(my - v0, h - my - v1)
+    # photographers centre the hand: the layout's centre lands near the image centre
+    cx = w / 2 + float(np.clip(w / 2 - (u0 + u1) / 2 + rng.normal(0, 0.1 * w),
+                               mx - u0, w - mx - u1))
+    cy = h / 2 + float(np.clip(h / 2 - (v0 + v1) / 2 + rng.normal(0, 0.1 * h),
+                               my - v0, h - my - v1))
     return _camera(pitch, dist, target, f, cx, cy)
 
 

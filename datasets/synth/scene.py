@@ -57,6 +57,7 @@ class TileLabel:
     truncated: bool = False  # cut by the image border (only group "other"); box is clipped
     visible: float = 1.0  # share of the tile's full box inside the image
     face_visible: float = 1.0  # share of the face (quad) in view and not hidden by nearer tiles
+    meld: int | None = None  # for group "meld": index of its meld in hand["melds"]
 
     @property
     def red(self) -> bool:
@@ -78,6 +79,7 @@ class TileLabel:
             "truncated": self.truncated,
             "visible": self.visible,
             "face_visible": self.face_visible,
+            "meld": self.meld,
         }
 
 
@@ -111,6 +113,7 @@ class _Body:
     occluded: bool = False
     important: bool = True
     prop: _Prop | None = None  # a non-tile object (rack, point stick, phone, paper)
+    meld: int | None = None  # index into hand["melds"] for meld tiles
 
 
 @dataclass(frozen=True)
@@ -221,7 +224,8 @@ def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
     row_depth = d.t if standing else d.h
     x += rng.uniform(0.6, 2.2) * d.w if spec.melds else 0.0
     meld_x0 = x
-    for m in spec.melds:
+    for mi, m in enumerate(spec.melds):
+        first = len(bodies)
         for i, t in enumerate(m.tiles[:3] if m.kind == "kakan" else m.tiles):
             if i == m.called:
                 rot = 90 if rng.random() < 0.85 else 270
@@ -243,6 +247,8 @@ def _layout(spec: HandSpec, d: _Dims, rng: np.random.Generator) -> list[_Body]:
                 bodies.append(_Body(t, "meld", c, _flat_axes(rng.normal(0, 0.8), down), 0,
                                     face_down=down))
                 x += d.w + rng.uniform(*touch)
+        for b in bodies[first:]:
+            b.meld = mi
         x += rng.uniform(0.3, 1.4) * d.w
     if spec.kita:
         sideways = rng.random() < 0.15
@@ -630,7 +636,7 @@ def _label(b: _Body, d: _Dims, cam: _Camera, size: tuple[int, int],
         quad=tuple((float(x), float(y)) for x, y in quad),
         angle=angle, face_down=b.face_down, group=b.group, rot=b.rot,
         hidden=b.tile if b.face_down and b.tile != "back" else None,
-        occluded=b.occluded, standing=b.standing,
+        occluded=b.occluded, standing=b.standing, meld=b.meld,
     )
 
 

@@ -199,6 +199,10 @@ def test_labels_hold_exactly_the_ground_truth_hand(scene_bank):
         want += ["0m"] * h["kita_aka"] + ["4z"] * (h["kita"] - h["kita_aka"])
         assert sorted(mine) == sorted(want)
         assert sorted(t.tile for t in s.tiles if t.group == "dora") == sorted(h.get("dora", []))
+        for k, m in enumerate(h["melds"]):  # each meld's tiles carry its index
+            tiles = [t.hidden if t.face_down else t.tile for t in s.tiles if t.meld == k]
+            assert sorted(tiles) == sorted(parse_mpsz(m.split(":")[1]))
+        assert all((t.meld is not None) == (t.group == "meld") for t in s.tiles)
         assert hand_problems(h) == []
 
 

@@ -1,0 +1,99 @@
+"""The stored event: a resolved hand result to plain JSON and back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.errors import InputError
+from engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
+
+
+def result_to_json(result: HandResult) -> dict[str, Any]:
+    """The stored form of a resolved hand result (the event), plain JSON types only."""
+    return {
+        "outcome": result.outcome.value,
+        "discarder": result.discarder,
+        "wins": [
+            {
+                "winner": w.winner,
+                "payments": [{"payer": p.payer, "amount": p.amount} for p in w.payments],
+                "yakuman_multiple": w.yakuman_multiple,
+                "han": w.han,
+                "fu": w.fu,
+                "limit": w.limit,
+                "yaku": list(w.yaku),
+            }
+            for w in result.wins
+        ],
+        "tenpai": list(result.tenpai),
+        "nagashi": [{"player": n.player, "double_riichi": n.double_riichi} for n in result.nagashi],
+        "noten_riichi": list(result.noten_riichi),
+        "offenders": list(result.offenders),
+        "riichi": list(result.riichi),
+        "mis_calls": list(result.mis_calls),
+        "manemann": [
+            {"copier": m.copier, "copied": m.copied, "turns": m.turns} for m in result.manemann
+        ],
+        "aka5man": result.aka5man,
+    }
+
+
+def result_from_json(obj: Any) -> HandResult:
+    """Read a stored event back (InputError ``bad_event`` on anything malformed)."""
+    try:
+        return HandResult(
+            outcome=Outcome(obj["outcome"]),
+            discarder=_opt_int(obj.get("discarder")),
+            wins=tuple(
+                Win(
+                    winner=_int(w["winner"]),
+                    payments=tuple(
+                        Payment(_int(p["payer"]), _int(p["amount"])) for p in w["payments"]
+                    ),
+                    yakuman_multiple=_int(w.get("yakuman_multiple", 0)),
+                    han=_opt_int(w.get("han")),
+                    fu=_opt_int(w.get("fu")),
+                    limit=w.get("limit"),
+                    yaku=tuple(str(y) for y in w.get("yaku", ())),
+                )
+                for w in obj.get("wins", ())
+            ),
+            tenpai=_ints(obj.get("tenpai", ())),
+            nagashi=tuple(
+                Nagashi(_int(n["player"]), _bool(n.get("double_riichi", False)))
+                for n in obj.get("nagashi", ())
+            ),
+            noten_riichi=_ints(obj.get("noten_riichi", ())),
+            offenders=_ints(obj.get("offenders", ())),
+            riichi=_ints(obj.get("riichi", ())),
+            mis_calls=_ints(obj.get("mis_calls", ())),
+            manemann=tuple(
+                Manemann(_int(m["copier"]), _int(m["copied"]), _int(m["turns"]))
+                for m in obj.get("manemann", ())
+            ),
+            aka5man=_opt_int(obj.get("aka5man")),
+        )
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InputError("bad_event", f"malformed hand event: {exc!r}") from exc
+
+
+def _int(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _bool(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _ints(values: Any) -> tuple[int, ...]:
+    if not isinstance(values, list | tuple):
+        raise TypeError(f"expected a list of integers, got {values!r}")
+    return tuple(_int(v) for v in values)

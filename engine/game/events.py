@@ -1,0 +1,92 @@
+"""What happened in one hand: the recorded event and its parts (RULES.md "Points",
+"Ryuukyoku and nagashi", "Chombo", "Aka-5-man option, payments").
+
+A :class:`Win` carries each payer's amount (hand value and honba, §11–§13), resolved once when
+the hand is recorded (``engine.game.resolve``); the event is what is stored and replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+MANEMANN_MIN_TURNS = 5  # §34.1: 5, 7, 9, … turns copied → mangan, haneman, baiman, …
+MAX_TURNS = 40  # more discards than any hand can have
+
+
+class Outcome(StrEnum):
+    """How a hand ended."""
+
+    RON = "ron"
+    TSUMO = "tsumo"
+    DRAW = "draw"  # exhaustive draw (流局), with tenpai, nagashi, no-ten riichi
+    CHOMBO = "chombo"  # false win or other 錯和: rewind, mangan payment, replay (§R1)
+
+
+@dataclass(frozen=True)
+class Payment:
+    """``payer`` owes ``amount`` (hand value + honba, before the §A8 doubling) to the winner."""
+
+    payer: int
+    amount: int
+
+
+@dataclass(frozen=True)
+class Win:
+    """One winner's agari, resolved into amounts.
+
+    ``payments``: ron — one entry, the discarder; tsumo — one entry per other player.
+    ``yakuman_multiple`` ≥ 1 for any yakuman (counted ones included) earns the §32 prize.
+    ``han``/``fu``/``limit``/``yaku`` are kept for the hand log only.
+    """
+
+    winner: int
+    payments: tuple[Payment, ...]
+    yakuman_multiple: int = 0
+    han: int | None = None
+    fu: int | None = None
+    limit: str | None = None
+    yaku: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Nagashi:
+    """Nagashi yakuman at an exhaustive draw (§29–§31); by a double-riichi player double."""
+
+    player: int
+    double_riichi: bool = False
+
+
+@dataclass(frozen=True)
+class Manemann:
+    """真似満 (§34): ``copier`` copied the upstream ``copied`` player's discards for ``turns``."""
+
+    copier: int
+    copied: int
+    turns: int
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What happened in one hand (one recorded event).
+
+    - ron: ``discarder`` and one or two ``wins``; tsumo: one ``win``.
+    - draw: ``tenpai`` players, ``nagashi`` claims, ``noten_riichi`` players (a no-ten riichi
+      shown at the draw is a chombo, §18.1: the hand is then settled as a chombo by them).
+    - chombo: ``offenders`` (usually one).
+    - any hand: ``riichi`` (players who put up a 1,000 deposit this hand), ``mis_calls`` (each
+      puts 1,000 into the deposits, §R3), ``manemann``, ``aka5man`` (the player who extracted
+      the aka-5-man, §A8; needs the aka_5man option).
+    """
+
+    outcome: Outcome
+    wins: tuple[Win, ...] = ()
+    discarder: int | None = None
+    tenpai: tuple[int, ...] = ()
+    nagashi: tuple[Nagashi, ...] = ()
+    noten_riichi: tuple[int, ...] = ()
+    offenders: tuple[int, ...] = ()
+    riichi: tuple[int, ...] = ()
+    mis_calls: tuple[int, ...] = ()
+    manemann: tuple[Manemann, ...] = ()
+    aka5man: int | None = None

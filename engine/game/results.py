@@ -1,0 +1,194 @@
+"""Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
+mis-calls, manemann and the aka-5-man payments (RULES.md "Points", "Ryuukyoku and nagashi",
+"Chombo", "Aka-5-man option, payments")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine import points
+from engine.errors import InputError
+from engine.game.amounts import tsumo_payments, yakuman_han
+from engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
+from engine.game.flow import finish_hand, next_hand
+from engine.game.seats import PLAYERS, others_in_settlement_order, turn_order_from
+from engine.game.state import GameRules, GameState, YakumanPrize, new_game
+from engine.game.transfers import Ledger
+from engine.game.validate import validate
+from engine.rules import Rules
+
+NOTEN_PAYMENT = 1_000  # RULES.md Ryuukyoku: each no-ten player pays 1,000 to each tenpai player
+MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
+
+
+def apply(state: GameState, result: HandResult) -> GameState:
+    """Fold one hand result into the table (the event-sourcing step; pure)."""
+    validate(state, result)
+    if result.outcome is Outcome.CHOMBO or result.noten_riichi:
+        return _apply_chombo(state, result)
+    ledger = Ledger(state)
+    _put_up_deposits(state, result, ledger)
+    prizes: list[YakumanPrize] = []
+    winners: tuple[int, ...] = ()
+    if result.outcome is Outcome.RON:
+        winners = _settle_ron(state, result, ledger, prizes)
+    elif result.outcome is Outcome.TSUMO:
+        winners = _settle_tsumo(state, result, ledger, prizes)
+    else:
+        _settle_draw(state, result, ledger, prizes)
+    _settle_manemann(state, result, ledger)
+    if result.aka5man is not None and result.aka5man not in winners:
+        # §A8: after all other exchanges, a non-winner who extracted the aka-5-man pays mangan.
+        ledger.mangan_payment(
+            result.aka5man, state.dealer, state.rules.hand_rules, "aka5man_mangan"
+        )
+    round_index, honba, finished = next_hand(state, result, winners)
+    finished = finished or bool(ledger.busts)
+    return finish_hand(state, result, ledger, prizes, round_index, honba, finished)
+
+
+def replay(
+    results: Iterable[HandResult],
+    names: Iterable[str] | None = None,
+    rules: GameRules | None = None,
+) -> GameState:
+    """State = fold of the events: ``apply`` each recorded hand to a new game, in order."""
+    state = new_game(names, rules)
+    for result in results:
+        state = apply(state, result)
+    return state
+
+
+def _put_up_deposits(state: GameState, result: HandResult, ledger: Ledger) -> None:
+    """Riichi deposits (1,000 each [interp]) and §R3 mis-call penalties go to the table."""
+    for p in turn_order_from(state.dealer):
+        if p in result.riichi:
+            if ledger.scores[p] < state.rules.riichi_min_points:
+                raise InputError(
+                    "riichi_without_points",
+                    f"{state.names[p]} has {ledger.scores[p]} points, fewer than the "
+                    f"{state.rules.riichi_min_points} needed to declare riichi",
+                )
+            ledger.move(p, None, state.rules.hand_rules.riichi_deposit, "riichi")
+    for p in result.mis_calls:
+        ledger.move(p, None, MIS_CALL_PENALTY, "mis_call")
+
+
+def _received(win: Win, payment: Payment, result: HandResult, rules: Rules) -> int:
+    """§A8: a winner who extracted the aka-5-man receives every amount doubled (honba too)."""
+    if result.aka5man != win.winner:
+        return payment.amount
+    return payment.amount * rules.aka5man_payment_multiplier
+
+
+def _settle_ron(
+    state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
+) -> tuple[int, ...]:
+    """§14: winners one by one in turn order from the discarder's shimocha; deposits to the
+    first winner (§14.1); §32 ron prize 20 × multiple from the discarder."""
+    assert result.discarder is not None
+    order = turn_order_from(result.discarder)
+    wins = sorted(result.wins, key=lambda w: order.index(w.winner))
+    for n, win in enumerate(wins):
+        amount = _received(win, win.payments[0], result, state.rules.hand_rules)
+        ledger.move(result.discarder, win.winner, amount, "ron")
+        if n == 0:
+            ledger.move(None, win.winner, ledger.deposits, "deposits")
+        if win.yakuman_multiple > 0:
+            prize = state.rules.yakuman_prize_ron * win.yakuman_multiple
+            prizes.append(YakumanPrize(win.winner, (result.discarder,), prize, "yakuman_ron"))
+    return tuple(w.winner for w in wins)
+
+
+def _settle_tsumo(
+    state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
+) -> tuple[int, ...]:
+    """§13, §17: the winner collects from the shimocha first, then the next; then deposits."""
+    win = result.wins[0]
+    by_payer = {p.payer: p for p in win.payments}
+    for payer in others_in_settlement_order(win.winner):
+        amount = _received(win, by_payer[payer], result, state.rules.hand_rules)
+        ledger.move(payer, win.winner, amount, "tsumo")
+    ledger.move(None, win.winner, ledger.deposits, "deposits")
+    if win.yakuman_multiple > 0:
+        prize = state.rules.yakuman_prize_tsumo * win.yakuman_multiple
+        payers = others_in_settlement_order(win.winner)
+        prizes.append(YakumanPrize(win.winner, payers, prize, "yakuman_tsumo"))
+    return (win.winner,)
+
+
+def _settle_draw(
+    state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
+) -> None:
+    """Exhaustive draw: no-ten payments (§17 order), then nagashi yakuman claims.
+
+    No-ten: each no-ten player pays 1,000 to each tenpai player [interp]. With one tenpai player
+    they collect from their shimocha first; with two, the no-ten player pays their shimocha first.
+    Nagashi yakuman (§29–§31) is paid as a yakuman tsumo (double yakuman after double riichi)
+    without honba — it is not a win, and the honba stays for the next hand **[interp]**;
+    several claims are settled in turn order from the dealer **[interp]**; deposits stay.
+    """
+    tenpai = set(result.tenpai)
+    if len(tenpai) == 1:
+        (t,) = tenpai
+        for other in others_in_settlement_order(t):
+            ledger.move(other, t, NOTEN_PAYMENT, "noten")
+    elif len(tenpai) == PLAYERS - 1:
+        (n,) = set(range(PLAYERS)) - tenpai
+        for other in others_in_settlement_order(n):
+            ledger.move(n, other, NOTEN_PAYMENT, "noten")
+    order = turn_order_from(state.dealer)
+    for claim in sorted(result.nagashi, key=lambda c: order.index(c.player)):
+        multiple = 2 if claim.double_riichi else 1
+        amounts = _yakuman_tsumo_amounts(state, claim.player, multiple)
+        for payer in others_in_settlement_order(claim.player):
+            ledger.move(payer, claim.player, amounts[payer], "nagashi")
+        payers = others_in_settlement_order(claim.player)
+        prizes.append(
+            YakumanPrize(
+                claim.player, payers, state.rules.yakuman_prize_tsumo * multiple, "nagashi"
+            )
+        )
+
+
+def _yakuman_tsumo_amounts(state: GameState, winner: int, multiple: int) -> dict[int, int]:
+    """Each payer's share of a yakuman tsumo (§13, §33) without honba, from engine.points."""
+    rules = state.rules.hand_rules
+    base, _, _ = points.hand_base(yakuman_han(multiple, rules), 30, rules)
+    return {p.payer: p.amount for p in tsumo_payments(state, winner, base, 0)}
+
+
+def manemann_limit_han(turns: int, rules: Rules) -> int:
+    """§34.1: 5/7/9/11/13/… turns → mangan/haneman/baiman/sanbaiman/yakuman/…, as the
+    smallest han of that limit (§33); every 2 more turns one more yakuman multiple."""
+    steps = (turns - MANEMANN_MIN_TURNS) // 2
+    table = tuple(step.min_han for step in rules.limits) + (rules.yakuman_han,)
+    if steps < len(table):
+        return table[steps]
+    return rules.yakuman_han + rules.yakuman_step_han * (steps - len(table) + 1)
+
+
+def _settle_manemann(state: GameState, result: HandResult, ledger: Ledger) -> None:
+    """§34: the copier receives the limit's value from the copied player at the end of the hand,
+    as a ron of that limit by the copier (dealer 6 × base) without honba **[interp]**; no §32
+    prize **[interp]**. Settled in turn order of the copiers from the dealer."""
+    rules = state.rules.hand_rules
+    order = turn_order_from(state.dealer)
+    for m in sorted(result.manemann, key=lambda m: (order.index(m.copier), order.index(m.copied))):
+        base, _, _ = points.hand_base(manemann_limit_han(m.turns, rules), 30, rules)
+        amount = points.ron_amount(base, m.copier == state.dealer, 0, rules)
+        ledger.move(m.copied, m.copier, amount, "manemann")
+
+
+def _apply_chombo(state: GameState, result: HandResult) -> GameState:
+    """§R1: rewind the hand to its start (this hand's riichi sticks, mis-call penalties and every
+    other exchange undone), each offender makes a mangan payment in §17 order (offenders in turn
+    order from the dealer), the same hand is replayed with the same honba. §R2: if that busts
+    anyone the game ends and the deposits go to the top player. No §A8 payment (§A8.2)."""
+    ledger = Ledger(state)
+    offenders = result.offenders or result.noten_riichi
+    order = turn_order_from(state.dealer)
+    for p in sorted(offenders, key=order.index):
+        ledger.mangan_payment(p, state.dealer, state.rules.hand_rules, "chombo")
+    finished = bool(ledger.busts)
+    return finish_hand(state, result, ledger, [], state.round_index, state.honba, finished)

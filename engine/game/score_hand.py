@@ -1,0 +1,144 @@
+"""A win given as a hand JSON (CONTRACT.md), scored by ``engine.service.score_json`` with this
+table's seat, round, honba, deposits and aka-5-man option; the §A8 doubling is left to the fold."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import points
+from engine.errors import InputError
+from engine.game.events import HandResult, Outcome, Payment, Win
+from engine.game.seats import PLAYERS, SEAT_WINDS, others_in_settlement_order
+from engine.game.state import GameState
+
+
+def win_from_hand(
+    state: GameState,
+    result: HandResult,
+    spec: dict[str, Any],
+    winner: int,
+    honba: int,
+    riichi: list[int],
+) -> tuple[Win, bool, bool]:
+    """Score a hand JSON at this table: seat, round, honba and tsumo/ron come from the game.
+
+    Returns the win, whether the hand was in riichi and whether it extracted the aka-5-man.
+    A hand that is not a legal win is refused (``invalid_win``): if it was claimed at the
+    table, record a chombo instead (§18.1).
+    """
+    from engine.service import score_json
+
+    rules = state.rules.hand_rules
+    if set(spec) - {"winner", "hand"}:
+        raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
+    hand = spec["hand"]
+    if not isinstance(hand, dict):
+        raise InputError("bad_hand", "hand must be a hand JSON object (CONTRACT.md)")
+    hand = dict(hand)
+    hand_rules = hand.get("rules") or {}
+    if not isinstance(hand_rules, dict) or hand_rules.get("preset", "sanma-1.3") != "sanma-1.3":
+        raise InputError("bad_rules", "a game hand is scored under the sanma-1.3 preset")
+    hand["rules"] = {**hand_rules, "aka_5man": state.rules.aka_5man}
+    tsumo = result.outcome is Outcome.TSUMO
+    hand.update(
+        seat=state.seat_wind(winner),
+        round=state.round_wind,
+        honba=state.honba,  # the real count: it also decides §18.4 and paarenchan (§35)
+        tsumo=tsumo,
+        deposits=state.deposits + rules.riichi_deposit * len(set(riichi)),
+    )
+    declared = hand.get("riichi", "none")
+    if "riichi" not in hand and winner in riichi:
+        hand["riichi"] = declared = "riichi"
+    elif declared == "none" and winner in riichi:
+        raise InputError(
+            "riichi_mismatch", "the winner is listed in riichi but the hand says riichi 'none'"
+        )
+    if not tsumo and "discarder_riichi" not in hand:
+        hand["discarder_riichi"] = result.discarder in riichi
+    scored = score_json(hand)
+    if not scored.get("valid"):
+        raise InputError(
+            "invalid_win",
+            f"the hand is not a legal win ({scored.get('reason')}); if it was claimed at the "
+            "table, record a chombo",
+        )
+    extracted_aka = bool(hand.get("kita_aka", 0))
+    by_role = _payments_by_role(scored)
+    dealer = winner == state.dealer
+    seats = [e.get("seat") for e in scored.get("payments", ()) if isinstance(e, dict)]
+    if tsumo and seats and all(w in SEAT_WINDS for w in seats):
+        # the score result names each payer's seat: map it to the player sitting there
+        by_seat = {state.seat_wind(p): p for p in range(PLAYERS)}
+        payments = tuple(
+            sorted(
+                (
+                    Payment(by_seat[str(w)], amount)
+                    for w, (_, amount) in zip(seats, by_role, strict=True)
+                ),
+                key=lambda p: others_in_settlement_order(winner).index(p.payer),
+            )
+        )
+        if sorted(p.payer for p in payments) != sorted(others_in_settlement_order(winner)):
+            raise InputError("engine_mismatch", f"unexpected tsumo payments {by_role}")
+    elif tsumo:
+        payers = others_in_settlement_order(winner)
+        roles = ["dealer" if p == state.dealer else "child" for p in payers]
+        if sorted(roles) != sorted(r for r, _ in by_role):
+            raise InputError("engine_mismatch", f"unexpected tsumo payments {by_role}")
+        amounts = dict(by_role)
+        payments = tuple(Payment(p, amounts[r]) for p, r in zip(payers, roles, strict=True))
+    else:
+        if [r for r, _ in by_role] != ["discarder"]:
+            raise InputError("engine_mismatch", f"unexpected ron payments {by_role}")
+        assert result.discarder is not None
+        payments = (Payment(result.discarder, by_role[0][1]),)
+    han, fu = int(scored["han"]), scored.get("fu")
+    if extracted_aka:
+        payments = _without_engine_doubling(payments, scored, dealer, tsumo, state.honba, state)
+    if honba != state.honba:
+        # double_ron_honba="first": a later winner's ron carries no honba
+        (ron,) = payments
+        payments = (Payment(ron.payer, ron.amount - (state.honba - honba) * rules.honba_ron),)
+    win = Win(
+        winner,
+        payments,
+        int(scored.get("yakuman_multiple") or 0),
+        han,
+        fu,
+        scored.get("limit"),
+        tuple(str(y.get("id")) for y in scored.get("yaku", ()) if isinstance(y, dict)),
+    )
+    return win, declared != "none", extracted_aka
+
+
+def _payments_by_role(scored: dict[str, Any]) -> list[tuple[str, int]]:
+    out = []
+    for entry in scored.get("payments", ()):
+        out.append((str(entry.get("from")), int(entry.get("amount"))))
+    return out
+
+
+def _without_engine_doubling(
+    payments: tuple[Payment, ...],
+    scored: dict[str, Any],
+    dealer: bool,
+    tsumo: bool,
+    honba: int,
+    state: GameState,
+) -> tuple[Payment, ...]:
+    """The fold applies the §A8 doubling itself; if the score result already doubled the
+    amounts of a winner with an extracted aka-5-man, store them undoubled."""
+    rules = state.rules.hand_rules
+    base = scored.get("base")
+    if isinstance(base, bool) or not isinstance(base, int):
+        base, _, _ = points.hand_base(int(scored["han"]), int(scored.get("fu") or 30), rules)
+    if tsumo:
+        plain = sorted(a for _, a in points.tsumo_amounts(base, dealer, honba, rules))
+    else:
+        plain = [points.ron_amount(base, dealer, honba, rules)]
+    got = sorted(p.amount for p in payments)
+    factor = rules.aka5man_payment_multiplier
+    if got == [a * factor for a in plain]:
+        return tuple(Payment(p.payer, p.amount // factor) for p in payments)
+    return payments

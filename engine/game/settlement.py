@@ -1,0 +1,92 @@
+"""Final settlement in points of 1,000: oka, uma, bust prizes, yakuman prizes (§9–§16, §32)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from engine.errors import InputError
+from engine.game.seats import PLAYERS, ranking
+from engine.game.state import GameState
+
+BUST_LEVEL = 30_000  # §16.3: one more bust level for every started 30,000 below zero
+
+
+@dataclass(frozen=True)
+class PlayerSettlement:
+    """One player's final points, broken down (all in points of 1,000)."""
+
+    player: int
+    name: str
+    rank: int
+    score: int
+    base: int  # (score − return points) / 1,000
+    oka: int
+    uma: int
+    bust: int  # bust prizes and the double-bust bonus, paid (−) or received (+)
+    bust_levels: int
+    yakuman: int  # §32 prizes, paid (−) or received (+)
+    total: int
+
+
+def bust_levels(score: int) -> int:
+    """§16.3: one level for each started 30,000 below zero (−1,000 → 1, −31,000 → 2); a player
+    who went below zero during a hand but ended it at 0 or more still busted once (§15.1)."""
+    return max(1, math.ceil(-score / BUST_LEVEL)) if score < 0 else 1
+
+
+def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
+    """Final settlement in points (§9, §10, §16, §32), by player number.
+
+    (score − 40,000)/1,000, oka to first, uma +10 to first / −10 to third; each busted player
+    pays 10 × levels to whoever busted them (no prize when the table took them below zero
+    through a mis-call [interp]); busting both others in one hand earns 10 more, 5 from each
+    of them **[interp]**; yakuman prizes as recorded. The points sum to zero.
+    """
+    if not state.finished:
+        raise InputError("game_not_over", "the game is not over yet")
+    rules = state.rules
+    order = ranking(state.scores)
+    bust = [0] * PLAYERS
+    levels = [0] * PLAYERS
+    for b in state.busts:
+        levels[b.player] = bust_levels(state.scores[b.player])
+        if b.by is not None:
+            owed = rules.bust_prize * levels[b.player]
+            bust[b.player] -= owed
+            bust[b.by] += owed
+    for buster in range(PLAYERS):
+        # The game ends with the hand of the first bust, so all busts happened "at once".
+        victims = [b for b in state.busts if b.by == buster]
+        if len(victims) == PLAYERS - 1:
+            for b in victims:
+                bust[b.player] -= rules.double_bust_bonus // 2
+            bust[buster] += rules.double_bust_bonus // 2 * 2
+    yakuman = [0] * PLAYERS
+    for prize in state.prizes:
+        for payer in prize.payers:
+            yakuman[payer] -= prize.points
+            yakuman[prize.winner] += prize.points
+    out = []
+    for p in range(PLAYERS):
+        rank = order.index(p) + 1
+        base = (state.scores[p] - rules.return_points) // 1000
+        oka = rules.oka if rank == 1 else 0
+        uma = rules.uma if rank == 1 else -rules.uma if rank == PLAYERS else 0
+        total = base + oka + uma + bust[p] + yakuman[p]
+        out.append(
+            PlayerSettlement(
+                p,
+                state.names[p],
+                rank,
+                state.scores[p],
+                base,
+                oka,
+                uma,
+                bust[p],
+                levels[p],
+                yakuman[p],
+                total,
+            )
+        )
+    return tuple(out)

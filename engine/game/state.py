@@ -1,0 +1,152 @@
+"""The table between hands: the game's options, what moved in each hand, and the scores
+(RULES.md "Seats, rounds, flow", "Points", "End of game")."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from engine.errors import InputError
+from engine.game.events import HandResult
+from engine.game.seats import PLAYERS, ROUND_LABELS, SEAT_WINDS
+from engine.rules import Rules, rules_from_json
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Options of the game keeper (RULES.md; defaults are sanma-1.3).
+
+    - ``aka_5man``: the 赤五萬 option (§A); enables the aka-5-man payments of §A8.
+    - ``double_ron_honba``: ``"each"`` — every ron of a double ron adds the honba (§12 reads
+      "on a ron, +1,000 per stick" and §14.1 singles out only the deposits) **[interp]**;
+      ``"first"`` — only the first winner in turn order gets the honba.
+    - ``riichi_min_points``: a player needs this many points to declare riichi **[interp]**
+      (the common rule; the seed is silent).
+    """
+
+    aka_5man: bool = False
+    start_points: int = 30_000  # §9
+    return_points: int = 40_000  # §9 (丘)
+    uma: int = 10  # §10: 10 points from 3rd to 1st
+    bust_prize: int = 10  # §16: per level
+    double_bust_bonus: int = 10  # §16.2
+    yakuman_prize_tsumo: int = 10  # §32: from each other player
+    yakuman_prize_ron: int = 20  # §32: from the discarder
+    double_ron_honba: str = "each"
+    riichi_min_points: int = 1_000
+
+    def __post_init__(self) -> None:
+        if self.double_ron_honba not in ("each", "first"):
+            raise InputError("bad_rules", "double_ron_honba must be 'each' or 'first'")
+        if self.start_points <= 0 or self.start_points % 1000:
+            raise InputError("bad_rules", "start_points must be a positive multiple of 1,000")
+        if self.return_points < self.start_points or self.return_points % 1000:
+            raise InputError(
+                "bad_rules", "return_points must be a multiple of 1,000, at least start_points"
+            )
+
+    @property
+    def hand_rules(self) -> Rules:
+        """The engine's rule value used for every amount (points, deposits, chombo payments)."""
+        return rules_from_json({"aka_5man": self.aka_5man})
+
+    @property
+    def total_points(self) -> int:
+        """Points on the table (scores + deposits) at every moment: 90,000 by default."""
+        return PLAYERS * self.start_points
+
+    @property
+    def oka(self) -> int:
+        """Oka in final points (§9): (return − start) × 3 / 1,000, all to first place."""
+        return PLAYERS * (self.return_points - self.start_points) // 1000
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """Points moved: ``payer`` → ``receiver``; ``None`` is the table (the deposits)."""
+
+    payer: int | None
+    receiver: int | None
+    amount: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class BustEvent:
+    """``player`` went below zero (§15.1); ``by`` received the payment that did it (§16.1)."""
+
+    player: int
+    by: int | None
+
+
+@dataclass(frozen=True)
+class YakumanPrize:
+    """A §32 prize in final points: each of ``payers`` pays ``points`` to ``winner``."""
+
+    winner: int
+    payers: tuple[int, ...]
+    points: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One applied event: where it happened, what moved, and the table afterwards."""
+
+    number: int
+    round: str
+    dealer: int
+    honba: int
+    result: HandResult
+    transfers: tuple[Transfer, ...]
+    scores_after: tuple[int, ...]
+    deposits_after: int
+    busts: tuple[BustEvent, ...] = ()
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The table between hands. Invariant: ``sum(scores) + deposits == rules.total_points``."""
+
+    rules: GameRules
+    names: tuple[str, ...]
+    scores: tuple[int, ...]
+    round_index: int = 0
+    honba: int = 0
+    deposits: int = 0
+    finished: bool = False
+    busts: tuple[BustEvent, ...] = ()
+    prizes: tuple[YakumanPrize, ...] = ()
+    log: tuple[HandRecord, ...] = field(default=())
+
+    @property
+    def dealer(self) -> int:
+        """E1/S1 player 0, E2/S2 player 1, E3/S3 player 2 (§4, §6)."""
+        return self.round_index % PLAYERS
+
+    @property
+    def round_label(self) -> str:
+        return ROUND_LABELS[self.round_index]
+
+    @property
+    def round_wind(self) -> str:
+        return "E" if self.round_index < PLAYERS else "S"
+
+    def seat_wind(self, player: int) -> str:
+        """Seat wind this hand: the dealer is East, then South, then West (§4)."""
+        return SEAT_WINDS[(player - self.dealer) % PLAYERS]
+
+    def is_dealer(self, player: int) -> bool:
+        return player == self.dealer
+
+
+def new_game(names: Iterable[str] | None = None, rules: GameRules | None = None) -> GameState:
+    """A fresh hanchan: E1, no honba, no deposits, everyone at the start points (§9)."""
+    rules = rules or GameRules()
+    name_list = list(names) if names is not None else []
+    if len(name_list) not in (0, PLAYERS):
+        raise InputError("bad_players", f"give {PLAYERS} player names or none")
+    if not name_list:
+        name_list = ["A", "B", "C"]
+    name_list = [str(n).strip() or default for n, default in zip(name_list, "ABC", strict=True)]
+    return GameState(rules=rules, names=tuple(name_list), scores=(rules.start_points,) * PLAYERS)

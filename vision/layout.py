@@ -865,10 +865,42 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     if not given:
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
     kept, dup_warnings = _dedupe(given)
-    layout = _reconstruct([given[k] for k in kept], dup_warnings)
+    chosen = [given[k] for k in kept]
+    layout = _reconstruct(chosen, dup_warnings)
+    sideways = sum(t.angle == 90 for t in chosen)
+    if sideways > len(chosen) / 2 and sideways >= 5:
+        # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
+        # keep the reading that finds more of a hand (melds and the winning tile sit right).
+        w, h = image_size
+        turned = [_reconstruct([_turn(t, w, h, cw) for t in chosen], dup_warnings) for cw in (1, 0)]
+        best = max(turned, key=_plausibility)
+        if _plausibility(best) > _plausibility(layout):
+            layout = replace(
+                best,
+                warnings=[
+                    "the photo seems turned by 90°: it was read turned upright; check which "
+                    "end of the hand is the winning tile's",
+                    *best.warnings,
+                ],
+            )
     groups = {k: layout.tiles[i].group for i, k in enumerate(kept)}
     out = [replace(t, group=groups.get(k, "other")) for k, t in enumerate(given)]
     return Layout(out, layout.hand, layout.warnings)
+
+
+def _turn(t: TileDetection, w: float, h: float, clockwise: int) -> TileDetection:
+    """The detection in the photo turned by 90° (clockwise or not); sideways ↔ upright."""
+    x1, y1, x2, y2 = t.box
+    box = (h - y2, x1, h - y1, x2) if clockwise else (y1, w - x2, y2, w - x1)
+    return replace(t, box=box, angle=0 if t.angle == 90 else 90)
+
+
+def _plausibility(layout: Layout) -> tuple[int, int, int]:
+    """How much of a hand a reading found: a 13/14-tile hand first, then more tiles placed."""
+    hand = layout.hand
+    units = sum(ch.isdigit() for ch in str(hand["hand"]))
+    units += (hand["win"] is not None) + 3 * len(hand["melds"])  # type: ignore[arg-type]
+    return (int(units in (13, 14)), units, -len(layout.warnings))
 
 
 def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:

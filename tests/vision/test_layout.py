@@ -508,3 +508,21 @@ def test_reconstructed_hands_are_accepted_by_the_engine() -> None:
     t.row("123p456p789s1122z")
     tenpai = service.tenpai_json(t.read().hand)
     assert tenpai["tenpai"] and {w["tile"] for w in tenpai["waits"]} == {"1z", "2z"}
+
+
+@pytest.mark.parametrize("clockwise", [0, 1])
+def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
+    from vision.layout import _turn
+
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("7z", "meld", gap=0.7, sideways=True)
+    t.row("77z", "meld")
+    t.put("0m", "kita", gap=0.8)
+    w, h = 1600, 1200
+    t.tiles = [_turn(d, w, h, clockwise) for d in t.tiles]
+    layout = reconstruct(t.tiles, (h, w))
+    assert layout.hand == hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1)
+    assert [d.group for d in layout.tiles] == t.expect
+    assert "turned by 90" in layout.warnings[0]

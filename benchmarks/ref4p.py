@@ -153,8 +153,9 @@ def _theme(rng: random.Random) -> Theme:
             "honors",
             "terminals",
             "green",
+            "peikou",
         ],
-        weights=[40, 8, 6, 6, 4, 6, 5, 4, 5, 5, 4, 4, 2, 2, 2],
+        weights=[40, 8, 6, 6, 4, 6, 5, 4, 5, 5, 4, 4, 2, 2, 2, 6],
     )[0]
     all_kinds = tuple(range(34))
     if name == "honitsu":
@@ -189,6 +190,15 @@ def _theme(rng: random.Random) -> Theme:
         winds = rng.sample([27, 28, 29, 30], rng.choice([3, 4]))
         kinds = (27, 28, 29, 30) if len(winds) == 3 else all_kinds
         return Theme(name, kinds, ALL_STARTS, forced=tuple(("pung", w) for w in winds))
+    if name == "peikou":  # iipeikou / ryanpeikou / three equal runs (read as three triplets too)
+        a, b = rng.choice(ALL_STARTS), rng.choice(ALL_STARTS)
+        forced = rng.choice([(a, a), (a, a, b, b), (a, a, a), (a, a + 1, a + 2)])
+        return Theme(
+            name,
+            suit_kinds + honors,
+            suit_starts,
+            forced=tuple(("run", x) for x in forced if x in ALL_STARTS),
+        )
     if name == "honors":
         return Theme(name, honors, (), run_p=0.0)
     if name == "terminals":

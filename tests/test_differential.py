@@ -33,7 +33,7 @@ from engine.service import score_json  # noqa: E402
 
 pytestmark = pytest.mark.differential
 
-N = 3000
+N = 5000
 SEED = 20261122
 
 

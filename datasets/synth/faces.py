@@ -197,7 +197,10 @@ def jitter_face(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
     x = np.arange(256, dtype=np.float64)
     lut = np.stack([255.0 * (np.clip(x * t * gain + off, 0, 255) / 255.0) ** g for t in tint],
                    axis=1)
-    return cv2.LUT(face, lut.astype(np.uint8).reshape(256, 1, 3))
+    out = cv2.LUT(face, lut.astype(np.uint8).reshape(256, 1, 3))
+    if rng.random() < 0.12:  # another set's inks: blue <-> green (red stays red)
+        out = np.ascontiguousarray(out[..., [1, 0, 2]])
+    return out
 
 
 def back_face(colour: tuple[int, int, int], rng: np.random.Generator) -> np.ndarray:

@@ -689,9 +689,22 @@ def _zoom(rng: np.random.Generator, cam: _Camera, bodies: list[_Body],
 def _drop_overlapping(bodies: list[_Body], d: _Dims) -> list[_Body]:
     """Keep the hand; drop any distractor or prop whose footprint meets one already kept."""
     kept = [b for b in bodies if b.important]
+    boxes = [_aabb(b, d) for b in kept]
     for b in bodies:
-        if not b.important and not any(_overlap(b, k, d) for k in kept):
+        if b.important:
+            continue
+        x0, y0, x1, y1 = _aabb(b, d)
+        hit = False
+        for k, (kx0, ky0, kx1, ky1) in zip(kept, boxes, strict=True):
+            if x0 < kx1 - 0.05 and kx0 < x1 - 0.05 and y0 < ky1 - 0.05 and ky0 < y1 - 0.05:
+                stacked = abs(b.center[2] - k.center[2]) > 0.5 * d.t and b.prop is None \
+                    and k.prop is None
+                if not stacked:
+                    hit = True
+                    break
+        if not hit:
             kept.append(b)
+            boxes.append((x0, y0, x1, y1))
     return kept
 
 
@@ -752,10 +765,15 @@ def _noise_bank(w: int, h: int) -> np.ndarray:
     return np.clip(g, 0, 255).astype(np.uint8)
 
 
-def _post(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Glare, blur or motion blur, sensor noise and JPEG compression."""
+def _post(img: np.ndarray, rng: np.random.Generator, pitch: float = 90.0) -> np.ndarray:
+    """Colour, glare, depth of field, blur or motion blur, sensor noise and JPEG compression."""
     h, w = img.shape[:2]
     out = img
+    if pitch < 55 and rng.random() < 0.6:  # shallow depth of field: the far table is soft
+        far = cv2.GaussianBlur(out, (0, 0), rng.uniform(1.5, 4.0))
+        ramp = np.clip(1.0 - np.arange(h, dtype=np.float32) / (rng.uniform(0.3, 0.6) * h), 0, 1)
+        alpha = np.repeat(ramp[:, None], w, axis=1)
+        out = cv2.blendLinear(far, out, alpha, 1.0 - alpha)
     if rng.random() < 0.75:  # white balance (warm/cool light) and saturation of the phone
         t = rng.uniform(-1, 1)
         gains = np.array([1 - 0.12 * t, 1 + rng.uniform(-0.03, 0.03), 1 + 0.1 * t])
@@ -859,7 +877,7 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
         lit = float(light[int(np.clip(v, 0, light.shape[0] - 1)),
                           int(np.clip(u, 0, light.shape[1] - 1))])
         _draw_body(img, b, d, cam, face, st, lit)
-    image = _post(img, rng)
+    image = _post(img, rng, pitch)
     seen = _face_visibility(bodies, order, d, cam, size)
     labels = [_label(b, d, cam, size, seen[i]) for i, b in enumerate(bodies) if b.prop is None]
     meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",

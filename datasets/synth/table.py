@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -28,10 +29,34 @@ _PLAIN = [(200, 200, 200), (170, 175, 180), (225, 225, 220), (120, 120, 125), (6
           (200, 215, 225)]
 
 
+N_SURFACES = 160  # distinct procedural surfaces; each is made once per process and reused
+
+
 def table_texture(rng: np.random.Generator) -> Texture:
-    """A random table surface covering a square of the table plane around the tiles."""
-    kind = rng.choice(["felt", "wood", "cloth", "plain"], p=[0.5, 0.2, 0.15, 0.15])
+    """A random table surface covering a square of the table plane around the tiles.
+
+    One of :data:`N_SURFACES` surfaces (built from its own seed, cached), with this scene's
+    colour gain, scale and offset, so the result depends only on ``rng``.
+    """
+    key = int(rng.integers(N_SURFACES))
     mm_per_px = rng.uniform(0.6, 1.6)
+    gain = rng.uniform(0.88, 1.12, 3)
+    image = cv2.transform(_surface(key, mm_per_px_hint(key)), np.diag(gain).astype(np.float32))
+    half = TEX * mm_per_px / 2
+    ox, oy = rng.uniform(-half, half), rng.uniform(-half, half)
+    world = np.array([[mm_per_px, 0, -half + ox], [0, mm_per_px, -half + oy], [0, 0, 1.0]])
+    return Texture(image, world)
+
+
+def mm_per_px_hint(key: int) -> float:
+    """The scale a cached surface's pattern was designed for (its weave/grain size)."""
+    return 0.6 + (key * 0.618034 % 1.0)
+
+
+@lru_cache(maxsize=N_SURFACES)
+def _surface(key: int, mm_per_px: float) -> np.ndarray:
+    rng = np.random.default_rng([7919, key])
+    kind = rng.choice(["felt", "wood", "cloth", "plain"], p=[0.5, 0.2, 0.15, 0.15])
     yy, xx = np.mgrid[0:TEX, 0:TEX].astype(np.float32)
     if kind == "felt":
         base = np.array(_FELTS[int(rng.integers(len(_FELTS)))], np.float32)
@@ -68,11 +93,7 @@ def table_texture(rng: np.random.Generator) -> Texture:
         lum = 1 + 0.02 * _smooth_noise(rng, 8) + 0.015 * rng.standard_normal((TEX, TEX)) \
             .astype(np.float32)
         img = base * lum[..., None]
-    image = np.clip(img, 0, 255).astype(np.uint8)
-    half = TEX * mm_per_px / 2
-    ox, oy = rng.uniform(-half, half), rng.uniform(-half, half)
-    world = np.array([[mm_per_px, 0, -half + ox], [0, mm_per_px, -half + oy], [0, 0, 1.0]])
-    return Texture(image, world)
+    return np.clip(img, 0, 255).astype(np.uint8)
 
 
 def light_field(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
@@ -93,7 +114,7 @@ def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
     the tiles' x0, y0, x1, y1 in the layout frame, which is turned by ``tilt_deg`` in the world.
     """
     h, w = img.shape[:2]
-    s = 2
+    s = 4
     us, vs = np.meshgrid((np.arange(w // s + 1, dtype=np.float32) + 0.5) * s,
                          (np.arange(h // s + 1, dtype=np.float32) + 0.5) * s)
     hi = np.linalg.inv(plane_h).astype(np.float32)

@@ -921,7 +921,7 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
             iw = min(boxes[j, 2], boxes[k, 2]) - max(boxes[j, 0], boxes[k, 0])
             ih = min(boxes[j, 3], boxes[k, 3]) - max(boxes[j, 1], boxes[k, 1])
             inter = max(iw, 0.0) * max(ih, 0.0)
-            if inter > 0.6 * min(area[j], area[k]):
+            if inter > 0.6 * (area[j] + area[k] - inter):  # IoU: one spot, not one behind
                 clash = j
                 break
         if clash is None:

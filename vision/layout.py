@@ -679,6 +679,20 @@ def _kita_beside_melds(
         ]
         if not near:
             found.append(k)
+    # Kita are laid in a line: a north next in line with a found one is a kita too.
+    grew = True
+    while found and grew:
+        grew = False
+        for k, tile in enumerate(tiles):
+            if k in taken or k in found or not _is_north(tile.tile) or tile.face_down:
+                continue
+            t, n = frame.coords(geo.centres[k])
+            for f in found:
+                tf, nf = frame.coords(geo.centres[f])
+                if abs(n - nf) < 0.4 * frame.b and abs(t - tf) < 2.6 * frame.a:
+                    found.append(k)
+                    grew = True
+                    break
     return found
 
 

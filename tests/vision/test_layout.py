@@ -348,6 +348,18 @@ def test_kita_after_melds() -> None:
     check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1))
 
 
+def test_kita_laid_in_a_line_beyond_the_melds() -> None:
+    t = Table(y=900.0)
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("7z", "meld", gap=0.7, sideways=True)
+    t.row("77z", "meld")
+    meld_x = t.tiles[-3].box[0]
+    t.elsewhere("4z", meld_x - 2.8 * A, 900 - 2.0 * B, "kita")  # in line with the 0m
+    t.elsewhere("0m", meld_x - 1.0 * A, 900 - 2.0 * B, "kita")
+    check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=2, kita_aka=1))
+
+
 def test_dora_indicators_among_the_wall() -> None:
     t = Table()
     t.row("123p456p789s1122z")

@@ -76,6 +76,8 @@ def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float
 
 @dataclass
 class Style:
+    """One tile set and light for the scene: face source, back colour, light direction."""
+
     source: str | None
     back: np.ndarray
     back_img: np.ndarray
@@ -86,6 +88,7 @@ class Style:
 
 
 def pick_style(rng: np.random.Generator, bank: FaceBank) -> Style:
+    """Draw the scene's tile set (face source, back and body colours) and lighting."""
     src = rng.choice(["fluffy", "fluffy-black", "camerash", "hk", "jp", "mixed"],
                      p=[0.3, 0.04, 0.2, 0.18, 0.1, 0.18])
     source = None if src == "mixed" else str(src)
@@ -107,6 +110,7 @@ def pick_style(rng: np.random.Generator, bank: FaceBank) -> Style:
 
 def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
                st: Style, lit: float) -> None:
+    """Draw a box's visible faces: the face (or back) image and two-layer sides, shaded."""
     back_img, ivory, backc = st.back_img, st.ivory, st.back
     if b.prop is not None:
         d = b.prop.dims

@@ -14,6 +14,9 @@ import numpy as np
 
 @dataclass(frozen=True)
 class Dims:
+    """Tile size in mm: face width, face height, thickness; ``split`` of the thickness is the
+    face-coloured layer (the rest is the back colour)."""
+
     w: float
     h: float
     t: float
@@ -22,6 +25,8 @@ class Dims:
 
 @dataclass(frozen=True)
 class Prop:
+    """A non-tile object drawn as a box (never labelled)."""
+
     dims: Dims
     top: np.ndarray  # BGR texture of the top face
     side: np.ndarray  # BGR colour of the sides
@@ -29,6 +34,8 @@ class Prop:
 
 @dataclass
 class Body:
+    """One placed box: a tile (``tile`` id, ``group`` of the recognize JSON) or a prop."""
+
     tile: str
     group: str
     center: np.ndarray  # world mm (x right, y away from the player, z up)
@@ -43,6 +50,7 @@ class Body:
 
 
 def flat_axes(rot_deg: float, face_down: bool = False) -> np.ndarray:
+    """Axes of a tile lying on the table, its face turned ``rot_deg`` anticlockwise."""
     a = np.radians(rot_deg)
     right = np.array([np.cos(a), np.sin(a), 0.0])
     up = np.array([-np.sin(a), np.cos(a), 0.0])
@@ -51,6 +59,7 @@ def flat_axes(rot_deg: float, face_down: bool = False) -> np.ndarray:
 
 
 def standing_axes(yaw_deg: float) -> np.ndarray:
+    """Axes of a tile standing on its short edge, face towards the player (yaw 0)."""
     a = np.radians(yaw_deg)
     right = np.array([np.cos(a), np.sin(a), 0.0])
     normal = np.array([np.sin(a), -np.cos(a), 0.0])  # faces the player (-y)
@@ -64,6 +73,7 @@ BOTTOM = (5, 4, 6, 7)  # -z face seen from outside
 
 
 def corners(b: Body, d: Dims) -> np.ndarray:
+    """The 8 corners (world mm) of a body, in :data:`SIGNS` order."""
     if b.prop is not None:
         d = b.prop.dims
     half = np.array([d.w / 2, d.h / 2, d.t / 2])
@@ -71,6 +81,7 @@ def corners(b: Body, d: Dims) -> np.ndarray:
 
 
 def aabb(b: Body, d: Dims) -> tuple[float, float, float, float]:
+    """Footprint box on the table: x0, y0, x1, y1 (mm)."""
     p = corners(b, d)
     return p[:, 0].min(), p[:, 1].min(), p[:, 0].max(), p[:, 1].max()
 
@@ -108,6 +119,7 @@ def drop_overlapping(bodies: list[Body], d: Dims) -> list[Body]:
 
 
 def rotate_world(bodies: list[Body], ang_deg: float) -> None:
+    """Turn the whole layout about the world origin (a tilted row in the photo)."""
     a = np.radians(ang_deg)
     rz = np.array([[np.cos(a), -np.sin(a), 0], [np.sin(a), np.cos(a), 0], [0, 0, 1.0]])
     for b in bodies:
@@ -117,6 +129,8 @@ def rotate_world(bodies: list[Body], ang_deg: float) -> None:
 
 @dataclass(frozen=True)
 class Camera:
+    """Pinhole camera: intrinsics ``k``, world→camera rotation ``r``, centre ``c`` (mm)."""
+
     k: np.ndarray
     r: np.ndarray  # world → camera rotation (rows: x right, y down, z forward)
     c: np.ndarray  # camera centre (world)
@@ -135,6 +149,7 @@ class Camera:
 
 def look_at(pitch_deg: float, dist: float, target: np.ndarray, f: float, cx: float,
             cy: float) -> Camera:
+    """A camera ``dist`` mm from ``target``, on the player's side, looking down at ``pitch``."""
     p = np.radians(pitch_deg)
     c = target + dist * np.array([0.0, -np.cos(p), np.sin(p)])
     fwd = (target - c) / np.linalg.norm(target - c)
@@ -158,6 +173,7 @@ def visible_share(uv: np.ndarray, size: tuple[int, int]) -> float:
 
 def fit_camera(rng: np.random.Generator, bodies: list[Body], d: Dims, size: tuple[int, int],
                 pitch: float) -> Camera:
+    """Frame the important bodies: 72–94% of the frame, near its centre, 2% margins."""
     w, h = size
     f = (w / 2) / np.tan(np.radians(rng.uniform(55, 75)) / 2)
     pts = np.concatenate([corners(b, d) for b in bodies if b.important])

@@ -43,7 +43,6 @@ def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator) -> list[Body]
     touch = (0.1, 0.9)
     bodies, x = _place_row(list(spec.concealed), 0.0, d, rng, "hand", touch, standing)
     if spec.win:
-        x -= touch[1] * rng.random()
         if not spec.plain:
             x += rng.uniform(0.25, 0.9) * d.w
         wb, x = _place_row([spec.win], x, d, rng, "win", touch, standing)

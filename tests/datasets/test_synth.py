@@ -328,3 +328,38 @@ def test_closeup_zooms_in_and_labels_cut_tiles(scene_bank):
         x0, y0, x1, y1 = t.box
         assert 0 <= x0 < x1 <= w and 0 <= y0 < y1 <= h
         assert t.truncated == (t.visible < 0.999)
+
+
+def _win_gap(s):
+    """(gap before the winning tile, gap between the last two row tiles) along the row, px."""
+    def centre(t):
+        return np.array([(t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2])
+
+    row = [centre(t) for t in s.tiles if t.group == "hand"]
+    win = [centre(t) for t in s.tiles if t.group == "win"]
+    assert len(win) == 1
+    axis = (row[-1] - row[0]) / np.linalg.norm(row[-1] - row[0])
+    along = sorted(float(p @ axis) for p in row)
+    w_along = float(win[0] @ axis)
+    assert w_along > along[-1]  # the winning tile is at the end of the row
+    return w_along - along[-1], along[-1] - along[-2]
+
+
+def test_winning_tile_is_set_apart_at_the_end_of_the_row(scene_bank):
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "1z", "2z", "3z", "3z",
+                     "9m"), "9m")
+    for seed in range(30, 36):
+        s = _render(seed, scene_bank, spec, distractors=False)
+        assert s.meta["win_apart"]
+        gap, step = _win_gap(s)
+        assert gap > 1.15 * step
+
+
+def test_plain_rows_keep_the_winning_tile_touching(scene_bank):
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "1z", "2z", "3z", "3z",
+                     "9m"), "9m", plain=True)
+    for seed in range(40, 44):
+        s = _render(seed, scene_bank, spec, distractors=False)
+        assert s.meta["win_apart"] is False
+        gap, step = _win_gap(s)
+        assert gap < 1.1 * step

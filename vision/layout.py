@@ -269,12 +269,6 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             left = _grow(geo, i, -d, step, upright, used)
             for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
                 chains.setdefault(frozenset(chain), chain)
-    if not chains:
-        faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
-        if not faces:
-            return []
-        best = max(faces, key=geo.scale)
-        return [[best]]
 
     def face_up(chain: list[int]) -> int:
         return sum(readable(tiles[k]) for k in chain)
@@ -283,8 +277,13 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
     # Keep only chains not contained in an earlier one.
     kept: list[list[int]] = []
     for c in ordered:
+        if 2 * face_up(c) <= len(c):
+            continue  # mostly face-down: a wall or another player's standing hand
         if not any(set(c) <= set(k) for k in kept):
             kept.append(c)
+    if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
+        faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
+        return [[max(faces, key=geo.scale)]] if faces else []
     return kept
 
 

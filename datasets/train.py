@@ -343,6 +343,7 @@ def main(argv: list[str] | None = None) -> int:
         logf.write(line + "\n")
         logf.flush()
 
+    cv2.setNumThreads(1)  # no OpenCV thread pool in the parent: forked workers would hang on it
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
     if device.type == "cpu":

@@ -27,7 +27,7 @@ from typing import Any
 if __package__ in (None, ""):  # run as a script: make the repository root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.ref4p import DOCUMENTED, compare, random_deal  # noqa: E402
+from benchmarks.ref4p import DOCUMENTED, VARIANTS, compare, random_deal  # noqa: E402
 
 
 @dataclass
@@ -53,14 +53,14 @@ class Tally:
         return sum(n for c, n in self.categories.items() if c.startswith("agree"))
 
 
-def run_chunk(seed: int, n: int) -> Tally:
-    """Compare ``n`` deals drawn from ``random.Random(seed)``."""
+def run_chunk(seed: int, n: int, variant: str = "default") -> Tally:
+    """Compare ``n`` deals drawn from ``random.Random(seed)`` under a rule variant."""
     rng = random.Random(seed)
     tally = Tally()
     for _ in range(n):
         deal = random_deal(rng)
         try:
-            verdict = compare(deal)
+            verdict = compare(deal, variant)
             category = verdict.category
         except Exception as exc:  # a crash is a disagreement too, with its hand
             category = f"crash: {type(exc).__name__}: {exc}"[:200]
@@ -73,7 +73,7 @@ def run_chunk(seed: int, n: int) -> Tally:
                 tally.yaku.update(verdict.library.get("yaku", {}).keys())
         if not category.startswith("agree") and category not in tally.examples:
             tally.examples[category] = {
-                "hand": deal.hand_json(),
+                "hand": deal.hand_json(options=VARIANTS[variant][0]),
                 "library": verdict.library if verdict else None,
                 "ours": verdict.ours if verdict else None,
             }
@@ -86,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=2000)
+    ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
     args = ap.parse_args(argv)
 
     chunks = [
@@ -111,18 +112,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.workers <= 1:
         for seed, n in chunks:
-            total.merge(run_chunk(seed, n))
+            total.merge(run_chunk(seed, n, args.variant))
             progress()
     else:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            futures = [pool.submit(run_chunk, seed, n) for seed, n in chunks]
+            futures = [pool.submit(run_chunk, seed, n, args.variant) for seed, n in chunks]
             for fut in as_completed(futures):
                 total.merge(fut.result())
                 progress()
     progress(final=True)
     elapsed = time.monotonic() - start
 
-    print(f"\ncompared: {total.n:,} hands in {elapsed:,.0f} s (seed {args.seed})")
+    print(f"\ncompared: {total.n:,} hands in {elapsed:,.0f} s (seed {args.seed}, {args.variant})")
     print(f"agreed:   {total.agreed:,} ({100.0 * total.agreed / max(total.n, 1):.4f} %)")
     print(f"  both valid and equal: {total.categories['agree']:,}")
     print(f"  both no yaku:         {total.categories['agree_no_yaku']:,}")

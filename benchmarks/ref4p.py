@@ -84,7 +84,9 @@ class Deal:
     ura: tuple[int, ...] = ()
     theme: str = "any"
 
-    def hand_json(self, preset: str = "riichi-4p") -> dict[str, Any]:
+    def hand_json(
+        self, preset: str = "riichi-4p", options: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
         return {
             "hand": mpsz(list(self.concealed)),
             "win": tile_name(self.win),
@@ -92,7 +94,7 @@ class Deal:
             "dora": [tile_name(t) for t in self.dora],
             "ura": [tile_name(t) for t in self.ura],
             **self.situation,
-            "rules": {"preset": preset},
+            "rules": {"preset": preset, **(options or {})},
         }
 
 
@@ -422,12 +424,23 @@ def _limit(level: str) -> tuple[str | None, int]:
         return None, 0
     if level in ("yakuman", "kazoe yakuman"):
         return "yakuman", 1
+    if level == "kiriage mangan":
+        return "mangan", 0
     if level.endswith("x yakuman"):
         return "yakuman", int(level[0])
     return level, 0
 
 
-def library_result(deal: Deal) -> dict[str, Any]:
+#: Rule variants checked both ways: name → (our rule options, the library's OptionalRules
+#: arguments besides has_open_tanyao/has_aka_dora). "default" is the riichi-4p preset itself.
+VARIANTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
+    "default": ({}, {}),
+    "kiriage": ({"kiriage_mangan": True}, {"kiriage": True}),
+    "kazoe_unlimited": ({"kazoe_max_multiple": 0}, {"kazoe_limit": 2}),  # KAZOE_NO_LIMIT
+}
+
+
+def library_result(deal: Deal, variant: str = "default") -> dict[str, Any]:
     """Score ``deal`` with the `mahjong` library; our result vocabulary, or ``{"error": …}``."""
     from mahjong.constants import EAST, NORTH, SOUTH, WEST
     from mahjong.hand_calculating.hand import HandCalculator
@@ -464,7 +477,7 @@ def library_result(deal: Deal) -> dict[str, Any]:
         round_wind=winds[s["round"]],
         tsumi_number=s["honba"],
         kyoutaku_number=s["deposits"],
-        options=OptionalRules(has_open_tanyao=True, has_aka_dora=True),
+        options=OptionalRules(has_open_tanyao=True, has_aka_dora=True, **VARIANTS[variant][1]),
     )
     r = HandCalculator.estimate_hand_value(
         tiles,
@@ -540,6 +553,13 @@ DOCUMENTED = {
         "report the fu a hand without sets earns (20 base + 10 closed ron or 2 tsumo, rounded "
         "up: 30). A yakuman's payment does not depend on fu, so payments agree."
     ),
+    "kiriage_mangan_label": (
+        "Variant kiriage only: for a hand under 5 han whose basic points exceed 2,000 (e.g. "
+        "4 han 40 fu) the library pays a mangan but leaves its yaku_level empty — in "
+        "scores.py the branch that names it 'mangan' is the `elif` of `if options.kiriage` "
+        "and so never runs with kiriage on. Such a hand is a mangan (base capped at 2,000) "
+        "with or without kiriage; we say limit 'mangan'. Payments agree."
+    ),
 }
 
 
@@ -558,12 +578,13 @@ class Verdict:
         return self.category.startswith("agree")
 
 
-def compare(deal: Deal) -> Verdict:
-    """Score ``deal`` with our ``riichi-4p`` preset and with the library; name any difference."""
+def compare(deal: Deal, variant: str = "default") -> Verdict:
+    """Score ``deal`` with our ``riichi-4p`` preset and with the library (both under the same
+    rule ``variant``, see VARIANTS); name any difference."""
     from engine.service import score_json
 
-    lib = library_result(deal)
-    ours = score_json(deal.hand_json())
+    lib = library_result(deal, variant)
+    ours = score_json(deal.hand_json(options=VARIANTS[variant][0]))
     if "error" in lib:
         if lib["error"] == "no_yaku" and ours["reason"] == "insufficient_yaku":
             return Verdict("agree_no_yaku", (), ours, lib)
@@ -576,6 +597,14 @@ def compare(deal: Deal) -> Verdict:
     if ours.get("form") == "kokushi" and lib["fu"] == 0 and view["fu"] != 0:
         fields.remove("fu")
         documented.append("kokushi_fu")
+    if (
+        VARIANTS[variant][1].get("kiriage")
+        and lib["limit"] is None
+        and view["limit"] == "mangan"
+        and lib["han"] < 5
+    ):
+        fields.remove("limit")
+        documented.append("kiriage_mangan_label")
     bad = [f for f in fields if view[f] != lib[f]]
     if not bad:
         return Verdict("agree", tuple(documented), ours, lib)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,7 @@ pytest.importorskip("mahjong")
 from benchmarks.ref4p import (  # noqa: E402
     DOCUMENTED,
     TERMINAL_HONOR,
+    VARIANTS,
     Deal,
     compare,
     library_result,
@@ -56,6 +58,16 @@ def test_differential_riichi4p_agrees_with_the_library_on_every_hand(deals, verd
     # both outcomes are exercised: valid wins and hands without yaku
     assert counts["agree"] > N // 2
     assert counts["agree_no_yaku"] > N // 20
+
+
+@pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"default"}))
+def test_differential_rule_variants_agree_with_the_library_options(variant: str) -> None:
+    """Options of the preset against the library's OptionalRules: kiriage_mangan ↔ kiriage,
+    kazoe_max_multiple 0 ↔ KAZOE_NO_LIMIT (see ref4p.VARIANTS)."""
+    rng = random.Random(SEED + 1)
+    verdicts = [compare(random_deal(rng), variant) for _ in range(N // 3)]
+    bad = [v for v in verdicts if not v.agrees]
+    assert not bad, f"{len(bad)} disagree under {variant}; first: {bad[0]}"
 
 
 def test_differential_covers_every_yaku_of_the_preset(verdicts) -> None:
@@ -133,4 +145,61 @@ def test_documented_kokushi_fu_library_reports_zero(tsumo: bool) -> None:
     assert ours["fu"] == 30 and [y["id"] for y in ours["yaku"]] == ["kokushi"]
     verdict = compare(deal)
     assert verdict.category == "agree" and verdict.documented == ("kokushi_fu",)
-    assert set(DOCUMENTED) == {"kokushi_fu"}
+    assert set(DOCUMENTED) == {"kokushi_fu", "kiriage_mangan_label"}
+
+
+def _deal(concealed: str, win: str, dora: str = "", **situation: Any) -> Deal:
+    """A hand-written deal: MPSZ tiles (no red fives) → 136-ids, copies counted up per kind."""
+    used: Counter[int] = Counter()
+
+    def ids(text: str) -> list[int]:
+        out, digits = [], ""
+        for ch in text:
+            if ch.isdigit():
+                digits += ch
+                continue
+            base = "mpsz".index(ch) * 9
+            for d in digits:
+                kind = base + int(d) - 1
+                red_copy = kind in (4, 13, 22)  # copy 0 of a five is its red one: skip it
+                out.append(kind * 4 + used[kind] + red_copy)
+                used[kind] += 1
+            digits = ""
+        return out
+
+    sit = {
+        "tsumo": False, "seat": "S", "round": "E", "riichi": "none", "ippatsu": False,
+        "rinshan": False, "haitei": False, "houtei": False, "tenhou": False, "chihou": False,
+        "renhou": False, "honba": 0, "deposits": 0, "chankan": False, **situation,
+    }  # fmt: skip
+    return Deal(tuple(ids(concealed)), ids(win)[0], (), sit, tuple(ids(dora)), ())
+
+
+def test_documented_kiriage_mangan_label_library_leaves_it_empty() -> None:
+    """DOCUMENTED["kiriage_mangan_label"]: with kiriage on, a 4-han 40-fu hand (base 2,560,
+    over the mangan cap: riichi, ippatsu, tanyao, dora) is paid 8,000 by the library but
+    labelled '' instead of mangan."""
+    deal = _deal("222m456p777s33p78s", "6s", "5p", riichi="riichi", ippatsu=True)
+    lib = library_result(deal, "kiriage")
+    ours = score_json(deal.hand_json(options=VARIANTS["kiriage"][0]))
+    assert (lib["han"], lib["fu"], lib["limit"], lib["payments"]) == (
+        4,
+        40,
+        None,
+        [("discarder", 8000)],
+    )
+    assert (ours["han"], ours["fu"], ours["limit"]) == (4, 40, "mangan")
+    assert [(p["from"], p["amount"]) for p in ours["payments"]] == [("discarder", 8000)]
+    without = library_result(deal)  # the same hand without kiriage: labelled mangan
+    assert without["limit"] == "mangan"
+    verdict = compare(deal, "kiriage")
+    assert verdict.category == "agree" and verdict.documented == ("kiriage_mangan_label",)
+
+
+def test_kiriage_variant_rounds_4_han_30_fu_to_mangan_both_ways() -> None:
+    """Option kiriage_mangan (seed 003/004 variant): 4 han 30 fu pays 8,000, as the library."""
+    deal = _deal("234m456p345s33p67s", "5s", riichi="riichi", ippatsu=True)
+    assert compare(deal).ours["payments"] != compare(deal, "kiriage").ours["payments"]
+    verdict = compare(deal, "kiriage")
+    assert verdict.category == "agree" and verdict.library["limit"] == "mangan"
+    assert verdict.library["payments"] == [("discarder", 8000)]

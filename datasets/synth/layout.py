@@ -21,11 +21,16 @@ from datasets.synth.hands import KINDS, HandSpec
 
 
 def _place_row(tiles: list[str], x0: float, d: Dims, rng: np.random.Generator, group: str,
-               gap: tuple[float, float], standing: bool = False) -> tuple[list[Body], float]:
+               gap: tuple[float, float], standing: bool = False,
+               mess: float = 1.0) -> tuple[list[Body], float]:
+    """Tiles side by side from ``x0``, touching; ``mess`` scales their jitter (a tidy or a
+    careless player). A turned tile gets the room it needs, so neighbours never intersect."""
     bodies, x = [], x0
     for t in tiles:
-        jit_y = rng.normal(0, 0.35)
-        ang = rng.normal(0, 0.8)
+        jit_y = rng.normal(0, 0.35 * mess)
+        ang = rng.normal(0, 0.8 * mess)
+        slack = (d.t if standing else d.h) / 2 * abs(np.sin(np.radians(ang)))
+        x += slack
         down = t == "back"
         if standing and not down:
             c = np.array([x + d.w / 2, d.t / 2 + jit_y, d.h / 2])
@@ -33,19 +38,24 @@ def _place_row(tiles: list[str], x0: float, d: Dims, rng: np.random.Generator, g
         else:
             c = np.array([x + d.w / 2, d.h / 2 + jit_y, d.t / 2])
             bodies.append(Body(t, group, c, flat_axes(ang, down), 0, face_down=down))
-        x += d.w + rng.uniform(*gap)
+        x += d.w + slack + rng.uniform(*gap)
     return bodies, x
+
+
+def _sin(ang_deg: float) -> float:
+    return abs(float(np.sin(np.radians(ang_deg))))
 
 
 def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator) -> list[Body]:
     """Bodies of the player's hand, melds, kita and dora (world mm, near edge at y=0)."""
     standing = bool(rng.random() < 0.12) and not spec.melds
     touch = (0.1, 0.9)
-    bodies, x = _place_row(list(spec.concealed), 0.0, d, rng, "hand", touch, standing)
+    mess = float(rng.uniform(0.5, 2.5))
+    bodies, x = _place_row(list(spec.concealed), 0.0, d, rng, "hand", touch, standing, mess)
     if spec.win:
         if not spec.plain:
             x += rng.uniform(0.25, 0.9) * d.w
-        wb, x = _place_row([spec.win], x, d, rng, "win", touch, standing)
+        wb, x = _place_row([spec.win], x, d, rng, "win", touch, standing, mess)
         bodies += wb
     row_depth = d.t if standing else d.h
     x += rng.uniform(0.6, 2.2) * d.w if spec.melds else 0.0
@@ -55,24 +65,27 @@ def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator) -> list[Body]
         for i, t in enumerate(m.tiles[:3] if m.kind == "kakan" else m.tiles):
             if i == m.called:
                 rot = 90 if rng.random() < 0.85 else 270
+                ang, ang2 = rng.normal(0, 1), rng.normal(0, 0.6)
+                slack = d.w / 2 * max(_sin(ang), _sin(ang2)) + d.h / 2 * _sin(ang2)
+                x += slack
                 c = np.array([x + d.h / 2, d.w / 2 + rng.normal(0, 0.3), d.t / 2])
-                bodies.append(Body(t, "meld", c, flat_axes(rot + rng.normal(0, 1)), rot))
+                bodies.append(Body(t, "meld", c, flat_axes(rot + ang), rot))
                 if m.kind == "kakan":
-                    add = m.tiles[3]
                     if m.stacked:
                         bodies[-1].occluded = True
-                        c2 = c + [rng.normal(0, 0.6), rng.normal(0, 0.6), d.t]
-                    else:
-                        c2 = c + [rng.normal(0, 0.4), d.w + rng.uniform(0.1, 1.0), 0]
-                    bodies.append(Body(add, "meld", c2, flat_axes(rot + rng.normal(0, 1.2)),
-                                        rot))
-                x += d.h + rng.uniform(*touch)
+                        c2 = c + [rng.normal(0, 0.4), rng.normal(0, 0.4), d.t]
+                    else:  # beside it, further from the player
+                        dy = d.w + d.h / 2 * (_sin(ang) + _sin(ang2)) + rng.uniform(0.3, 1.2)
+                        c2 = c + [0.0, dy, 0]
+                    bodies.append(Body(m.tiles[3], "meld", c2, flat_axes(rot + ang2), rot))
+                x += d.h + slack + rng.uniform(*touch)
             else:
                 down = m.kind == "ankan" and i in (0, 3)
+                ang = rng.normal(0, 0.8)
+                x += d.h / 2 * _sin(ang)
                 c = np.array([x + d.w / 2, d.h / 2 + rng.normal(0, 0.3), d.t / 2])
-                bodies.append(Body(t, "meld", c, flat_axes(rng.normal(0, 0.8), down), 0,
-                                    face_down=down))
-                x += d.w + rng.uniform(*touch)
+                bodies.append(Body(t, "meld", c, flat_axes(ang, down), 0, face_down=down))
+                x += d.w + d.h / 2 * _sin(ang) + rng.uniform(*touch)
         for b in bodies[first:]:
             b.meld = mi
         x += rng.uniform(0.3, 1.4) * d.w
@@ -97,13 +110,14 @@ def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator) -> list[Body]
         tiles = (["back"] * int(rng.integers(1, 4)) if walls else []) + list(spec.dora)
         tiles += ["back"] * int(rng.integers(1, 4)) if walls else []
         for t in tiles:
+            ang = rng.normal(0, 1)
+            dx += d.h / 2 * _sin(ang)
             c = np.array([dx + d.w / 2, dy + d.h / 2, d.t / 2])
             if t == "back":
-                bodies.append(Body("back", "other", c, flat_axes(rng.normal(0, 1), True), 0,
-                                    face_down=True))
+                bodies.append(Body("back", "other", c, flat_axes(ang, True), 0, face_down=True))
             else:
-                bodies.append(Body(t, "dora", c, flat_axes(rng.normal(0, 1)), 0))
-            dx += d.w + rng.uniform(0.1, 0.8)
+                bodies.append(Body(t, "dora", c, flat_axes(ang), 0))
+            dx += d.w + d.h / 2 * _sin(ang) + rng.uniform(0.1, 0.8)
         dora = [b for b in bodies if b.group in ("dora", "other")]
         rest = [b for b in bodies if b.group not in ("dora", "other")]
         while any(overlap(a, b, d, 2.0) for a in dora for b in rest):

@@ -363,3 +363,25 @@ def test_plain_rows_keep_the_winning_tile_touching(scene_bank):
         assert s.meta["win_apart"] is False
         gap, step = _win_gap(s)
         assert gap < 1.1 * step
+
+
+def test_tiles_of_a_layout_never_intersect():
+    from datasets.synth.geometry import Dims, corners
+    from datasets.synth.layout import distractors, hand_layout
+
+    rng = np.random.default_rng(9)
+    d = Dims(26.0, 35.0, 18.0, 0.6)
+    for _ in range(40):
+        bodies = hand_layout(random_hand_spec(rng), d, rng)
+        bodies += [b for b in distractors(rng, d, (0, 0, 400, 40)) if b.important]
+        feet = []
+        for b in bodies:
+            p = corners(b, d)
+            low = p[p[:, 2] <= p[:, 2].min() + 1e-6][:, :2].astype(np.float32)
+            feet.append((b, cv2.convexHull(low)))
+        for i, (a, fa) in enumerate(feet):
+            for b, fb in feet[i + 1:]:
+                if abs(a.center[2] - b.center[2]) > d.t / 2:
+                    continue  # stacked (kakan on its sideways tile)
+                area, _ = cv2.intersectConvexConvex(fa, fb)
+                assert area < 0.5, (a.tile, a.group, b.tile, b.group, area)

@@ -334,6 +334,24 @@ def _upright_corners(pts: np.ndarray) -> np.ndarray | None:
     return p
 
 
+def _mostly_upright(boxes: list[tuple[int, np.ndarray]]) -> bool:
+    """Most tiles of the photo are taller than wide (not a 90°/45°-turned export variant)."""
+    if not boxes:
+        return False
+    aspects = []
+    for _, pts in boxes:
+        w = np.linalg.norm(pts[1] - pts[0])
+        h = np.linalg.norm(pts[3] - pts[0])
+        aspects.append(max(h, w) / max(min(h, w), 1e-6) if h >= w else 0.0)
+    return float(np.median(aspects)) > 1.15
+
+
+def _plain_ground(crop: np.ndarray) -> bool:
+    """The face ground is ivory/white, not a hue-shifted export (magenta, cyan tiles)."""
+    bg = _face_background(crop).clip(0, 255).astype(np.uint8).reshape(1, 1, 3)
+    return int(cv2.cvtColor(bg, cv2.COLOR_BGR2HSV)[0, 0, 1]) < 70
+
+
 def _bright_corners(crop: np.ndarray) -> bool:
     """Axis-aligned crops of rotated tiles show table at the corners: keep tile-coloured ones."""
     h, w = crop.shape[:2]
@@ -365,7 +383,10 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[F
             if img is None:
                 continue
             h, w = img.shape[:2]
-            for cid, pts in _yolo_boxes(lab, w, h):
+            boxes = _yolo_boxes(lab, w, h)
+            if not _mostly_upright(boxes):
+                continue  # an exported variant turned by 90° or ±45°: symbols lie sideways
+            for cid, pts in boxes:
                 cls = classes.get(str(cid))
                 cls = "flower" if cls is None else cls
                 if cls == "1p" or len(found.get(cls, [])) >= per_class * 3:
@@ -374,7 +395,7 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[F
                 if p is None:
                     continue
                 crop = _rectify(img, p, 0.04)
-                if not _bright_corners(crop):
+                if not _bright_corners(crop) or not _plain_ground(crop):
                     continue
                 found.setdefault(cls, []).append(Face(cls, crop, "hk", lab.stem))
         for fs in found.values():
@@ -475,7 +496,7 @@ def placeholder_bank(seed: int = 0) -> FaceBank:
     return FaceBank(by_cls)
 
 
-BANK_VERSION = 3  # bump when the bank's construction changes (invalidates caches)
+BANK_VERSION = 5  # bump when the bank's construction changes (invalidates caches)
 
 
 def _cache_path(root: Path) -> Path:

@@ -133,7 +133,7 @@ def page(browser, server):
     ctx.close()
 
 
-def test_page_works_under_its_content_security_policy(browser, server):
+def test_page_works_under_its_content_security_policy(browser, server, tmp_path):
     """No inline script, no eval, no outside request: the page runs with its own CSP."""
     require_engine()
     ctx, pg, errors, outside = _open(browser, server, bypass_csp=False)
@@ -145,6 +145,11 @@ def test_page_works_under_its_content_security_policy(browser, server):
     pg.wait_for_selector("[data-verdict='valid']", timeout=10_000)
     pg.click("#lang")
     pg.wait_for_selector("text=立直")
+    if _get_json(server + "/v1/info")["model_loaded"]:  # the photo is shown from a blob: URL
+        photo = tmp_path / "drawn.jpg"
+        photo.write_bytes(drawn_photo())
+        pg.set_input_files("#picker", str(photo))
+        pg.wait_for_selector("#overlay image", state="attached", timeout=60_000)
     assert errors == [], errors
     assert outside == [], outside
     ctx.close()

@@ -426,6 +426,8 @@ def _limit(level: str) -> tuple[str | None, int]:
         return "yakuman", 1
     if level == "kiriage mangan":
         return "mangan", 0
+    if level == "kazoe sanbaiman":
+        return "sanbaiman", 0
     if level.endswith("x yakuman"):
         return "yakuman", int(level[0])
     return level, 0
@@ -437,6 +439,9 @@ VARIANTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     "default": ({}, {}),
     "kiriage": ({"kiriage_mangan": True}, {"kiriage": True}),
     "kazoe_unlimited": ({"kazoe_max_multiple": 0}, {"kazoe_limit": 2}),  # KAZOE_NO_LIMIT
+    # seed 003 (standard rules proposal): kazoe stops at sanbaiman, no double yakuman hands
+    "kazoe_sanbaiman": ({"kazoe_yakuman": False}, {"kazoe_limit": 1}),  # KAZOE_SANBAIMAN
+    "no_double_yakuman": ({"double_yakuman": False}, {"has_double_yakuman": False}),
 }
 
 

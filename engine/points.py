@@ -53,16 +53,27 @@ def hand_base(han: int, fu: int, rules: Rules) -> tuple[int, str | None, int]:
 def limited_base(
     han: int, fu: int, has_yakuman_yaku: bool, rules: Rules
 ) -> tuple[int, str | None, int]:
-    """:func:`hand_base` with the counted (kazoe) yakuman cap: without a yakuman yaku the
-    multiple is at most ``rules.kazoe_max_multiple`` (0 = no cap).
+    """:func:`hand_base` with the caps on yakuman: without a yakuman yaku (counted, kazoe)
+    the multiple is at most ``rules.kazoe_max_multiple`` (0 = no cap), or the hand stays at
+    the top limit below yakuman when ``rules.kazoe_yakuman`` is off; any hand's multiple is at
+    most ``rules.yakuman_max_multiple`` (0 = no cap).
 
     >>> from engine.rules import RIICHI_4P as R4
     >>> limited_base(30, 40, False, R4), limited_base(26, 0, True, R4)
     ((8000, 'yakuman', 1), (16000, 'yakuman', 2))
     """
     base, limit, multiple = hand_base(han, fu, rules)
-    cap = rules.kazoe_max_multiple
-    if limit == "yakuman" and cap and not has_yakuman_yaku and multiple > cap:
+    if limit != "yakuman":
+        return base, limit, multiple
+    if not has_yakuman_yaku:
+        if not rules.kazoe_yakuman:
+            top = max(rules.limits, key=lambda step: step.base)
+            return top.base, top.name, 0
+        cap = rules.kazoe_max_multiple
+        if cap and multiple > cap:
+            return rules.yakuman_base * cap, limit, cap
+    cap = rules.yakuman_max_multiple
+    if cap and multiple > cap:
         return rules.yakuman_base * cap, limit, cap
     return base, limit, multiple
 

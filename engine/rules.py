@@ -158,6 +158,12 @@ class Rules:
     yakuman_step_han: int = 5
     #: counted (kazoe) yakuman cap in multiples; 0 = no cap (§33: every 5 han one more)
     kazoe_max_multiple: int = 0
+    #: False: 13+ han without a yakuman yaku stays at the top limit below yakuman (sanbaiman)
+    kazoe_yakuman: bool = True
+    #: False: a double-yakuman yaku (20/26 han in the table) counts as a single yakuman
+    double_yakuman: bool = True
+    #: cap on the yakuman multiple of any hand, yakuman yaku included (0 = no cap)
+    yakuman_max_multiple: int = 0
     kiriage_mangan: bool = False  # [interp] no kiriage mangan
     # --- payments (§11–§14) ---
     rounding_unit: int = 1000  # §11: round every payment up to 1,000

@@ -546,6 +546,8 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
     own: list[OwnItem] = []
     for spec in rules.yaku:
         han = spec.closed if closed else spec.open
+        if han is not None and not rules.double_yakuman:
+            han = min(han, rules.yakuman_han)  # option: double-yakuman hands count single
         entry = TESTS.get(spec.id)
         if han is None or entry is None or spec.id in composite_ids:
             continue

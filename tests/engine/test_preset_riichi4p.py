@@ -201,3 +201,27 @@ def test_riichi4p_tenpai_lists_waits_without_guarantee() -> None:
     t = tenpai_json({"hand": "567p345s88s78s", "melds": ["chi:234m"], "rules": P4})
     assert [w["tile"] for w in t["waits"]] == ["6s", "7s", "9s"]
     assert t["tenpai"] and [w["valid_ron"] for w in t["waits"]] == [True, True, False]
+
+
+# --- options for the seed variants (seed 003: no double yakuman, kazoe stops at sanbaiman) ---
+
+
+def test_riichi4p_option_double_yakuman_off_counts_single() -> None:
+    r = s4("222333444z1p", "1p", melds=["pon:111z"], rules={**P4, "double_yakuman": False})
+    assert yaku(r) == {"daisuushii": 13} and r["yakuman_multiple"] == 1
+    assert pay(r) == [("discarder", 32000)]
+
+
+def test_riichi4p_option_kazoe_yakuman_off_stops_at_sanbaiman() -> None:
+    rules = {**P4, "kazoe_yakuman": False}
+    r = s4("123456789p2344p", "4p", riichi="riichi", tsumo=True, dora=["3p"], rules=rules)
+    assert r["han"] >= 13 and r["limit"] == "sanbaiman" and r["yakuman_multiple"] == 0
+    assert pay(r) == [("child", 6000), ("child", 6000), ("dealer", 12000)]
+
+
+def test_riichi4p_option_yakuman_max_multiple_caps_combined_yakuman() -> None:
+    """Seed 003: 複数の役満が複合しても四倍満まで (combined yakuman pay one yakuman)."""
+    hand = {"hand": "222333444z1p", "win": "1p", "melds": ["pon:111z"]}
+    r = score_json({**hand, "rules": {**P4, "yakuman_max_multiple": 1}})
+    assert yaku(r) == {"daisuushii": 26} and r["yakuman_multiple"] == 1
+    assert pay(r) == [("discarder", 32000)]

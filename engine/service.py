@@ -17,6 +17,14 @@ Documented extensions of the hand JSON (beyond CONTRACT.md):
 - ``rules``: ``{"preset": "sanma-1.3", <option>: value}``; the options are the bool/int fields
   of :class:`engine.rules.Rules` (e.g. ``aka_5man``, ``kiriage_mangan``, ``yakuman_exclusive``,
   ``north_is_yakuhai``, ``riichi_deposit``, ``kita_count_as_dora_when_north_indicated``).
+- ``"rules": {"preset": "riichi-4p"}``: standard four-player riichi as the ``mahjong`` library
+  2.1.0 computes it (open tanyao, red fives): all 136 tiles (``0m``/``0p``/``0s`` one red five
+  each), ``chi:234m`` melds, seats and rounds E S W N, 1 han from any yaku, no kita, yakuman at
+  13 han (kazoe one yakuman; double-yakuman hands; only yakuman yaku count, no dora), payments
+  rounded to 100, honba 300, no tsumo bonus. Checked hand by hand against the library by
+  ``tests/test_differential.py`` / ``benchmarks/differential.py``. Seed variants as options:
+  ``kiriage_mangan``, ``kazoe_yakuman`` (false: kazoe stops at sanbaiman), ``kazoe_max_multiple``
+  (0: unlimited), ``double_yakuman`` (false: those hands count single), ``yakuman_max_multiple``.
 
 Defaults follow CONTRACT.md: absent flags are false, so an open-riichi ron without
 ``discarder_riichi: true`` is the §21.1 15-han case. Under ``aka_5man`` every 5p/5s counts as a

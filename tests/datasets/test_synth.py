@@ -385,3 +385,29 @@ def test_tiles_of_a_layout_never_intersect():
                     continue  # stacked (kakan on its sideways tile)
                 area, _ = cv2.intersectConvexConvex(fa, fb)
                 assert area < 0.5, (a.tile, a.group, b.tile, b.group, area)
+
+
+def test_quads_read_upright_even_for_sideways_tiles():
+    """Warping a label's quad to a rectangle gives the face as it reads (text stays level)."""
+    from datasets.synth.crops import rectify
+    from datasets.synth.faces import placeholder_bank
+    from datasets.synth.scene import render_scene
+
+    bank = placeholder_bank()  # faces are their class name written left to right
+    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
+                    (Meld("pon", ("7z", "7z", "7z"), called=0),
+                     Meld("pon", ("2z", "2z", "2z"), called=2)))
+    checked = 0
+    for seed in range(4):
+        s = render_scene(np.random.default_rng(seed), spec=spec, size=(1280, 960), bank=bank,
+                         distractors=False)
+        for t in s.tiles:
+            if t.face_down or t.face_visible < 0.9:
+                continue
+            crop = rectify(s.image, np.array(t.quad)).astype(np.float32)
+            ink = crop.mean(axis=2) < 0.75 * np.median(crop.mean(axis=2))
+            ys, xs = np.nonzero(ink[4:-4, 4:-4])
+            assert len(xs) > 10
+            assert np.ptp(xs) > np.ptp(ys), (t.tile, t.angle)  # a line of text: wider than tall
+            checked += t.angle == 90
+    assert checked >= 4

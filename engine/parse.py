@@ -512,5 +512,8 @@ def _check_situation(
         raise bad("chihou and renhou are a child's win (seat not E)")
     if (sit.tenhou or sit.chihou or sit.renhou or sit.first_draw) and (riichi or is_open):
         raise bad("tenhou/chihou/renhou/first_draw: no riichi and no call can come before")
+    first_turn = sit.tenhou or sit.chihou or sit.renhou or sit.first_draw
+    if first_turn and melds and not rules.first_turn_after_ankan:
+        raise bad("tenhou/chihou/renhou/first_draw: no kan can come before in this rule set")
     if sit.ron_on is not None and rules.kita_enabled is False and sit.ron_on == "kita":
         raise bad("this rule set has no kita to ron on")

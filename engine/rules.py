@@ -201,6 +201,8 @@ class Rules:
     kanburi_houtei_combine: bool = False  # §40
     #: [interp] shiisan puutaa is not a regular win shape, so it never adds tenhou/chihou
     shiisan_puutaa_with_tenhou: bool = False
+    #: §27–§28: an ankan (or a north extraction) does not break tenhou/chihou/renhou
+    first_turn_after_ankan: bool = True
     paarenchan_honba: int = 8  # §35
     # --- dora (§2, §3, §22, §A5, §A9) ---
     kita_count_as_dora_when_north_indicated: bool = True  # [interp]
@@ -360,6 +362,7 @@ RIICHI_4P = Rules(
     dora_with_yakuman=False,
     open_double_riichi_han=3,
     open_riichi_vs_non_riichi_han=0,  # 0 = off: no sashikomi yakuman (library default)
+    first_turn_after_ankan=False,  # tenhou/chihou/renhou need a hand with no meld at all
 )
 
 PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}

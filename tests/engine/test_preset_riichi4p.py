@@ -225,3 +225,14 @@ def test_riichi4p_option_yakuman_max_multiple_caps_combined_yakuman() -> None:
     r = score_json({**hand, "rules": {**P4, "yakuman_max_multiple": 1}})
     assert yaku(r) == {"daisuushii": 26} and r["yakuman_multiple"] == 1
     assert pay(r) == [("discarder", 32000)]
+
+
+def test_riichi4p_tenhou_chihou_renhou_need_a_hand_without_any_kan() -> None:
+    """Four-player: no kan can come before the first draw's win (the library refuses it);
+    sanma §27–§28 keeps tenhou after an ankan."""
+    kw = {"hand": "234m567p23s55p", "win": "4s", "melds": ["ankan:1111z"], "tsumo": True}
+    with pytest.raises(InputError) as e:
+        score_json({**kw, "seat": "E", "tenhou": True, "rules": P4})
+    assert e.value.code == "inconsistent_situation"
+    sanma = score_json({**kw, "hand": "234p567p23s55p", "seat": "E", "tenhou": True})
+    assert sanma["valid"] and "tenhou" in yaku(sanma)

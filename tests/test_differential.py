@@ -31,7 +31,7 @@ from benchmarks.ref4p import (  # noqa: E402
     random_deal,
 )
 from engine.rules import RIICHI_4P  # noqa: E402
-from engine.service import score_json  # noqa: E402
+from engine.service import score_json, tenpai_json  # noqa: E402
 
 pytestmark = pytest.mark.differential
 
@@ -116,6 +116,34 @@ def test_differential_generator_deals_are_legal(deals) -> None:
                 assert len(set(kinds)) == 1 and len(kinds) == (3 if m.kind == "pon" else 4)
     errors = Counter(library_result(d).get("error") for d in deals[:500])
     assert set(errors) <= {None, "no_yaku"}, errors
+
+
+def test_differential_waits_agree_with_the_library_agari(deals) -> None:
+    """Our tenpai waits of each deal's 13 tiles are the kinds the library's ``Agari`` reads as
+    complete (manzu runs and chi included), less kinds the player already holds four of."""
+    from mahjong.agari import Agari
+
+    from engine.tiles import name
+
+    agari = Agari()
+    for d in deals[:2000]:
+        hand = {k: v for k, v in d.hand_json().items() if k != "win"}
+        ours = [w["tile"] for w in tenpai_json(hand)["waits"]]
+        concealed = [0] * 34
+        for t in d.concealed:
+            concealed[t // 4] += 1
+        held = list(concealed)
+        for m in d.melds:
+            for t in m.tiles:
+                held[t // 4] += 1
+        theirs = []
+        for k in range(34):
+            if held[k] < 4:
+                concealed[k] += 1
+                if agari.is_agari(concealed):
+                    theirs.append(name(k))
+                concealed[k] -= 1
+        assert ours == theirs, hand
 
 
 # --- documented differences: each pins the library's answer, ours and why ------------------

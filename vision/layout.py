@@ -354,8 +354,8 @@ def _right_groups(
     side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
     placed: list[tuple[_Placed, bool]] = []
     for k, tile in enumerate(tiles):
-        if k in in_row:
-            continue
+        if k in in_row or not (readable(tile) or tile.face_down):
+            continue  # a flower or junk label is never part of the player's sets
         t, n = frame.coords(geo.centres[k])
         sideways = tile.angle == 90
         # Size from the row's own pitch, scaled by box area (perspective): boxes include the
@@ -566,9 +566,7 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
         warnings.append(
             f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
         )
-        if len(group) == 2:
-            return _meld_string("pon", faces_main, 3)
-        return _meld_string("minkan", faces_main, 4) if len(group) > 4 else None
+        return None
     if len(group) in (3, 4) and len(kinds) == 1 and main != NORTH:
         warnings.append(
             f"{len(group)} upright {main} right of the hand with no sideways tile: left out; "

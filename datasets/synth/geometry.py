@@ -148,8 +148,9 @@ class Camera:
 
 
 def look_at(pitch_deg: float, dist: float, target: np.ndarray, f: float, cx: float,
-            cy: float) -> Camera:
-    """A camera ``dist`` mm from ``target``, on the player's side, looking down at ``pitch``."""
+            cy: float, roll_deg: float = 0.0) -> Camera:
+    """A camera ``dist`` mm from ``target``, on the player's side, looking down at ``pitch``,
+    turned by ``roll_deg`` about its optical axis (a phone not held level)."""
     p = np.radians(pitch_deg)
     c = target + dist * np.array([0.0, -np.cos(p), np.sin(p)])
     fwd = (target - c) / np.linalg.norm(target - c)
@@ -157,6 +158,8 @@ def look_at(pitch_deg: float, dist: float, target: np.ndarray, f: float, cx: flo
     right = right - fwd * (right @ fwd)
     right /= np.linalg.norm(right)
     down = np.cross(fwd, right)
+    r = np.radians(roll_deg)
+    right, down = np.cos(r) * right + np.sin(r) * down, -np.sin(r) * right + np.cos(r) * down
     k = np.array([[f, 0, cx], [0, f, cy], [0, 0, 1.0]])
     return Camera(k, np.stack([right, down, fwd]), c)
 
@@ -176,19 +179,20 @@ def fit_camera(rng: np.random.Generator, bodies: list[Body], d: Dims, size: tupl
     """Frame the important bodies: 72–94% of the frame, near its centre, 2% margins."""
     w, h = size
     f = (w / 2) / np.tan(np.radians(rng.uniform(55, 75)) / 2)
+    roll = float(rng.normal(0, 3))
     pts = np.concatenate([corners(b, d) for b in bodies if b.important])
     lo, hi = pts.min(axis=0), pts.max(axis=0)
     target = np.array([(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, 0.0])
     fill = rng.uniform(0.72, 0.94)
     dist = 600.0
     for _ in range(4):
-        cam = look_at(pitch, dist, target, f, w / 2, h / 2)
+        cam = look_at(pitch, dist, target, f, w / 2, h / 2, roll)
         uv = cam.project(pts)
         span = max((uv[:, 0].max() - uv[:, 0].min()) / w, (uv[:, 1].max() - uv[:, 1].min()) / h)
         dist *= span / fill
     mx, my = 0.02 * w, 0.02 * h
     while True:  # back off until the hand fits inside the margins
-        cam = look_at(pitch, dist, target, f, w / 2, h / 2)
+        cam = look_at(pitch, dist, target, f, w / 2, h / 2, roll)
         uv = cam.project(pts)
         (u0, v0), (u1, v1) = uv.min(axis=0), uv.max(axis=0)
         if u1 - u0 <= w - 2 * mx and v1 - v0 <= h - 2 * my:
@@ -199,7 +203,7 @@ def fit_camera(rng: np.random.Generator, bodies: list[Body], d: Dims, size: tupl
                                mx - u0, w - mx - u1))
     cy = h / 2 + float(np.clip(h / 2 - (v0 + v1) / 2 + rng.normal(0, 0.1 * h),
                                my - v0, h - my - v1))
-    return look_at(pitch, dist, target, f, cx, cy)
+    return look_at(pitch, dist, target, f, cx, cy, roll)
 
 
 def zoom(rng: np.random.Generator, cam: Camera, bodies: list[Body],

@@ -147,23 +147,24 @@ def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
     if far == "grid":  # a dense block of face-up tiles (a tray, a sorted set, a photo setup)
         rows, cols = int(rng.integers(2, 6)), int(rng.integers(3, 11))
         rot = 180 if rng.random() < 0.25 else 0
-        gx = (x0 + x1) / 2 - cols * (d.w + 0.5) / 2 + rng.normal(0, d.w)
+        gap_x, gap_y = rng.uniform(0.6, 1.5, 2)  # one spacing for the block: no collisions
+        gx = (x0 + x1) / 2 - cols * (d.w + gap_x) / 2 + rng.normal(0, d.w)
         gy = y1 + rng.uniform(0.4, 1.5) * d.h
         for r in range(rows):
             for k in range(cols):
-                c = np.array([gx + k * (d.w + rng.uniform(0.2, 1.0)) + d.w / 2,
-                              gy + r * (d.h + rng.uniform(0.2, 1.0)) + d.h / 2, d.t / 2])
+                c = np.array([gx + k * (d.w + gap_x) + d.w / 2 + rng.normal(0, 0.1),
+                              gy + r * (d.h + gap_y) + d.h / 2 + rng.normal(0, 0.1), d.t / 2])
                 out.append(Body(_distractor_tile(rng, four), "other", c,
-                                 flat_axes(rot + rng.normal(0, 1.0)), rot, important=False))
+                                 flat_axes(rot + rng.normal(0, 0.4)), rot, important=False))
     elif far == "wall":  # a wall: face-down tiles stacked two high
         n = int(rng.integers(6, 18))
-        wx = (x0 + x1) / 2 - n * (d.w + 0.3) / 2 + rng.normal(0, d.w)
+        wx = (x0 + x1) / 2 - n * (d.w + 0.6) / 2 + rng.normal(0, d.w)
         wy = y1 + rng.uniform(0.5, 2.0) * d.h
         for k in range(n):
             for layer in range(2 if rng.random() < 0.9 else 1):
-                c = np.array([wx + k * (d.w + 0.3) + d.w / 2, wy + d.h / 2 + rng.normal(0, 0.4),
+                c = np.array([wx + k * (d.w + 0.6) + d.w / 2, wy + d.h / 2 + rng.normal(0, 0.4),
                               d.t / 2 + layer * d.t])
-                out.append(Body("back", "other", c, flat_axes(rng.normal(0, 0.8), True), 0,
+                out.append(Body("back", "other", c, flat_axes(rng.normal(0, 0.3), True), 0,
                                  face_down=True, important=False))
             if layer == 1:
                 out[-2].occluded = True
@@ -172,12 +173,13 @@ def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
         n = int(rng.integers(3, 7 * rows))
         px = (x0 + x1) / 2 - 3 * d.w + rng.normal(0, d.w)
         py = y1 + rng.uniform(0.8, 2.5) * d.h
+        gap_x, gap_y = rng.uniform(0.8, 2.0), rng.uniform(1.0, 2.5)
         for i in range(n):
             r, k = divmod(i, 6)
-            c = np.array([px + k * (d.w + 0.5) + d.w / 2, py + r * (d.h + 0.8) + d.h / 2,
+            c = np.array([px + k * (d.w + gap_x) + d.w / 2, py + r * (d.h + gap_y) + d.h / 2,
                           d.t / 2])
             out.append(Body(_distractor_tile(rng, four), "other", c,
-                             flat_axes(rng.normal(0, 1.5)), 0, important=False))
+                             flat_axes(rng.normal(0, 0.5)), 0, important=False))
     for side in (-1, 1):  # other players' discards, turned towards them
         if rng.random() < 0.45:
             rot = 270 if side < 0 else 90
@@ -185,9 +187,9 @@ def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
             by = y1 + rng.uniform(-1, 2) * d.h
             for i in range(int(rng.integers(2, 12))):
                 r, k = divmod(i, 6)
-                c = np.array([bx - side * r * (d.h + 0.8), by + k * (d.w + 0.5), d.t / 2])
+                c = np.array([bx - side * r * (d.h + 1.5), by + k * (d.w + 1.2), d.t / 2])
                 out.append(Body(_distractor_tile(rng, four), "other", c,
-                                 flat_axes(rot + rng.normal(0, 1.5)), rot, important=False))
+                                 flat_axes(rot + rng.normal(0, 0.5)), rot, important=False))
     if rng.random() < 0.25:  # a row of standing tiles seen from behind (backs)
         by = y1 + rng.uniform(4, 7) * d.h
         bx = (x0 + x1) / 2 - 6 * d.w

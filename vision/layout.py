@@ -409,8 +409,10 @@ def _split_loose(
     a lone tile of another kind stands alone."""
     out: list[tuple[float, list[_Placed]]] = []
     for gap, group in groups:
-        kinds = {kind(tiles[p.index].tile) for p in group if readable(tiles[p.index])}
-        if len(group) <= 4 and len(kinds) <= 1:
+        kinds = Counter(kind(tiles[p.index].tile) for p in group if readable(tiles[p.index]))
+        marked = any(tiles[p.index].angle == 90 or tiles[p.index].face_down for p in group)
+        one_set = marked and max(kinds.values(), default=0) >= 2  # a set with a misread tile
+        if len(group) <= 4 and (len(kinds) <= 1 or one_set):
             out.append((gap, group))
             continue
         for i, run in enumerate(_runs(group, tiles)):
@@ -556,8 +558,8 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
     if sideways:
         if len(sideways) > 2 or (len(sideways) == 2 and not _stacked(sideways[0], sideways[1])):
             return None  # a called meld shows one sideways tile (two stacked for a kakan)
-        if len(kinds) > 1 and len(group) < 4:
-            return None  # too few tiles of one kind for a set: someone else's discards
+        if kinds[main] < 2:
+            return None  # no two tiles of one kind: someone else's discards, not a set
         if len(group) == 3:
             return _meld_string("pon", faces_main, 3)
         if len(group) == 4:

@@ -538,3 +538,23 @@ def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
     assert layout.hand == hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1)
     assert [d.group for d in layout.tiles] == t.expect
     assert "turned by 90" in layout.warnings[0]
+
+
+def test_pon_with_one_misread_tile_is_still_a_pon_with_a_warning() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("6z", "meld", gap=0.7)  # a 2z misread as 6z
+    t.put("2z", "meld")
+    t.put("2z", "meld", sideways=True)
+    layout = check(t, hand("234p5567899s", "9s", ["pon:222z"]), warnings=1)
+    assert "mixes kinds" in layout.warnings[0]
+
+
+def test_two_sideways_discards_of_other_kinds_are_no_meld() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("5p", "other", gap=1.5, sideways=True)
+    t.put("3s", "other", on_top=True, sideways=True)
+    check(t, hand("123456p789s1122z", "2z"), warnings=None)

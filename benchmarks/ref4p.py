@@ -2,11 +2,12 @@
 
 Shared by ``tests/test_differential.py`` (modest N, in CI) and ``benchmarks/differential.py``
 (large N). The generator draws legal winning hands — closed and open, chi/pon/kan, seven
-pairs, kokushi, chuuren — with random situations (riichi / double / open riichi, ippatsu,
-haitei, houtei, rinshan, chankan, tenhou, chiihou, renhou, dealer or not, honba, deposits,
-dora / ura / red fives). A *theme* biases the tiles so that rare yaku come up often enough to
-be checked (honitsu, chinitsu, chanta/junchan, honroutou, toitoi, sankantsu, sanshoku, ittsu,
-the four-winds and three-dragons hands, all-green, all-honours, all-terminals).
+pairs, kokushi, chuuren, dense one-suit hands with many readings — with random situations
+(riichi / double / open riichi, ippatsu, haitei, houtei, rinshan, chankan, tenhou, chiihou,
+renhou, dealer or not, honba, deposits, dora / ura / red fives). A *theme* biases the tiles
+so that rare yaku come up often enough to be checked (honitsu, chinitsu, chanta/junchan,
+honroutou, toitoi, sankantsu, sanshoku, ittsu, the four-winds and three-dragons hands,
+all-green, all-honours, all-terminals).
 
 ``library_result`` scores a deal with the `mahjong` library (PyPI 2.1.0) under
 ``OptionalRules(has_open_tanyao=True, has_aka_dora=True)`` and returns it in our result JSON's
@@ -271,6 +272,23 @@ def _chuuren(rng: random.Random, wall: _Wall) -> list[int]:
     return [t for i, n in enumerate(counts) for t in wall.take(base + i, n)]
 
 
+def _dense(rng: random.Random, wall: _Wall) -> list[int]:
+    """14 random tiles of one suit (sometimes with honours) that happen to be complete:
+    hands with many readings (runs vs triplets, chiitoitsu vs ryanpeikou, several waits)."""
+    from mahjong.agari import Agari
+
+    base = rng.randrange(3) * 9
+    pool = [k for k in range(base, base + 9) for _ in range(4)]
+    if rng.random() < 0.3:
+        pool += [k for k in range(27, 34) for _ in range(4)]
+    while True:
+        counts = [0] * 34
+        for k in rng.sample(pool, 14):
+            counts[k] += 1
+        if Agari.is_agari(counts):
+            return [t for k in range(34) for t in wall.take(k, counts[k])]
+
+
 def random_deal(rng: random.Random) -> Deal:
     """A legal four-player winning hand and situation (retries until the draw fits)."""
     while True:
@@ -291,6 +309,8 @@ def _try_deal(rng: random.Random) -> Deal:
         closed = _kokushi(rng, wall)
     elif shape < 0.075:
         closed = _chuuren(rng, wall)
+    elif shape < 0.125:
+        closed = _dense(rng, wall)
     else:
         n_open = rng.choices([0, 1, 2, 3, 4], weights=[50, 20, 15, 10, 5])[0]
         closed, melds = _standard(rng, wall, theme, n_open)

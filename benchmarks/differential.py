@@ -77,6 +77,8 @@ def run_chunk(seed: int, n: int, variant: str = "default") -> Tally:
                 "library": verdict.library if verdict else None,
                 "ours": verdict.ours if verdict else None,
             }
+            # shown at once too, so that a long run's first example is not lost if cut short
+            print(f"DISAGREE {category}: {json.dumps(tally.examples[category])}", flush=True)
     return tally
 
 

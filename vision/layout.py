@@ -220,6 +220,21 @@ def _skips(geo: _Geo, i: int, j: int, allowed: np.ndarray) -> bool:
     return bool(near.any())
 
 
+def _trim(chain: list[int], tiles: list[TileDetection]) -> list[int]:
+    """Drop flowers and junk labels from the ends of a chain: set aside, not in the hand.
+    (Inside the row such a tile stays, as an unreadable hand tile with a warning.)"""
+
+    def junk(k: int) -> bool:
+        return not readable(tiles[k]) and not tiles[k].face_down
+
+    lo, hi = 0, len(chain)
+    while lo < hi and junk(chain[lo]):
+        lo += 1
+    while hi > lo and junk(chain[hi - 1]):
+        hi -= 1
+    return chain[lo:hi]
+
+
 def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
     """Cut a chain where a link is clearly longer than the links around it (a set-apart tile).
 
@@ -268,7 +283,9 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             right = _grow(geo, j, d, step, upright, used)
             left = _grow(geo, i, -d, step, upright, used)
             for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
-                chains.setdefault(frozenset(chain), chain)
+                chain = _trim(chain, tiles)
+                if chain:
+                    chains.setdefault(frozenset(chain), chain)
 
     def face_up(chain: list[int]) -> int:
         return sum(readable(tiles[k]) for k in chain)
@@ -394,8 +411,12 @@ def _right_groups(
         line_t.append(p.t)
         line_n.append(p.n - (side_shift if sideways else 0.0))
     for p in raised:  # a kakan's added tile: attach to the sideways tile it lies beyond
+        same = kind(tiles[p.index].tile)
         for _, group in groups:
-            if any(tiles[q.index].angle == 90 and _stacked(p, q) for q in group):
+            if any(
+                tiles[q.index].angle == 90 and _stacked(p, q) and kind(tiles[q.index].tile) == same
+                for q in group
+            ):
                 group.append(p)
                 break
     return _split_loose(groups, tiles)

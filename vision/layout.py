@@ -636,10 +636,19 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                     "the winning tile; if it is an extracted kita, move it to kita"
                 )
             continue
-        if all(_is_north(tiles[k].tile) for k in indices) and not (
-            len(group) in (3, 4) and any(tiles[k].angle == 90 for k in indices)
-        ):
-            kita.extend(indices)
+        if all(_is_north(tiles[k].tile) for k in indices):
+            # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
+            # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).
+            sideways = sum(tiles[k].angle == 90 for k in indices)
+            meld = (
+                _read_meld(group, tiles, warnings)
+                if len(group) in (3, 4) and sideways in (1, 2)
+                else None
+            )
+            if meld is not None:
+                melds.append((meld, indices))
+            else:
+                kita.extend(indices)
             continue
         meld = _read_meld(group, tiles, warnings)
         if meld is not None:

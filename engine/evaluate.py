@@ -49,25 +49,43 @@ def best(
 ) -> Evaluation | None:
     """The highest-scoring reading, or None when the tiles are not a win shape.
 
+    Ties in points go to more yaku han, then more fu, then the first reading; with
+    ``rules.tie_break_by_raw_fu`` (riichi-4p, the ``mahjong`` library's order) to a yakuman
+    yaku, more yaku han, more fu, then more fu before rounding up.
+
     ``rs``: the readings if already made (``readings_in``); ``memo``: see ``yaku_of``.
     """
     rules = ctx.rules
     found: Evaluation | None = None
-    found_key = (-1, -1, -1)
+    found_key: tuple[int, ...] = (-1,)
     if memo is None:
         memo = {}
     ym_han = rules.yakuman_han
+    by_raw_fu = rules.tie_break_by_raw_fu
     for r in readings_in(facts, ctx) if rs is None else rs:
         yaku = yaku_of(r, ctx, memo)
         yaku_han = sum(h for _, h in yaku)
         fu, items = fu_of(r, ctx)
         has_ym = yaku_han >= ym_han and any(h >= ym_han for _, h in yaku)
         extra = extra_han if rules.dora_with_yakuman or not has_ym else 0
-        key = (limited_base(yaku_han + extra, fu, has_ym, rules)[0], yaku_han, fu)
+        base = limited_base(yaku_han + extra, fu, has_ym, rules)[0]
+        if by_raw_fu:
+            key: tuple[int, ...] = (base, has_ym, yaku_han, fu, raw_fu(items))
+        else:
+            key = (base, yaku_han, fu)
         if key > found_key:
             found_key = key
             found = Evaluation(r, tuple(yaku), yaku_han, fu, tuple(items))
     return found
+
+
+def raw_fu(items: list[FuItem]) -> int:
+    """Fu before rounding up, an open pinfu-shaped hand counting 22 (20 + 2, the usual
+    "no 20-fu open hand" addition) rather than the rounded 30 of its ``open_pinfu`` item."""
+    total = 0
+    for reason, fu in items:
+        total += 2 if reason == "open_pinfu" else fu
+    return total
 
 
 def best_yaku_han(

@@ -203,6 +203,10 @@ class Rules:
     shiisan_puutaa_with_tenhou: bool = False
     #: §27–§28: an ankan (or a north extraction) does not break tenhou/chihou/renhou
     first_turn_after_ankan: bool = True
+    #: ties between readings worth the same points: False keeps the first of the most yaku
+    #: han and fu; True (riichi-4p, as the mahjong library) prefers a yakuman yaku, then
+    #: yaku han, fu, and fu before rounding
+    tie_break_by_raw_fu: bool = False
     paarenchan_honba: int = 8  # §35
     # --- dora (§2, §3, §22, §A5, §A9) ---
     kita_count_as_dora_when_north_indicated: bool = True  # [interp]
@@ -363,6 +367,7 @@ RIICHI_4P = Rules(
     open_double_riichi_han=3,
     open_riichi_vs_non_riichi_han=0,  # 0 = off: no sashikomi yakuman (library default)
     first_turn_after_ankan=False,  # tenhou/chihou/renhou need a hand with no meld at all
+    tie_break_by_raw_fu=True,
 )
 
 PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}

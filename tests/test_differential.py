@@ -26,6 +26,7 @@ from benchmarks.ref4p import (  # noqa: E402
     TERMINAL_HONOR,
     VARIANTS,
     Deal,
+    MeldSpec,
     compare,
     library_result,
     random_deal,
@@ -176,7 +177,9 @@ def test_documented_kokushi_fu_library_reports_zero(tsumo: bool) -> None:
     assert set(DOCUMENTED) == {"kokushi_fu", "kiriage_mangan_label"}
 
 
-def _deal(concealed: str, win: str, dora: str = "", **situation: Any) -> Deal:
+def _deal(
+    concealed: str, win: str, dora: str = "", melds: tuple[str, ...] = (), **situation: Any
+) -> Deal:
     """A hand-written deal: MPSZ tiles (no red fives) → 136-ids, copies counted up per kind."""
     used: Counter[int] = Counter()
 
@@ -200,7 +203,8 @@ def _deal(concealed: str, win: str, dora: str = "", **situation: Any) -> Deal:
         "rinshan": False, "haitei": False, "houtei": False, "tenhou": False, "chihou": False,
         "renhou": False, "honba": 0, "deposits": 0, "chankan": False, **situation,
     }  # fmt: skip
-    return Deal(tuple(ids(concealed)), ids(win)[0], (), sit, tuple(ids(dora)), ())
+    specs = tuple(MeldSpec(m.split(":")[0], tuple(ids(m.split(":")[1]))) for m in melds)
+    return Deal(tuple(ids(concealed)), ids(win)[0], specs, sit, tuple(ids(dora)), ())
 
 
 def test_documented_kiriage_mangan_label_library_leaves_it_empty() -> None:
@@ -231,3 +235,14 @@ def test_kiriage_variant_rounds_4_han_30_fu_to_mangan_both_ways() -> None:
     verdict = compare(deal, "kiriage")
     assert verdict.category == "agree" and verdict.library["limit"] == "mangan"
     assert verdict.library["payments"] == [("discarder", 8000)]
+
+
+def test_differential_tie_between_readings_goes_to_more_fu_before_rounding() -> None:
+    """444m 4444p(ankan) 444 567 77s or 44 456 777s, ron 4s: tanyao + sanshoku doukou and
+    tanyao + sanankou are both 3 han 60 fu (1 of 1.0 M random hands). The library keeps the
+    reading with more fu before rounding (56 > 52: sanankou); so does riichi-4p
+    (``tie_break_by_raw_fu``)."""
+    deal = _deal("444m4456777s", "4s", melds=("ankan:4444p",), seat="N", round="W")
+    verdict = compare(deal)
+    assert verdict.category == "agree", verdict
+    assert verdict.library["yaku"] == {"tanyao": 1, "sanankou": 2}

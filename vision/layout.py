@@ -590,11 +590,15 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
             f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
         )
         return None
-    if len(group) in (3, 4) and len(kinds) == 1 and main != NORTH:
+    stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+    if len(group) in (3, 4) and len(kinds) == 1 and (main != NORTH or stacked):
+        # A called set whose sideways tile was not seen as such (a common detector slip):
+        # three alike → pon; four → kakan when two lie one beyond the other, else minkan.
+        name = "pon" if len(group) == 3 else ("kakan" if stacked else "minkan")
         warnings.append(
-            f"{len(group)} upright {main} right of the hand with no sideways tile: left out; "
-            "if they are a called meld, check the sideways tile"
+            f"{len(group)} {main} right of the hand show no sideways tile: read as {name}, check it"
         )
+        return _meld_string(name, faces_main, len(group))
     return None
 
 
@@ -640,11 +644,9 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
             # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).
             sideways = sum(tiles[k].angle == 90 for k in indices)
-            meld = (
-                _read_meld(group, tiles, warnings)
-                if len(group) in (3, 4) and sideways in (1, 2)
-                else None
-            )
+            stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+            called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
+            meld = _read_meld(group, tiles, warnings) if called else None
             if meld is not None:
                 melds.append((meld, indices))
             else:

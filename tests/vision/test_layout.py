@@ -558,3 +558,12 @@ def test_two_sideways_discards_of_other_kinds_are_no_meld() -> None:
     t.put("5p", "other", gap=1.5, sideways=True)
     t.put("3s", "other", on_top=True, sideways=True)
     check(t, hand("123456p789s1122z", "2z"), warnings=None)
+
+
+def test_pon_whose_sideways_tile_was_read_upright_is_a_pon_with_a_warning() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.row("777z", "meld", gap=0.7)
+    layout = check(t, hand("234p5567899s", "9s", ["pon:777z"]), warnings=1)
+    assert "no sideways tile" in layout.warnings[0]

@@ -49,6 +49,13 @@ const T = {
   limit_yakuman: ["Yakuman", "役満"], tap_hint: ["Tap a tile to correct it.", "牌をタップして修正"],
   empty: ["(none)", "(なし)"],
 };
+// Short Japanese words for the engine's most common error codes (the message stays English).
+const ERR_JA = {
+  tile_count: "牌の枚数が合いません", fifth_tile: "同じ牌が5枚以上あります",
+  unknown_tile: "不明な牌があります", invalid_tile: "三麻にない牌があります",
+  bad_meld: "副露の形が正しくありません", bad_win: "和了牌が正しくありません",
+  inconsistent_situation: "状況の組み合わせが矛盾しています", bad_tiles: "牌の書き方が正しくありません",
+};
 const S_YAKU = ["ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan",
   "tenhou", "chihou", "renhou"];
 // Yaku ids and names of shared/RULES.md.
@@ -627,8 +634,9 @@ function renderResult() {
   if (!last) { box.replaceChildren(el("p", { class: "hint" }, t("no_result"))); return; }
   if (last.kind === "error") {
     const e = last.body.error || {};
-    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${e.message || ""}`),
-      el("p", { class: "hint" }, e.code || ""));
+    const head = S.lang === "ja" && ERR_JA[e.code] ? ERR_JA[e.code] : e.message || "";
+    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${head}`),
+      el("p", { class: "hint" }, S.lang === "ja" && ERR_JA[e.code] ? `${e.message} (${e.code})` : e.code || ""));
     return;
   }
   const b = last.body;

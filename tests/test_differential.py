@@ -63,10 +63,12 @@ def test_differential_riichi4p_agrees_with_the_library_on_every_hand(deals, verd
 
 @pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"default"}))
 def test_differential_rule_variants_agree_with_the_library_options(variant: str) -> None:
-    """Options of the preset against the library's OptionalRules: kiriage_mangan ↔ kiriage,
-    kazoe_max_multiple 0 ↔ KAZOE_NO_LIMIT (see ref4p.VARIANTS)."""
+    """Options of the preset against the library's OptionalRules (ref4p.VARIANTS):
+    kiriage_mangan ↔ kiriage, kazoe_max_multiple 0 ↔ KAZOE_NO_LIMIT, kazoe_yakuman false ↔
+    KAZOE_SANBAIMAN, double_yakuman false ↔ has_double_yakuman false (the last two are the
+    seed 003 variants)."""
     rng = random.Random(SEED + 1)
-    verdicts = [compare(random_deal(rng), variant) for _ in range(N // 3)]
+    verdicts = [compare(random_deal(rng), variant) for _ in range(N // 5)]
     bad = [v for v in verdicts if not v.agrees]
     assert not bad, f"{len(bad)} disagree under {variant}; first: {bad[0]}"
 

@@ -212,10 +212,13 @@ def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
 
 def _skips(geo: _Geo, i: int, j: int, allowed: np.ndarray) -> bool:
     """The link ``i``→``j`` jumps over another tile lying between them."""
+    length = float(np.linalg.norm(geo.centres[j] - geo.centres[i]))
     mid = (geo.centres[i] + geo.centres[j]) / 2
-    reach = 0.3 * float(np.linalg.norm(geo.centres[j] - geo.centres[i]))
     dist = np.hypot(*(geo.centres - mid).T)
-    near = allowed & (dist < reach)
+    # A near-duplicate box of either end (a tile read twice) is no tile in between.
+    to_i = np.hypot(*(geo.centres - geo.centres[i]).T)
+    to_j = np.hypot(*(geo.centres - geo.centres[j]).T)
+    near = allowed & (dist < 0.3 * length) & (to_i > 0.35 * length) & (to_j > 0.35 * length)
     near[[i, j]] = False
     return bool(near.any())
 
@@ -553,7 +556,48 @@ def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
 
 
 def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
-    """A called or concealed kan group → meld string, or None when it is no meld."""
+    """A called or concealed kan group → meld string, or None when it is no meld.
+
+    A tile of another kind lying on a tile of the set's kind is the same tile read twice
+    (a detector duplicate): it is left out, with a warning.
+    """
+    kinds = Counter(kind(tiles[p.index].tile) for p in group if readable(tiles[p.index]))
+    main = kinds.most_common(1)[0][0] if kinds else None
+    notes: list[str] = []
+    if main is not None and len(kinds) > 1:
+        ours = [p for p in group if readable(tiles[p.index]) and kind(tiles[p.index].tile) == main]
+        doubles = [
+            p
+            for p in group
+            if readable(tiles[p.index])
+            and kind(tiles[p.index].tile) != main
+            and any(_iou(tiles[p.index].box, tiles[q.index].box) > 0.45 for q in ours)
+        ]
+        for p in doubles:
+            notes.append(
+                f"{tiles[p.index].tile} lies on a {main} of a meld: read as one {main}, check it"
+            )
+        group = [p for p in group if p not in doubles]
+    meld = _read_group(group, tiles, notes)
+    if meld is None:  # what a group that is no meld mixes does not matter
+        notes = [n for n in notes if "mixes kinds" not in n and " lies on a " not in n]
+    warnings.extend(notes)
+    return meld
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
+def _read_group(
+    group: list[_Placed], tiles: list[TileDetection], warnings: list[str]
+) -> str | None:
+    """:func:`_read_meld` on a group without duplicate readings."""
     ids = [tiles[p.index].tile for p in group]
     backs = [p for p in group if tiles[p.index].face_down]
     faces = [tiles[p.index].tile for p in group if readable(tiles[p.index])]

@@ -567,3 +567,17 @@ def test_pon_whose_sideways_tile_was_read_upright_is_a_pon_with_a_warning() -> N
     t.row("777z", "meld", gap=0.7)
     layout = check(t, hand("234p5567899s", "9s", ["pon:777z"]), warnings=1)
     assert "no sideways tile" in layout.warnings[0]
+
+
+def test_a_meld_tile_read_twice_counts_once() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("6p", "meld", gap=0.7)
+    t.put("6p", "meld")
+    side = t.put("6p", "meld", sideways=True)
+    x1, y1, x2, y2 = side.box
+    t.tiles.append(TileDetection("2p", (x1 - 14, y1, x2 - 14, y2), 0, 0.8))  # IoU 0.59
+    t.expect.append("meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:666p"]), warnings=1)
+    assert "2p lies on a 6p" in layout.warnings[0]

@@ -502,6 +502,11 @@ def _check_situation(
     for f in ron_only:
         if getattr(sit, f) and sit.tsumo:
             raise bad(f"{f} is a win by ron; set tsumo false")
+    if not rules.last_tile_and_kan_win_together:
+        if sit.haitei and sit.rinshan:
+            raise bad("haitei and rinshan cannot both hold in this rule set")
+        if sit.houtei and sit.chankan:
+            raise bad("houtei and chankan cannot both hold in this rule set")
     if sit.ron_on is not None and sit.tsumo:
         raise bad("ron_on describes a ron; set tsumo false")
     if sit.ron_on == "kita" and win is not None and win.kind != NORTH:

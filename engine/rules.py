@@ -198,6 +198,9 @@ class Rules:
     honroutou_needs_terminals_and_honors: bool = True  # [interp]
     chanta_needs_run: bool = True  # [interp] all-triplet hands are honroutou instead
     rinshan_haitei_combine: bool = False  # §40: count one of the pair
+    #: §40 allows claiming haitei with rinshan (and houtei with chankan) and counts one;
+    #: False refuses the pair as inconsistent (riichi-4p, as the mahjong library)
+    last_tile_and_kan_win_together: bool = True
     kanburi_houtei_combine: bool = False  # §40
     #: [interp] shiisan puutaa is not a regular win shape, so it never adds tenhou/chihou
     shiisan_puutaa_with_tenhou: bool = False
@@ -368,6 +371,7 @@ RIICHI_4P = Rules(
     open_riichi_vs_non_riichi_han=0,  # 0 = off: no sashikomi yakuman (library default)
     first_turn_after_ankan=False,  # tenhou/chihou/renhou need a hand with no meld at all
     tie_break_by_raw_fu=True,
+    last_tile_and_kan_win_together=False,
 )
 
 PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}

@@ -236,3 +236,16 @@ def test_riichi4p_tenhou_chihou_renhou_need_a_hand_without_any_kan() -> None:
     assert e.value.code == "inconsistent_situation"
     sanma = score_json({**kw, "hand": "234p567p23s55p", "seat": "E", "tenhou": True})
     assert sanma["valid"] and "tenhou" in yaku(sanma)
+
+
+def test_riichi4p_haitei_with_rinshan_and_houtei_with_chankan_are_refused() -> None:
+    """The library refuses both pairs; sanma §40 counts one of the pair instead."""
+    kw = {"hand": "234m567p23s55p", "win": "4s", "melds": ["ankan:1111z"]}
+    with pytest.raises(InputError) as e:
+        score_json({**kw, "tsumo": True, "haitei": True, "rinshan": True, "rules": P4})
+    assert e.value.code == "inconsistent_situation"
+    with pytest.raises(InputError):
+        score_json({**kw, "houtei": True, "chankan": True, "rules": P4})
+    sanma = score_json({**kw, "hand": "234p567p23s55p", "tsumo": True, "haitei": True,
+                        "rinshan": True})  # fmt: skip
+    assert "rinshan" in yaku(sanma) and "haitei" not in yaku(sanma)

@@ -238,6 +238,17 @@ def _trim(chain: list[int], tiles: list[TileDetection]) -> list[int]:
     return chain[lo:hi]
 
 
+def _cuts(chain: list[int], geo: _Geo) -> list[list[int]]:
+    """A chain too long for one hand: the hand ends at one of its relatively widest links
+    (under steep perspective a set-apart winning tile or kita can close up to the row)."""
+    links = np.hypot(*np.diff(geo.centres[chain], axis=0).T)
+    jump = []
+    for k in range(1, len(links) - 1):
+        expected = math.sqrt(float(links[k - 1]) * float(links[k + 1]))  # smooth perspective
+        jump.append((float(links[k]) / expected, k))
+    return [chain[: k + 1] for ratio, k in sorted(jump, reverse=True)[:3] if ratio > 1.08]
+
+
 def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
     """Cut a chain where a link is clearly longer than the links around it (a set-apart tile).
 
@@ -301,6 +312,8 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             continue  # mostly face-down: a wall or another player's standing hand
         if not any(set(c) <= set(k) for k in kept):
             kept.append(c)
+    kept = kept[:8]  # the longest chains: the hand row is among them
+    kept += [cut for c in kept if len(c) > 14 for cut in _cuts(c, geo)]
     if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
         faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
         return [[max(faces, key=geo.scale)]] if faces else []
@@ -1036,7 +1049,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
             _empty_hand(),
             [*warnings_in, "no upright face-up tiles found: no hand row to read"],
         )
-    readings = [_read_right(row, tiles, geo) for row in rows[:8]]
+    readings = [_read_right(row, tiles, geo) for row in rows]
     best = max(readings, key=lambda r: _score(r, tiles, geo))
     warnings = list(warnings_in) + list(best.warnings)
     best = _finish_row(best, tiles, warnings)

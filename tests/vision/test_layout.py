@@ -581,3 +581,16 @@ def test_a_meld_tile_read_twice_counts_once() -> None:
     t.expect.append("meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:666p"]), warnings=1)
     assert "2p lies on a 6p" in layout.warnings[0]
+
+
+def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:
+    """Under steep perspective the winning tile and kita nearly touch the row: the chain is
+    too long for a hand, so it is cut where a link is widest against its neighbours."""
+    t = Table(scale=1.6, shrink=0.95)
+    t.row("66788p113899s12z")
+    t.put("6s", "win", gap=0.1)
+    t.put("0m", "kita", gap=0.28)
+    t.put("4z", "kita", gap=0.15)
+    t.put("4z", "kita", gap=0.15)
+    layout = check(t, hand("66788p113899s12z", "6s", kita=3, kita_aka=1), warnings=None)
+    assert any("no winning tile set apart" in w for w in layout.warnings)

@@ -763,6 +763,7 @@ def _kita_beside_melds(
             if j != k
             and j not in taken
             and not _is_north(tiles[j].tile)
+            and not tiles[j].face_down  # a wall's backs may lie close by
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
         ]
         if not near:

@@ -3,18 +3,28 @@
 Pure geometry and rules, no model. The stages, each a small function below:
 
 1. **Row.** The player's concealed tiles are the longest chain of upright, similar-size,
-   touching tiles. Chains are grown tile by tile from every close pair, following the row's
-   own direction and pitch as they drift (tilted rows, perspective, gentle curves), so no
-   image axis is assumed beyond "the row runs left to right, within about 50°".
-2. **Right of the row**, in the row end's own frame (along ``u``, across ``v``): tiles are cut
-   into groups at gaps clearly wider than the touching gap. The first lone upright tile set a
-   little apart is the winning tile; a group with a sideways tile is a pon (3), minkan (4) or
-   kakan (4, two sideways tiles stacked); two face-down ends around two face-up tiles are an
-   ankan; lone norths (``4z``) and aka-5-man (``0m``) are kita (RULES.md §A4–§A5).
-3. **Dora indicators**: face-up tiles in a separate group among face-down wall tiles.
+   side-by-side tiles. Chains are grown tile by tile from every close pair, following the
+   row's own direction and pitch as they drift (tilted rows, perspective, gentle curves); no
+   image axis is assumed beyond "the row runs left to right, within 75°". The row's pitch is
+   the yardstick for gaps (boxes may hug the face or include the tile's body). Mostly
+   face-down chains (walls, other players' standing tiles) are never the row; a chain too
+   long for a hand is cut at its relatively widest link (steep perspective closes gaps).
+2. **Right of the row**, in the row end's own frame, following the line of the melds as it
+   goes: tiles are cut into groups at gaps, and crowded groups into sets. The first lone
+   upright tile set a little apart is the winning tile (a north only when on the row's line,
+   close by); a group with a sideways tile is a pon (3), minkan (4) or kakan (4, the added
+   tile on or beyond the called one); two face-down ends around two face-up tiles are an
+   ankan; norths (``4z``) and the aka-5-man (``0m``) set aside, beside or beyond the melds,
+   are kita (RULES.md §A4–§A5).
+3. **Dora indicators**: face-up tiles among face-down dead-wall tiles, or else one small
+   group of face-up tiles just beyond the hand's left part (with a warning).
 4. **Sanity** (RULES.md "Tiles"): at most four of a kind (red fives count as fives, ``0m`` as a
-   north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for tenpai). Every doubt
-   becomes a concrete warning; the best reading is returned, never a silent guess.
+   north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for tenpai). Candidate
+   rows are ranked by how well their reading makes a hand. Every doubt becomes a concrete
+   warning; the best reading is returned, never a silent guess.
+
+Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
+a called tile reported upright, a set with one misread tile, a whole photo turned by 90°.
 
 Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
 suit, a red five (``0``) right after the plain fives (``"2345550p"``).
@@ -43,9 +53,9 @@ GROUP_GAP = 0.4  # a gap wider than this × a separates two groups right of the 
 WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
 MAX_WIN_GAP = 2.5  # ... and by at most this × a
 BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's area
-BAND_ACROSS = 1.3  # right of the row, tiles within this × b (long side) across the row line
 NORTH_OFF = 0.08  # a north this far (× a) off the row's line is a kita, not the winning tile
 NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
+MAX_ROWS = 8  # candidate rows read in full: the longest chains
 LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
 ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured
 
@@ -312,7 +322,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             continue  # mostly face-down: a wall or another player's standing hand
         if not any(set(c) <= set(k) for k in kept):
             kept.append(c)
-    kept = kept[:8]  # the longest chains: the hand row is among them
+    kept = kept[:MAX_ROWS]  # the longest chains: the hand row is among them
     kept += [cut for c in kept if len(c) > 14 for cut in _cuts(c, geo)]
     if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
         faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
@@ -520,9 +530,8 @@ class _Reading:
 
     @property
     def units(self) -> int:
-        """Tiles toward 14: concealed + winning tile + 3 per meld (a kan's 4th is extra)."""
-        hand = sum(1 for _ in self.row)
-        return hand + (self.win is not None) + 3 * len(self.melds)
+        """Tiles toward 14 (§1): concealed + winning tile + 3 per meld (a kan's 4th is extra)."""
+        return len(self.row) + (self.win is not None) + 3 * len(self.melds)
 
 
 def _is_north(tile: str) -> bool:
@@ -866,12 +875,7 @@ def _above_row_start(members: list[int], row: list[int], geo: _Geo, frame: _Fram
 # ----------------------------------------------------------------------------- sanity
 
 
-def _sanity(
-    groups: dict[str, list[int]],
-    tiles: list[TileDetection],
-    melds: list[str],
-    warnings: list[str],
-) -> None:
+def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection], warnings: list[str]) -> None:
     """RULES.md Tiles: four of a kind at most, no 2m–8m; low-confidence tiles to check."""
     shown = [k for name in ("hand", "win", "meld", "kita", "dora") for k in groups[name]]
     counts = Counter(kind(tiles[k].tile) for k in shown if readable(tiles[k]))
@@ -933,7 +937,9 @@ def _count_warnings(reading: _Reading, hand_size: int, warnings: list[str]) -> N
 # ----------------------------------------------------------------------------- main
 
 
-def _score(reading: _Reading, tiles: list[TileDetection], geo: _Geo) -> tuple[float, ...]:
+def _score(reading: _Reading, geo: _Geo) -> tuple[float, ...]:
+    """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
+    longer row, then the larger tiles (nearer the camera: the player's own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
     size = float(np.mean([geo.scale(k) for k in reading.row]))
@@ -1051,7 +1057,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
             [*warnings_in, "no upright face-up tiles found: no hand row to read"],
         )
     readings = [_read_right(row, tiles, geo) for row in rows]
-    best = max(readings, key=lambda r: _score(r, tiles, geo))
+    best = max(readings, key=lambda r: _score(r, geo))
     warnings = list(warnings_in) + list(best.warnings)
     best = _finish_row(best, tiles, warnings)
 
@@ -1077,7 +1083,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
         "dora": dora_idx,
     }
     _count_warnings(best, len(hand_idx), warnings)
-    _sanity(groups, tiles, [m for m, _ in best.melds], warnings)
+    _sanity(groups, tiles, warnings)
 
     def read(k: int) -> str:
         return AKA_MAN if tiles[k].tile == "5m" else tiles[k].tile

@@ -26,7 +26,9 @@ import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,18 +54,18 @@ def _split(text: str) -> list[str]:
     return out
 
 
-def normalise(hand: dict[str, object]) -> dict[str, object]:
+def normalise(hand: Mapping[str, Any]) -> dict[str, Any]:
     """The compared fields, canonical: sorted tiles, sorted melds, absent win = None."""
     melds = []
-    for m in hand.get("melds", []) or []:  # type: ignore[union-attr]
+    for m in hand.get("melds", []) or []:
         name, _, tiles = str(m).partition(":")
         melds.append(f"{name}:{mpsz(_split(tiles))}")
     return {
         "hand": mpsz(_split(str(hand.get("hand", "")))),
         "win": hand.get("win") or None,
         "melds": sorted(melds),
-        "kita": int(hand.get("kita", 0) or 0),  # type: ignore[arg-type]
-        "kita_aka": int(hand.get("kita_aka", 0) or 0),  # type: ignore[arg-type]
+        "kita": int(hand.get("kita", 0) or 0),
+        "kita_aka": int(hand.get("kita_aka", 0) or 0),
     }
 
 
@@ -97,11 +99,12 @@ def category(got: dict[str, object], want: dict[str, object]) -> str:
 # ----------------------------------------------------------------------------- renders
 
 
-def _labels_to_detections(labels: object) -> list[TileDetection]:
+def _labels_to_detections(labels: Sequence[Any]) -> list[TileDetection]:
     out = []
-    for lab in labels:  # type: ignore[attr-defined]
+    for lab in labels:
         tile = "back" if getattr(lab, "face_down", False) else lab.tile
-        out.append(TileDetection(tile, tuple(float(v) for v in lab.box), int(lab.angle), 1.0))
+        x1, y1, x2, y2 = (float(v) for v in lab.box)
+        out.append(TileDetection(tile, (x1, y1, x2, y2), int(lab.angle), 1.0))
     return out
 
 
@@ -129,11 +132,12 @@ def bench_renders(n: int, jitter: float, e2e: bool) -> None:
     for i in range(n):
         seed = SEED0 + i
         scene = render_scene(np.random.default_rng(seed))
-        image, labels, truth = scene.image, scene.tiles, scene.hand
+        image, labels = scene.image, scene.tiles
+        truth: dict[str, Any] = scene.hand
         want = normalise(truth)
         dets = jittered(_labels_to_detections(labels), random.Random(seed), jitter)
         h, w = image.shape[:2]
-        got_hand = reconstruct(dets, (w, h)).hand
+        got_hand: dict[str, Any] = reconstruct(dets, (w, h)).hand
         got = normalise(got_hand)
         want_dora = sorted(str(t) for t in truth.get("dora", []) or [])
         got_dora = sorted(str(t) for t in got_hand.get("dora", []) or [])

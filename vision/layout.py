@@ -283,8 +283,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
     upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
     max_slope = math.cos(math.radians(MAX_ROW_SLOPE_DEG))
     chains: dict[frozenset[int], list[int]] = {}
-    for i in np.flatnonzero(upright):
-        i = int(i)
+    for i in (int(k) for k in np.flatnonzero(upright)):
         dist = np.hypot(*(geo.centres - geo.centres[i]).T)
         short = min(geo.widths[i], geo.heights[i])
         near = [
@@ -303,7 +302,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             if _skips(geo, i, j, upright):
                 continue
             step = float(dist[j])
-            used = {i, j}
+            used: set[int] = {i, j}
             right = _grow(geo, j, d, step, upright, used)
             left = _grow(geo, i, -d, step, upright, used)
             for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
@@ -630,7 +629,7 @@ def _read_group(
         warnings.append(f"meld {' '.join(ids)} mixes kinds: read as {main}, check the odd tile(s)")
     faces_main = [f for f in faces if kind(f) == main] or faces
     if backs:
-        if len(group) == 4 and len(backs) == 2 and len(faces) == 2:
+        if main is not None and len(group) == 4 and len(backs) == 2 and len(faces) == 2:
             return _ankan_string(main, faces_main, warnings)
         if len(group) == 4 and not faces:
             warnings.append("a concealed kan shows four face-down tiles: add its kind by hand")

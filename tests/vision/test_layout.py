@@ -8,9 +8,12 @@ Every test asserts the exact hand dict and the group of every tile.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass, field
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.layout import Layout, kind, mpsz, reconstruct
 from vision.types import GROUPS, TileDetection
@@ -594,3 +597,30 @@ def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:
     t.put("4z", "kita", gap=0.15)
     layout = check(t, hand("66788p113899s12z", "6s", kita=3, kita_aka=1), warnings=None)
     assert any("no winning tile set apart" in w for w in layout.warnings)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    deg=st.floats(-25, 25),
+    scale=st.floats(0.6, 1.6),
+    shrink=st.floats(0.97, 1.03),
+    x=st.floats(20, 200),
+    order=st.randoms(use_true_random=False),
+)
+def test_property_reading_is_invariant_to_tilt_scale_perspective_and_order(
+    deg: float, scale: float, shrink: float, x: float, order: random.Random
+) -> None:
+    """The same table read at any tilt, size, perspective and detection order: same hand."""
+    t = Table(x=x, y=700.0, deg=deg, scale=scale, shrink=shrink)
+    t.row("234p678s1199s")
+    t.put("9s", "win", gap=0.5)
+    t.put("5z", "meld", gap=0.8, sideways=True)
+    t.row("55z", "meld")
+    t.put("back", "meld", gap=0.5)
+    t.row("00p", "meld")
+    t.put("back", "meld")
+    t.put("4z", "kita", gap=0.8)
+    pairs = list(zip(t.tiles, t.expect, strict=True))
+    order.shuffle(pairs)
+    t.tiles, t.expect = [p[0] for p in pairs], [p[1] for p in pairs]
+    check(t, hand("234p1167899s", "9s", ["pon:555z", "ankan:0000p"], kita=1), warnings=None)

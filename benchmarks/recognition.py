@@ -132,6 +132,7 @@ def eval_renders(rec: Recognizer, n: int) -> None:
     from datasets.synth.scene import render_scene
 
     t = Tally()
+    own = Tally()  # the player's tiles only (hand, win, melds, kita, dora): no distractors
     red = [0, 0]
     side = [0, 0]
     down = [0, 0]
@@ -142,7 +143,11 @@ def eval_renders(rec: Recognizer, n: int) -> None:
         labels = ["partial" if lab.occluded else ("back" if lab.face_down else lab.tile)
                   for lab in sc.tiles]
         score_photo(t, pred, boxes, labels)
-        for i, j in match(pred, boxes).items():
+        mine = [j for j, lab in enumerate(sc.tiles) if lab.group != "other"]
+        hits = match(pred, boxes)
+        keep = [i for i, j in hits.items() if sc.tiles[j].group != "other"]
+        score_photo(own, [pred[i] for i in keep], boxes[mine], [labels[j] for j in mine])
+        for i, j in hits.items():
             g = sc.tiles[j]
             if g.occluded:
                 continue
@@ -153,7 +158,8 @@ def eval_renders(rec: Recognizer, n: int) -> None:
             side[1] += 1
             down[0] += (pred[i].tile == "back") == g.face_down
             down[1] += 1
-    print(t.line(f"renders (seeds {RENDER_SEED}+)"))
+    print(t.line(f"renders (seeds {RENDER_SEED}+), all tiles incl. distractors"))
+    print(own.line("renders, the player's tiles (hand/win/meld/kita/dora)"))
     print("  top confusions (label→read):",
           ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
     print(f"  red-or-not on found fives: {red[0] / max(red[1], 1):.2%} of {red[1]} | "

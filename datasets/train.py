@@ -373,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
         loader = DataLoader(DetData(all_photos, wts, 10**7), batch_size=args.det_batch, **kw)
         secs = total * (args.det_share if args.only is None else 1.0)
         train_loop("detector", det, loader, det_loss, secs, device, 2e-3, log)
+        torch.save(det.state_dict(), out / "tile_detector.pt")  # for fine-tuning later
         export(det, torch.zeros(1, 3, 512, 512), out / "tile_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
         log(f"wrote {out / 'tile_detector.onnx'}")
@@ -390,6 +391,7 @@ def main(argv: list[str] | None = None) -> int:
 
         secs = total * ((1 - args.det_share) if args.only is None else 1.0)
         train_loop("classifier", cls, loader, ce, secs, device, 3e-3, log)
+        torch.save(cls.state_dict(), out / "tile_classifier.pt")
         export(cls, torch.zeros(1, 3, CROP_H, CROP_W), out / "tile_classifier.onnx",
                {"input": {0: "n"}, "output": {0: "n"}})
         log(f"wrote {out / 'tile_classifier.onnx'}")

@@ -13,11 +13,14 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-DETECT_SIDE = 768
+DETECT_SIDE = 640
 STRIDE = 4
 SIZE_UNIT = 16.0
 HEAT_THRESHOLD = 0.3
 OUT_CHANNELS = 6
+SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile
+CROSS_SCALE_IOU = 0.3  # a half-size hit overlapping a full-size one this much is the same
+COARSE_BELOW = 12  # fewer tiles than this found at full size: look again at half size
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,7 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def suppress_overlaps(boxes: list[RawBox], limit: float = 0.55) -> list[RawBox]:
+def suppress_overlaps(boxes: list[RawBox], limit: float = SAME_TILE_IOU) -> list[RawBox]:
     """Two peaks on one tile (rare, e.g. a long glare): keep the stronger."""
     kept: list[RawBox] = []
     for b in sorted(boxes, key=lambda r: -r.score):
@@ -82,18 +85,30 @@ def suppress_overlaps(boxes: list[RawBox], limit: float = 0.55) -> list[RawBox]:
 
 
 class TileDetector:
-    """The ONNX detector; ``detect(image)`` → RawBox list in the image's pixels."""
+    """The ONNX detector; ``detect(image)`` → RawBox list in the image's pixels.
 
-    def __init__(self, session: object, side: int = DETECT_SIDE) -> None:
+    It looks at ``side`` and, for a close-up (few tiles found, or a tile taller than a fifth
+    of the picture), again at a half-size copy: that pass finds tiles too large for the
+    full-size pass; its hits are added only where the full-size pass found nothing.
+    """
+
+    def __init__(self, session: object, side: int = DETECT_SIDE,
+                 coarse_side: int | None = DETECT_SIDE // 2) -> None:
         self.session = session
         self.side = side
+        self.coarse_side = coarse_side
         self.input_name = session.get_inputs()[0].name  # type: ignore[attr-defined]
 
-    def raw(self, image: np.ndarray) -> tuple[np.ndarray, float]:
-        x, scale = prepare(image, self.side)
+    def raw(self, image: np.ndarray, side: int | None = None) -> tuple[np.ndarray, float]:
+        x, scale = prepare(image, side or self.side)
         (out,) = self.session.run(None, {self.input_name: x})  # type: ignore[attr-defined]
         return np.asarray(out, np.float32), scale
 
     def detect(self, image: np.ndarray, threshold: float = HEAT_THRESHOLD) -> list[RawBox]:
         out, scale = self.raw(image)
-        return decode(out, scale, threshold)
+        found = decode(out, scale, threshold)
+        big = max((f.box[3] - f.box[1] for f in found), default=0.0) * scale > self.side / 5
+        if self.coarse_side and (len(found) < COARSE_BELOW or big):
+            coarse = decode(*self.raw(image, self.coarse_side), threshold)
+            found += [c for c in coarse if all(iou(c.box, f.box) < CROSS_SCALE_IOU for f in found)]
+        return found

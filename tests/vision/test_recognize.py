@@ -90,7 +90,7 @@ def test_flowers_and_not_tiles_are_never_reported() -> None:
     from vision.classify import TileClassifier
     from vision.detect import TileDetector
 
-    rec.detector = TileDetector(_Fixed(heat), side=256)
+    rec.detector = TileDetector(_Fixed(heat), side=256, coarse_side=None)
     rec.classifier = TileClassifier(_Fixed(logits))
     img = np.zeros((256, 256, 3), np.uint8)
     tiles, flowers = rec.tiles(img)

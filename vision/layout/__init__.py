@@ -1,0 +1,159 @@
+"""Layout reconstruction: from tile detections to the hand JSON (shared/CONTRACT.md).
+
+Pure geometry and rules, no model. The stages, each a small module of this package:
+
+1. **Row** (``rows.py``). The player's concealed tiles are the longest chain of upright,
+   similar-size, side-by-side tiles. Chains are grown tile by tile from every close pair,
+   following the row's own direction and pitch as they drift (tilted rows, perspective, gentle
+   curves); no image axis is assumed beyond "the row runs left to right, within 75°". The
+   row's pitch is the yardstick for gaps (boxes may hug the face or include the tile's body).
+   Mostly face-down chains (walls, other players' standing tiles) are never the row; a chain
+   too long for a hand is cut at its relatively widest link (steep perspective closes gaps).
+2. **Right of the row** (``grouping.py``, ``reading.py``, ``melds.py``, ``extras.py``), in
+   the row end's own frame, following the line of the melds as it goes: tiles are cut into
+   groups at gaps, and crowded groups into sets. The first lone upright tile set a little
+   apart is the winning tile (a north only when on the row's line, close by); a group with a
+   sideways tile is a pon (3), minkan (4) or kakan (4, the added tile on or beyond the called
+   one); two face-down ends around two face-up tiles are an ankan; norths (``4z``) and the
+   aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (RULES.md §A4–§A5).
+3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
+   one small group of face-up tiles just beyond the hand's left part (with a warning).
+4. **Sanity** (``sanity.py``; RULES.md "Tiles"): at most four of a kind (red fives count as
+   fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
+   tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``).
+   Every doubt becomes a concrete warning; the best reading is returned, never a silent guess.
+
+Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
+a called tile reported upright, a set with one misread tile, a whole photo turned by 90°
+(``dedupe.py``, ``melds.py``, ``turn.py``).
+
+Shared pieces: ``geometry.py`` (centres, sizes, the row end's frame, line fits),
+``notation.py`` (tile kinds, MPSZ strings), ``tolerances.py`` (every tuning knob).
+
+Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
+suit, a red five (``0``) right after the plain fives (``"2345550p"``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from vision.layout.dedupe import _dedupe
+from vision.layout.extras import _dora_groups
+from vision.layout.geometry import _end_frame, _Geo
+from vision.layout.notation import AKA_MAN, kind, mpsz, readable
+from vision.layout.reading import _finish_row, _read_right, _score
+from vision.layout.rows import _candidate_rows
+from vision.layout.sanity import _count_warnings, _sanity
+from vision.layout.turn import _plausibility, _turn
+from vision.types import TileDetection
+
+__all__ = ["Layout", "kind", "mpsz", "reconstruct"]
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A reconstructed photo: tiles with ``group`` set, the hand JSON, and what to check."""
+
+    tiles: list[TileDetection]
+    hand: dict[str, object]
+    warnings: list[str]
+
+
+def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layout:
+    """Rebuild the player's hand from the detections of one photo.
+
+    ``image_size`` is ``(width, height)`` of the photo. Returns every detection with its
+    ``group`` set (hand, win, meld, kita, dora or other), the hand JSON fields
+    (``hand``, ``win`` — ``None`` for a 13-tile tenpai hand —, ``melds``, ``kita``,
+    ``kita_aka`` and ``dora`` when indicators are found), and warnings that say what to check.
+    """
+    given = list(tiles)
+    if not given:
+        return Layout([], _empty_hand(), ["no tiles found in the photo"])
+    kept, dup_warnings = _dedupe(given)
+    chosen = [given[k] for k in kept]
+    layout = _reconstruct(chosen, dup_warnings)
+    sideways = sum(t.angle == 90 for t in chosen)
+    if sideways > len(chosen) / 2 and sideways >= 5:
+        # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
+        # keep the reading that finds more of a hand (melds and the winning tile sit right).
+        w, h = image_size
+        turned = [_reconstruct([_turn(t, w, h, cw) for t in chosen], dup_warnings) for cw in (1, 0)]
+        best = max(turned, key=_plausibility)
+        if _plausibility(best) > _plausibility(layout):
+            layout = replace(
+                best,
+                warnings=[
+                    "the photo seems turned by 90°: it was read turned upright; check which "
+                    "end of the hand is the winning tile's",
+                    *best.warnings,
+                ],
+            )
+    groups = {k: layout.tiles[i].group for i, k in enumerate(kept)}
+    out = [replace(t, group=groups.get(k, "other")) for k, t in enumerate(given)]
+    return Layout(out, layout.hand, layout.warnings)
+
+
+def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
+    """:func:`reconstruct` on detections without duplicates."""
+    if not tiles:
+        return Layout([], _empty_hand(), ["no tiles found in the photo"])
+    geo = _Geo.of(tiles)
+    rows = _candidate_rows(tiles, geo)
+    if not rows:
+        return Layout(
+            [replace(t, group="other") for t in tiles],
+            _empty_hand(),
+            [*warnings_in, "no upright face-up tiles found: no hand row to read"],
+        )
+    readings = [_read_right(row, tiles, geo) for row in rows]
+    best = max(readings, key=lambda r: _score(r, geo))
+    warnings = list(warnings_in) + list(best.warnings)
+    best = _finish_row(best, tiles, warnings)
+
+    # The concealed row: face-down tiles in it cannot be read.
+    hand_idx: list[int] = []
+    for pos, k in enumerate(best.row, start=1):
+        if not readable(tiles[k]):
+            warnings.append(f"tile {pos} in the hand is face-down or unreadable: add it by hand")
+        else:
+            hand_idx.append(k)
+    meld_idx = [k for _, idx in best.melds for k in idx]
+    taken = set(best.row) | set(meld_idx) | set(best.kita)
+    if best.win is not None:
+        taken.add(best.win)
+    frame = _end_frame(best.row if best.row else hand_idx, tiles, geo)
+    dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
+
+    groups = {
+        "hand": list(best.row),  # unreadable row tiles too: they sit in the hand
+        "win": [best.win] if best.win is not None else [],
+        "meld": meld_idx,
+        "kita": best.kita,
+        "dora": dora_idx,
+    }
+    _count_warnings(best, len(hand_idx), warnings)
+    _sanity(groups, tiles, warnings)
+
+    def read(k: int) -> str:
+        return AKA_MAN if tiles[k].tile == "5m" else tiles[k].tile
+
+    kita_tiles = [read(k) for k in best.kita]
+    hand: dict[str, object] = {
+        "hand": mpsz([read(k) for k in hand_idx]),
+        "win": read(best.win) if best.win is not None else None,
+        "melds": [m for m, _ in best.melds],
+        "kita": len(kita_tiles),
+        "kita_aka": sum(t == AKA_MAN for t in kita_tiles),
+    }
+    if dora_idx:
+        hand["dora"] = [read(k) for k in dora_idx]
+
+    group_of = {k: name for name, idx in groups.items() for k in idx}
+    out = [replace(t, group=group_of.get(k, "other")) for k, t in enumerate(tiles)]
+    return Layout(out, hand, warnings)
+
+
+def _empty_hand() -> dict[str, object]:
+    return {"hand": "", "win": None, "melds": [], "kita": 0, "kita_aka": 0}

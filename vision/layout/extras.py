@@ -1,0 +1,139 @@
+"""Stages 2–3, tiles beside the hand: kita set aside beyond the melds (RULES.md §A4–§A5) and
+dora indicators (face-up tiles among face-down dead-wall tiles, or else one small group of
+face-up tiles just beyond the hand's left part, with a warning)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.layout.geometry import _Frame, _Geo, _unit
+from vision.layout.notation import _is_north, readable
+from vision.types import TileDetection
+
+
+def _kita_beside_melds(
+    row: list[int],
+    tiles: list[TileDetection],
+    geo: _Geo,
+    frame: _Frame,
+    melds: list[tuple[str, list[int]]],
+    kita: list[int],
+    win: int | None,
+    other: list[int],
+) -> list[int]:
+    """Norths set aside beyond the melds (further from the player): kita too (§23–§24).
+
+    Only lone norths count: a north touching non-north tiles is in a discard row.
+    """
+    if not melds:
+        return []
+    taken = set(row) | set(kita) | {k for _, idx in melds for k in idx} | set(other)
+    if win is not None:
+        taken.add(win)
+    meld_t = [frame.coords(geo.centres[k])[0] for _, idx in melds for k in idx]
+    lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
+    found: list[int] = []
+    for k, tile in enumerate(tiles):
+        if k in taken or not _is_north(tile.tile):
+            continue
+        t, n = frame.coords(geo.centres[k])
+        if not (lo < t < hi and -(2 * frame.b + 2.5 * frame.a) < n < -0.5 * frame.b):
+            continue
+        near = [
+            j
+            for j in range(len(tiles))
+            if j != k
+            and j not in taken
+            and not _is_north(tiles[j].tile)
+            and not tiles[j].face_down  # a wall's backs may lie close by
+            and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
+        ]
+        if not near:
+            found.append(k)
+    # Kita are laid in a line: a north next in line with a found one is a kita too.
+    grew = True
+    while found and grew:
+        grew = False
+        for k, tile in enumerate(tiles):
+            if k in taken or k in found or not _is_north(tile.tile) or tile.face_down:
+                continue
+            t, n = frame.coords(geo.centres[k])
+            for f in found:
+                tf, nf = frame.coords(geo.centres[f])
+                if abs(n - nf) < 0.4 * frame.b and abs(t - tf) < 2.6 * frame.a:
+                    found.append(k)
+                    grew = True
+                    break
+    return found
+
+
+def _dora_groups(
+    tiles: list[TileDetection],
+    geo: _Geo,
+    taken: set[int],
+    row: list[int],
+    frame: _Frame,
+    warnings: list[str],
+) -> list[int]:
+    """Dora indicators: face-up tiles in a separate cluster among face-down (dead wall) tiles,
+    or else one small group of face-up tiles lying just beyond the hand's left part."""
+    rest = [k for k in range(len(tiles)) if k not in taken]
+    if not rest:
+        return []
+    parent = {k: k for k in rest}
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    for i in rest:
+        for j in rest:
+            if i < j:
+                dist = float(np.linalg.norm(geo.centres[i] - geo.centres[j]))
+                reach = 0.75 * (
+                    max(geo.widths[i], geo.heights[i]) + max(geo.widths[j], geo.heights[j])
+                )
+                if dist < reach:
+                    parent[find(i)] = find(j)
+    clusters: dict[int, list[int]] = {}
+    for k in rest:
+        clusters.setdefault(find(k), []).append(k)
+    out: list[int] = []
+    loose: list[list[int]] = []
+    for members in clusters.values():
+        backs = [k for k in members if tiles[k].face_down]
+        faces = [k for k in members if readable(tiles[k])]
+        if len(backs) >= 2 and 1 <= len(faces) <= 5 and len(faces) < len(backs) + 2:
+            out.extend(sorted(faces, key=lambda k: geo.centres[k][0]))
+        elif (
+            not backs
+            and len(faces) == len(members) <= 3
+            and all(tiles[k].angle == 0 for k in members)
+            and _above_row_start(members, row, geo, frame)
+        ):
+            loose.append(sorted(faces, key=lambda k: geo.centres[k][0]))
+    if not out and len(loose) == 1:  # one small group just beyond the hand's left part
+        out = loose[0]
+        warnings.append(
+            f"{' '.join(tiles[k].tile for k in out)} lying apart beyond the hand read as dora "
+            "indicator(s): check them"
+        )
+    return out
+
+
+def _above_row_start(members: list[int], row: list[int], geo: _Geo, frame: _Frame) -> bool:
+    """The cluster lies where dora indicators go: beyond the row (away from the player),
+    within a few tiles of its left end."""
+    if len(row) < 2:
+        return False
+    origin = geo.centres[row[0]]
+    u = _unit(geo.centres[row[-1]] - origin)
+    v = np.array([-u[1], u[0]])
+    for k in members:
+        r = geo.centres[k] - origin
+        t, n = float(r @ u) / frame.a, float(r @ v) / frame.b
+        if not (-3.0 < t < 6.0 and -3.8 < n < -1.2):
+            return False
+    return True

@@ -1,0 +1,109 @@
+"""Geometry of detections: centres and sizes, a tile's true sides under tilt, the row end's
+frame (direction, pitch, tile size), line fits and box overlap."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.types import TileDetection
+
+
+@dataclass(frozen=True)
+class _Geo:
+    """Centres and box sizes of all detections as arrays."""
+
+    centres: np.ndarray  # (n, 2)
+    widths: np.ndarray  # (n,)
+    heights: np.ndarray  # (n,)
+
+    @staticmethod
+    def of(tiles: list[TileDetection]) -> _Geo:
+        boxes = np.array([t.box for t in tiles], dtype=float).reshape(-1, 4)
+        centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
+        widths = np.abs(boxes[:, 2] - boxes[:, 0])
+        heights = np.abs(boxes[:, 3] - boxes[:, 1])
+        return _Geo(centres, np.maximum(widths, 1e-6), np.maximum(heights, 1e-6))
+
+    def scale(self, i: int) -> float:
+        return float(math.sqrt(self.widths[i] * self.heights[i]))
+
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 0 else np.array([1.0, 0.0])
+
+
+def _true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float, float]:
+    """Short and long side of a tile whose axis-aligned box is ``w``×``h``, turned by ``theta``.
+
+    An upright tile ``a``×``b`` turned by θ fills a box ``w = a·c + b·s``, ``h = a·s + b·c``;
+    solving the 2×2 system undoes the inflation that tilt gives axis-aligned boxes.
+    """
+    c, s = abs(math.cos(theta)), abs(math.sin(theta))
+    if sideways:
+        w, h = h, w
+    den = c * c - s * s
+    if den < 0.5:  # beyond ~30° the system is ill-conditioned: fall back to the box
+        return 0.75 * min(w, h), max(w, h)
+    a = (w * c - h * s) / den
+    b = (h * c - w * s) / den
+    a = max(a, 0.4 * min(w, h))
+    b = max(b, a)
+    return a, b
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The row's end frame: origin at the last row tile, ``u`` along the row, ``v`` across."""
+
+    origin: np.ndarray
+    u: np.ndarray
+    v: np.ndarray
+    a: float  # local tile width (short side) at the row's end
+    b: float  # local tile height (long side)
+    theta: float  # angle of ``u`` to the image x axis
+
+    def coords(self, p: np.ndarray) -> tuple[float, float]:
+        r = p - self.origin
+        return float(r @ self.u), float(r @ self.v)
+
+
+def _end_frame(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Frame:
+    pts = geo.centres[row]
+    if len(row) >= 2:
+        tail = pts[-min(len(row), 4) :]
+        u = _unit(tail[-1] - tail[0])
+        links = np.hypot(*np.diff(pts[-min(len(row), 4) :], axis=0).T)
+        pitch = float(np.median(links))
+    else:
+        u = np.array([1.0, 0.0])
+        pitch = 0.0
+    theta = math.atan2(u[1], u[0])
+    last = row[-1]
+    a, b = _true_dims(float(geo.widths[last]), float(geo.heights[last]), theta, False)
+    if pitch > 0:
+        b = b * pitch / a if a > 0 else b
+        a = pitch
+    b = max(b, a * 1.05)
+    v = np.array([-u[1], u[0]])
+    return _Frame(pts[-1], u, v, a, b, theta)
+
+
+def _line_at(ts: list[float], ns: list[float], t: float) -> float:
+    """The across position of the line through the recent tile centres, at ``t``."""
+    if len(ts) < 2 or max(ts) - min(ts) < 1e-6:
+        return float(np.mean(ns)) if ns else 0.0
+    slope, icpt = np.polyfit(ts, ns, 1)
+    return float(slope * t + icpt)
+
+
+def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    iw = min(a[2], b[2]) - max(a[0], b[0])
+    ih = min(a[3], b[3]) - max(a[1], b[1])
+    if iw <= 0 or ih <= 0:
+        return 0.0
+    inter = iw * ih
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)

@@ -1,0 +1,158 @@
+"""Stage 2, right of the row: the tiles on the row's line cut into groups at gaps, and
+crowded groups into sets, in the row end's own frame, following the line of the melds as it
+goes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from vision.layout.geometry import _Frame, _Geo, _line_at
+from vision.layout.notation import kind, readable
+from vision.layout.tolerances import ASPECT, BAND_GAP, GROUP_GAP
+from vision.types import TileDetection
+
+
+@dataclass(frozen=True)
+class _Placed:
+    """A tile right of the row in the end frame: position and extent along the row."""
+
+    index: int
+    t: float
+    n: float
+    half: float  # half its extent along the row
+    a: float  # its short side
+    off: float = 0.0  # offset across the row's line, × a
+
+
+def _right_groups(
+    row: list[int], tiles: list[TileDetection], geo: _Geo, frame: _Frame
+) -> list[tuple[float, list[_Placed]]]:
+    """Tiles on the row's line right of its end, cut into groups at gaps: ``(gap, group)``.
+
+    The line is followed as it goes: each accepted tile refines a straight fit of the recent
+    tile centres (upright tiles sit centred on it, sideways ones bottom-aligned with it), so
+    a gentle curve or perspective does not drift away. A sideways tile lying beyond another
+    sideways tile (a kakan's added tile) joins that tile's group.
+    """
+    in_row = set(row)
+    sa = frame.b / ASPECT  # across extent of a sideways tile (foreshortened like the row)
+    side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
+    placed: list[tuple[_Placed, bool]] = []
+    for k, tile in enumerate(tiles):
+        if k in in_row or not (readable(tile) or tile.face_down):
+            continue  # a flower or junk label is never part of the player's sets
+        t, n = frame.coords(geo.centres[k])
+        sideways = tile.angle == 90
+        # Size from the row's own pitch, scaled by box area (perspective): boxes include the
+        # tiles' sides, so box edges would understate the gaps between 3D tiles.
+        a = frame.a * geo.scale(k) / geo.scale(row[-1])
+        half = (ASPECT * a if sideways else a) / 2
+        if t - half < -0.2 * frame.a or not 0.6 < a / frame.a < 1.7:
+            continue
+        placed.append((_Placed(k, t, n, half, a), sideways))
+    placed.sort(key=lambda ps: ps[0].t - ps[0].half)
+    line_t = [float(geo.centres[k] @ frame.u - frame.origin @ frame.u) for k in row[-4:]]
+    line_n = [float((geo.centres[k] - frame.origin) @ frame.v) for k in row[-4:]]
+    groups: list[tuple[float, list[_Placed]]] = []
+    raised: list[_Placed] = []
+    edge, scale = frame.a / 2, frame.a
+    for p, sideways in placed:
+        ref = _line_at(line_t[-6:], line_n[-6:], p.t)
+        dn = p.n - ref - (side_shift if sideways else 0.0)
+        across = sa if sideways else frame.b
+        if sideways and -1.7 * sa < dn < -0.5 * sa:
+            raised.append(p)
+            continue
+        if abs(dn) > 0.5 * across:
+            continue
+        p = replace(p, off=dn / p.a)
+        gap = (p.t - p.half) - edge
+        local = (scale + p.a) / 2
+        if groups and gap <= GROUP_GAP * local:
+            groups[-1][1].append(p)
+        else:
+            if gap > BAND_GAP * local:
+                break
+            groups.append((gap / local, [p]))
+        edge = max(edge, p.t + p.half)
+        scale = p.a
+        line_t.append(p.t)
+        line_n.append(p.n - (side_shift if sideways else 0.0))
+    for p in raised:  # a kakan's added tile: attach to the sideways tile it lies beyond
+        same = kind(tiles[p.index].tile)
+        for _, group in groups:
+            if any(
+                tiles[q.index].angle == 90 and _stacked(p, q) and kind(tiles[q.index].tile) == same
+                for q in group
+            ):
+                group.append(p)
+                break
+    return _split_loose(groups, tiles)
+
+
+def _split_loose(
+    groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]
+) -> list[tuple[float, list[_Placed]]]:
+    """Cut groups that hold more than one set (melds laid close together, or a winning tile
+    and a kita) into runs: an ankan (face-down, two alike, face-down) or a run of one kind;
+    a lone tile of another kind stands alone."""
+    out: list[tuple[float, list[_Placed]]] = []
+    for gap, group in groups:
+        kinds = Counter(kind(tiles[p.index].tile) for p in group if readable(tiles[p.index]))
+        marked = any(tiles[p.index].angle == 90 or tiles[p.index].face_down for p in group)
+        one_set = marked and max(kinds.values(), default=0) >= 2  # a set with a misread tile
+        if len(group) <= 4 and (len(kinds) <= 1 or one_set):
+            out.append((gap, group))
+            continue
+        for i, run in enumerate(_runs(group, tiles)):
+            out.append((gap if i == 0 else 0.0, run))
+    return out
+
+
+def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed]]:
+    """Split one group, left to right, into ankan patterns and same-kind runs."""
+    base = sorted([p for p in group], key=lambda p: p.t)
+    slots: list[list[_Placed]] = []
+    for p in base:  # a tile lying on/beyond a sideways tile shares its slot
+        if (
+            slots
+            and tiles[p.index].angle == 90
+            and any(tiles[q.index].angle == 90 and _stacked(p, q) for q in slots[-1])
+        ):
+            slots[-1].append(p)
+        else:
+            slots.append([p])
+
+    def slot_kind(slot: list[_Placed]) -> str | None:
+        t = tiles[slot[0].index]
+        return kind(t.tile) if readable(t) else None
+
+    def is_back(slot: list[_Placed]) -> bool:
+        return tiles[slot[0].index].face_down
+
+    runs: list[list[_Placed]] = []
+    i = 0
+    while i < len(slots):
+        if (
+            is_back(slots[i])
+            and i + 3 < len(slots)
+            and is_back(slots[i + 3])
+            and slot_kind(slots[i + 1]) is not None
+            and slot_kind(slots[i + 1]) == slot_kind(slots[i + 2])
+        ):
+            runs.append([p for s in slots[i : i + 4] for p in s])
+            i += 4
+            continue
+        k, j = slot_kind(slots[i]), i + 1
+        while k is not None and j < len(slots) and slot_kind(slots[j]) == k and j - i < 4:
+            j += 1
+        runs.append([p for s in slots[i:j] for p in s])
+        i = j
+    return runs
+
+
+def _stacked(a: _Placed, b: _Placed) -> bool:
+    """Two tiles overlapping along the row by more than half: one lies on/next to the other."""
+    overlap = min(a.t + a.half, b.t + b.half) - max(a.t - a.half, b.t - b.half)
+    return overlap > 0.5 * min(a.half, b.half) * 2

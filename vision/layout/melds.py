@@ -1,0 +1,127 @@
+"""Stage 2, melds: a group right of the row read as a pon (3), minkan (4), kakan (4, the added
+tile on or beyond the called one) or ankan (two face-down ends around two face-up tiles), as a
+meld string ``kind:MPSZ``."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vision.layout.geometry import _iou
+from vision.layout.grouping import _Placed, _stacked
+from vision.layout.notation import AKA_MAN, NORTH, kind, mpsz, readable
+from vision.types import TileDetection
+
+
+def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
+    """``kind:XXXX`` from the tiles seen (red fives and the aka-5-man kept as read), padded
+    with the plain kind where a tile is unseen."""
+    seen = [AKA_MAN if f == "5m" else f for f in faces][:size]
+    tiles = seen + [kind(faces[0])] * (size - len(seen))
+    return f"{kind_name}:{mpsz(tiles)}"
+
+
+def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
+    """An ankan from its two face-up tiles (RULES.md Tiles §3, §A1).
+
+    An ankan holds all four tiles of its kind, so for fives the set's red ones are in it:
+    under the base rule exactly one red (if both visible fives are plain, the red lies
+    face-down), under the aka-5-man option all four (both visible fives red).
+    """
+    plain = [kind(f) for f in faces]
+    if main == NORTH:  # an aka-5-man seen face-up is kept (it is a north, §A4)
+        seen = [AKA_MAN for f in faces if f in (AKA_MAN, "5m")][:1]
+        return f"ankan:{mpsz(seen + [NORTH] * (4 - len(seen)))}"
+    if main not in ("5p", "5s"):
+        return f"ankan:{mpsz(plain[:1] * 4)}"
+    red = "0" + main[1]
+    reds = sum(f == red for f in faces)
+    if reds == 2:
+        return f"ankan:{mpsz([red] * 4)}"
+    if reds == 0:
+        warnings.append(
+            f"concealed kan of {main}: both visible fives are plain, so the base rule's red "
+            f"{main} ({red}) is one of the face-down tiles and was counted; check it"
+        )
+    return f"ankan:{mpsz([main] * 3 + [red])}"
+
+
+def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
+    """A called or concealed kan group → meld string, or None when it is no meld.
+
+    A tile of another kind lying on a tile of the set's kind is the same tile read twice
+    (a detector duplicate): it is left out, with a warning.
+    """
+    kinds = Counter(kind(tiles[p.index].tile) for p in group if readable(tiles[p.index]))
+    main = kinds.most_common(1)[0][0] if kinds else None
+    notes: list[str] = []
+    if main is not None and len(kinds) > 1:
+        ours = [p for p in group if readable(tiles[p.index]) and kind(tiles[p.index].tile) == main]
+        doubles = [
+            p
+            for p in group
+            if readable(tiles[p.index])
+            and kind(tiles[p.index].tile) != main
+            and any(_iou(tiles[p.index].box, tiles[q.index].box) > 0.45 for q in ours)
+        ]
+        for p in doubles:
+            notes.append(
+                f"{tiles[p.index].tile} lies on a {main} of a meld: read as one {main}, check it"
+            )
+        group = [p for p in group if p not in doubles]
+    meld = _read_group(group, tiles, notes)
+    if meld is None:  # what a group that is no meld mixes does not matter
+        notes = [n for n in notes if "mixes kinds" not in n and " lies on a " not in n]
+    warnings.extend(notes)
+    return meld
+
+
+def _read_group(
+    group: list[_Placed], tiles: list[TileDetection], warnings: list[str]
+) -> str | None:
+    """:func:`_read_meld` on a group without duplicate readings."""
+    ids = [tiles[p.index].tile for p in group]
+    backs = [p for p in group if tiles[p.index].face_down]
+    faces = [tiles[p.index].tile for p in group if readable(tiles[p.index])]
+    sideways = [p for p in group if tiles[p.index].angle == 90]
+    kinds = Counter(kind(f) for f in faces)
+    main = kinds.most_common(1)[0][0] if kinds else None
+    if main is not None and len(kinds) > 1:
+        warnings.append(f"meld {' '.join(ids)} mixes kinds: read as {main}, check the odd tile(s)")
+    faces_main = [f for f in faces if kind(f) == main] or faces
+    if backs:
+        if main is not None and len(group) == 4 and len(backs) == 2 and len(faces) == 2:
+            return _ankan_string(main, faces_main, warnings)
+        if len(group) == 4 and not faces:
+            warnings.append("a concealed kan shows four face-down tiles: add its kind by hand")
+            return None
+        warnings.append(
+            f"group {' '.join(ids)} right of the hand has face-down tiles but is not "
+            "two face-down ends around two face-up tiles: check it"
+        )
+        return None
+    if main is None:
+        return None
+    if sideways:
+        if len(sideways) > 2 or (len(sideways) == 2 and not _stacked(sideways[0], sideways[1])):
+            return None  # a called meld shows one sideways tile (two stacked for a kakan)
+        if kinds[main] < 2:
+            return None  # no two tiles of one kind: someone else's discards, not a set
+        if len(group) == 3:
+            return _meld_string("pon", faces_main, 3)
+        if len(group) == 4:
+            stacked = len(sideways) == 2 and _stacked(sideways[0], sideways[1])
+            return _meld_string("kakan" if stacked else "minkan", faces_main, 4)
+        warnings.append(
+            f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
+        )
+        return None
+    stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+    if len(group) in (3, 4) and len(kinds) == 1 and (main != NORTH or stacked):
+        # A called set whose sideways tile was not seen as such (a common detector slip):
+        # three alike → pon; four → kakan when two lie one beyond the other, else minkan.
+        name = "pon" if len(group) == 3 else ("kakan" if stacked else "minkan")
+        warnings.append(
+            f"{len(group)} {main} right of the hand show no sideways tile: read as {name}, check it"
+        )
+        return _meld_string(name, faces_main, len(group))
+    return None

@@ -1,0 +1,61 @@
+"""Tile ids and MPSZ strings: what a detection's label counts as, and canonical output.
+
+Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
+suit, a red five (``0``) right after the plain fives (``"2345550p"``).
+"""
+
+from __future__ import annotations
+
+from vision.types import TileDetection
+
+SUITS = "mpsz"
+NORTH = "4z"
+AKA_MAN = "0m"
+
+
+def kind(tile: str) -> str:
+    """The kind a tile counts as for the four-of-a-kind rule: reds are fives, ``0m`` a north.
+
+    >>> kind("0p"), kind("0m"), kind("7z")
+    ('5p', '4z', '7z')
+    """
+    if tile == AKA_MAN:
+        return NORTH
+    if tile[0] == "0":
+        return "5" + tile[1]
+    return tile
+
+
+def readable(det: TileDetection) -> bool:
+    """A face-up tile with a valid MPSZ id (not ``back``, not a flower or junk label).
+
+    >>> readable(TileDetection("0p", (0, 0, 1, 1))), readable(TileDetection("flower", (0, 0, 1, 1)))
+    (True, False)
+    """
+    t = det.tile
+    if len(t) != 2 or t[1] not in SUITS or not t[0].isdigit():
+        return False
+    return "1" <= t[0] <= "7" if t[1] == "z" else True
+
+
+def _sort_key(tile: str) -> tuple[int, int, int]:
+    digit = int(tile[0])
+    return (SUITS.index(tile[1]), 5 if digit == 0 else digit, 1 if digit == 0 else 0)
+
+
+def mpsz(tiles: list[str]) -> str:
+    """Tiles as one canonical MPSZ string: digits grouped per suit, suits in m p s z order.
+
+    >>> mpsz(["1z", "3p", "0p", "5p", "1z", "2p"])
+    '2350p11z'
+    """
+    out: list[str] = []
+    for suit in SUITS:
+        digits = [t[0] for t in sorted(tiles, key=_sort_key) if t[1] == suit]
+        if digits:
+            out.append("".join(digits) + suit)
+    return "".join(out)
+
+
+def _is_north(tile: str) -> bool:
+    return tile in (NORTH, AKA_MAN, "5m")

@@ -1,0 +1,139 @@
+"""Stage 2, one reading per candidate row: the winning tile, melds and kita right of it,
+and how the readings rank (RULES.md §1: 13 tiles plus the winning tile).
+
+The first lone upright tile set a little apart is the winning tile (a north only when on the
+row's line, close by); a group with a sideways tile is a meld; norths (``4z``) and the
+aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (RULES.md §A4–§A5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from vision.layout.extras import _kita_beside_melds
+from vision.layout.geometry import _end_frame, _Geo
+from vision.layout.grouping import _Placed, _right_groups, _stacked
+from vision.layout.melds import _read_meld
+from vision.layout.notation import _is_north, readable
+from vision.layout.tolerances import MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, WIN_GAP
+from vision.types import TileDetection
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """One interpretation of the photo around a candidate row."""
+
+    row: list[int]
+    win: int | None
+    melds: list[tuple[str, list[int]]]  # ("pon:777z", tile indices)
+    kita: list[int]
+    other_right: list[int]
+    warnings: list[str]
+
+    @property
+    def units(self) -> int:
+        """Tiles toward 14 (§1): concealed + winning tile + 3 per meld (a kan's 4th is extra)."""
+        return len(self.row) + (self.win is not None) + 3 * len(self.melds)
+
+
+def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Reading:
+    """Interpret everything right of a candidate row: winning tile, melds, kita."""
+    warnings: list[str] = []
+    frame = _end_frame(row, tiles, geo)
+    groups = _right_groups(row, tiles, geo, frame)
+    win: int | None = None
+    melds: list[tuple[str, list[int]]] = []
+    kita: list[int] = []
+    other: list[int] = []
+    lone_candidates: list[int] = []
+    if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
+        gap0, first = groups[0]
+        if (
+            all(_is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
+            and WIN_GAP < gap0 < MAX_WIN_GAP
+            and _north_wins(gap0, first[0])
+            and not _north_wins(gap0, first[1])
+        ):
+            groups = [(gap0, first[:1]), (0.0, first[1:]), *groups[1:]]
+    for gi, (gap, group) in enumerate(groups):
+        indices = [p.index for p in group]
+        single = len(group) == 1
+        tile = tiles[group[0].index]
+        lone_upright = single and tile.angle == 0 and readable(tile)
+        north = _is_north(tile.tile)
+        if (
+            gi == 0
+            and lone_upright
+            and WIN_GAP < gap < MAX_WIN_GAP
+            and (not north or _north_wins(gap, group[0]))
+        ):
+            win = group[0].index
+            if north:
+                warnings.append(
+                    f"the tile set apart after the hand is a north ({tile.tile}): read as "
+                    "the winning tile; if it is an extracted kita, move it to kita"
+                )
+            continue
+        if all(_is_north(tiles[k].tile) for k in indices):
+            # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
+            # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).
+            sideways = sum(tiles[k].angle == 90 for k in indices)
+            stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+            called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
+            meld = _read_meld(group, tiles, warnings) if called else None
+            if meld is not None:
+                melds.append((meld, indices))
+            else:
+                kita.extend(indices)
+            continue
+        meld = _read_meld(group, tiles, warnings)
+        if meld is not None:
+            melds.append((meld, indices))
+            continue
+        if lone_upright:
+            lone_candidates.append(group[0].index)
+        other.extend(indices)
+    if win is not None and lone_candidates:
+        extra = ", ".join(tiles[k].tile for k in lone_candidates)
+        warnings.append(
+            f"two candidates for the winning tile: {tiles[win].tile} (taken) and {extra} "
+            "further right: check which one it is"
+        )
+    elif win is None and lone_candidates:
+        extra = ", ".join(tiles[k].tile for k in lone_candidates)
+        warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
+    kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
+    return _Reading(row, win, melds, kita, other, warnings)
+
+
+def _north_wins(gap: float, p: _Placed) -> bool:
+    """A north set apart right after the row: the winning tile lies on the row's line at a
+    small gap; a kita is set aside (off the line, or further away)."""
+    return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
+
+
+def _score(reading: _Reading, geo: _Geo) -> tuple[float, ...]:
+    """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
+    longer row, then the larger tiles (nearer the camera: the player's own)."""
+    units = reading.units
+    plausible = 1.0 if units in (13, 14) else 0.0
+    size = float(np.mean([geo.scale(k) for k in reading.row]))
+    return (plausible, -abs(units - 13.5), float(len(reading.row)), size)
+
+
+def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:
+    """No tile set apart but one tile too many in the row: the rightmost is the winning tile."""
+    if reading.win is not None:
+        return reading
+    faces = [k for k in reading.row if readable(tiles[k])]
+    if len(faces) == 14 - 3 * len(reading.melds):
+        last = reading.row[-1]
+        warnings.append(
+            f"no winning tile set apart from the hand: took the rightmost tile "
+            f"({tiles[last].tile}) as the winning tile; if the hand is in tenpai it has one "
+            "tile too many"
+        )
+        return replace(reading, row=reading.row[:-1], win=last)
+    return reading

@@ -1,0 +1,189 @@
+"""Stage 1, the row: candidate rows for the player's concealed tiles.
+
+The player's concealed tiles are the longest chain of upright, similar-size, side-by-side
+tiles. Chains are grown tile by tile from every close pair, following the row's own direction
+and pitch as they drift (tilted rows, perspective, gentle curves); no image axis is assumed
+beyond "the row runs left to right, within 75°". The row's pitch is the yardstick for gaps
+(boxes may hug the face or include the tile's body). Mostly face-down chains (walls, other
+players' standing tiles) are never the row; a chain too long for a hand is cut at its
+relatively widest link (steep perspective closes gaps).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.layout.geometry import _Geo, _true_dims, _unit
+from vision.layout.notation import readable
+from vision.layout.tolerances import (
+    ACROSS_TOL,
+    ALONG_TOL,
+    LINK_JUMP,
+    MAX_ROW_SLOPE_DEG,
+    MAX_ROWS,
+    MAX_TURN_DEG,
+    SIZE_RATIO,
+    TOUCH,
+)
+from vision.types import TileDetection
+
+
+def _grow(
+    geo: _Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
+) -> list[int]:
+    """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added."""
+    added: list[int] = []
+    cur = start
+    cos_turn = math.cos(math.radians(MAX_TURN_DEG))
+    while True:
+        pred = geo.centres[cur] + d * step
+        r = geo.centres - pred
+        along = r @ d
+        across = r @ np.array([-d[1], d[0]])
+        ratio = np.sqrt(geo.widths * geo.heights) / geo.scale(cur)
+        ok = (
+            allowed
+            & (np.abs(along) < ALONG_TOL * step)
+            & (np.abs(across) < ACROSS_TOL * step)
+            & (ratio < SIZE_RATIO)
+            & (ratio > 1 / SIZE_RATIO)
+        )
+        for i in used:
+            ok[i] = False
+        cands = np.flatnonzero(ok)
+        if cands.size == 0:
+            return added
+        j = int(cands[np.argmin(np.hypot(along[cands], across[cands]))])
+        link = geo.centres[j] - geo.centres[cur]
+        new_d = _unit(link)
+        if (
+            float(new_d @ d) < cos_turn
+            or not _touching(geo, cur, j, link)
+            or _skips(geo, cur, j, allowed)
+        ):
+            return added
+        step = 0.5 * step + 0.5 * float(np.linalg.norm(link))
+        d = _unit(d + new_d)
+        added.append(j)
+        used.add(j)
+        cur = j
+
+
+def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
+    """Upright tiles ``i`` and ``j`` touch side by side: the link is about one tile width."""
+    theta = math.atan2(float(link[1]), float(link[0]))
+    ai, _ = _true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
+    aj, _ = _true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
+    ratio = float(np.linalg.norm(link)) / ((ai + aj) / 2)
+    return TOUCH[0] < ratio < TOUCH[1]
+
+
+def _skips(geo: _Geo, i: int, j: int, allowed: np.ndarray) -> bool:
+    """The link ``i``→``j`` jumps over another tile lying between them."""
+    length = float(np.linalg.norm(geo.centres[j] - geo.centres[i]))
+    mid = (geo.centres[i] + geo.centres[j]) / 2
+    dist = np.hypot(*(geo.centres - mid).T)
+    # A near-duplicate box of either end (a tile read twice) is no tile in between.
+    to_i = np.hypot(*(geo.centres - geo.centres[i]).T)
+    to_j = np.hypot(*(geo.centres - geo.centres[j]).T)
+    near = allowed & (dist < 0.3 * length) & (to_i > 0.35 * length) & (to_j > 0.35 * length)
+    near[[i, j]] = False
+    return bool(near.any())
+
+
+def _trim(chain: list[int], tiles: list[TileDetection]) -> list[int]:
+    """Drop flowers and junk labels from the ends of a chain: set aside, not in the hand.
+    (Inside the row such a tile stays, as an unreadable hand tile with a warning.)"""
+
+    def junk(k: int) -> bool:
+        return not readable(tiles[k]) and not tiles[k].face_down
+
+    lo, hi = 0, len(chain)
+    while lo < hi and junk(chain[lo]):
+        lo += 1
+    while hi > lo and junk(chain[hi - 1]):
+        hi -= 1
+    return chain[lo:hi]
+
+
+def _cuts(chain: list[int], geo: _Geo) -> list[list[int]]:
+    """A chain too long for one hand: the hand ends at one of its relatively widest links
+    (under steep perspective a set-apart winning tile or kita can close up to the row)."""
+    links = np.hypot(*np.diff(geo.centres[chain], axis=0).T)
+    jump = []
+    for k in range(1, len(links) - 1):
+        expected = math.sqrt(float(links[k - 1]) * float(links[k + 1]))  # smooth perspective
+        jump.append((float(links[k]) / expected, k))
+    return [chain[: k + 1] for ratio, k in sorted(jump, reverse=True)[:3] if ratio > 1.08]
+
+
+def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
+    """Cut a chain where a link is clearly longer than the links around it (a set-apart tile).
+
+    The row's own pitch is the yardstick, not box sizes: labelled or detected boxes may hug
+    the face or the body, and racks leave small even gaps; a set-apart tile still stands out.
+    """
+    if len(chain) < 4:
+        return [chain]
+    pts = geo.centres[chain]
+    links = np.hypot(*np.diff(pts, axis=0).T)
+    pieces: list[list[int]] = [[chain[0]]]
+    for k, link in enumerate(links):
+        around = np.concatenate([links[max(0, k - 3) : k], links[k + 1 : k + 4]])
+        if float(link) > LINK_JUMP * float(np.median(around)):
+            pieces.append([])
+        pieces[-1].append(chain[k + 1])
+    return pieces
+
+
+def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
+    """Every maximal chain of upright touching tiles, longest (most face-up tiles) first."""
+    upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
+    max_slope = math.cos(math.radians(MAX_ROW_SLOPE_DEG))
+    chains: dict[frozenset[int], list[int]] = {}
+    for i in (int(k) for k in np.flatnonzero(upright)):
+        dist = np.hypot(*(geo.centres - geo.centres[i]).T)
+        short = min(geo.widths[i], geo.heights[i])
+        near = [
+            int(j)
+            for j in np.argsort(dist)
+            if j != i and upright[j] and 0.45 * short < dist[j] < 1.6 * short
+        ][:3]
+        for j in near:
+            d = _unit(geo.centres[j] - geo.centres[i])
+            if abs(d[0]) < max_slope:
+                continue
+            if d[0] < 0:
+                continue  # the pair (j, i) covers this direction
+            if not _touching(geo, i, j, geo.centres[j] - geo.centres[i]):
+                continue
+            if _skips(geo, i, j, upright):
+                continue
+            step = float(dist[j])
+            used: set[int] = {i, j}
+            right = _grow(geo, j, d, step, upright, used)
+            left = _grow(geo, i, -d, step, upright, used)
+            for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
+                chain = _trim(chain, tiles)
+                if chain:
+                    chains.setdefault(frozenset(chain), chain)
+
+    def face_up(chain: list[int]) -> int:
+        return sum(readable(tiles[k]) for k in chain)
+
+    ordered = sorted(chains.values(), key=lambda c: (-face_up(c), -len(c)))
+    # Keep only chains not contained in an earlier one.
+    kept: list[list[int]] = []
+    for c in ordered:
+        if 2 * face_up(c) <= len(c):
+            continue  # mostly face-down: a wall or another player's standing hand
+        if not any(set(c) <= set(k) for k in kept):
+            kept.append(c)
+    kept = kept[:MAX_ROWS]  # the longest chains: the hand row is among them
+    kept += [cut for c in kept if len(c) > 14 for cut in _cuts(c, geo)]
+    if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
+        faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
+        return [[max(faces, key=geo.scale)]] if faces else []
+    return kept

@@ -1,0 +1,22 @@
+"""The layout stage's tuning knobs, in one table."""
+
+from __future__ import annotations
+
+# Geometry tolerances, in units of the local tile width ``a`` (the short side of an upright
+# tile) or of the pitch (centre-to-centre distance of touching tiles in the row).
+ALONG_TOL = 0.25  # growing the row: along-row miss allowed, × pitch
+ACROSS_TOL = 0.35  # growing the row: across-row miss allowed, × pitch
+MAX_TURN_DEG = 25.0  # growing the row: largest bend between two links
+SIZE_RATIO = 1.6  # neighbours in the row differ in size by at most this factor
+MAX_ROW_SLOPE_DEG = 75.0  # a row runs left to right within this angle
+TOUCH = (0.3, 1.6)  # side-by-side tiles: centre distance within this × the tile width
+LINK_JUMP = 1.3  # a link this much longer than its neighbours' is a gap: the row ends there
+GROUP_GAP = 0.4  # a gap wider than this × a separates two groups right of the row
+WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
+MAX_WIN_GAP = 2.5  # ... and by at most this × a
+BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's area
+NORTH_OFF = 0.08  # a north this far (× a) off the row's line is a kita, not the winning tile
+NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
+MAX_ROWS = 8  # candidate rows read in full: the longest chains
+LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
+ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured

@@ -1,4 +1,4 @@
-"""Layout reconstruction accuracy (vision/layout.py).
+"""Layout reconstruction accuracy (vision/layout/).
 
 Three measurements, each printed with its failure categories:
 

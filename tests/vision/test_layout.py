@@ -1,4 +1,4 @@
-"""Layout reconstruction on synthetic detection lists (vision/layout.py).
+"""Layout reconstruction on synthetic detection lists (vision/layout/).
 
 Scenes are built with :class:`Table`: tiles are laid left to right along a (possibly tilted)
 row with real tile proportions, each turned into the axis-aligned box a detector would give.

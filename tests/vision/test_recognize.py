@@ -112,7 +112,7 @@ def test_shipped_model_reads_rendered_scenes(recognizer: Recognizer) -> None:
     for seed in (910_001, 910_002, 910_003):
         sc = render_scene(np.random.default_rng(seed))
         pred, _ = recognizer.tiles(sc.image)
-        gt = [t for t in sc.tiles if not t.occluded]
+        gt = [t for t in sc.tiles if not t.occluded and t.group != "other"]  # the player's
         boxes = np.array([t.box for t in gt], np.float32)
         m = match(pred, boxes)
         total += len(gt)
@@ -125,7 +125,7 @@ def test_shipped_model_reads_rendered_scenes(recognizer: Recognizer) -> None:
                 red_total += 1
                 red_right += pred[i].red == g.red
         assert all(t.tile in CLASSES for t in pred)
-    assert found >= 0.75 * total
+    assert found >= 0.9 * total
     assert named >= 0.9 * found
     assert red_right >= red_total - 1
 

@@ -118,11 +118,10 @@ def hk_photos(split: str, corrected: bool = True) -> list[Photo]:
 def jp_upright_is_heldout(name: str, names: list[str]) -> bool:
     """The team's split rule for jp-upright: sorted index % 5 == 0 is held out."""
     try:
-        from datasets.synth import jp_upright_is_heldout as rule  # type: ignore[attr-defined]
-
-        return bool(rule(name))
+        from datasets.synth.faces import jp_upright_is_heldout as rule
     except ImportError:
         return sorted(names).index(name) % 5 == 0
+    return bool(rule(name, names))
 
 
 def jp_photos(heldout: bool) -> list[Photo]:

@@ -12,7 +12,8 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from fastapi import FastAPI
-from fastapi.responses import FileResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -83,6 +84,26 @@ def _games_router(app: FastAPI) -> bool:
     return True
 
 
+def _offline_docs(app: FastAPI) -> None:
+    """``GET /docs`` with Swagger UI served from this server (the swagger-ui-bundle package),
+    not from FastAPI's default CDN: the table may have no internet."""
+    import swagger_ui_bundle
+
+    app.mount(
+        "/docs-static", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-static"
+    )
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json",
+            title="sanma-lens API",
+            swagger_js_url="/docs-static/swagger-ui-bundle.js",
+            swagger_css_url="/docs-static/swagger-ui.css",
+            swagger_favicon_url="/docs-static/favicon-32x32.png",
+        )
+
+
 def create_app(
     settings: Settings | None = None,
     recognizer_factory: RecognizerFactory | None = None,
@@ -102,6 +123,7 @@ def create_app(
         description=DESCRIPTION,
         lifespan=lifespan,
         strict_content_type=False,
+        docs_url=None,
     )
     app.state.settings = settings
     app.state.recognizer_factory = factory
@@ -115,6 +137,7 @@ def create_app(
     app.add_middleware(JsonBodyMiddleware)
     app.include_router(router)
     app.state.games = _games_router(app)
+    _offline_docs(app)
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:

@@ -164,3 +164,12 @@ def test_settings_from_env(monkeypatch):
     s = Settings.from_env()
     assert s.max_upload_bytes == int(2.5 * MB)
     assert s.max_pixels == 10_000_000
+
+
+def test_docs_page_needs_no_internet(client):
+    """Swagger UI's script and style come from this server, never a CDN."""
+    html = client.get("/docs").text
+    assert "cdn." not in html and "https://" not in html
+    for asset in ("/docs-static/swagger-ui-bundle.js", "/docs-static/swagger-ui.css"):
+        assert asset in html
+        assert client.get(asset).status_code == 200

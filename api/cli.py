@@ -59,30 +59,28 @@ def _run_batch(fn: Callable[[Any], dict[str, Any]], lines: Iterable[str], out: T
     return status
 
 
+def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace) -> int:
+    """One hand JSON (or JSON Lines with ``--batch``) through ``fn``, results to stdout."""
+    if not args.batch:
+        return _run_one(fn, args.file, sys.stdout)
+    try:
+        text = _read_text(args.file)
+    except InputError as exc:
+        _emit(exc.to_json(), sys.stdout)
+        return EXIT_BAD_INPUT
+    return _run_batch(fn, text.splitlines(), sys.stdout)
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from engine.service import score_json
 
-    if args.batch:
-        try:
-            text = _read_text(args.file)
-        except InputError as exc:
-            _emit(exc.to_json(), sys.stdout)
-            return EXIT_BAD_INPUT
-        return _run_batch(score_json, text.splitlines(), sys.stdout)
-    return _run_one(score_json, args.file, sys.stdout)
+    return _json_command(score_json, args)
 
 
 def _cmd_tenpai(args: argparse.Namespace) -> int:
     from engine.service import tenpai_json
 
-    if args.batch:
-        try:
-            text = _read_text(args.file)
-        except InputError as exc:
-            _emit(exc.to_json(), sys.stdout)
-            return EXIT_BAD_INPUT
-        return _run_batch(tenpai_json, text.splitlines(), sys.stdout)
-    return _run_one(tenpai_json, args.file, sys.stdout)
+    return _json_command(tenpai_json, args)
 
 
 def _cmd_recognize(args: argparse.Namespace) -> int:

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.decompose import HandFacts, Reading, hand_facts, readings
-from engine.fu import FuItem, fu_of
+from engine.fu import FuItem, fu_of, fu_value
 from engine.parse import HandInput, Situation, Tile
 from engine.points import limited_base
 from engine.rules import Rules
 from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
-from engine.yaku import Context, yaku_han_of, yaku_of
+from engine.yaku import Context, held_yaku, yaku_han_of, yaku_of, yakuhai_sets
 
 
 @dataclass(frozen=True)
@@ -55,28 +55,58 @@ def best(
 
     ``rs``: the readings if already made (``readings_in``); ``memo``: see ``yaku_of``.
     """
-    rules = ctx.rules
-    found: Evaluation | None = None
-    found_key: tuple[int, ...] = (-1,)
+    if rs is None:
+        rs = readings_in(facts, ctx)
+    if not rs:
+        return None
     if memo is None:
         memo = {}
+    r = rs[_best_index(rs, ctx, extra_han, memo)[0]] if len(rs) > 1 else rs[0]
+    yaku = yaku_of(r, ctx, memo)
+    fu, items = fu_of(r, ctx)
+    return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
+
+
+def _best_index(
+    rs: list[Reading], ctx: Context, extra_han: int, memo: dict[Any, Any]
+) -> tuple[int, int]:
+    """Index and yaku han of the highest-scoring reading (the ranking of :func:`best`),
+    without building yaku lists (unless ``yakuman_exclusive``) or fu breakdowns."""
+    rules = ctx.rules
     ym_han = rules.yakuman_han
     by_raw_fu = rules.tie_break_by_raw_fu
-    for r in readings_in(facts, ctx) if rs is None else rs:
-        yaku = yaku_of(r, ctx, memo)
-        yaku_han = sum(h for _, h in yaku)
-        fu, items = fu_of(r, ctx)
-        has_ym = yaku_han >= ym_han and any(h >= ym_han for _, h in yaku)
-        extra = extra_han if rules.dora_with_yakuman or not has_ym else 0
+    exclusive = rules.yakuman_exclusive
+    dora_with_ym = rules.dora_with_yakuman
+    found, found_han = 0, 0
+    found_key: tuple[int, ...] = (-1,)
+    for i, r in enumerate(rs):
+        if exclusive:
+            yaku = yaku_of(r, ctx, memo)
+            yaku_han = sum(h for _, h in yaku)
+            has_ym = yaku_han >= ym_han and any(h >= ym_han for _, h in yaku)
+        else:
+            held = held_yaku(r, ctx, memo)
+            yaku_han = sum(held.values())
+            has_ym = False
+            if "yakuhai" in held:
+                one = held["yakuhai"]
+                sets = [n for _, n in yakuhai_sets(r, ctx)]
+                yaku_han += one * (sum(sets) - 1)
+                if yaku_han >= ym_han:
+                    has_ym = any(one * n >= ym_han for n in sets)
+            if yaku_han >= ym_han and not has_ym:
+                has_ym = any(h >= ym_han for y, h in held.items() if y != "yakuhai")
+        fu, raw = fu_value(r, ctx)
+        extra = extra_han if dora_with_ym or not has_ym else 0
         base = limited_base(yaku_han + extra, fu, has_ym, rules)[0]
         if by_raw_fu:
-            key: tuple[int, ...] = (base, has_ym, yaku_han, fu, raw_fu(items))
+            key: tuple[int, ...] = (base, has_ym, yaku_han, fu, raw)
         else:
             key = (base, yaku_han, fu)
         if key > found_key:
             found_key = key
-            found = Evaluation(r, tuple(yaku), yaku_han, fu, tuple(items))
-    return found
+            found, found_han = i, yaku_han
+    return found, found_han
 
 
 def raw_fu(items: list[FuItem]) -> int:
@@ -105,8 +135,7 @@ def best_yaku_han(
         return None
     if len(rs) == 1:
         return yaku_han_of(rs[0], ctx, memo)
-    ev = best(facts, ctx, extra_han, rs, memo)
-    return ev.yaku_han if ev is not None else None
+    return _best_index(rs, ctx, extra_han, {} if memo is None else memo)[1]
 
 
 def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> HandFacts:

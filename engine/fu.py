@@ -71,3 +71,37 @@ def _pair_fu(kind: int, c: Context) -> int:
 def _round(items: list[FuItem]) -> int:
     total = sum(f for _, f in items)
     return -(-total // 10) * 10
+
+
+def fu_value(r: Reading, c: Context) -> tuple[int, int]:
+    """``(fu, raw fu)`` of :func:`fu_of` without the breakdown (ranking readings of a wait).
+
+    The raw fu is ``evaluate.raw_fu`` of the breakdown: the sum before rounding, an open
+    pinfu-shaped hand counting 22.
+    """
+    rules = c.rules
+    if r.form == CHIITOITSU:
+        return rules.chiitoitsu_fu, rules.chiitoitsu_fu
+    tsumo = c.sit.tsumo
+    closed = r.facts.closed
+    if r.form != STANDARD:
+        total = 22 if tsumo else 30 if closed else 20
+        return -(-total // 10) * 10, total
+    if closed and pinfu(r, c):
+        if tsumo:
+            return rules.pinfu_tsumo_fu, rules.pinfu_tsumo_fu
+        return 30, 30
+    total = 20
+    if closed and not tsumo:
+        total += 10
+    if tsumo:
+        total += 2
+    if r.wait in ("kanchan", "penchan", "tanki"):
+        total += 2
+    for p in r.pungs:
+        total += 2 * (2 if IS_TH[p.kind] else 1) * (2 if p.concealed else 1) * (4 if p.kan else 1)
+    total += _pair_fu(r.pair, c)
+    fu = -(-total // 10) * 10
+    if not closed and fu == 20:
+        return rules.open_pinfu_fu, total + 2
+    return fu, total

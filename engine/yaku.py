@@ -527,6 +527,9 @@ class Plan(NamedTuple):
     weaker: dict[str, tuple[str, ...]]  # id → the weaker forms it removes
     composites: tuple[tuple[str, tuple[str, ...], int], ...]  # available composites and han
     order: dict[str, int]  # table order of the ids, for the output
+    #: ids of which one must be held for any post-processing step to change ``held``:
+    #: every stronger form, one part of each composite, haitei, houtei, open riichi
+    post: frozenset[str] = frozenset()
 
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
@@ -585,6 +588,10 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
         {k: tuple(v) for k, v in weaker.items()},
         tuple(composites),
         order,
+        frozenset(
+            [*weaker, *(parts[-1] for _, parts, _ in composites), "haitei", "houtei"]
+            + ["open_riichi"]
+        ),
     )
     _PLAN_CACHE[key] = (rules, plan)
     return plan
@@ -605,7 +612,7 @@ def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dic
     plan = _plan(rules, closed, r.form)
     situational = c.cache.get((closed, r.form))
     if situational is None:
-        situational = {yid: han for yid, han, fn in plan.situation if fn(r, c)}
+        situational = _situational(plan, r, c)
         c.cache[(closed, r.form)] = situational
     hand = memo.get(r.form) if memo is not None else None
     if hand is None:
@@ -636,8 +643,8 @@ def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dic
         if memo is not None:
             memo[id(r)] = (r, own)
     held = {**situational, **hand, **own}
-    if not held:
-        return held
+    if not held or plan.post.isdisjoint(held):
+        return held  # no stronger form, composite, §40 pair or open riichi: nothing to do
     for strong in [y for y in held if y in plan.weaker]:
         for weak in plan.weaker[strong]:
             held.pop(weak, None)
@@ -653,6 +660,23 @@ def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dic
     if "open_riichi" in held:
         held["open_riichi"] = _open_riichi_han(held["open_riichi"], c)
     return held
+
+
+# Situational yaku by rule set, situation, closedness and form: they depend on nothing else
+# (the Context cache holds them per Context; this one serves new Contexts of equal situations).
+_SIT_CACHE: dict[tuple[int, Situation, bool, str], tuple[Rules, dict[str, int]]] = {}
+
+
+def _situational(plan: Plan, r: Reading, c: Context) -> dict[str, int]:
+    key = (id(c.rules), c.sit, r.facts.closed, r.form)
+    entry = _SIT_CACHE.get(key)
+    if entry is not None and entry[0] is c.rules:
+        return entry[1]
+    out = {yid: han for yid, han, fn in plan.situation if fn(r, c)}
+    if len(_SIT_CACHE) > 4096:  # stay bounded
+        _SIT_CACHE.clear()
+    _SIT_CACHE[key] = (c.rules, out)
+    return out
 
 
 def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[tuple[str, int]]:

@@ -195,15 +195,14 @@ def group_additions(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, int]
     return tuple(out)
 
 
-def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
-    """Kinds that complete the concealed tiles (13 − 3·melds of them), by shape alone.
-
-    The caller removes kinds the player already holds all four of (RULES.md §18, §29).
-    """
-    waits: set[int] = set()
-    groups = _groups(counts)
-    flags = [group_flags(base, g) for base, g in zip(GROUP_BASES, groups, strict=True)]
-    for gi, base in enumerate(GROUP_BASES):
+@cache
+def _receivers(flags: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """For the four groups' flags: ``(group, accept)`` of each group that may take the winning
+    tile, where a kind added to it counts when its new flags meet ``accept`` (2: the group
+    must then hold the pair, the others being whole sets; 1: whole sets, another group
+    holding the pair). At most 256 keys."""
+    out = []
+    for gi in range(4):
         others = [flags[j] for j in range(4) if j != gi]
         if 0 in others:
             continue
@@ -211,10 +210,23 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
         one_pair = any(
             others[i] & 2 and all(others[j] & 1 for j in range(3) if j != i) for i in range(3)
         )
-        if not (all_sets or one_pair):
-            continue
-        for k, f in group_additions(base, groups[gi]):
-            if (f & 2 and all_sets) or (f & 1 and one_pair):
+        accept = (2 if all_sets else 0) | (1 if one_pair else 0)
+        if accept:
+            out.append((gi, accept))
+    return tuple(out)
+
+
+def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
+    """Kinds that complete the concealed tiles (13 − 3·melds of them), by shape alone.
+
+    The caller removes kinds the player already holds all four of (RULES.md §18, §29).
+    """
+    waits: set[int] = set()
+    groups = _groups(counts)
+    flags = tuple(group_flags(base, g) for base, g in zip(GROUP_BASES, groups, strict=True))
+    for gi, accept in _receivers(flags):
+        for k, f in group_additions(GROUP_BASES[gi], groups[gi]):
+            if f & accept:
                 waits.add(k)
     if sum(counts) == 13:
         if counts.count(2) == 6 and counts.count(1) == 1:  # chiitoitsu tanki
@@ -328,6 +340,13 @@ def hand_facts(
 _SUIT_SETS = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
 
 
+@lru_cache(maxsize=4096)
+def _pungs(trips: tuple[int, ...], opened: int) -> tuple[Pung, ...]:
+    """The concealed triplets of a decomposition; the one of kind ``opened`` (a shanpon
+    completed by ron) counts as open."""
+    return tuple(Pung(t, t != opened, False) for t in trips)
+
+
 def readings(
     facts: HandFacts, tsumo: bool, kinds: frozenset[int], allow_shiisan: bool = False
 ) -> list[Reading]:
@@ -359,7 +378,7 @@ def readings(
                 else:
                     roles.append(("ryanmen", -1))
         for wait, opened in dict.fromkeys(roles):
-            pungs = tuple(Pung(t, t != opened, False) for t in trips) + meld_pungs
+            pungs = _pungs(trips, opened) + meld_pungs
             out.append(Reading(facts, STANDARD, pair, all_runs, pungs, wait))
     if not facts.melds and sum(counts) == 14:
         if is_chiitoitsu(counts):

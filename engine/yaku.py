@@ -529,7 +529,9 @@ class Plan(NamedTuple):
     order: dict[str, int]  # table order of the ids, for the output
     #: ids of which one must be held for any post-processing step to change ``held``:
     #: every stronger form, one part of each composite, haitei, houtei, open riichi
-    post: frozenset[str] = frozenset()
+    post: frozenset[str]
+    #: (pungs, runs) of a reading → the ``own`` tests whose least counts it meets (lazily)
+    own_by_shape: dict[tuple[int, int], tuple[SharedItem, ...]]
 
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
@@ -592,6 +594,7 @@ def _plan(rules: Rules, closed: bool, form: str) -> Plan:
             [*weaker, *(parts[-1] for _, parts, _ in composites), "haitei", "houtei"]
             + ["open_riichi"]
         ),
+        {},
     )
     _PLAN_CACHE[key] = (rules, plan)
     return plan
@@ -634,12 +637,17 @@ def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dic
     if own_entry is not None and own_entry[0] is r:
         own = own_entry[1]
     else:
-        n_pungs, n_runs = len(r.pungs), len(r.runs)
-        own = {
-            yid: han
-            for yid, han, fn, min_pungs, min_runs in plan.own
-            if n_pungs >= min_pungs and n_runs >= min_runs and fn(r, c)
-        }
+        shape = (len(r.pungs), len(r.runs))
+        tests = plan.own_by_shape.get(shape)
+        if tests is None:
+            n_pungs, n_runs = shape
+            tests = tuple(
+                (yid, han, fn)
+                for yid, han, fn, min_pungs, min_runs in plan.own
+                if n_pungs >= min_pungs and n_runs >= min_runs
+            )
+            plan.own_by_shape[shape] = tests
+        own = {yid: han for yid, han, fn in tests if fn(r, c)}
         if memo is not None:
             memo[id(r)] = (r, own)
     held = {**situational, **hand, **own}

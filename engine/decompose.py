@@ -15,6 +15,7 @@ Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; sh
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress, product
 from typing import NamedTuple
@@ -338,6 +339,44 @@ def hand_facts(
 
 
 _SUIT_SETS = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
+
+
+def facts_maker(
+    concealed: tuple[int, ...], melds: tuple[Meld, ...], extra_kinds: tuple[int, ...] = ()
+) -> Callable[[int], HandFacts]:
+    """``win → hand_facts(concealed + win, melds, win, extra_kinds)`` for many winning kinds of
+    one 13-tile hand: what does not depend on the winning tile is worked out once."""
+    base = hand_facts(concealed, melds, -1, extra_kinds)
+    fk0 = base.all_kinds
+    suits0 = frozenset(i for i, ss in enumerate(_SUIT_SETS) if not fk0.isdisjoint(ss))
+    closed, n_kans = base.closed, base.n_kans
+
+    def make(win: int) -> HandFacts:
+        counts = list(concealed)
+        counts[win] += 1
+        honor, terminal = win >= 27, win in TERMINALS
+        if win in fk0:
+            fk, suits = fk0, suits0
+        else:
+            fk = fk0 | {win}
+            suits = suits0 if honor else suits0 | {win // 9}
+        return HandFacts(
+            counts=tuple(counts),
+            melds=melds,
+            win=win,
+            closed=closed,
+            all_kinds=fk,
+            n_kans=n_kans,
+            has_honor=base.has_honor or honor,
+            has_terminal=base.has_terminal or terminal,
+            all_honor=base.all_honor and honor,
+            all_terminal=base.all_terminal and terminal,
+            all_th=base.all_th and (honor or terminal),
+            n_suits=len(suits),
+            only_suit=next(iter(suits)) if len(suits) == 1 else -1,
+        )
+
+    return make
 
 
 @lru_cache(maxsize=4096)

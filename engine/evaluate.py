@@ -7,10 +7,11 @@ they are passed in as ``extra_han`` so that limits are compared correctly.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.decompose import HandFacts, Reading, hand_facts, readings
+from engine.decompose import HandFacts, Reading, facts_maker, hand_facts, readings
 from engine.fu import FuItem, fu_of, fu_value
 from engine.parse import HandInput, Situation, Tile
 from engine.points import limited_base
@@ -147,6 +148,12 @@ def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> Han
     counts[win_kind] += 1
     extra = (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
     return hand_facts(tuple(counts), hand.melds, win_kind, extra)
+
+
+def completer(hand: HandInput, rules: Rules | None = None) -> Callable[[int], HandFacts]:
+    """``win_kind → completed(hand, win_kind, rules)``, sharing the work across the waits."""
+    extra = (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
+    return facts_maker(hand.concealed, hand.melds, extra)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ tenhou/chihou/renhou) count, since they come from the situation the waits are ju
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from engine.evaluate import (
     Evaluation,
     allow_shiisan,
     best_yaku_han,
-    completed,
+    completer,
     indicator_hits,
     readings_in,
 )
@@ -121,6 +122,7 @@ def wait_values(
         ctx = Context(sit, rules)
     per_kind, base = _base_dora(hand, sit, rules)
     out = []
+    make: Callable[[int], HandFacts] | None = None
     for w in kinds:
         if known is not None and w in known:
             ev = known[w]
@@ -128,7 +130,9 @@ def wait_values(
         else:
             f = facts.get(w) if facts is not None else None
             if f is None:
-                f = completed(hand, w, rules)
+                if make is None:
+                    make = completer(hand, rules)
+                f = make(w)
                 if facts is not None:
                     facts[w] = f
             han = best_yaku_han(f, ctx, base + per_kind[w] + hand.kita)
@@ -146,8 +150,9 @@ def ron_and_tsumo_values(
     per_kind, base = _base_dora(hand, sit, rules)
     ron: list[WaitValue] = []
     tsumo: list[WaitValue] = []
+    make = completer(hand, rules)
     for w in kinds:
-        f = completed(hand, w, rules)
+        f = make(w)
         extra = base + per_kind[w] + hand.kita
         memo: dict[Any, Any] = {}
         rs_ron = readings_in(f, ron_ctx)

@@ -61,6 +61,9 @@ def kind_of(text: str) -> int:
     return suit * 9 + (5 if digit == 0 else digit) - 1
 
 
+NAMES = tuple(name(k) for k in range(34))  # name(k) as a table, for output loops
+
+
 @cache
 def next_kind(kind: int, kinds: frozenset[int]) -> int:
     """The dora a kind indicates (§2): the next existing kind of its group, cyclically.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.decompose import HandFacts, shape_waits
 from engine.evaluate import (
@@ -25,7 +25,7 @@ from engine.evaluate import (
 )
 from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
-from engine.tiles import NORTH, name, next_kind
+from engine.tiles import NAMES, NORTH, next_kind
 from engine.yaku import Context
 
 
@@ -48,8 +48,9 @@ def waits(hand: HandInput, rules: Rules) -> list[int]:
     return [w for w in kinds if held[w] < 4]
 
 
-@dataclass(frozen=True)
-class WaitValue:
+class WaitValue(NamedTuple):
+    """A wait's kind and the yaku han of its best reading (a NamedTuple: built per wait)."""
+
     tile: int
     yaku_han: int
 
@@ -75,7 +76,7 @@ class Guarantee:
             "required": self.required,
             "minimum_over_waits": self.minimum,
             "ok": self.ok,
-            "waits": [{"tile": name(w.tile), "yaku_han": w.yaku_han} for w in self.waits],
+            "waits": [{"tile": NAMES[w.tile], "yaku_han": w.yaku_han} for w in self.waits],
         }
 
 
@@ -202,7 +203,7 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
         valid_tsumo = t.yaku_han >= required and (tsumo_ok or exception or not rules.guarantee)
         out_waits.append(
             {
-                "tile": name(r.tile),
+                "tile": NAMES[r.tile],
                 "yaku_han": r.yaku_han,
                 "yaku_han_ron": r.yaku_han,
                 "yaku_han_tsumo": t.yaku_han,

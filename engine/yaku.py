@@ -39,7 +39,7 @@ class Context:
 
     sit: Situation
     rules: Rules
-    cache: dict[tuple[bool, str], dict[Any, int]] = field(
+    cache: dict[tuple[bool, str], Any] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
 
@@ -612,11 +612,12 @@ def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dic
     rules = c.rules
     f = r.facts
     closed = f.closed
-    plan = _plan(rules, closed, r.form)
-    situational = c.cache.get((closed, r.form))
-    if situational is None:
-        situational = _situational(plan, r, c)
-        c.cache[(closed, r.form)] = situational
+    entry = c.cache.get((closed, r.form))  # (plan, situational yaku) of this context
+    if entry is None:
+        plan = _plan(rules, closed, r.form)
+        entry = (plan, _situational(plan, r, c))
+        c.cache[(closed, r.form)] = entry
+    plan, situational = entry
     hand = memo.get(r.form) if memo is not None else None
     if hand is None:
         n_suits, all_th, n_kans = f.n_suits, f.all_th, f.n_kans

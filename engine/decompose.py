@@ -79,11 +79,47 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
 
 @lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
 def group_flags(base: int, counts: tuple[int, ...]) -> int:
-    """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair."""
-    flags = 0
-    for pair, _, _ in group_decomps(base, counts):
-        flags |= 2 if pair >= 0 else 1
-    return flags
+    """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair.
+
+    The same as collecting the pairs of :func:`group_decomps`, without enumerating the
+    decompositions (a tile count ≡ 0 mod 3 can only be whole sets, ≡ 2 only sets plus a pair).
+
+    >>> group_flags(9, (3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags(9, (3, 1, 1, 0, 0, 0, 0, 0, 0))
+    (1, 2)
+    """
+    honors = base == 27
+    rest = sum(counts) % 3
+    if rest == 0:
+        return 1 if _whole_sets(list(counts), honors) else 0
+    if rest == 2:
+        for i, n in enumerate(counts):
+            if n >= 2:
+                c = list(counts)
+                c[i] -= 2
+                if _whole_sets(c, honors):
+                    return 2
+    return 0
+
+
+def _whole_sets(c: list[int], honors: bool) -> bool:
+    """Whether the counts split into triplets and (suits only) runs; consumes ``c``.
+
+    At the lowest kind left, ``count mod 3`` of its tiles must start runs: three equal runs
+    are the same tiles as three triplets, so trying only that many loses no split.
+    """
+    if honors:
+        return all(n == 0 or n == 3 for n in c)
+    last = len(c) - 1
+    for i, n in enumerate(c):
+        if n < 0:
+            return False
+        r = n % 3
+        if r:
+            if i + 2 > last:
+                return False
+            c[i + 1] -= r
+            c[i + 2] -= r
+    return True
 
 
 def _groups(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
@@ -223,8 +259,13 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
     The caller removes kinds the player already holds all four of (RULES.md §18, §29).
     """
     waits: set[int] = set()
-    groups = _groups(counts)
-    flags = tuple(group_flags(base, g) for base, g in zip(GROUP_BASES, groups, strict=True))
+    groups = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
+    flags = (
+        group_flags(0, groups[0]),
+        group_flags(9, groups[1]),
+        group_flags(18, groups[2]),
+        group_flags(27, groups[3]),
+    )
     for gi, accept in _receivers(flags):
         for k, f in group_additions(GROUP_BASES[gi], groups[gi]):
             if f & accept:

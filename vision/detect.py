@@ -21,6 +21,12 @@ OUT_CHANNELS = 6
 SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile
 CROSS_SCALE_IOU = 0.3  # a half-size hit overlapping a full-size one this much is the same
 COARSE_BELOW = 12  # fewer tiles than this found at full size: look again at half size
+# A photo whose aspect ratio was changed (an exporter's "stretch to 640×640" turns tiles into
+# 25×400 px slivers) hides its tiles from the detector; squashing it back by one of these
+# (x, y) factors, tried only when few tiles were found, recovers them (vision/pipeline.py).
+SQUASHES: tuple[tuple[float, float], ...] = (
+    (1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0),
+)
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,19 @@ def prepare(image: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, flo
     canvas[:nh, :nw] = small
     x = canvas[..., ::-1].astype(np.float32) * (1.0 / 255.0)
     return np.ascontiguousarray(x.transpose(2, 0, 1)[None]), scale
+
+
+def squash(image: np.ndarray, fx: float, fy: float) -> np.ndarray:
+    """The image resized by ``fx`` across and ``fy`` down (area averaging)."""
+    h, w = image.shape[:2]
+    size = (max(1, round(w * fx)), max(1, round(h * fy)))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
+
+
+def unsquash(box: tuple[float, float, float, float], fx: float, fy: float
+             ) -> tuple[float, float, float, float]:
+    """A box found in ``squash(image, fx, fy)`` in the unsquashed image's pixels."""
+    return (box[0] / fx, box[1] / fy, box[2] / fx, box[3] / fy)
 
 
 def _sigmoid(x: np.ndarray) -> np.ndarray:

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 
 from engine.errors import InputError
-from vision.classify import CLASSES, TileClassifier, crop_tile
+from vision.classify import CLASSES, NOT_TILES, TileClassifier, crop_tile
 from vision.decode import decode
-from vision.detect import RawBox, TileDetector
+from vision.detect import SQUASHES, RawBox, TileDetector, squash, unsquash
 from vision.types import TileDetection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -25,6 +25,8 @@ DETECTOR = "tile_detector.onnx"
 CLASSIFIER = "tile_classifier.onnx"
 SIDEWAYS_PROB = 0.5
 MIN_TILE_PROB = 0.35  # a detection whose best tile class is weaker than this is dropped
+FEW_TILES = 9  # fewer confident tiles than this: try the photo squashed (stretched photos)
+CONFIDENT = 0.5  # a confident tile: its best class (not flower/none) at least this likely
 
 
 def _session(path: Path, threads: int) -> object:
@@ -35,6 +37,18 @@ def _session(path: Path, threads: int) -> object:
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+
+
+_Named = tuple[tuple[float, float, float, float], bool, np.ndarray, float]
+
+
+def _confident(named: list[_Named]) -> int:
+    """How many hits read as a riichi tile (or a back) with probability ≥ ``CONFIDENT``."""
+    n = 0
+    for _box, _sw, p, _score in named:
+        k = int(np.argmax(p))
+        n += CLASSES[k] not in NOT_TILES and p[k] >= CONFIDENT
+    return n
 
 
 class Recognizer:
@@ -51,18 +65,26 @@ class Recognizer:
     def tiles(self, image: np.ndarray, scale: float = 1.0) -> tuple[list[TileDetection], int]:
         """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
 
-        Returns the tiles and the number of dropped flower tiles.
+        Returns the tiles and the number of dropped flower tiles. When fewer than
+        ``FEW_TILES`` confident tiles are found, the photo may have been stretched (its aspect
+        ratio changed): it is looked at again squashed by each of ``SQUASHES``, and the
+        squashed reading with the most confident tiles replaces the first one when it has
+        clearly more (more than twice as many, and at least two more).
         """
-        raw: list[RawBox] = self.detector.detect(image)
-        crops = []
-        for r in raw:
-            w, h = r.box[2] - r.box[0], r.box[3] - r.box[1]
-            sideways = r.sideways_prob >= SIDEWAYS_PROB and w > 0.9 * h
-            crops.append((crop_tile(image, r.box, sideways), sideways))
-        probs = self.classifier.probabilities([c for c, _ in crops])
+        named = self._name(image, self.detector.detect(image))
+        good = _confident(named)
+        if good < FEW_TILES:
+            best, best_good = named, max(2 * good, good + 2)
+            for fx, fy in SQUASHES:
+                small = squash(image, fx, fy)
+                cand = self._name(small, self.detector.detect(small))
+                if _confident(cand) > best_good:
+                    best_good = _confident(cand)
+                    best = [(unsquash(b, fx, fy), sw, p, sc) for b, sw, p, sc in cand]
+            named = best
         out: list[TileDetection] = []
         flowers = 0
-        for r, (_, sideways), p in zip(raw, crops, probs, strict=True):
+        for box, sideways, p, score in named:
             k = int(np.argmax(p))
             label = CLASSES[k]
             if label == "flower":
@@ -70,10 +92,20 @@ class Recognizer:
                 continue
             if label == "none" or p[k] < MIN_TILE_PROB:
                 continue
-            box = tuple(float(v) / scale for v in r.box)
-            conf = float(p[k]) * min(1.0, r.score / 0.5)
+            box = tuple(float(v) / scale for v in box)
+            conf = float(p[k]) * min(1.0, score / 0.5)
             out.append(TileDetection(label, box, 90 if sideways else 0, round(conf, 4)))  # type: ignore[arg-type]
         return out, flowers
+
+    def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[_Named]:
+        """Classify each detector hit: (box, sideways, class probabilities, heat score)."""
+        crops = []
+        for r in raw:
+            w, h = r.box[2] - r.box[0], r.box[3] - r.box[1]
+            sideways = r.sideways_prob >= SIDEWAYS_PROB and w > 0.9 * h
+            crops.append((crop_tile(image, r.box, sideways), sideways))
+        probs = self.classifier.probabilities([c for c, _ in crops])
+        return [(r.box, sw, p, r.score) for r, (_, sw), p in zip(raw, crops, probs, strict=True)]
 
     def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
                         ) -> dict[str, Any]:

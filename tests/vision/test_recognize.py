@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile
-from vision.detect import OUT_CHANNELS, RawBox, decode, prepare
+from vision.detect import OUT_CHANNELS, RawBox, decode, prepare, squash, unsquash
 from vision.pipeline import MODELS, Recognizer
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"
@@ -128,6 +128,32 @@ def test_shipped_model_reads_rendered_scenes(recognizer: Recognizer) -> None:
     assert found >= 0.9 * total
     assert named >= 0.9 * found
     assert red_right >= red_total - 1
+
+
+@needs_models
+@needs_shared
+def test_stretched_photo_is_read_squashed_back(recognizer: Recognizer) -> None:
+    """A photo stretched 4× in height (tiles become slivers) is read via the squash pass."""
+    from benchmarks.recognition import match
+    from datasets.synth.scene import render_scene
+
+    sc = render_scene(np.random.default_rng(910_001))
+    h, w = sc.image.shape[:2]
+    tall = cv2.resize(sc.image, (w, h * 4), interpolation=cv2.INTER_LINEAR)
+    gt = [t for t in sc.tiles if not t.occluded and t.group != "other"]
+    boxes = np.array([(t.box[0], t.box[1] * 4, t.box[2], t.box[3] * 4) for t in gt], np.float32)
+    pred, _ = recognizer.tiles(tall)
+    m = match(pred, boxes)
+    assert len(m) >= 0.8 * len(gt)
+    named = sum(pred[i].tile == ("back" if gt[j].face_down else gt[j].tile) for i, j in m.items())
+    assert named >= 0.8 * len(gt)
+
+
+def test_squash_and_unsquash_are_inverse() -> None:
+    img = np.zeros((400, 300, 3), np.uint8)
+    small = squash(img, 1.0, 0.25)
+    assert small.shape[:2] == (100, 300)
+    assert unsquash((10.0, 5.0, 40.0, 25.0), 1.0, 0.25) == pytest.approx((10, 20, 40, 100))
 
 
 @needs_models

@@ -132,24 +132,33 @@ def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
 
     Cached: a tenpai check reads each completed hand once for ron and once for tsumo.
     """
+    groups = ((0, counts[0:9]), (9, counts[9:18]), (18, counts[18:27]), (27, counts[27:34]))
+    pair_groups = 0
+    for _, g in groups:
+        rest = sum(g) % 3  # ≡ 2: every split of the group has the pair, ≡ 0: none has
+        if rest == 1:
+            return ()
+        if rest == 2:
+            pair_groups += 1
+    if pair_groups != 1:
+        return ()
     per_group = []
-    for base, g in zip(GROUP_BASES, _groups(counts), strict=True):
+    for base, g in groups:
         if any(g):
-            decs = group_decomps(base, g)
-            if not decs:
+            if not group_flags(base, g):
                 return ()
-            per_group.append(decs)
+            per_group.append(group_decomps(base, g))
     out: list[GroupDecomp] = []
     for combo in product(*per_group):
-        pairs = [d[0] for d in combo if d[0] >= 0]
-        if len(pairs) != 1:
-            continue
+        pair = -1
         trips: tuple[int, ...] = ()
         runs: tuple[int, ...] = ()
-        for _, t, r in combo:
+        for p, t, r in combo:
+            if p >= 0:
+                pair = p
             trips += t
             runs += r
-        out.append((pairs[0], trips, runs))
+        out.append((pair, trips, runs))
     return tuple(out)
 
 

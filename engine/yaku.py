@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, NamedTuple
 
 from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
@@ -135,12 +136,20 @@ def yakuhai_kinds(c: Context) -> dict[int, int]:
     cached = c.cache.get((True, "yakuhai"))
     if cached is not None:
         return cached
-    out = {d: 1 for d in DRAGONS}
-    out[c.sit.seat] = out.get(c.sit.seat, 0) + 1
-    out[c.sit.round] = out.get(c.sit.round, 0) + 1
-    if c.rules.north_is_yakuhai and NORTH not in out:
-        out[NORTH] = 1
+    out = _yakuhai_table(c.sit.seat, c.sit.round, c.rules.north_is_yakuhai)
     c.cache[(True, "yakuhai")] = out
+    return out
+
+
+@cache
+def _yakuhai_table(seat: int, round_wind: int, north: bool) -> dict[int, int]:
+    """:func:`yakuhai_kinds` by seat, round and the North option (at most 4·4·2 tables;
+    callers never modify them)."""
+    out = {d: 1 for d in DRAGONS}
+    out[seat] = out.get(seat, 0) + 1
+    out[round_wind] = out.get(round_wind, 0) + 1
+    if north and NORTH not in out:
+        out[NORTH] = 1
     return out
 
 
@@ -514,6 +523,9 @@ MIN_RUNS = {
     "daisharin": 4,
 }
 
+# Reading-level yaku whose every set and pair hold a terminal or honor: the pair must be one.
+TERMINAL_PAIR = frozenset({"chanta", "junchan"})
+
 SharedItem = tuple[str, int, YakuTest]  # id, han, test
 OwnItem = tuple[str, int, YakuTest, int, int]  # id, han, test, least pungs, least runs
 
@@ -530,8 +542,9 @@ class Plan(NamedTuple):
     #: ids of which one must be held for any post-processing step to change ``held``:
     #: every stronger form, one part of each composite, haitei, houtei, open riichi
     post: frozenset[str]
-    #: (pungs, runs) of a reading → the ``own`` tests whose least counts it meets (lazily)
-    own_by_shape: dict[tuple[int, int], tuple[SharedItem, ...]]
+    #: (pungs, runs, terminal/honor pair) of a reading → the ``own`` tests it can pass:
+    #: least counts met, a terminal or honor pair where needed (filled lazily)
+    own_by_shape: dict[tuple[int, int, bool], tuple[SharedItem, ...]]
 
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
@@ -638,14 +651,16 @@ def held_yaku(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> dic
     if own_entry is not None and own_entry[0] is r:
         own = own_entry[1]
     else:
-        shape = (len(r.pungs), len(r.runs))
+        shape = (len(r.pungs), len(r.runs), IS_TH[r.pair])
         tests = plan.own_by_shape.get(shape)
         if tests is None:
-            n_pungs, n_runs = shape
+            n_pungs, n_runs, th_pair = shape
             tests = tuple(
                 (yid, han, fn)
                 for yid, han, fn, min_pungs, min_runs in plan.own
-                if n_pungs >= min_pungs and n_runs >= min_runs
+                if n_pungs >= min_pungs
+                and n_runs >= min_runs
+                and (th_pair or yid not in TERMINAL_PAIR)
             )
             plan.own_by_shape[shape] = tests
         own = {yid: han for yid, han, fn in tests if fn(r, c)}

@@ -1,6 +1,7 @@
 """Recognition accuracy and speed of the shipped models (prints numbers; asserts nothing).
 
     .venv/bin/python -m benchmarks.recognition [--renders 200] [--latency 20] [--raw-labels]
+        [--skip-real] [--worst N]     # real sets only, fast: --renders 0 --latency 0
 
 Real held-out photos (never trained on): hk-hands ``valid`` (labels with the corrections in
 datasets/manifests/hk_valid_corrections.json unless --raw-labels) and jp-upright's held-out
@@ -111,19 +112,28 @@ def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: 
         t.exact += 1
 
 
-def eval_real(rec: Recognizer, corrected: bool) -> list[Tally]:
+def eval_real(rec: Recognizer, corrected: bool, worst: int = 0) -> list[Tally]:
+    """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles."""
     from datasets import train_data as td
 
     out = []
     for name, photos in (("hk-hands valid", td.hk_photos("valid", corrected=corrected)),
                          ("jp-upright held-out", td.jp_photos(heldout=True))):
         t = Tally()
+        losses = []
         for p in photos:
             pred, _ = rec.tiles(p.load())
+            p.image = None  # keep memory flat
+            before = (t.gt, t.named, t.reported, t.true_reports)
             score_photo(t, pred, p.boxes, p.labels)
+            lost = (t.gt - before[0]) - (t.named - before[1])
+            wrong = (t.reported - before[2]) - (t.true_reports - before[3])
+            losses.append((lost + wrong, lost, wrong, Path(p.path).name))
         print(t.line(name), flush=True)
         print("  top confusions (label→read):",
               ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
+        for _s, lost, wrong, fname in sorted(losses, reverse=True)[:worst]:
+            print(f"  {fname[:48]}: {lost} labelled tiles not named right, {wrong} false reports")
         out.append(t)
     return out
 
@@ -191,6 +201,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=int, default=20)
     ap.add_argument("--raw-labels", action="store_true", help="hk valid without corrections")
     ap.add_argument("--skip-real", action="store_true")
+    ap.add_argument("--worst", type=int, default=0,
+                    help="list the N real photos losing most tiles (fast check: "
+                         "--renders 0 --latency 0 --worst 10)")
     args = ap.parse_args(argv)
     rec = Recognizer(args.models) if args.models else Recognizer()
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
@@ -198,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
     if not args.skip_real:
-        eval_real(rec, corrected=not args.raw_labels)
+        eval_real(rec, corrected=not args.raw_labels, worst=args.worst)
     if args.renders:
         eval_renders(rec, args.renders)
     if args.latency:

@@ -18,6 +18,7 @@ from engine.errors import InputError
 from vision.classify import CLASSES, NOT_TILES, TileClassifier, crop_tile
 from vision.decode import decode
 from vision.detect import SQUASHES, RawBox, TileDetector, squash, unsquash
+from vision.detect import decode as decode_heat
 from vision.types import TileDetection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -67,7 +68,8 @@ class Recognizer:
 
         Returns the tiles and the number of dropped flower tiles. When fewer than
         ``FEW_TILES`` confident tiles are found, the photo may have been stretched (its aspect
-        ratio changed): it is looked at again squashed by each of ``SQUASHES``, and the
+        ratio changed): it is looked at again squashed by each of ``SQUASHES`` (one detector
+        pass each, no half-size pass), and the
         squashed reading with the most confident tiles replaces the first one when it has
         clearly more (more than twice as many, and at least two more).
         """
@@ -77,7 +79,7 @@ class Recognizer:
             best, best_good = named, max(2 * good, good + 2)
             for fx, fy in SQUASHES:
                 small = squash(image, fx, fy)
-                cand = self._name(small, self.detector.detect(small))
+                cand = self._name(small, decode_heat(*self.detector.raw(small)))
                 if _confident(cand) > best_good:
                     best_good = _confident(cand)
                     best = [(unsquash(b, fx, fy), sw, p, sc) for b, sw, p, sc in cand]

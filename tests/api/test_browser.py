@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -21,26 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import free_port
+
 from .conftest import drawn_photo, require_engine
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _get_json(url: str) -> dict:
@@ -50,7 +35,7 @@ def _get_json(url: str) -> dict:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -87,17 +72,6 @@ def server() -> Iterator[str]:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 def _console_error(errors: list[str], msg) -> None:  # type: ignore[no-untyped-def]

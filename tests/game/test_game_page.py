@@ -4,33 +4,16 @@ alone (a bare FastAPI app served by uvicorn in a thread, SQLite in a temporary f
 from __future__ import annotations
 
 import json
-import shutil
-import socket
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
+from tests.support import free_port
+
 pytestmark = pytest.mark.browser
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--no-first-run",
-    "--disable-sync",
-]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -45,7 +28,7 @@ def server(tmp_path_factory) -> Iterator[str]:
     app.include_router(games.router)
     storage = Storage("sqlite:///" + str(tmp_path_factory.mktemp("db") / "games.sqlite3"))
     app.dependency_overrides[games.get_storage] = lambda: storage
-    port = _free_port()
+    port = free_port()
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -58,17 +41,6 @@ def server(tmp_path_factory) -> Iterator[str]:
     yield base
     srv.should_exit = True
     thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
-        pytest.skip("chromium is not installed (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture()

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine import points
 from engine.errors import InputError
 from engine.game.events import HandResult, Outcome, Payment, Win
 from engine.game.seats import PLAYERS, SEAT_WINDS, others_in_settlement_order
@@ -38,7 +37,12 @@ def win_from_hand(
     hand_rules = hand.get("rules") or {}
     if not isinstance(hand_rules, dict) or hand_rules.get("preset", "sanma-1.3") != "sanma-1.3":
         raise InputError("bad_rules", "a game hand is scored under the sanma-1.3 preset")
-    hand["rules"] = {**hand_rules, "aka_5man": state.rules.aka_5man}
+    # The fold applies the §A8 doubling itself, so the score must come back undoubled.
+    hand["rules"] = {
+        **hand_rules,
+        "aka_5man": state.rules.aka_5man,
+        "aka5man_payment_multiplier": 1,
+    }
     tsumo = result.outcome is Outcome.TSUMO
     hand.update(
         seat=state.seat_wind(winner),
@@ -65,7 +69,6 @@ def win_from_hand(
         )
     extracted_aka = bool(hand.get("kita_aka", 0))
     by_role = _payments_by_role(scored)
-    dealer = winner == state.dealer
     seats = [e.get("seat") for e in scored.get("payments", ()) if isinstance(e, dict)]
     if tsumo and seats and all(w in SEAT_WINDS for w in seats):
         # the score result names each payer's seat: map it to the player sitting there
@@ -94,8 +97,6 @@ def win_from_hand(
         assert result.discarder is not None
         payments = (Payment(result.discarder, by_role[0][1]),)
     han, fu = int(scored["han"]), scored.get("fu")
-    if extracted_aka:
-        payments = _without_engine_doubling(payments, scored, dealer, tsumo, state.honba, state)
     if honba != state.honba:
         # double_ron_honba="first": a later winner's ron carries no honba
         (ron,) = payments
@@ -117,28 +118,3 @@ def _payments_by_role(scored: dict[str, Any]) -> list[tuple[str, int]]:
     for entry in scored.get("payments", ()):
         out.append((str(entry.get("from")), int(entry.get("amount"))))
     return out
-
-
-def _without_engine_doubling(
-    payments: tuple[Payment, ...],
-    scored: dict[str, Any],
-    dealer: bool,
-    tsumo: bool,
-    honba: int,
-    state: GameState,
-) -> tuple[Payment, ...]:
-    """The fold applies the §A8 doubling itself; if the score result already doubled the
-    amounts of a winner with an extracted aka-5-man, store them undoubled."""
-    rules = state.rules.hand_rules
-    base = scored.get("base")
-    if isinstance(base, bool) or not isinstance(base, int):
-        base, _, _ = points.hand_base(int(scored["han"]), int(scored.get("fu") or 30), rules)
-    if tsumo:
-        plain = sorted(a for _, a in points.tsumo_amounts(base, dealer, honba, rules))
-    else:
-        plain = [points.ron_amount(base, dealer, honba, rules)]
-    got = sorted(p.amount for p in payments)
-    factor = rules.aka5man_payment_multiplier
-    if got == [a * factor for a in plain]:
-        return tuple(Payment(p.payer, p.amount // factor) for p in payments)
-    return payments

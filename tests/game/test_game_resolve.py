@@ -185,6 +185,9 @@ def test_rule_a8_hand_json_with_aka5man_doubled_exactly_once():
     result = resolve_hand(state, body)
     assert result.aka5man == 1
     win = result.wins[0]
+    # riichi + tsumo + South yakuhai + 1 kita = 4 han 40 fu: a child mangan tsumo, stored
+    # undoubled (dealer 4,000 + 1,000, child 2,000 + 1,000); the fold doubles it (§A8).
+    assert sorted(p.amount for p in win.payments) == [3000, 5000]
     after = apply(state, result)
     received = after.scores[1] - (30000 - 1000)  # the winner's riichi stick came back
     assert received == 2 * sum(p.amount for p in win.payments) + 1000

@@ -28,6 +28,8 @@ SIDEWAYS_PROB = 0.5
 MIN_TILE_PROB = 0.35  # a detection whose best tile class is weaker than this is dropped
 FEW_TILES = 9  # fewer confident tiles than this: try the photo squashed (stretched photos)
 CONFIDENT = 0.5  # a confident tile: its best class (not flower/none) at least this likely
+ALTERNATIVE_PROB = 0.02  # next-best readings at least this likely travel with the tile
+MAX_ALTERNATIVES = 3
 
 
 def _session(path: Path, threads: int) -> object:
@@ -94,9 +96,11 @@ class Recognizer:
                 continue
             if label == "none" or p[k] < MIN_TILE_PROB:
                 continue
-            box = tuple(float(v) / scale for v in box)
+            x1, y1, x2, y2 = (float(v) / scale for v in box)
             conf = float(p[k]) * min(1.0, score / 0.5)
-            out.append(TileDetection(label, box, 90 if sideways else 0, round(conf, 4)))  # type: ignore[arg-type]
+            angle = 90 if sideways else 0
+            alts = _alternatives(p, k)
+            out.append(TileDetection(label, (x1, y1, x2, y2), angle, round(conf, 4), "other", alts))
         return out, flowers
 
     def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[_Named]:
@@ -109,8 +113,9 @@ class Recognizer:
         probs = self.classifier.probabilities([c for c, _ in crops])
         return [(r.box, sw, p, r.score) for r, (_, sw), p in zip(raw, crops, probs, strict=True)]
 
-    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
-                        ) -> dict[str, Any]:
+    def recognize_image(
+        self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
+    ) -> dict[str, Any]:
         tiles, flowers = self.tiles(image, scale)
         warnings: list[str] = []
         if flowers:
@@ -127,6 +132,18 @@ class Recognizer:
     def recognize_bytes(self, data: bytes) -> dict[str, Any]:
         dec = decode(data)
         return self.recognize_image(dec.image, dec.original_size, dec.scale)
+
+
+def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:
+    """The likeliest other riichi-tile (or back) readings of one hit, best first."""
+    order = np.argsort(-p)
+    out: list[tuple[str, float]] = []
+    for k in order:
+        if len(out) == MAX_ALTERNATIVES or p[k] < ALTERNATIVE_PROB:
+            break
+        if k != best and CLASSES[k] not in NOT_TILES:
+            out.append((CLASSES[k], round(float(p[k]), 4)))
+    return tuple(out)
 
 
 def _layout(

@@ -16,7 +16,10 @@ class TileDetection:
     aka-5-man; ``2m``–``8m`` when a four-player set is on the table) or ``"back"`` for a
     face-down tile. ``box`` is ``(x1, y1, x2, y2)`` in pixels of the original photo.
     ``angle`` is 0 (upright) or 90 (lying sideways: a called tile). ``group`` is filled by
-    the layout stage; detection leaves it ``"other"``.
+    the layout stage; detection leaves it ``"other"``. ``alternatives`` holds the classifier's
+    next-best readings as ``(tile, probability)``, best first (the chosen ``tile`` excluded), so
+    the layout can reconsider an unsure tile against the rules (four of a kind, a meld's tiles
+    alike); it is empty when nothing else was likely.
     """
 
     tile: str
@@ -24,6 +27,7 @@ class TileDetection:
     angle: int = 0
     confidence: float = 1.0
     group: str = "other"
+    alternatives: tuple[tuple[str, float], ...] = ()
 
     @property
     def face_down(self) -> bool:

@@ -217,6 +217,13 @@ class TenpaiOut(BaseModel):
     noten_riichi: bool
 
 
+class AlternativeOut(BaseModel):
+    model_config = _OUT
+    tile: str
+    red: bool
+    confidence: float
+
+
 class TileOut(BaseModel):
     model_config = _OUT
     tile: str = Field(..., description="MPSZ (`0p`/`0s`/`0m` red) or `back`.")
@@ -226,6 +233,11 @@ class TileOut(BaseModel):
     confidence: float
     face_down: bool
     group: str = Field(..., description="`hand`, `win`, `meld`, `kita`, `dora` or `other`.")
+    alternatives: list[AlternativeOut] = Field(
+        [],
+        description="Extension: the classifier's next-best readings, likeliest first "
+        "(what the phone page offers first when a tile is corrected).",
+    )
 
 
 class RecognizedHandOut(BaseModel):

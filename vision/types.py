@@ -52,4 +52,8 @@ class TileDetection:
             "confidence": round(self.confidence, 4),
             "face_down": self.face_down,
             "group": self.group,
+            "alternatives": [
+                {"tile": t, "red": t in ("0m", "0p", "0s"), "confidence": round(c, 4)}
+                for t, c in self.alternatives
+            ],
         }

@@ -16,7 +16,7 @@ const T = {
   g_hand: ["Hand", "手牌"], g_win: ["Winning tile", "和了牌"], g_meld: ["Melds", "副露"],
   g_kita: ["Kita", "抜き北"], g_dora: ["Dora indicators", "ドラ表示牌"], g_other: ["Other", "その他"],
   add: ["+ tile", "+ 牌"], new_meld: ["+ meld", "+ 副露"], del: ["Delete", "削除"],
-  change_to: ["Change this tile", "この牌を変更"], add_to: ["Add a tile to", "牌を追加:"],
+  change_to: ["Change this tile", "この牌を変更"], likely: ["Maybe", "候補"], add_to: ["Add a tile to", "牌を追加:"],
   move_to: ["Move to", "移動:"],
   win_how: ["Win", "和了"], ron: ["Ron", "ロン"], tsumo: ["Tsumo", "ツモ"],
   riichi: ["Riichi", "立直"], r_none: ["None", "なし"], r_riichi: ["Riichi", "立直"],
@@ -308,7 +308,9 @@ function loadRecognition(body) {
   // Items from the detections; melds from the recognized meld strings.
   S.melds = (body.hand.melds || []).map((ms) => ({ kind: ms.split(":")[0], tiles: parseSafe(ms.split(":")[1]) }));
   const dets = [...body.tiles].sort((a, b) => a.box[0] - b.box[0]);
-  S.items = dets.map((d) => ({ tile: d.tile, group: d.group, meld: null, box: d.box }));
+  S.items = dets.map((d) => ({
+    tile: d.tile, group: d.group, meld: null, box: d.box, alts: (d.alternatives || []).map((a) => a.tile),
+  }));
   const room = S.melds.map((m) => [...m.tiles]);
   for (const it of S.items.filter((x) => x.group === "meld")) {
     let m = room.findIndex((r) => r.some((x) => plain(x) === plain(it.tile)));
@@ -336,6 +338,7 @@ function pickTile(tile) {
   if (!sh) return;
   if (sh.mode === "edit") {
     S.items[sh.i].tile = tile;
+    S.items[sh.i].alts = [];
     closeSheet();
   } else {
     S.items.push({ tile, group: sh.group, meld: sh.meld ?? null, box: null });
@@ -519,6 +522,19 @@ function renderSheet() {
       }, t(`g_${g}`)));
     }
     moves.append(el("button", { type: "button", class: "chip danger", "data-action": "delete", onclick: () => deleteItem(sh.i) }, t("del")));
+  }
+  // The camera's next-best readings first: most corrections are one of them.
+  const likely = $("sheet-likely");
+  likely.replaceChildren();
+  const alts = sh.mode === "edit" ? (S.items[sh.i].alts || []) : [];
+  likely.hidden = !alts.length;
+  if (alts.length) {
+    likely.append(el("span", { class: "moves-label" }, t("likely")));
+    for (const tile of alts) {
+      likely.append(el("button", {
+        type: "button", class: "tile", "data-likely": tile, "aria-label": tileName(tile), onclick: () => pickTile(tile),
+      }, tileFace(tile)));
+    }
   }
   const pal = $("palette");
   pal.replaceChildren();

@@ -286,6 +286,57 @@ def test_photo_upload_outlines_every_tile_and_can_be_corrected(page, server, tmp
     pg.screenshot(path=str(tmp_path / "photo-360.png"), full_page=True)
 
 
+def test_correcting_a_tile_offers_the_cameras_next_best_readings_first(page, tmp_path):
+    """A misread tile's alternatives (recognize JSON extension) are the first choices offered."""
+    require_engine()
+    tiles = [
+        {
+            "tile": t,
+            "red": False,
+            "box": [40.0 * i, 10.0, 40.0 * i + 36, 58.0],
+            "angle": 0,
+            "confidence": 0.9,
+            "face_down": False,
+            "group": "hand",
+            "alternatives": [],
+        }
+        for i, t in enumerate(
+            ["1m", "1m", "1m", "2p", "3p", "4p", "5p", "6p", "7p", "1s", "2s", "3s", "7z"]
+        )
+    ]
+    tiles[12]["tile"], tiles[12]["confidence"] = "6z", 0.41
+    tiles[12]["alternatives"] = [
+        {"tile": "7z", "red": False, "confidence": 0.38},
+        {"tile": "5z", "red": False, "confidence": 0.1},
+    ]
+    body = {
+        "tiles": tiles,
+        "hand": {"hand": "111m234567p123s6z", "win": None, "melds": [], "kita": 0, "kita_aka": 0},
+        "warnings": [],
+        "image_size": [560, 80],
+        "score": None,
+        "score_kind": None,
+    }
+    page.route("**/v1/photo/score", lambda route: route.fulfill(json=body))
+    photo = tmp_path / "drawn.jpg"
+    photo.write_bytes(drawn_photo())
+    page.set_input_files("#picker", str(photo))
+    page.wait_for_selector("#overlay g.det", timeout=20_000)
+
+    page.locator("#overlay g.det[data-i='12']").dispatch_event("click")
+    assert page.is_visible("#sheet-likely")
+    offered = page.eval_on_selector_all(
+        "#sheet-likely [data-likely]", "bs => bs.map(b => b.dataset.likely)"
+    )
+    assert offered == ["7z", "5z"]
+    page.click("#sheet-likely [data-likely='7z']")
+    assert page.evaluate("S.items[12].tile") == "7z"
+
+    # A tile read with no doubt offers no "maybe" row.
+    page.locator("#overlay g.det[data-i='0']").dispatch_event("click")
+    assert not page.is_visible("#sheet-likely")
+
+
 def test_photo_upload_without_model_says_so(page, server, tmp_path):
     if _get_json(server + "/v1/info")["model_loaded"]:
         pytest.skip("a model is loaded here")

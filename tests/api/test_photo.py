@@ -48,6 +48,11 @@ def test_recognize_answers_what_the_recognizer_finds(model_client):
     assert {"tiles", "hand", "warnings"} <= set(body)
     for tile in body["tiles"]:
         assert {"tile", "red", "box", "angle", "confidence", "face_down", "group"} <= set(tile)
+        # Extension: the next-best readings, likeliest first, never the chosen tile itself.
+        alts = tile["alternatives"]
+        confs = [a["confidence"] for a in alts]
+        assert confs == sorted(confs, reverse=True)
+        assert all(a["tile"] != tile["tile"] and a["red"] == (a["tile"][0] == "0") for a in alts)
 
 
 def test_photo_score_is_recognition_plus_engine_result(model_client):

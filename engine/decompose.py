@@ -122,32 +122,29 @@ def _whole_sets(c: list[int], honors: bool) -> bool:
     return True
 
 
-def _groups(counts: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
-
-
-@lru_cache(maxsize=8192)
 def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
-    """Every split of the concealed tiles into sets plus exactly one pair (may be empty).
-
-    Cached: a tenpai check reads each completed hand once for ron and once for tsumo.
-    """
-    groups = ((0, counts[0:9]), (9, counts[9:18]), (18, counts[18:27]), (27, counts[27:34]))
+    """Every split of the concealed tiles into sets plus exactly one pair (may be empty),
+    from the per-group tables."""
+    per_group = []
     pair_groups = 0
-    for _, g in groups:
+    for base in GROUP_BASES:
+        g = counts[base : base + 9] if base < 27 else counts[27:34]
         rest = sum(g) % 3  # ≡ 2: every split of the group has the pair, ≡ 0: none has
         if rest == 1:
             return ()
         if rest == 2:
             pair_groups += 1
-    if pair_groups != 1:
-        return ()
-    per_group = []
-    for base, g in groups:
         if any(g):
             if not group_flags(base, g):
                 return ()
             per_group.append(group_decomps(base, g))
+    return _combine(per_group) if pair_groups == 1 else ()
+
+
+def _combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...]:
+    """The hand's decompositions from its groups' (in group order, as ``product``)."""
+    if len(per_group) == 1:
+        return per_group[0]
     out: list[GroupDecomp] = []
     for combo in product(*per_group):
         pair = -1
@@ -160,17 +157,6 @@ def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
             runs += r
         out.append((pair, trips, runs))
     return tuple(out)
-
-
-def is_standard_complete(counts: tuple[int, ...]) -> bool:
-    flags = [
-        group_flags(base, g) if any(g) else 1
-        for base, g in zip(GROUP_BASES, _groups(counts), strict=True)
-    ]
-    if any(f == 0 for f in flags):
-        return False
-    pair_groups = [i for i, f in enumerate(flags) if f & 2]
-    return any(all(flags[j] & 1 for j in range(4) if j != i) for i in pair_groups)
 
 
 def is_chiitoitsu(counts: tuple[int, ...]) -> bool:
@@ -215,29 +201,29 @@ def is_shiisan_puutaa(counts: tuple[int, ...]) -> bool:
     return True
 
 
-def is_complete(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
-    """A regular win shape of the concealed tiles (standard, chiitoitsu or kokushi)."""
-    n = sum(counts)
-    if n % 3 != 2:
-        return False
-    if is_standard_complete(counts):
-        return True
-    return n == 14 and (is_chiitoitsu(counts) or is_kokushi(counts, kinds))
-
-
 @lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
-def group_additions(base: int, counts: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """For one group: ``(kind, flags)`` of each kind whose addition leaves a decomposable group."""
+def group_additions(
+    base: int, counts: tuple[int, ...]
+) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """For one group: ``(kind, flags, counts after)`` of each kind whose addition leaves a
+    decomposable group. Only kinds within two ranks of a held one can complete anything."""
     out = []
     g = list(counts)
-    for i in range(len(g)):
+    n = len(g)
+    if sum(g) % 3 == 0:  # a whole-sets group plus one tile is never decomposable
+        return ()
+    near = {j for i, c in enumerate(g) if c for j in range(i - 2, i + 3) if 0 <= j < n}
+    if base == 27:
+        near = {i for i, c in enumerate(g) if c}  # honors: only a pair or a triplet
+    for i in sorted(near):
         if g[i] >= 4:
             continue
         g[i] += 1
-        f = group_flags(base, tuple(g))
+        after = tuple(g)
+        f = group_flags(base, after)
         g[i] -= 1
         if f:
-            out.append((base + i, f))
+            out.append((base + i, f, after))
     return tuple(out)
 
 
@@ -262,12 +248,18 @@ def _receivers(flags: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
-    """Kinds that complete the concealed tiles (13 − 3·melds of them), by shape alone.
+Completion = tuple[int, tuple[GroupDecomp, ...]]  # (winning kind, its standard decompositions)
 
-    The caller removes kinds the player already holds all four of (RULES.md §18, §29).
+
+def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completion]:
+    """Each kind that completes the concealed tiles (13 − 3·melds of them), by shape alone,
+    with the standard decompositions of the completed tiles (empty for a chiitoitsu or
+    kokushi wait only): one pass over the 13 tiles gives every wait's decompositions.
+
+    The groups that do not take the winning tile keep their decompositions; the one that
+    takes it looks its new pattern up. The caller removes kinds the player already holds all
+    four of (RULES.md §18, §29).
     """
-    waits: set[int] = set()
     groups = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     flags = (
         group_flags(0, groups[0]),
@@ -275,22 +267,35 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
         group_flags(18, groups[2]),
         group_flags(27, groups[3]),
     )
+    # the decompositions of each held group (a group that takes no tile is unchanged)
+    held = [
+        group_decomps(GROUP_BASES[j], g) if flags[j] and any(g) else None
+        for j, g in enumerate(groups)
+    ]
+    found: dict[int, tuple[GroupDecomp, ...]] = {}
     for gi, accept in _receivers(flags):
-        for k, f in group_additions(GROUP_BASES[gi], groups[gi]):
+        for k, f, added in group_additions(GROUP_BASES[gi], groups[gi]):
             if f & accept:
-                waits.add(k)
+                per_group = [d for d in held[:gi] if d is not None]
+                per_group.append(group_decomps(GROUP_BASES[gi], added))
+                per_group.extend(d for d in held[gi + 1 :] if d is not None)
+                found[k] = _combine(per_group)
     if sum(counts) == 13:
         if counts.count(2) == 6 and counts.count(1) == 1:  # chiitoitsu tanki
-            waits.add(counts.index(1))
+            found.setdefault(counts.index(1), ())
         kk = kokushi_kinds(kinds)
         distinct = len(counts) - counts.count(0)
         if distinct >= len(kk) - 1 and sum(counts[k] for k in kk) == 13:
             missing = [k for k in kk if counts[k] == 0]
-            if not missing:
-                waits.update(kk)
-            elif len(missing) == 1:
-                waits.add(missing[0])
-    return sorted(k for k in waits if k in kinds)
+            if len(missing) <= 1:  # 13-sided with none missing, else the missing one
+                for k in missing or kk:
+                    found.setdefault(k, ())
+    return sorted((k, d) for k, d in found.items() if k in kinds)
+
+
+def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
+    """Kinds that complete the concealed tiles, by shape alone (see :func:`completions`)."""
+    return [k for k, _ in completions(counts, kinds)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -437,9 +442,16 @@ def _pungs(trips: tuple[int, ...], opened: int) -> tuple[Pung, ...]:
 
 
 def readings(
-    facts: HandFacts, tsumo: bool, kinds: frozenset[int], allow_shiisan: bool = False
+    facts: HandFacts,
+    tsumo: bool,
+    kinds: frozenset[int],
+    allow_shiisan: bool = False,
+    decomps: tuple[GroupDecomp, ...] | None = None,
 ) -> list[Reading]:
-    """Every reading of a completed hand; empty when the tiles are not a win shape."""
+    """Every reading of a completed hand; empty when the tiles are not a win shape.
+
+    ``decomps``: the standard decompositions of ``facts.counts`` when already known
+    (:func:`completions`)."""
     win = facts.win
     if facts.melds:
         meld_runs = tuple(m.tile for m in facts.melds if m.is_run)
@@ -450,7 +462,9 @@ def readings(
         meld_runs, meld_pungs = (), ()
     out: list[Reading] = []
     counts = facts.counts
-    for pair, trips, runs in standard_decomps(counts):
+    if decomps is None:
+        decomps = standard_decomps(counts)
+    for pair, trips, runs in decomps:
         all_runs = runs + meld_runs
         roles: list[tuple[str, int]] = []  # (wait, kind of the pung opened by ron or -1)
         if pair == win:

@@ -11,13 +11,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine.decompose import HandFacts, Reading, facts_maker, hand_facts, readings
+from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
 from engine.fu import FuItem, fu_of, fu_value
 from engine.parse import HandInput, Situation, Tile
 from engine.points import limited_base
 from engine.rules import Rules
 from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
-from engine.yaku import Context, held_yaku, yaku_han_of, yaku_of, yakuhai_sets
+from engine.yaku import Context
+from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of
 
 
 @dataclass(frozen=True)
@@ -36,9 +37,14 @@ def allow_shiisan(sit: Situation, facts: HandFacts) -> bool:
     return sit.tsumo and (sit.tenhou or sit.chihou or sit.first_draw) and not facts.melds
 
 
-def readings_in(facts: HandFacts, ctx: Context) -> list[Reading]:
-    """The readings of a completed hand as won in ``ctx`` (ron/tsumo, first draw)."""
-    return readings(facts, ctx.sit.tsumo, ctx.rules.tile_kinds, allow_shiisan(ctx.sit, facts))
+def readings_in(
+    facts: HandFacts, ctx: Context, decomps: tuple[GroupDecomp, ...] | None = None
+) -> list[Reading]:
+    """The readings of a completed hand as won in ``ctx`` (ron/tsumo, first draw);
+    ``decomps``: its standard decompositions when already known."""
+    return readings(
+        facts, ctx.sit.tsumo, ctx.rules.tile_kinds, allow_shiisan(ctx.sit, facts), decomps
+    )
 
 
 def best(
@@ -86,17 +92,9 @@ def _best_index(
             yaku_han = sum(h for _, h in yaku)
             has_ym = yaku_han >= ym_han and any(h >= ym_han for _, h in yaku)
         else:
-            held = held_yaku(r, ctx, memo)
-            yaku_han = sum(held.values())
-            has_ym = False
-            if "yakuhai" in held:
-                one = held["yakuhai"]
-                sets = [n for _, n in yakuhai_sets(r, ctx)]
-                yaku_han += one * (sum(sets) - 1)
-                if yaku_han >= ym_han:
-                    has_ym = any(one * n >= ym_han for n in sets)
-            if yaku_han >= ym_han and not has_ym:
-                has_ym = any(h >= ym_han for y, h in held.items() if y != "yakuhai")
+            h = held(r, ctx, memo)
+            yaku_han = h[1]
+            has_ym = has_yakuman_yaku(r, ctx, h)
         fu, raw = fu_value(r, ctx)
         extra = extra_han if dora_with_ym or not has_ym else 0
         base = limited_base(yaku_han + extra, fu, has_ym, rules)[0]

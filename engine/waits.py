@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from engine.decompose import HandFacts, shape_waits
+from engine.decompose import Completion, HandFacts, completions
 from engine.evaluate import (
     Evaluation,
     allow_shiisan,
@@ -39,13 +39,19 @@ def held_counts(hand: HandInput) -> list[int]:
     return counts
 
 
+def wait_shapes(hand: HandInput, rules: Rules) -> list[Completion]:
+    """The waits (:func:`waits`), each with the standard decompositions of its completed
+    tiles: the 13 tiles are decomposed once for all of them."""
+    found = completions(hand.concealed, rules.tile_kinds)
+    if rules.used_up_waits_count:
+        return found
+    held = held_counts(hand)
+    return [c for c in found if held[c[0]] < 4]
+
+
 def waits(hand: HandInput, rules: Rules) -> list[int]:
     """Winning kinds of the 13-tile hand that can still come (RULES.md §18, §29 [interp])."""
-    kinds = shape_waits(hand.concealed, rules.tile_kinds)
-    if rules.used_up_waits_count:
-        return kinds
-    held = held_counts(hand)
-    return [w for w in kinds if held[w] < 4]
+    return [w for w, _ in wait_shapes(hand, rules)]
 
 
 class WaitValue(NamedTuple):
@@ -108,41 +114,37 @@ def wait_values(
     hand: HandInput,
     sit: Situation,
     rules: Rules,
-    kinds: list[int],
+    shapes: list[Completion],
     known: dict[int, Evaluation | None] | None = None,
-    facts: dict[int, HandFacts] | None = None,
     ctx: Context | None = None,
+    make: Callable[[int], HandFacts] | None = None,
 ) -> list[WaitValue]:
     """Yaku han of the best reading for each wait, won in situation ``sit``.
 
     ``known`` holds evaluations already made in the same situation (the actual win's);
-    ``facts`` caches the completed hands between calls for the same hand (ron and tsumo);
-    ``ctx`` is the caller's Context for ``sit`` (its cached situational yaku are reused).
+    ``ctx`` is the caller's Context for ``sit`` (its cached situational yaku are reused);
+    ``make`` the caller's :func:`completer` of the hand.
     """
     if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
         ctx = Context(sit, rules)
     per_kind, base = _base_dora(hand, sit, rules)
     out = []
-    make: Callable[[int], HandFacts] | None = None
-    for w in kinds:
+    for w, decomps in shapes:
         if known is not None and w in known:
             ev = known[w]
             han = ev.yaku_han if ev is not None else None
         else:
-            f = facts.get(w) if facts is not None else None
-            if f is None:
-                if make is None:
-                    make = completer(hand, rules)
-                f = make(w)
-                if facts is not None:
-                    facts[w] = f
-            han = best_yaku_han(f, ctx, base + per_kind[w] + hand.kita)
+            if make is None:
+                make = completer(hand, rules)
+            f = make(w)
+            rs = readings_in(f, ctx, decomps)
+            han = best_yaku_han(f, ctx, base + per_kind[w] + hand.kita, rs)
         out.append(WaitValue(w, han or 0))
     return out
 
 
 def ron_and_tsumo_values(
-    hand: HandInput, sit: Situation, rules: Rules, kinds: list[int]
+    hand: HandInput, sit: Situation, rules: Rules, shapes: list[Completion]
 ) -> tuple[list[WaitValue], list[WaitValue]]:
     """Each wait's yaku han won by ron and by tsumo; the two share the completed hand, its
     readings (unless a shanpon triplet is concealed on tsumo only) and reading-level yaku."""
@@ -152,13 +154,13 @@ def ron_and_tsumo_values(
     ron: list[WaitValue] = []
     tsumo: list[WaitValue] = []
     make = completer(hand, rules)
-    for w in kinds:
+    for w, decomps in shapes:
         f = make(w)
         extra = base + per_kind[w] + hand.kita
         memo: dict[Any, Any] = {}
-        rs_ron = readings_in(f, ron_ctx)
+        rs_ron = readings_in(f, ron_ctx, decomps)
         if allow_shiisan(tsumo_sit, f) or any(r.wait == "shanpon" for r in rs_ron):
-            rs_tsumo = readings_in(f, tsumo_ctx)
+            rs_tsumo = readings_in(f, tsumo_ctx, decomps)
         else:
             rs_tsumo = rs_ron
         ron.append(WaitValue(w, best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0))
@@ -168,15 +170,16 @@ def ron_and_tsumo_values(
 
 def guarantee(
     parsed: Parsed,
-    kinds: list[int] | None = None,
+    shapes: list[Completion] | None = None,
     known: dict[int, Evaluation | None] | None = None,
     ctx: Context | None = None,
+    make: Callable[[int], HandFacts] | None = None,
 ) -> Guarantee:
     """The §18 guarantee of the hand before its winning tile, in the win's situation."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
-    if kinds is None:
-        kinds = waits(hand, rules)
-    values = wait_values(hand, sit, rules, kinds, known, ctx=ctx)
+    if shapes is None:
+        shapes = wait_shapes(hand, rules)
+    values = wait_values(hand, sit, rules, shapes, known, ctx, make)
     return Guarantee(rules.min_han(sit.honba), tuple(values))
 
 
@@ -188,9 +191,10 @@ def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:
 def tenpai(parsed: Parsed) -> dict[str, object]:
     """Tenpai JSON (CONTRACT): every wait with its yaku han by ron and by tsumo."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
-    kinds = waits(hand, rules)
+    shapes = wait_shapes(hand, rules)
+    kinds = [w for w, _ in shapes]
     required = rules.min_han(sit.honba)
-    ron, tsumo = ron_and_tsumo_values(hand, sit, rules, kinds)
+    ron, tsumo = ron_and_tsumo_values(hand, sit, rules, shapes)
     ron_ok = bool(kinds) and all(w.yaku_han >= required for w in ron)
     tsumo_ok = bool(kinds) and all(w.yaku_han >= required for w in tsumo)
     if not rules.guarantee:

@@ -208,7 +208,8 @@ def test_property_fast_han_sum_equals_the_yaku_list(seed: int, exclusive: bool) 
     from engine.decompose import readings
     from engine.evaluate import completed
     from engine.parse import parse_hand
-    from engine.yaku import Context, yaku_han_of, yaku_of
+    from engine.yaku import Context
+    from engine.yaku_eval import yaku_han_of, yaku_of
 
     obj = {**hand_from(seed), "rules": {"yakuman_exclusive": exclusive}}
     p = parse_hand(obj, need_win=True)

@@ -1,0 +1,314 @@
+"""Which yaku count for a reading (RULES.md "How yaku combine"), compiled once per rule set.
+
+The tests of :mod:`engine.yaku` define each yaku. This module runs them for a reading and
+applies the combination rules: "a yaku never adds to its own stronger form"
+(``Rules.stronger``), the composites that replace their parts (``Rules.composites``:
+shousharin §36, daisharin §37), §40 (rinshan/haitei and kanburi/houtei count once), §21.1
+(open riichi ron from a non-riichi player) and the option ``yakuman_exclusive``.
+
+A rule set, closedness and win form compile to a :class:`Plan` in which every yaku of the
+table is one bit (bit ``i`` = row ``i`` of ``Rules.yaku``, so ascending bits are table order).
+The yaku held by a reading are an ``int`` mask and their han a running sum: the §18 guarantee
+and tenpai score every wait, so this is the engine's innermost loop, and masks cost a
+fraction of the dicts they replace. Lists of ``(id, han)`` are built only for the reading a
+result shows (:func:`yaku_of`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from engine.decompose import Reading
+from engine.parse import Situation
+from engine.rules import Rules
+from engine.tiles import IS_TH
+from engine.yaku import (
+    ALL_TH,
+    HAND_TESTS,
+    MIN_PUNGS,
+    MIN_RUNS,
+    ONE_SUIT,
+    SITUATION_TESTS,
+    TERMINAL_PAIR,
+    TESTS,
+    THREE_KANS,
+    Context,
+    YakuTest,
+    yakuhai_sets,
+)
+
+Held = tuple[int, int]  # (mask of held yaku bits, their total han; yakuhai once per set)
+
+
+class Plan(NamedTuple):
+    """What to run for one rule set, closedness and form (built once, then cached)."""
+
+    situation: tuple[tuple[int, int, YakuTest], ...]  # (bit, han, test): once per context
+    #: whole-hand tests (bit, han, test, gate): gate 1 one suit, 2 all terminals/honors,
+    #: 3 three kans, 0 none (necessary conditions only, never sufficient)
+    hand: tuple[tuple[int, int, YakuTest, int], ...]
+    #: reading-level tests (bit, han, test, least pungs, least runs, needs a terminal pair)
+    own: tuple[tuple[int, int, YakuTest, int, int, bool], ...]
+    han: tuple[int, ...]  # han of each bit (composites: their own han; 0 when unavailable)
+    ids: tuple[str, ...]  # yaku id of each bit
+    weaker: tuple[tuple[int, int], ...]  # (stronger form's bit, mask of the weaker forms)
+    composites: tuple[tuple[int, int], ...]  # (mask of all parts, the composite's bit)
+    #: bits of which one must be held for any combination rule to change the held mask
+    post: int
+    yakuhai: int  # bits of these yaku (0 when the table lacks them)
+    open_riichi: int
+    rinshan_haitei: tuple[int, int]
+    kanburi_houtei: tuple[int, int]
+    #: (pungs, runs, terminal/honor pair) → the ``own`` tests such a reading can pass
+    own_by_shape: dict[tuple[int, int, bool], tuple[tuple[int, int, YakuTest], ...]]
+
+
+# Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
+# object so that a reused id can never pick up another rule set's plan.
+_PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
+
+
+def plan_of(rules: Rules, closed: bool, form: str) -> Plan:
+    """The compiled tests of a rule set for a closed or open hand of one win form."""
+    key = (id(rules), closed, form)
+    cached = _PLAN_CACHE.get(key)
+    if cached is not None and cached[0] is rules:
+        return cached[1]
+    plan = _compile(rules, closed, form)
+    if len(_PLAN_CACHE) > 4096:  # many one-off rule sets: stay bounded
+        _PLAN_CACHE.clear()
+    _PLAN_CACHE[key] = (rules, plan)
+    return plan
+
+
+def _compile(rules: Rules, closed: bool, form: str) -> Plan:
+    bit = {spec.id: 1 << i for i, spec in enumerate(rules.yaku)}
+    composite_ids = {cid for cid, _ in rules.composites}
+    han = [0] * len(rules.yaku)
+    situation, hand, own = [], [], []
+    for i, spec in enumerate(rules.yaku):
+        h = spec.closed if closed else spec.open
+        if h is not None and not rules.double_yakuman and spec.id not in composite_ids:
+            h = min(h, rules.yakuman_han)  # option: double-yakuman hands count single
+        han[i] = h or 0
+        entry = TESTS.get(spec.id)
+        if h is None or entry is None or spec.id in composite_ids:
+            continue
+        fn, forms = entry
+        if form not in forms:
+            continue
+        b = 1 << i
+        if spec.id in SITUATION_TESTS:
+            situation.append((b, h, fn))
+        elif spec.id in HAND_TESTS:
+            gate = (
+                1
+                if spec.id in ONE_SUIT
+                else 2
+                if spec.id in ALL_TH
+                else (3 if spec.id in THREE_KANS else 0)
+            )
+            hand.append((b, h, fn, gate))
+        else:
+            needs = (MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0))
+            own.append((b, h, fn, *needs, spec.id in TERMINAL_PAIR))
+    weaker: dict[int, int] = {}
+    for weak, strong in rules.stronger:
+        if strong in bit:
+            weaker[bit[strong]] = weaker.get(bit[strong], 0) | bit.get(weak, 0)
+    composites = []
+    post = 0
+    for cid, parts in rules.composites:
+        if rules.yaku_han(cid, closed) is None or any(p not in bit for p in parts):
+            continue  # unavailable, or a part the table lacks: it can never apply
+        composites.append((sum(bit[p] for p in parts), bit[cid]))
+        post |= bit[parts[-1]]
+    for b in weaker:
+        post |= b
+    post |= bit.get("haitei", 0) | bit.get("houtei", 0) | bit.get("open_riichi", 0)
+    return Plan(
+        situation=tuple(situation),
+        hand=tuple(hand),
+        own=tuple(own),
+        han=tuple(han),
+        ids=tuple(spec.id for spec in rules.yaku),
+        weaker=tuple(weaker.items()),
+        composites=tuple(composites),
+        post=post,
+        yakuhai=bit.get("yakuhai", 0),
+        open_riichi=bit.get("open_riichi", 0),
+        rinshan_haitei=(bit.get("rinshan", 0), bit.get("haitei", 0)),
+        kanburi_houtei=(bit.get("kanburi", 0), bit.get("houtei", 0)),
+        own_by_shape={},
+    )
+
+
+# Situational yaku by rule set, situation, closedness and form: they depend on nothing else
+# (the Context cache holds them per Context; this one serves new Contexts of equal situations).
+_SIT_CACHE: dict[tuple[int, Situation, bool, str], tuple[Rules, Held]] = {}
+
+
+def _situational(plan: Plan, r: Reading, c: Context) -> Held:
+    key = (id(c.rules), c.sit, r.facts.closed, r.form)
+    entry = _SIT_CACHE.get(key)
+    if entry is not None and entry[0] is c.rules:
+        return entry[1]
+    mask = han = 0
+    for b, h, fn in plan.situation:
+        if fn(r, c):
+            mask |= b
+            han += h
+    if len(_SIT_CACHE) > 4096:  # stay bounded
+        _SIT_CACHE.clear()
+    _SIT_CACHE[key] = (c.rules, (mask, han))
+    return mask, han
+
+
+def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
+    """The yaku that count for a reading as ``(mask, total han)`` after the combination
+    rules; yakuhai counts once per set (a double wind's set twice).
+
+    ``memo`` (optional, one dict per completed hand) keeps the whole-hand yaku per form and
+    the reading-level yaku per reading object. Reading-level tests look at the situation only
+    through seat, round and rules, so one memo may serve the ron and the tsumo contexts of
+    the same hand (tenpai); it must not be shared between seats, rounds or rule sets.
+    """
+    f = r.facts
+    form = r.form
+    entry = c.cache.get((f.closed, form))  # (plan, situational yaku) of this context
+    if entry is None:
+        plan = plan_of(c.rules, f.closed, form)
+        entry = (plan, _situational(plan, r, c))
+        c.cache[(f.closed, form)] = entry
+    plan, (mask, han) = entry
+    hand = memo.get(form) if memo is not None else None
+    if hand is None:
+        hm = hh = 0
+        for b, h, fn, gate in plan.hand:
+            if (
+                gate == 0
+                or (gate == 1 and f.n_suits <= 1)
+                or (gate == 2 and f.all_th)
+                or (gate == 3 and f.n_kans >= 3)
+            ) and fn(r, c):
+                hm |= b
+                hh += h
+        hand = (hm, hh)
+        if memo is not None:
+            memo[form] = hand
+    mask |= hand[0]
+    han += hand[1]
+    own = memo.get(id(r)) if memo is not None else None
+    if own is not None and own[0] is r:
+        mask |= own[1]
+        han += own[2]
+    else:
+        om, oh = _own(plan, r, c)
+        if memo is not None:
+            memo[id(r)] = (r, om, oh)
+        mask |= om
+        han += oh
+    if mask & plan.post:
+        return _combine(plan, mask, r, c)
+    return mask, han
+
+
+def _own(plan: Plan, r: Reading, c: Context) -> Held:
+    """Reading-level yaku, skipping tests whose least pungs/runs or terminal pair fail."""
+    shape = (len(r.pungs), len(r.runs), IS_TH[r.pair])
+    tests = plan.own_by_shape.get(shape)
+    if tests is None:
+        n_pungs, n_runs, th_pair = shape
+        tests = tuple(
+            (b, h, fn)
+            for b, h, fn, least_pungs, least_runs, needs_th in plan.own
+            if n_pungs >= least_pungs and n_runs >= least_runs and (th_pair or not needs_th)
+        )
+        plan.own_by_shape[shape] = tests
+    mask = han = 0
+    for b, h, fn in tests:
+        if fn(r, c):
+            mask |= b
+            if b == plan.yakuhai:  # once per set, twice for a double wind's set
+                han += h * sum(n for _, n in yakuhai_sets(r, c))
+            else:
+                han += h
+    return mask, han
+
+
+def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:
+    """Stronger forms remove their weaker ones, composites replace their parts, §40 counts
+    rinshan/haitei and kanburi/houtei once, §21.1 sets open riichi's han."""
+    drop = 0
+    for strong, weak in plan.weaker:
+        if mask & strong:
+            drop |= weak
+    mask &= ~drop
+    for parts, composite in plan.composites:
+        if mask & parts == parts:
+            mask = (mask & ~parts) | composite
+    rules = c.rules
+    rinshan, haitei = plan.rinshan_haitei
+    if mask & rinshan and mask & haitei and not rules.rinshan_haitei_combine:
+        mask &= ~haitei
+    kanburi, houtei = plan.kanburi_houtei
+    if mask & kanburi and mask & houtei and not rules.kanburi_houtei_combine:
+        mask &= ~houtei
+    return mask, sum(h for _, h in _items(plan, mask, r, c))
+
+
+def _items(plan: Plan, mask: int, r: Reading, c: Context) -> list[tuple[str, int]]:
+    """``(id, han)`` of each held bit in table order (yakuhai once per set, §21.1 applied)."""
+    out: list[tuple[str, int]] = []
+    i = 0
+    while mask:
+        if mask & 1:
+            b = 1 << i
+            if b == plan.yakuhai:
+                out.extend(("yakuhai", plan.han[i] * n) for _, n in yakuhai_sets(r, c))
+            elif b == plan.open_riichi:
+                out.append((plan.ids[i], _open_riichi_han(plan.han[i], c)))
+            else:
+                out.append((plan.ids[i], plan.han[i]))
+        mask >>= 1
+        i += 1
+    return out
+
+
+def has_yakuman_yaku(r: Reading, c: Context, h: Held) -> bool:
+    """Whether one held yaku (one yakuhai set) is worth a yakuman on its own."""
+    ym = c.rules.yakuman_han
+    if h[1] < ym:
+        return False
+    plan = plan_of(c.rules, r.facts.closed, r.form)
+    return any(han >= ym for _, han in _items(plan, h[0], r, c))
+
+
+def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[tuple[str, int]]:
+    """The yaku that count for a reading as ``[(id, han), ...]`` in table order (yakuhai once
+    per set); under ``yakuman_exclusive`` only the yakuman yaku when there is one."""
+    mask, _ = held(r, c, memo)
+    if not mask:
+        return []
+    out = _items(plan_of(c.rules, r.facts.closed, r.form), mask, r, c)
+    rules = c.rules
+    if rules.yakuman_exclusive and any(h >= rules.yakuman_han for _, h in out):
+        out = [(y, h) for y, h in out if h >= rules.yakuman_han]
+    return out
+
+
+def yaku_han_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> int:
+    """``sum(han for _, han in yaku_of(r, c))`` without building the list (waits, tenpai)."""
+    if c.rules.yakuman_exclusive:
+        return sum(h for _, h in yaku_of(r, c, memo))
+    return held(r, c, memo)[1]
+
+
+def _open_riichi_han(han: int, c: Context) -> int:
+    """§21.1: 15 han on a ron from a player not in riichi; open double riichi 3 [interp]."""
+    vs_non_riichi = c.rules.open_riichi_vs_non_riichi_han
+    if vs_non_riichi and not c.sit.tsumo and not c.sit.discarder_riichi:
+        return vs_non_riichi
+    if c.sit.riichi == "double_open":
+        return c.rules.open_double_riichi_han
+    return han

@@ -41,9 +41,11 @@ from dataclasses import dataclass, replace
 from vision.layout.dedupe import _dedupe
 from vision.layout.extras import _dora_groups
 from vision.layout.geometry import _end_frame, _Geo
+from vision.layout.melds import reread_meld
 from vision.layout.notation import AKA_MAN, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
 from vision.layout.rows import _candidate_rows
+from vision.layout.rulefix import Places, correct, faces_up
 from vision.layout.sanity import _count_warnings, _sanity
 from vision.layout.turn import _plausibility, _turn
 from vision.types import TileDetection
@@ -90,8 +92,20 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
                     *best.warnings,
                 ],
             )
-    groups = {k: layout.tiles[i].group for i, k in enumerate(kept)}
-    out = [replace(t, group=groups.get(k, "other")) for k, t in enumerate(given)]
+    # Kept tiles come back as read (rule-aware corrections included) in the photo's own frame.
+    read = {k: layout.tiles[i] for i, k in enumerate(kept)}
+    out = [
+        replace(
+            t,
+            tile=read[k].tile,
+            confidence=read[k].confidence,
+            alternatives=read[k].alternatives,
+            group=read[k].group,
+        )
+        if k in read
+        else replace(t, group="other")
+        for k, t in enumerate(given)
+    ]
     return Layout(out, layout.hand, layout.warnings)
 
 
@@ -110,7 +124,33 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     readings = [_read_right(row, tiles, geo) for row in rows]
     best = max(readings, key=lambda r: _score(r, geo))
     warnings = list(warnings_in) + list(best.warnings)
+    tiles, face_warnings = faces_up(tiles, best.row)
+    warnings += face_warnings
     best = _finish_row(best, tiles, warnings)
+
+    meld_idx = [k for _, idx in best.melds for k in idx]
+    taken = set(best.row) | set(meld_idx) | set(best.kita)
+    if best.win is not None:
+        taken.add(best.win)
+    frame = _end_frame(best.row, tiles, geo)
+    dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
+
+    # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.
+    places = Places(
+        row=tuple(best.row),
+        win=best.win,
+        melds=tuple((m.partition(":")[0], tuple(idx)) for m, idx in best.melds),
+        kita=tuple(best.kita),
+        dora=tuple(dora_idx),
+    )
+    fixed, fix_warnings = correct(tiles, places)
+    warnings += fix_warnings
+    melds = [
+        (m if all(fixed[k] == tiles[k] for k in idx) else reread_meld(m, idx, fixed, warnings), idx)
+        for m, idx in best.melds
+    ]
+    tiles = fixed
+    best = replace(best, melds=melds)
 
     # The concealed row: face-down tiles in it cannot be read.
     hand_idx: list[int] = []
@@ -119,12 +159,6 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
             warnings.append(f"tile {pos} in the hand is face-down or unreadable: add it by hand")
         else:
             hand_idx.append(k)
-    meld_idx = [k for _, idx in best.melds for k in idx]
-    taken = set(best.row) | set(meld_idx) | set(best.kita)
-    if best.win is not None:
-        taken.add(best.win)
-    frame = _end_frame(best.row if best.row else hand_idx, tiles, geo)
-    dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
 
     groups = {
         "hand": list(best.row),  # unreadable row tiles too: they sit in the hand

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 from vision.layout.geometry import _Frame, _Geo, _line_at
 from vision.layout.notation import kind, readable
+from vision.layout.rulefix import may_share_kind
 from vision.layout.tolerances import ASPECT, BAND_GAP, GROUP_GAP
 from vision.types import TileDetection
 
@@ -101,7 +102,12 @@ def _split_loose(
     for gap, group in groups:
         kinds = Counter(kind(tiles[p.index].tile) for p in group if readable(tiles[p.index]))
         marked = any(tiles[p.index].angle == 90 or tiles[p.index].face_down for p in group)
-        one_set = marked and max(kinds.values(), default=0) >= 2  # a set with a misread tile
+        # A set with a misread tile: two alike, or an ankan's two faces alike by their readings.
+        faces = [tiles[p.index] for p in group if readable(tiles[p.index])]
+        one_set = marked and (
+            max(kinds.values(), default=0) >= 2
+            or (len(group) == 4 and len(faces) == 2 and may_share_kind(faces))
+        )
         if len(group) <= 4 and (len(kinds) <= 1 or one_set):
             out.append((gap, group))
             continue
@@ -139,7 +145,8 @@ def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed
             and i + 3 < len(slots)
             and is_back(slots[i + 3])
             and slot_kind(slots[i + 1]) is not None
-            and slot_kind(slots[i + 1]) == slot_kind(slots[i + 2])
+            and slot_kind(slots[i + 2]) is not None
+            and may_share_kind([tiles[slots[i + 1][0].index], tiles[slots[i + 2][0].index]])
         ):
             runs.append([p for s in slots[i : i + 4] for p in s])
             i += 4

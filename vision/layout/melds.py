@@ -125,3 +125,19 @@ def _read_group(
         )
         return _meld_string(name, faces_main, len(group))
     return None
+
+
+def reread_meld(
+    meld: str, indices: list[int], tiles: list[TileDetection], warnings: list[str]
+) -> str:
+    """A meld string rebuilt from its tiles' (corrected) readings, keeping its type (§23)."""
+    name, _, shown = meld.partition(":")
+    faces = [tiles[k].tile for k in indices if readable(tiles[k])]
+    kinds = Counter(kind(AKA_MAN if f == "5m" else f) for f in faces)
+    if not kinds:
+        return meld
+    main = kinds.most_common(1)[0][0]
+    faces_main = [f for f in faces if kind(AKA_MAN if f == "5m" else f) == main]
+    if name == "ankan":
+        return _ankan_string(main, faces_main, warnings)
+    return _meld_string(name, faces_main, sum(ch.isdigit() for ch in shown))

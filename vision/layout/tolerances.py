@@ -20,3 +20,9 @@ NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
 MAX_ROWS = 8  # candidate rows read in full: the longest chains
 LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
 ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured
+
+# Rule-aware reading (rulefix.py): how likely an alternative reading must be to be taken.
+SWAP_MIN_ALT = 0.05  # a back in the row / a 2m–8m / a fifth tile: its alternative at least this
+VOTE_FLOOR = 0.01  # a meld vote: the probability of a kind a tile's readings do not list
+SHAPE_FIX_MIN_ALT = 0.02  # a winning-shape re-reading considers alternatives at least this likely
+SHAPE_FIX_MAX_COST = 4.0  # ... and takes one whose Σ log(top / alternative) is at most this

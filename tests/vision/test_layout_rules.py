@@ -1,0 +1,235 @@
+"""Rule-aware reading (vision/layout/rulefix.py): misread tiles corrected by the rules, using
+the classifier's next-best readings (``TileDetection.alternatives``). Hand-made detections, no
+model. Each test names the rule it enforces (RULES.md "Tiles", §1, §3, §23, §A1, §A4)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.vision.test_layout import Table, check, hand
+from vision.layout.rulefix import Places, correct, vote_kind
+from vision.types import TileDetection
+
+
+def unsure(t: Table, confidence: float, *alternatives: tuple[str, float]) -> None:
+    """Give the tile just laid a weaker confidence and next-best readings."""
+    t.tiles[-1] = replace(t.tiles[-1], confidence=confidence, alternatives=tuple(alternatives))
+
+
+def said(layout_warnings: list[str], *words: str) -> bool:
+    return any(all(w in line for w in words) for line in layout_warnings)
+
+
+# ------------------------------------------------------------------------- melds (§23)
+
+
+def test_meld_tiles_agree_pon_odd_tile_takes_its_red_five_reading() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("5p", "meld", gap=0.8, sideways=True)
+    t.put("5p", "meld")
+    t.put("6p", "meld")
+    unsure(t, 0.45, ("0p", 0.3), ("5p", 0.1))
+    layout = check(t, hand("234p5567899s", "9s", ["pon:550p"]), warnings=None)
+    assert said(layout.warnings, "read as 6p", "read as 0p")
+    assert layout.tiles[-1].tile == "0p"
+
+
+def test_meld_tiles_agree_ankan_faces_read_as_two_kinds_are_one() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("back", "meld", gap=0.8)
+    t.put("3s", "meld")
+    unsure(t, 0.5, ("8s", 0.4))
+    t.put("8s", "meld")
+    t.put("back", "meld")
+    layout = check(t, hand("234p5567899s", "9s", ["ankan:8888s"]), warnings=None)
+    assert said(layout.warnings, "read as 3s", "read as 8s")
+
+
+def test_meld_tiles_agree_vote_uses_every_tiles_probabilities() -> None:
+    sure = TileDetection("7z", (0, 0, 1, 1), confidence=0.9, alternatives=(("1z", 0.05),))
+    odd = TileDetection("1z", (0, 0, 1, 1), confidence=0.6, alternatives=(("7z", 0.35),))
+    surely_1z = TileDetection("1z", (0, 0, 1, 1), confidence=0.9, alternatives=(("7z", 0.05),))
+    assert vote_kind([sure, sure, odd]) == "7z"
+    assert vote_kind([odd, odd, sure]) == "7z"  # two unsure 1z lose to one sure 7z
+    assert vote_kind([surely_1z, surely_1z, sure]) == "1z"
+
+
+def test_meld_tiles_agree_no_listed_reading_keeps_the_tile_as_read() -> None:
+    """Never invent a reading: a tile with no reading of the set's kind is not rewritten."""
+    tiles = [
+        TileDetection("7z", (0, 0, 1, 1)),
+        TileDetection("7z", (1, 0, 2, 1)),
+        TileDetection("2p", (2, 0, 3, 1), confidence=0.8, alternatives=(("3p", 0.1),)),
+    ]
+    fixed, notes = correct(tiles, Places((), None, (("pon", (0, 1, 2)),), (), ()))
+    assert [d.tile for d in fixed] == ["7z", "7z", "2p"] and notes == []
+
+
+# ------------------------------------------------------------------------- sanma tiles (§1)
+
+
+def test_no_middle_manzu_in_sanma_takes_the_best_sanma_alternative() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("7m", "hand")
+    unsure(t, 0.6, ("2m", 0.2), ("2z", 0.15))
+    t.put("2z", "win", gap=0.6)
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
+    assert said(layout.warnings, "read as 7m", "read as 2z")
+    assert not said(layout.warnings, "sanma does not use")
+
+
+def test_no_middle_manzu_in_sanma_5m_is_the_aka_5man_unless_a_sanma_reading_is_likelier() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("5m", "hand")
+    unsure(t, 0.2, ("9m", 0.3))
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("9m123456p789s112z", "2z"), warnings=None)
+
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("5m", "hand")
+    unsure(t, 0.4, ("9m", 0.3))
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("0m123456p789s112z", "2z"), warnings=None)
+
+
+def test_no_middle_manzu_in_sanma_without_alternative_stays_with_a_four_player_warning() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("6m", "hand")
+    unsure(t, 0.9)
+    layout = check(t, hand("6m123456p789s112z", None), warnings=None)
+    assert said(layout.warnings, "6m", "four-player set")
+
+
+def test_rule_tiles_at_most_four_of_a_kind_fifth_takes_its_alternative() -> None:
+    t = Table()
+    t.row("1111p")
+    t.put("1p", "hand")
+    unsure(t, 0.55, ("7p", 0.3))
+    t.row("23p789s11z")
+    t.put("1z", "win", gap=0.6)
+    layout = check(t, hand("1111237p789s11z", "1z"), warnings=None)
+    assert said(layout.warnings, "more than four 1p", "read as 7p")
+
+
+def test_rule_tiles_one_red_five_beside_plain_fives_under_the_base_rule() -> None:
+    t = Table()
+    t.row("0p")
+    t.put("0p", "hand")
+    unsure(t, 0.6, ("5p", 0.35))
+    t.row("5p678s5599s234p")
+    t.put("9s", "win", gap=0.5)
+    layout = check(t, hand("234550p5567899s", "9s"), warnings=None)
+    assert said(layout.warnings, "one red 5p")
+
+
+def test_rule_tiles_several_reds_without_plain_fives_stay_red_aka_option() -> None:
+    t = Table()
+    t.row("000p")
+    unsure(t, 0.6, ("5p", 0.35))
+    t.row("678s5599s234p")
+    t.put("9s", "win", gap=0.5)
+    check(t, hand("234000p5567899s", "9s"))
+
+
+def test_rule_tiles_at_most_one_aka_5man() -> None:
+    t = Table()
+    t.row("123p456p789s")
+    t.put("0m", "hand")
+    t.put("0m", "hand")
+    unsure(t, 0.5, ("1m", 0.3))
+    t.row("22z")
+    t.put("2z", "win", gap=0.6)
+    layout = check(t, hand("10m123456p789s22z", "2z"), warnings=None)
+    assert said(layout.warnings, "only one aka-5-man")
+
+
+# ------------------------------------------------------------------------- kita (§A4)
+
+
+def test_kita_are_norths_a_5m_kita_is_the_aka_5man() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("5p", "meld", gap=0.8, sideways=True)
+    t.row("55p", "meld")
+    t.put("4z", "kita", gap=0.8)
+    t.put("5m", "kita")
+    unsure(t, 0.5, ("0m", 0.3))
+    layout = check(t, hand("234p5567899s", "9s", ["pon:555p"], kita=2, kita_aka=1), warnings=None)
+    assert layout.tiles[-1].tile == "0m"
+
+
+# ------------------------------------------------------------------------- a face-up row
+
+
+def test_rule_hand_laid_face_up_a_back_in_the_row_is_its_face_alternative() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("back", "hand")
+    unsure(t, 0.7, ("5z", 0.25))
+    t.put("5z", "hand")
+    t.put("5z", "win", gap=0.6)
+    layout = check(t, hand("123456p789s1155z", "5z"), warnings=None)
+    assert said(layout.warnings, "read as back", "read as 5z")
+    assert not said(layout.warnings, "face-down")
+
+
+# ------------------------------------------------------------------------- winning shape (§1)
+
+
+def test_rule_1_winning_shape_unsure_tile_takes_the_alternative_that_completes() -> None:
+    t = Table()
+    t.row("12p")
+    t.put("8p", "hand")
+    unsure(t, 0.6, ("3p", 0.3))
+    t.row("456p789s1122z")
+    t.put("2z", "win", gap=0.6)
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
+    assert said(layout.warnings, "tile 3 in the hand", "read as 8p", "winning shape", "read as 3p")
+
+
+def test_rule_1_winning_shape_kept_when_the_reading_already_wins() -> None:
+    t = Table()
+    t.row("12p")
+    t.put("3p", "hand")
+    unsure(t, 0.5, ("8p", 0.45))
+    t.row("456p789s1122z")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("123456p789s1122z", "2z"), warnings=None)
+
+
+def test_rule_1_winning_shape_unlikely_rereading_is_only_suggested() -> None:
+    t = Table()
+    t.row("12p")
+    t.put("8p", "hand")
+    unsure(t, 0.95, ("3p", 0.03))
+    t.row("45p")
+    t.put("9p", "hand")
+    unsure(t, 0.95, ("6p", 0.03))
+    t.row("789s1122z")
+    t.put("2z", "win", gap=0.6)
+    layout = check(t, hand("124589p789s1122z", "2z"), warnings=None)
+    assert said(layout.warnings, "would make one", "(8p) as 3p", "(9p) as 6p")
+
+
+def test_rule_1_winning_shape_respects_four_of_a_kind() -> None:
+    """The only completing re-reading would make a fifth 2z: it is not taken."""
+    t = Table()
+    t.row("123p456p789s")
+    t.put("5z", "hand")
+    unsure(t, 0.6, ("2z", 0.3))
+    t.row("222z")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("123456p789s2225z", "2z"), warnings=None)

@@ -1,0 +1,401 @@
+"""Rule-aware reading: misread tiles corrected by what the rules allow (RULES.md "Tiles", §1).
+
+The classifier gives each tile its best reading and a few next-best ones
+(:attr:`TileDetection.alternatives`). Once the photo's layout is known (which tiles are the
+concealed row, the winning tile, each meld, the kita), the rules say more than any one tile:
+
+1. **The concealed row is face up** (the hand is laid open): a ``back`` reading in it with a
+   face reading among its alternatives takes that reading (a haku is blank, like a back).
+2. **No 2m–8m in sanma** (§1): a middle-manzu reading takes the likeliest sanma alternative; a
+   5m is the aka-5-man (``0m``) unless a sanma reading is likelier; with none, it stays, and
+   :mod:`sanity` warns (a four-player set).
+3. **A pon/kan is one kind** (§23): the kind is chosen by a vote over every tile's readings
+   (the product of their probabilities); a tile read as another kind takes the voted kind
+   (its red five when that reading is likelier). An ankan's two face-up tiles alike.
+4. **Kita are norths** (§A4–§A5): a kita is ``4z`` or the aka-5-man ``0m``, whichever its
+   readings favour.
+5. **Red fives** (§3, §A1): under the base rule one 0p and one 0s exist; under the aka-5-man
+   option every 5p/5s is red. A plain five beside two or more reds of its suit fits neither:
+   the extra reds are read plain. At most one ``0m`` exists.
+6. **Four of a kind at most** (§1): a fifth tile of a kind takes its likeliest alternative
+   (the tile whose alternative is closest to its top reading is changed).
+7. **A win has a winning shape** (§1): a 14-tile hand (plus kans) whose reading forms none
+   takes the likeliest combination of at most two of the unsure tiles' alternatives that does,
+   if one is likely enough; else a warning names the likeliest one to check.
+
+Every change becomes a warning naming the tile, what it was read as and what it is now; tiles
+are never invented (a change only picks among the classifier's readings, or, in a meld, the
+kind its other tiles agree on), and the top reading stays when nothing is clearly better.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, replace
+from itertools import combinations
+
+from engine.decompose import is_chiitoitsu, is_kokushi, is_shiisan_puutaa, standard_decomps
+from engine.tiles import ALL_KINDS, kind_of
+from vision.layout.notation import AKA_MAN, NORTH, kind, readable
+from vision.layout.tolerances import (
+    SHAPE_FIX_MAX_COST,
+    SHAPE_FIX_MIN_ALT,
+    SWAP_MIN_ALT,
+    VOTE_FLOOR,
+)
+from vision.types import TileDetection
+
+MIDDLE_MAN = frozenset(f"{d}m" for d in "2345678")
+PLAYER_GROUPS = ("hand", "win", "meld", "kita", "dora")
+
+
+@dataclass(frozen=True)
+class Places:
+    """Where the player's tiles are: detection indices per part of the layout."""
+
+    row: tuple[int, ...]
+    win: int | None
+    melds: tuple[tuple[str, tuple[int, ...]], ...]  # ("pon", indices) — the meld's type
+    kita: tuple[int, ...]
+    dora: tuple[int, ...]
+
+    def shown(self) -> list[int]:
+        """Every tile the four-of-a-kind rule counts: hand, win, melds, kita, dora."""
+        out = [*self.row, *([self.win] if self.win is not None else []), *self.kita, *self.dora]
+        return out + [k for _, idx in self.melds for k in idx]
+
+
+def readings(det: TileDetection) -> dict[str, float]:
+    """A tile's readings with their probabilities: the chosen one (its confidence, a lower
+    bound of its probability) and the classifier's alternatives."""
+    out = {det.tile: det.confidence}
+    for tile, p in det.alternatives:
+        out.setdefault(tile, p)
+    return out
+
+
+def _face(tile: str) -> bool:
+    return readable(TileDetection(tile, (0, 0, 1, 1)))
+
+
+def _sanma(tile: str) -> bool:
+    """A face reading that exists in sanma (§1: 2m–8m removed; 0m the aka-5-man)."""
+    return _face(tile) and tile not in MIDDLE_MAN
+
+
+class _Fixer:
+    """The tiles being corrected, and the warnings said so far."""
+
+    def __init__(self, tiles: list[TileDetection], places: Places) -> None:
+        self.tiles = list(tiles)
+        self.places = places
+        self.warnings: list[str] = []
+        self.where = _where_map(places)
+        self.rejected: set[tuple[int, str]] = set()  # readings a rule ruled out
+
+    def set(self, k: int, tile: str, why: str, p: float | None = None) -> None:
+        """Read tile ``k`` as ``tile``: its probability (``p``, or the classifier's) becomes
+        its confidence, and the old reading joins its alternatives."""
+        det = self.tiles[k]
+        if det.tile == tile:
+            return
+        probs = readings(det)
+        p = probs.get(tile, 0.0) if p is None else p
+        self.rejected.add((k, det.tile))
+        alts = tuple((t, q) for t, q in sorted(probs.items(), key=lambda kv: -kv[1]) if t != tile)
+        self.tiles[k] = replace(det, tile=tile, confidence=round(p, 4), alternatives=alts[:3])
+        self.warnings.append(
+            f"{self.where.get(k, 'a tile')} was read as {det.tile} "
+            f"({det.confidence:.2f}) but {why}: read as {tile}"
+            + (f" ({p:.2f})" if p > 0 else "")
+            + ", check it"
+        )
+
+
+def _where_map(places: Places) -> dict[int, str]:
+    out: dict[int, str] = {}
+    for pos, k in enumerate(places.row, start=1):
+        out[k] = f"tile {pos} in the hand"
+    if places.win is not None:
+        out[places.win] = "the winning tile"
+    for m, (name, idx) in enumerate(places.melds, start=1):
+        for k in idx:
+            out[k] = f"a tile of meld {m} ({name})"
+    for pos, k in enumerate(places.kita, start=1):
+        out[k] = f"kita tile {pos}"
+    for pos, k in enumerate(places.dora, start=1):
+        out[k] = f"dora indicator {pos}"
+    return out
+
+
+def correct(tiles: list[TileDetection], places: Places) -> tuple[list[TileDetection], list[str]]:
+    """The detections with misreads corrected by the rules (module docstring, steps 1–7), and
+    one warning per change. Only tiles in ``places`` are touched."""
+    fx = _Fixer(tiles, places)
+    _row_faces_up(fx)
+    _no_middle_manzu(fx)
+    _melds_one_kind(fx)
+    _kita_are_norths(fx)
+    _red_fives(fx)
+    _four_of_a_kind(fx)
+    _winning_shape(fx)
+    return fx.tiles, fx.warnings
+
+
+# ----------------------------------------------------------------------------- steps 1–2
+
+
+def faces_up(tiles: list[TileDetection], row: list[int]) -> tuple[list[TileDetection], list[str]]:
+    """Step 1 alone, before the winning tile is taken from the row's end: the concealed row is
+    laid face up, so a back in it with a face reading among its alternatives is that face (a
+    haku is blank, like a back)."""
+    fx = _Fixer(tiles, Places(tuple(row), None, (), (), ()))
+    _row_faces_up(fx)
+    return fx.tiles, fx.warnings
+
+
+def _row_faces_up(fx: _Fixer) -> None:
+    """The concealed row is laid face up: a back in it is a misread face (often a haku)."""
+    for k in fx.places.row:
+        det = fx.tiles[k]
+        if not det.face_down:
+            continue
+        faces = [(t, p) for t, p in det.alternatives if _sanma(t) and p >= SWAP_MIN_ALT]
+        if faces:
+            fx.set(k, faces[0][0], "the hand's tiles lie face up")
+
+
+def _no_middle_manzu(fx: _Fixer) -> None:
+    """§1: sanma has no 2m–8m. 5m → the aka-5-man unless a sanma reading is likelier."""
+    for k in fx.places.shown():
+        det = fx.tiles[k]
+        if det.tile not in MIDDLE_MAN:
+            continue
+        probs = readings(det)
+        sanma = [(t, p) for t, p in probs.items() if _sanma(t)]
+        best = max(sanma, key=lambda tp: tp[1], default=None)
+        if det.tile == "5m":
+            aka = probs.get("5m", 0.0) + probs.get(AKA_MAN, 0.0)
+            if best is not None and best[0] != AKA_MAN and best[1] > aka:
+                fx.set(k, best[0], "sanma has no 5m and this reading is likelier than 0m")
+            else:
+                fx.set(k, AKA_MAN, "sanma has no 5m: it is the aka-5-man", aka)
+        elif best is not None and best[1] >= SWAP_MIN_ALT:
+            fx.set(k, best[0], f"sanma has no {det.tile} (2m–8m are removed)")
+
+
+# ----------------------------------------------------------------------------- steps 3–4
+
+
+def _kind_probs(det: TileDetection) -> dict[str, float]:
+    """Probability per kind (red fives are fives, 0m and 5m norths)."""
+    out: dict[str, float] = {}
+    for t, p in readings(det).items():
+        if _face(t):
+            k = kind(AKA_MAN if t == "5m" else t)
+            out[k] = out.get(k, 0.0) + p
+    return out
+
+
+def vote_kind(dets: list[TileDetection]) -> str | None:
+    """The kind all these tiles most likely share: the product of each tile's probability of
+    it (a floor for readings the classifier did not list), largest first."""
+    probs = [_kind_probs(d) for d in dets if readable(d)]
+    kinds = {k for p in probs for k in p}
+    if not kinds:
+        return None
+
+    def score(k: str) -> tuple[float, int]:
+        return (
+            sum(math.log(max(p.get(k, 0.0), VOTE_FLOOR)) for p in probs),
+            sum(k in p for p in probs),
+        )
+
+    return max(sorted(kinds), key=score)
+
+
+def may_share_kind(dets: list[TileDetection]) -> bool:
+    """Face-up tiles that can be one kind by their readings (a set with a misread tile)."""
+    shared = set.intersection(*(set(_kind_probs(d)) for d in dets)) if dets else set()
+    return bool(shared) and all(readable(d) for d in dets)
+
+
+def _as_kind(det: TileDetection, target: str) -> str:
+    """The reading of ``det`` of kind ``target`` it favours (red five or plain)."""
+    probs = readings(det)
+    options = [(t, p) for t, p in probs.items() if _face(t) and kind(t) == target]
+    if target == NORTH:
+        options = [(AKA_MAN if t == "5m" else t, p) for t, p in probs.items() if _is_northish(t)]
+    return max(options, key=lambda tp: tp[1])[0] if options else target
+
+
+def _is_northish(tile: str) -> bool:
+    return tile in (NORTH, AKA_MAN, "5m")
+
+
+def _melds_one_kind(fx: _Fixer) -> None:
+    """§23: a pon/kan's tiles are one kind (an ankan's two face-up tiles alike)."""
+    for name, idx in fx.places.melds:
+        dets = [fx.tiles[k] for k in idx if readable(fx.tiles[k])]
+        if len({kind(d.tile) for d in dets}) <= 1:
+            continue
+        target = vote_kind(dets)
+        if target is None:
+            continue
+        for k in idx:
+            det = fx.tiles[k]
+            if readable(det) and kind(det.tile) != target and target in _kind_probs(det):
+                fx.set(k, _as_kind(det, target), f"a {name}'s tiles are one kind ({target})")
+
+
+def _kita_are_norths(fx: _Fixer) -> None:
+    """§A4–§A5: a kita is a north (4z) or the aka-5-man (0m)."""
+    for k in fx.places.kita:
+        det = fx.tiles[k]
+        if det.tile in (NORTH, AKA_MAN):
+            continue
+        probs = readings(det)
+        north = probs.get(NORTH, 0.0)
+        aka = probs.get(AKA_MAN, 0.0) + probs.get("5m", 0.0)
+        if max(north, aka) > 0:
+            fx.set(k, NORTH if north >= aka else AKA_MAN, "kita are norths (4z or 0m)")
+
+
+# ----------------------------------------------------------------------------- steps 5–6
+
+
+def _red_fives(fx: _Fixer) -> None:
+    """§3, §A1: a plain five beside two or more reds of its suit fits neither rule set (the
+    base rule has one red per suit, the aka-5-man option only reds): the surest red stays.
+    At most one aka-5-man exists (§A1)."""
+    dora = set(fx.places.dora)  # indicators found apart may be someone else's discards
+    shown = [k for k in fx.places.shown() if k not in dora]
+    for suit in "ps":
+        red, plain = "0" + suit, "5" + suit
+        reds = [k for k in shown if fx.tiles[k].tile == red]
+        if len(reds) < 2 or not any(fx.tiles[k].tile == plain for k in shown):
+            continue
+        margin = {k: readings(fx.tiles[k]).get(plain, 0.0) - fx.tiles[k].confidence for k in reds}
+        for k in sorted(reds, key=lambda k: margin[k], reverse=True)[: len(reds) - 1]:
+            if plain in readings(fx.tiles[k]):
+                fx.set(k, plain, f"one red {plain} exists beside plain ones (§3)")
+    akas = [k for k in shown if fx.tiles[k].tile == AKA_MAN]
+    if len(akas) > 1:
+        for k in sorted(akas, key=lambda k: fx.tiles[k].confidence)[:-1]:
+            others = [
+                (t, p)
+                for t, p in fx.tiles[k].alternatives
+                if _sanma(t) and t != AKA_MAN and p >= SWAP_MIN_ALT
+            ]
+            if others:
+                fx.set(k, others[0][0], "only one aka-5-man exists (§A1)")
+
+
+def _counts(fx: _Fixer) -> Counter[str]:
+    return Counter(kind(fx.tiles[k].tile) for k in fx.places.shown() if readable(fx.tiles[k]))
+
+
+def _four_of_a_kind(fx: _Fixer) -> None:
+    """§1: four tiles of a kind exist; a fifth reading is changed where it costs least (its
+    alternative closest to its top reading), to a kind not yet full."""
+    melded = {k for _, idx in fx.places.melds for k in idx}
+    for _ in range(4):
+        counts = _counts(fx)
+        over = [t for t, c in counts.items() if c > 4]
+        if not over:
+            return
+        best: tuple[float, int, str] | None = None
+        for k in fx.places.shown():
+            det = fx.tiles[k]
+            if k in melded or not readable(det) or kind(det.tile) not in over:
+                continue
+            for t, p in det.alternatives:
+                if _sanma(t) and counts[kind(t)] < 4 and p >= SWAP_MIN_ALT:
+                    cost = math.log(max(det.confidence, 1e-6) / p)
+                    if best is None or cost < best[0]:
+                        best = (cost, k, t)
+                    break
+        if best is None:
+            return
+        _, k, t = best
+        fx.set(k, t, f"more than four {kind(fx.tiles[k].tile)} were seen (§1)")
+
+
+# ----------------------------------------------------------------------------- step 7
+
+
+def _complete(kinds: list[str]) -> bool:
+    """A winning shape of the concealed tiles (§1): four sets and a pair, seven pairs,
+    kokushi or shiisan puutaa (the engine's shape helpers)."""
+    counts = [0] * 34
+    for t in kinds:
+        counts[kind_of(t)] += 1
+    c = tuple(counts)
+    if len(kinds) % 3 != 2:
+        return False
+    if standard_decomps(c):
+        return True
+    return len(kinds) == 14 and (
+        is_chiitoitsu(c) or is_kokushi(c, ALL_KINDS) or is_shiisan_puutaa(c)
+    )
+
+
+def _winning_shape(fx: _Fixer) -> None:
+    """§1: a win of 14 tiles (plus one per kan) has a winning shape. When the reading has none,
+    the likeliest change of at most two unsure tiles to an alternative that makes one is taken
+    if it is likely enough, or else named in a warning."""
+    places = fx.places
+    if places.win is None:
+        return
+    concealed = [*places.row, places.win]
+    if len(concealed) != 14 - 3 * len(places.melds):
+        return
+    if not all(readable(fx.tiles[k]) for k in concealed):
+        return
+    read = {k: kind(fx.tiles[k].tile) for k in concealed}
+    if _complete(list(read.values())):
+        return
+    counts = _counts(fx)
+    options: list[tuple[float, int, str]] = []
+    for k in concealed:
+        det = fx.tiles[k]
+        for t, p in det.alternatives:
+            if (
+                _sanma(t)
+                and p >= SHAPE_FIX_MIN_ALT
+                and kind(t) != read[k]
+                and (k, t) not in fx.rejected
+            ):
+                options.append((math.log(max(det.confidence, 1e-6) / p), k, t))
+    found: tuple[float, tuple[tuple[float, int, str], ...]] | None = None
+    for size in (1, 2):
+        for combo in combinations(options, size):
+            if len({k for _, k, _ in combo}) < size:
+                continue
+            cost = sum(c for c, _, _ in combo)
+            if found is not None and cost >= found[0]:
+                continue
+            trial = dict(read)
+            change = Counter[str]()
+            for _, k, t in combo:
+                trial[k] = kind(t)
+                change[kind(t)] += 1
+                change[read[k]] -= 1
+            if any(counts[t] + d > 4 for t, d in change.items()):
+                continue
+            if _complete(list(trial.values())):
+                found = (cost, combo)
+    if found is None:  # nothing to suggest: scoring it says no_win_shape
+        return
+    cost, combo = found
+    if cost <= SHAPE_FIX_MAX_COST:
+        for _, k, t in combo:
+            fx.set(k, t, "the hand as read forms no winning shape (§1) and this makes one")
+        return
+    names = ", ".join(
+        f"{fx.where.get(k, 'a tile')} ({fx.tiles[k].tile}) as {t}" for _, k, t in combo
+    )
+    fx.warnings.append(
+        f"the hand as read forms no winning shape (§1); reading {names} would make one: check it"
+    )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress, product
+from operator import mul
 from typing import NamedTuple
 
 from engine.parse import Meld
@@ -77,28 +78,36 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     return tuple(dict.fromkeys(out))
 
 
-@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
-def group_flags(base: int, counts: tuple[int, ...]) -> int:
+@lru_cache(maxsize=1 << 17)  # bounded: a server sees arbitrary hands
+def group_flags(counts: tuple[int, ...]) -> int:
     """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair.
 
-    The same as collecting the pairs of :func:`group_decomps`, without enumerating the
-    decompositions (a tile count ≡ 0 mod 3 can only be whole sets, ≡ 2 only sets plus a pair).
+    ``counts`` are one suit's 9 kinds or the 7 honors (which form no runs); the answer does
+    not depend on which suit, so the suits share one table. The same as collecting the pairs
+    of :func:`group_decomps`, without enumerating the decompositions (a tile count ≡ 0 mod 3
+    can only be whole sets, ≡ 2 only sets plus a pair).
 
-    >>> group_flags(9, (3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags(9, (3, 1, 1, 0, 0, 0, 0, 0, 0))
+    >>> group_flags((3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags((3, 1, 1, 0, 0, 0, 0, 0, 0))
     (1, 2)
     """
-    honors = base == 27
+    honors = len(counts) == 7
     rest = sum(counts) % 3
     if rest == 0:
         return 1 if _whole_sets(list(counts), honors) else 0
     if rest == 2:
-        for i, n in enumerate(counts):
-            if n >= 2:
+        # Runs (3i+3) and triplets (3i) have rank sums ≡ 0 mod 3, so a pair of rank r
+        # leaves Σ i·count_i ≡ 2r: only ranks r ≡ 2·Σ i·count_i (mod 3) can hold the pair.
+        r = 2 * sum(map(mul, _RANKS, counts)) % 3
+        for i in range(r, len(counts), 3):
+            if counts[i] >= 2:
                 c = list(counts)
                 c[i] -= 2
                 if _whole_sets(c, honors):
                     return 2
     return 0
+
+
+_RANKS = range(9)
 
 
 def _whole_sets(c: list[int], honors: bool) -> bool:
@@ -135,7 +144,7 @@ def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
         if rest == 2:
             pair_groups += 1
         if any(g):
-            if not group_flags(base, g):
+            if not group_flags(g):
                 return ()
             per_group.append(group_decomps(base, g))
     return _combine(per_group) if pair_groups == 1 else ()
@@ -202,28 +211,27 @@ def is_shiisan_puutaa(counts: tuple[int, ...]) -> bool:
 
 
 @lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
-def group_additions(
-    base: int, counts: tuple[int, ...]
-) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """For one group: ``(kind, flags, counts after)`` of each kind whose addition leaves a
-    decomposable group. Only kinds within two ranks of a held one can complete anything."""
+def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """For one group (suits share the table): ``(rank index, flags, counts after)`` of each
+    kind whose addition leaves a decomposable group.
+
+    Only a kind within two ranks of a held one (honors: a held one) can complete anything,
+    and a whole-sets group plus one tile never can.
+    """
+    if sum(counts) % 3 == 0:
+        return ()
+    reach = 0 if len(counts) == 7 else 2
     out = []
     g = list(counts)
-    n = len(g)
-    if sum(g) % 3 == 0:  # a whole-sets group plus one tile is never decomposable
-        return ()
-    near = {j for i, c in enumerate(g) if c for j in range(i - 2, i + 3) if 0 <= j < n}
-    if base == 27:
-        near = {i for i, c in enumerate(g) if c}  # honors: only a pair or a triplet
-    for i in sorted(near):
-        if g[i] >= 4:
+    for i in range(len(g)):
+        if g[i] >= 4 or not any(counts[max(i - reach, 0) : i + reach + 1]):
             continue
         g[i] += 1
         after = tuple(g)
-        f = group_flags(base, after)
         g[i] -= 1
+        f = group_flags(after)
         if f:
-            out.append((base + i, f, after))
+            out.append((i, f, after))
     return tuple(out)
 
 
@@ -262,24 +270,22 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
     """
     groups = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     flags = (
-        group_flags(0, groups[0]),
-        group_flags(9, groups[1]),
-        group_flags(18, groups[2]),
-        group_flags(27, groups[3]),
+        group_flags(groups[0]),
+        group_flags(groups[1]),
+        group_flags(groups[2]),
+        group_flags(groups[3]),
     )
-    # the decompositions of each held group (a group that takes no tile is unchanged)
-    held = [
-        group_decomps(GROUP_BASES[j], g) if flags[j] and any(g) else None
-        for j, g in enumerate(groups)
-    ]
     found: dict[int, tuple[GroupDecomp, ...]] = {}
     for gi, accept in _receivers(flags):
-        for k, f, added in group_additions(GROUP_BASES[gi], groups[gi]):
+        base = GROUP_BASES[gi]
+        # the other groups keep their decompositions, in group order around the taker's
+        before = [group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi) if any(groups[j])]
+        after = [
+            group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi + 1, 4) if any(groups[j])
+        ]
+        for i, f, added in group_additions(groups[gi]):
             if f & accept:
-                per_group = [d for d in held[:gi] if d is not None]
-                per_group.append(group_decomps(GROUP_BASES[gi], added))
-                per_group.extend(d for d in held[gi + 1 :] if d is not None)
-                found[k] = _combine(per_group)
+                found[base + i] = _combine([*before, group_decomps(base, added), *after])
     if sum(counts) == 13:
         if counts.count(2) == 6 and counts.count(1) == 1:  # chiitoitsu tanki
             found.setdefault(counts.index(1), ())

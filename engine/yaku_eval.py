@@ -59,6 +59,8 @@ class Plan(NamedTuple):
     open_riichi: int
     rinshan_haitei: tuple[int, int]
     kanburi_houtei: tuple[int, int]
+    #: (one suit, all terminals/honors, three kans) → the ``hand`` tests such a hand can pass
+    hand_by_gates: dict[tuple[bool, bool, bool], tuple[tuple[int, int, YakuTest], ...]]
     #: (pungs, runs, terminal/honor pair) → the ``own`` tests such a reading can pass
     own_by_shape: dict[tuple[int, int, bool], tuple[tuple[int, int, YakuTest], ...]]
 
@@ -139,6 +141,7 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
         open_riichi=bit.get("open_riichi", 0),
         rinshan_haitei=(bit.get("rinshan", 0), bit.get("haitei", 0)),
         kanburi_houtei=(bit.get("kanburi", 0), bit.get("houtei", 0)),
+        hand_by_gates={},
         own_by_shape={},
     )
 
@@ -183,17 +186,7 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
     plan, (mask, han) = entry
     hand = memo.get(form) if memo is not None else None
     if hand is None:
-        hm = hh = 0
-        for b, h, fn, gate in plan.hand:
-            if (
-                gate == 0
-                or (gate == 1 and f.n_suits <= 1)
-                or (gate == 2 and f.all_th)
-                or (gate == 3 and f.n_kans >= 3)
-            ) and fn(r, c):
-                hm |= b
-                hh += h
-        hand = (hm, hh)
+        hand = _hand(plan, r, c)
         if memo is not None:
             memo[form] = hand
     mask |= hand[0]
@@ -210,6 +203,24 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
         han += oh
     if mask & plan.post:
         return _combine(plan, mask, r, c)
+    return mask, han
+
+
+def _hand(plan: Plan, r: Reading, c: Context) -> Held:
+    """Whole-hand yaku, skipping tests whose gate (one suit, all terminals/honors, three
+    kans) the hand fails."""
+    f = r.facts
+    gates = (f.n_suits <= 1, f.all_th, f.n_kans >= 3)
+    tests = plan.hand_by_gates.get(gates)
+    if tests is None:
+        open_gates = (True, *gates)  # gate 0: always run
+        tests = tuple((b, h, fn) for b, h, fn, gate in plan.hand if open_gates[gate])
+        plan.hand_by_gates[gates] = tests
+    mask = han = 0
+    for b, h, fn in tests:
+        if fn(r, c):
+            mask |= b
+            han += h
     return mask, han
 
 
@@ -260,18 +271,16 @@ def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:
 def _items(plan: Plan, mask: int, r: Reading, c: Context) -> list[tuple[str, int]]:
     """``(id, han)`` of each held bit in table order (yakuhai once per set, §21.1 applied)."""
     out: list[tuple[str, int]] = []
-    i = 0
     while mask:
-        if mask & 1:
-            b = 1 << i
-            if b == plan.yakuhai:
-                out.extend(("yakuhai", plan.han[i] * n) for _, n in yakuhai_sets(r, c))
-            elif b == plan.open_riichi:
-                out.append((plan.ids[i], _open_riichi_han(plan.han[i], c)))
-            else:
-                out.append((plan.ids[i], plan.han[i]))
-        mask >>= 1
-        i += 1
+        b = mask & -mask  # the lowest held bit
+        mask ^= b
+        i = b.bit_length() - 1
+        if b == plan.yakuhai:
+            out.extend(("yakuhai", plan.han[i] * n) for _, n in yakuhai_sets(r, c))
+        elif b == plan.open_riichi:
+            out.append((plan.ids[i], _open_riichi_han(plan.han[i], c)))
+        else:
+            out.append((plan.ids[i], plan.han[i]))
     return out
 
 

@@ -204,8 +204,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=0,
                     help="list the N real photos losing most tiles (fast check: "
                          "--renders 0 --latency 0 --worst 10)")
+    ap.add_argument("--turn", choices=["on", "off"], default=None,
+                    help="classifier test-time augmentation (crop + crop turned 180°); "
+                         "default: the pipeline's setting")
     args = ap.parse_args(argv)
     rec = Recognizer(args.models) if args.models else Recognizer()
+    if args.turn:
+        rec.classifier.turn = args.turn == "on"
+    print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}")
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
         p = Path(rec.__class__.__module__ and (args.models or "models")) / name
         if p.exists():

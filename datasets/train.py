@@ -4,6 +4,12 @@ One command, CPU or GPU, bounded by a time budget, with a progress bar::
 
     .venv/bin/python -m datasets.train --device cpu --minutes 170 --out models
 
+Fine-tune of the shipped classifier (its .pt was not kept: ``--init-onnx`` imports the ONNX
+weights, see ``datasets/train_init.py``; ``--init`` takes a saved ``.pt``)::
+
+    OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m datasets.train --only cls \
+        --init-onnx models/tile_classifier.onnx --focus --lr 3e-4 --minutes 60 ...
+
 Data (read from ../shared/datasets, or $SANMA_DATA): hk-hands train (real photos, CC BY 4.0),
 jp-upright's training part (real, CC BY 4.0), camerash crops (MIT), FluffyStuff art (CC0), and
 scenes rendered by ``datasets.synth`` (red fives, aka-5-man, sideways, face-down, melds) when
@@ -29,6 +35,7 @@ from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
 from datasets import train_data as td
+from datasets.train_init import check_against_onnx, classifier_from_onnx, freeze_batchnorm
 from datasets.train_nets import ClsNet, DetNet
 from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile
 from vision.detect import SIZE_UNIT, STRIDE
@@ -201,17 +208,36 @@ def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem) -> torch.
 
 
 # ---------------------------------------------------------------- classifier data
+# The fine-tune's focus (``--focus``): the confusions MODEL_CARD.md lists on real photos (HK
+# 7m→9m, 4p→2p, 3z→2z, red-ink 5m/5s read as 0m/0s) and, on renders, the player's tiles that
+# the layout depends on: red fives and the plain fives they must be told from, backs, sideways.
+FOCUS_REAL = {"7m": 2.0, "9m": 2.0, "4p": 2.0, "2p": 2.0, "3z": 2.0, "2z": 2.0, "5m": 2.0,
+              "5s": 2.0}
+FOCUS_REND = {"0m": 3.0, "0p": 3.0, "0s": 3.0, "5m": 2.0, "5p": 2.0, "5s": 2.0, "back": 2.0}
+MISREAD_WEIGHT = 4.0  # a real training crop the starting model misreads is drawn this much more
+
+
 class ClsData(Dataset):
-    """A mix of real crops, art renders, camerash crops, rendered-scene crops and not-tiles."""
+    """A mix of real crops, art renders, camerash crops, rendered-scene crops and not-tiles.
+
+    ``mix`` = shares of (real, rendered-scene, art, camerash) crops; the rest are ``none``.
+    ``real_w`` / ``rend_w`` weight the individual real / rendered crops (None = uniform).
+    """
 
     def __init__(self, photos: list[td.Photo], renders: list[td.Photo], camerash, faces,
-                 black_faces, length: int) -> None:
+                 black_faces, length: int, mix: tuple[float, ...] = (0.40, 0.25, 0.20, 0.08),
+                 real_w: np.ndarray | None = None, rend_w: np.ndarray | None = None) -> None:
         self.length = length
-        self.real = [(p, j) for p in photos for j, lab in enumerate(p.labels) if lab != "partial"]
+        self.real = real_crops(photos)
         self.rend = [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
         self.photos, self.camerash = photos, camerash
         self.faces, self.black = faces, black_faces
         self.face_labels = sorted(faces)
+        if not self.rend:  # no renders: their share goes to the real crops
+            mix = (mix[0] + mix[1], 0.0, *mix[2:])
+        self.edges = np.cumsum(mix)
+        self.real_p = None if real_w is None else real_w / real_w.sum()
+        self.rend_p = None if rend_w is None else rend_w / rend_w.sum()
 
     def __len__(self) -> int:
         return self.length
@@ -239,20 +265,19 @@ class ClsData(Dataset):
     def __getitem__(self, i: int) -> tuple[torch.Tensor, int]:
         rng = np.random.default_rng((os.getpid() * 7919 + i * 104729 + time.time_ns()) % 2**32)
         r = rng.random()
-        has_rend = bool(self.rend)
-        if r < (0.40 if has_rend else 0.5):
-            p, j = self.real[rng.integers(len(self.real))]
+        if r < self.edges[0]:
+            p, j = self.real[rng.choice(len(self.real), p=self.real_p)]
             crop, label = td.photo_crop(p, j, rng), p.labels[j]
-        elif has_rend and r < 0.65:
-            p, j = self.rend[rng.integers(len(self.rend))]
+        elif r < self.edges[1]:
+            p, j = self.rend[rng.choice(len(self.rend), p=self.rend_p)]
             crop, label = td.photo_crop(p, j, rng), p.labels[j]
-        elif r < 0.85:
+        elif r < self.edges[2]:
             label = self.face_labels[rng.integers(len(self.face_labels))]
             src = self.black if (rng.random() < 0.15 and label in self.black) else self.faces
             crop = td.render_art_crop(src[label], rng, label)
             if rng.random() < 0.5:
                 crop = crop[::-1, ::-1].copy()
-        elif r < 0.93:
+        elif r < self.edges[3]:
             img, label = self.camerash[rng.integers(len(self.camerash))]
             crop = cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
             crop = td.photometric(crop, rng, 0.8)
@@ -262,6 +287,38 @@ class ClsData(Dataset):
             crop, label = self._none_crop(rng), "none"
         x = torch.from_numpy(crop[..., ::-1].transpose(2, 0, 1).copy())
         return x, CLASSES.index(label)
+
+
+def real_crops(photos: list[td.Photo]) -> list[tuple[td.Photo, int]]:
+    """(photo, box index) of every real crop with a class (cut-off edge tiles have none)."""
+    return [(p, j) for p in photos for j, lab in enumerate(p.labels) if lab != "partial"]
+
+
+def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Photo],
+                  log) -> tuple[np.ndarray, np.ndarray]:
+    """Sampling weights for ``--focus``: real crops the starting model misreads (read once,
+    un-augmented) ×MISREAD_WEIGHT, the FOCUS_REAL kinds and the FOCUS_REND render crops more,
+    sideways render crops ×2."""
+    real = real_crops(photos)
+    wrong = np.zeros(len(real), bool)
+    model.eval()
+    with torch.no_grad():
+        for a in tqdm(range(0, len(real), 256), desc="score real crops", file=sys.stdout,
+                      mininterval=10):
+            chunk = real[a : a + 256]
+            x = torch.from_numpy(np.stack([td.photo_crop(p, j, None) for p, j in chunk]))
+            x = x[..., [2, 1, 0]].permute(0, 3, 1, 2).float() / 255.0
+            pred = model(x).argmax(1).numpy()
+            wrong[a : a + 256] = [CLASSES[k] != p.labels[j]
+                                  for k, (p, j) in zip(pred, chunk, strict=True)]
+    real_w = np.array([FOCUS_REAL.get(p.labels[j], 1.0) for p, j in real])
+    real_w[wrong] *= MISREAD_WEIGHT
+    log(f"focus: {int(wrong.sum())} of {len(real)} real training crops misread by the start "
+        f"model (weight ×{MISREAD_WEIGHT:g})")
+    rend = [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
+    rend_w = np.array([FOCUS_REND.get(p.labels[j], 1.0) * (2.0 if p.sideways[j] else 1.0)
+                       for p, j in rend])
+    return real_w, rend_w
 
 
 # ---------------------------------------------------------------- loops
@@ -278,9 +335,15 @@ def cosine_lr(opt, base: float, frac: float) -> None:
         g["lr"] = lr
 
 
-def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, log) -> None:
+def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, log,
+               freeze_bn: bool = False, ckpt: Path | None = None) -> None:
+    """AdamW with warm-up and cosine decay for ``seconds``; ``ckpt`` gets the weights every
+    10 minutes; ``freeze_bn`` keeps BatchNorm statistics fixed (fine-tunes)."""
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
     model.train()
+    if freeze_bn:
+        freeze_batchnorm(model)
+    saved = time.time()
     start = time.time()
     step = 0
     bar = tqdm(total=int(seconds), desc=f"train {name}", unit="s", file=sys.stdout,
@@ -309,6 +372,10 @@ def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, 
             bar.update(0)
             if step % 200 == 0:
                 log(f"{name} step {step} t={time.time() - start:.0f}s loss={loss.item():.4f}")
+            if ckpt is not None and time.time() - saved > 600:
+                torch.save(model.state_dict(), ckpt)
+                saved = time.time()
+                log(f"{name} step {step}: checkpoint {ckpt}")
     bar.close()
     log(f"{name} finished: {step} steps in {time.time() - start:.0f}s")
 
@@ -331,7 +398,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="models")
     ap.add_argument("--only", choices=["det", "cls"], default=None)
+    ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: all cores)")
+    ap.add_argument("--lr", type=float, default=None, help="peak learning rate "
+                    "(default 2e-3 detector, 3e-3 classifier)")
+    ap.add_argument("--init", default=None, help="start the classifier from this .pt")
+    ap.add_argument("--init-onnx", default=None,
+                    help="start the classifier from this exported ONNX (datasets/train_init.py)")
+    ap.add_argument("--focus", action="store_true",
+                    help="classifier: draw misread real crops and FOCUS_* kinds more often")
+    ap.add_argument("--cls-mix", default="0.40,0.25,0.20,0.08",
+                    help="classifier shares of real, rendered-scene, art, camerash crops "
+                         "(the rest: none)")
     args = ap.parse_args(argv)
+    finetune = bool(args.init or args.init_onnx)
+    if finetune and args.only != "cls":
+        ap.error("--init/--init-onnx start a classifier fine-tune: add --only cls")
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -347,12 +428,12 @@ def main(argv: list[str] | None = None) -> int:
     torch.manual_seed(args.seed)
     device = torch.device(args.device)
     if device.type == "cpu":
-        torch.set_num_threads(max(1, os.cpu_count() or 1))
+        torch.set_num_threads(args.threads or max(1, os.cpu_count() or 1))
     log(f"args {vars(args)}")
     photos = td.hk_photos("train") + td.jp_photos(heldout=False)
     for p in tqdm(photos, desc="load photos", file=sys.stdout, mininterval=5):
         p.load()
-    renders = render_scenes(args.renders, 1_000_000 + args.seed, args.workers)
+    renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers))
     n_real = len(photos)
     log(f"real photos {n_real} (hk train + jp-upright train), rendered scenes {len(renders)}")
     all_photos = photos + renders
@@ -372,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         det = DetNet().to(device)
         loader = DataLoader(DetData(all_photos, wts, 10**7), batch_size=args.det_batch, **kw)
         secs = total * (args.det_share if args.only is None else 1.0)
-        train_loop("detector", det, loader, det_loss, secs, device, 2e-3, log)
+        train_loop("detector", det, loader, det_loss, secs, device, args.lr or 2e-3, log)
         torch.save(det.state_dict(), out / "tile_detector.pt")  # for fine-tuning later
         export(det, torch.zeros(1, 3, 512, 512), out / "tile_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
@@ -382,15 +463,33 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "cls"):
         faces, black = td.fluffy_faces("Regular"), td.fluffy_faces("Black")
         cam = td.camerash_crops()
-        cls = ClsNet(len(CLASSES)).to(device)
-        data = ClsData(photos, renders, cam, faces, black, 10**8)
+        if args.init_onnx:
+            cls = classifier_from_onnx(args.init_onnx, len(CLASSES))
+            probe = np.stack([td.photo_crop(p, j, None) for p, j in real_crops(photos)[:256]])
+            diff = check_against_onnx(cls, args.init_onnx, probe[..., ::-1].transpose(0, 3, 1, 2)
+                                      .astype(np.float32) / 255.0)
+            log(f"imported {args.init_onnx}: max |logit − onnxruntime| = {diff:.2e} on 256 crops")
+            if diff > 1e-4:
+                raise SystemExit("the imported classifier does not reproduce the ONNX logits")
+        else:
+            cls = ClsNet(len(CLASSES))
+            if args.init:
+                cls.load_state_dict(torch.load(args.init, map_location="cpu"))
+                log(f"started from {args.init}")
+        cls = cls.to(device)
+        real_w = rend_w = None
+        if args.focus:
+            real_w, rend_w = focus_weights(cls, photos, renders, log)
+        mix = tuple(float(v) for v in args.cls_mix.split(","))
+        data = ClsData(photos, renders, cam, faces, black, 10**8, mix, real_w, rend_w)
         loader = DataLoader(data, batch_size=args.cls_batch, **kw)
 
         def ce(out, y):
             return F.cross_entropy(out, y, label_smoothing=0.05)
 
         secs = total * ((1 - args.det_share) if args.only is None else 1.0)
-        train_loop("classifier", cls, loader, ce, secs, device, 3e-3, log)
+        train_loop("classifier", cls, loader, ce, secs, device, args.lr or 3e-3, log,
+                   freeze_bn=finetune, ckpt=out / "tile_classifier.pt")
         torch.save(cls.state_dict(), out / "tile_classifier.pt")
         export(cls, torch.zeros(1, 3, CROP_H, CROP_W), out / "tile_classifier.onnx",
                {"input": {0: "n"}, "output": {0: "n"}})

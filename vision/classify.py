@@ -59,17 +59,28 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class TileClassifier:
-    """The ONNX classifier; ``classify(crops)`` → list of (label, probability)."""
+    """The ONNX classifier; ``classify(crops)`` → list of (label, probability).
 
-    def __init__(self, session: object) -> None:
+    With ``turn`` (test-time augmentation) each crop is also read turned 180° — the network
+    was trained to read a tile and the tile upside down alike — and the two readings'
+    probabilities are averaged (one batched call, twice the crops).
+    """
+
+    def __init__(self, session: object, turn: bool = False) -> None:
         self.session = session
+        self.turn = turn
         self.input_name = session.get_inputs()[0].name  # type: ignore[attr-defined]
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(CLASSES)), np.float32)
-        (logits,) = self.session.run(None, {self.input_name: to_input(crops)})  # type: ignore[attr-defined]
-        return softmax(np.asarray(logits, np.float32))
+        batch = list(crops) + ([c[::-1, ::-1] for c in crops] if self.turn else [])
+        (logits,) = self.session.run(None, {self.input_name: to_input(batch)})  # type: ignore[attr-defined]
+        probs = softmax(np.asarray(logits, np.float32))
+        if self.turn:
+            n = len(crops)
+            probs = 0.5 * (probs[:n] + probs[n:])
+        return probs
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:
         probs = self.probabilities(crops)

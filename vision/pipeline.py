@@ -17,7 +17,7 @@ import numpy as np
 from engine.errors import InputError
 from vision.classify import CLASSES, NOT_TILES, TileClassifier, crop_tile
 from vision.decode import decode
-from vision.detect import SQUASHES, RawBox, TileDetector, squash, unsquash
+from vision.detect import SQUASHES, RawBox, TileDetector, iou, squash, unsquash
 from vision.detect import decode as decode_heat
 from vision.types import TileDetection
 
@@ -30,6 +30,11 @@ FEW_TILES = 9  # fewer confident tiles than this: try the photo squashed (stretc
 CONFIDENT = 0.5  # a confident tile: its best class (not flower/none) at least this likely
 ALTERNATIVE_PROB = 0.02  # next-best readings at least this likely travel with the tile
 MAX_ALTERNATIVES = 3
+TURN = False  # classifier test-time augmentation: also read each crop turned 180°
+# A second hit on an already found tile: dropped when it overlaps a stronger hit by at least
+# DOUBLE_IOU and reads the same tile or is read with p < DOUBLE_SURE (None: keep all hits).
+DOUBLE_IOU: float | None = None
+DOUBLE_SURE = 0.9
 
 
 def _session(path: Path, threads: int) -> object:
@@ -57,13 +62,16 @@ def _confident(named: list[_Named]) -> int:
 class Recognizer:
     """Both models, loaded once. ``recognize_bytes(data)`` → recognize JSON dict."""
 
+    double_iou: float | None = DOUBLE_IOU  # see drop_double_hits (benchmarks may override)
+    double_sure: float = DOUBLE_SURE
+
     def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
         models = Path(models)
         for name in (DETECTOR, CLASSIFIER):
             if not (models / name).is_file():
                 raise FileNotFoundError(f"model {models / name} is missing")
         self.detector = TileDetector(_session(models / DETECTOR, threads))
-        self.classifier = TileClassifier(_session(models / CLASSIFIER, threads))
+        self.classifier = TileClassifier(_session(models / CLASSIFIER, threads), TURN)
 
     def tiles(self, image: np.ndarray, scale: float = 1.0) -> tuple[list[TileDetection], int]:
         """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
@@ -75,6 +83,10 @@ class Recognizer:
         squashed reading with the most confident tiles replaces the first one when it has
         clearly more (more than twice as many, and at least two more).
         """
+        return self.detections(self.hits(image), scale)
+
+    def hits(self, image: np.ndarray) -> list[_Named]:
+        """Detector hits with their class probabilities (the squash pass included)."""
         named = self._name(image, self.detector.detect(image))
         good = _confident(named)
         if good < FEW_TILES:
@@ -86,6 +98,13 @@ class Recognizer:
                     best_good = _confident(cand)
                     best = [(unsquash(b, fx, fy), sw, p, sc) for b, sw, p, sc in cand]
             named = best
+        return named
+
+    def detections(self, named: list[_Named], scale: float = 1.0
+                   ) -> tuple[list[TileDetection], int]:
+        """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count."""
+        if self.double_iou is not None:
+            named = drop_double_hits(named, self.double_iou, self.double_sure)
         out: list[TileDetection] = []
         flowers = 0
         for box, sideways, p, score in named:
@@ -132,6 +151,26 @@ class Recognizer:
     def recognize_bytes(self, data: bytes) -> dict[str, Any]:
         dec = decode(data)
         return self.recognize_image(dec.image, dec.original_size, dec.scale)
+
+
+def drop_double_hits(named: list[_Named], limit: float, sure: float) -> list[_Named]:
+    """Hits overlapping a stronger tile hit (higher heat score) by IoU ≥ ``limit`` are dropped
+    when they read the same tile as it or are read with probability below ``sure``."""
+    kept: list[_Named] = []
+    for hit in sorted(named, key=lambda h: -h[3]):
+        k = int(np.argmax(hit[2]))
+        double = False
+        for other in kept:
+            if CLASSES[int(np.argmax(other[2]))] in NOT_TILES:
+                continue  # only a tile can make another hit a double
+            if iou(hit[0], other[0]) >= limit:
+                same = int(np.argmax(other[2])) == k
+                double = same or hit[2][k] < sure
+                if double:
+                    break
+        if not double:
+            kept.append(hit)
+    return kept
 
 
 def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:

@@ -1,0 +1,78 @@
+"""Classifier-side inference rules: 180° turn averaging, double-hit suppression, ONNX import."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classify import CLASSES, CROP_H, CROP_W, TileClassifier
+from vision.pipeline import MODELS, drop_double_hits
+
+
+class _TopHalf:
+    """A stand-in session: logit 0 = mean red of the crop's top half, logit 1 = bottom half."""
+
+    def get_inputs(self) -> list:
+        return [type("I", (), {"name": "input"})()]
+
+    def run(self, _names, feed):
+        x = next(iter(feed.values()))
+        out = np.zeros((x.shape[0], len(CLASSES)), np.float32)
+        out[:, 0] = 10 * x[:, 0, : CROP_H // 2].mean(axis=(1, 2))
+        out[:, 1] = 10 * x[:, 0, CROP_H // 2 :].mean(axis=(1, 2))
+        return [out]
+
+
+def _top_red() -> np.ndarray:
+    crop = np.zeros((CROP_H, CROP_W, 3), np.uint8)
+    crop[: CROP_H // 2, :, 2] = 255  # red (BGR) in the top half only
+    return crop
+
+
+def test_turn_averages_the_crop_and_the_crop_turned_180() -> None:
+    crop = _top_red()
+    plain = TileClassifier(_TopHalf()).probabilities([crop])[0]
+    turned = TileClassifier(_TopHalf()).probabilities([crop[::-1, ::-1]])[0]
+    both = TileClassifier(_TopHalf(), turn=True).probabilities([crop])[0]
+    assert plain[0] > plain[1] and turned[1] > turned[0]
+    assert both == pytest.approx((plain + turned) / 2, abs=1e-6)
+    assert both[0] == pytest.approx(both[1], abs=1e-6)  # symmetric reading
+    assert TileClassifier(_TopHalf(), turn=True).probabilities([]).shape == (0, len(CLASSES))
+
+
+def _hit(box, label: str, p: float, score: float):
+    probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
+    probs[CLASSES.index(label)] = p
+    return (box, False, probs, score)
+
+
+def test_double_hits_on_one_tile_are_dropped_neighbours_kept() -> None:
+    strong = _hit((0, 0, 40, 60), "5p", 0.99, 0.9)
+    same = _hit((5, 5, 45, 65), "5p", 0.95, 0.5)  # the same tile again
+    unsure = _hit((8, 0, 48, 60), "3p", 0.5, 0.4)  # a weak other reading on it
+    sure_other = _hit((10, 0, 50, 60), "7s", 0.97, 0.45)  # confidently another tile: kept
+    neighbour = _hit((42, 0, 82, 60), "5p", 0.99, 0.8)  # next tile in the row
+    kept = drop_double_hits([unsure, same, strong, sure_other, neighbour], 0.3, 0.9)
+    labels = sorted(CLASSES[int(np.argmax(h[2]))] for h in kept)
+    assert labels == ["5p", "5p", "7s"]
+    assert strong in kept and neighbour in kept
+
+
+def test_a_not_tile_hit_never_suppresses_a_tile() -> None:
+    none = _hit((0, 0, 40, 60), "none", 0.99, 0.9)
+    tile = _hit((4, 0, 44, 60), "3m", 0.6, 0.5)
+    assert len(drop_double_hits([none, tile], 0.3, 0.9)) == 2
+
+
+@pytest.mark.skipif(not (MODELS / "tile_classifier.onnx").is_file(), reason="no model")
+def test_onnx_import_reproduces_the_shipped_classifier() -> None:
+    """datasets/train_init.py: the fine-tune starts from exactly the shipped network."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from datasets.train_init import check_against_onnx, classifier_from_onnx
+
+    path = MODELS / "tile_classifier.onnx"
+    net = classifier_from_onnx(path, len(CLASSES))
+    x = np.random.default_rng(3).random((16, 3, CROP_H, CROP_W)).astype(np.float32)
+    x[:8] = np.repeat(x[:8].mean(axis=1, keepdims=True), 3, axis=1)  # some grey crops too
+    assert check_against_onnx(net, path, x) < 1e-4

@@ -365,7 +365,11 @@ class Reading(NamedTuple):
 
     @property
     def concealed_pungs(self) -> int:
-        return sum(1 for p in self.pungs if p.concealed)
+        n = 0
+        for p in self.pungs:
+            if p.concealed:
+                n += 1
+        return n
 
 
 def hand_facts(

@@ -91,13 +91,11 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
 
     Only used to rank a wait's readings (dora are the same for all of them).
     """
-    counts = [0] * 34
-    for t in hand.concealed_tiles:
-        counts[t.kind] += 1
+    counts = list(hand.concealed)
     for m in hand.melds:
         for t in m.tiles:
             counts[t.kind] += 1
-    indicators = hand.dora + (hand.ura if sit.riichi != "none" else ())
+    indicators = hand.dora + hand.ura if sit.riichi != "none" else hand.dora
     base = indicator_hits(indicators, counts, hand.kita, rules)
     per_kind = [0] * 34
     for ind in indicators:
@@ -145,26 +143,31 @@ def wait_values(
 
 def ron_and_tsumo_values(
     hand: HandInput, sit: Situation, rules: Rules, shapes: list[Completion]
-) -> tuple[list[WaitValue], list[WaitValue]]:
-    """Each wait's yaku han won by ron and by tsumo; the two share the completed hand, its
-    readings (unless a shanpon triplet is concealed on tsumo only) and reading-level yaku."""
+) -> tuple[list[int], list[int]]:
+    """Each wait's yaku han won by ron and by tsumo (in the order of ``shapes``); the two
+    share the completed hand, its readings (unless a shanpon triplet is concealed on tsumo
+    only) and reading-level yaku."""
     ron_sit, tsumo_sit = sit.as_tsumo(False), sit.as_tsumo(True)
     ron_ctx, tsumo_ctx = Context(ron_sit, rules), Context(tsumo_sit, rules)
     per_kind, base = _base_dora(hand, sit, rules)
-    ron: list[WaitValue] = []
-    tsumo: list[WaitValue] = []
+    ron: list[int] = []
+    tsumo: list[int] = []
     make = completer(hand, rules)
     for w, decomps in shapes:
         f = make(w)
         extra = base + per_kind[w] + hand.kita
         memo: dict[Any, Any] = {}
         rs_ron = readings_in(f, ron_ctx, decomps)
-        if allow_shiisan(tsumo_sit, f) or any(r.wait == "shanpon" for r in rs_ron):
+        rs_tsumo = rs_ron
+        if allow_shiisan(tsumo_sit, f):
             rs_tsumo = readings_in(f, tsumo_ctx, decomps)
         else:
-            rs_tsumo = rs_ron
-        ron.append(WaitValue(w, best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0))
-        tsumo.append(WaitValue(w, best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0))
+            for r in rs_ron:
+                if r.wait == "shanpon":  # the triplet is concealed on tsumo (sanankou, fu)
+                    rs_tsumo = readings_in(f, tsumo_ctx, decomps)
+                    break
+        ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)
+        tsumo.append(best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0)
     return ron, tsumo
 
 
@@ -185,7 +188,7 @@ def guarantee(
 
 def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:
     """Ron is furiten when any wait is among the player's own discards (extension field)."""
-    return any(w in hand.discards for w in wait_kinds)
+    return bool(hand.discards) and not set(hand.discards).isdisjoint(wait_kinds)
 
 
 def tenpai(parsed: Parsed) -> dict[str, object]:
@@ -195,26 +198,28 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
     kinds = [w for w, _ in shapes]
     required = rules.min_han(sit.honba)
     ron, tsumo = ron_and_tsumo_values(hand, sit, rules, shapes)
-    ron_ok = bool(kinds) and all(w.yaku_han >= required for w in ron)
-    tsumo_ok = bool(kinds) and all(w.yaku_han >= required for w in tsumo)
-    if not rules.guarantee:
+    ron_min = min(ron) if ron else None
+    tsumo_min = min(tsumo) if tsumo else None
+    if rules.guarantee:
+        ron_ok = ron_min is not None and ron_min >= required
+        tsumo_ok = tsumo_min is not None and tsumo_min >= required
+    else:
         ron_ok = tsumo_ok = bool(kinds)
     furiten = is_furiten(hand, kinds)
     exception = sit.riichi == "none" and rules.non_riichi_tsumo_exception
-    out_waits = []
-    for r, t in zip(ron, tsumo, strict=True):
-        valid_ron = not furiten and r.yaku_han >= required and (ron_ok or not rules.guarantee)
-        valid_tsumo = t.yaku_han >= required and (tsumo_ok or exception or not rules.guarantee)
-        out_waits.append(
-            {
-                "tile": NAMES[r.tile],
-                "yaku_han": r.yaku_han,
-                "yaku_han_ron": r.yaku_han,
-                "yaku_han_tsumo": t.yaku_han,
-                "valid_ron": valid_ron,
-                "valid_tsumo": valid_tsumo,
-            }
-        )
+    ron_open = not furiten and (ron_ok or not rules.guarantee)
+    tsumo_open = tsumo_ok or exception or not rules.guarantee
+    out_waits = [
+        {
+            "tile": NAMES[w],
+            "yaku_han": r,
+            "yaku_han_ron": r,
+            "yaku_han_tsumo": t,
+            "valid_ron": ron_open and r >= required,
+            "valid_tsumo": tsumo_open and t >= required,
+        }
+        for w, r, t in zip(kinds, ron, tsumo, strict=True)
+    ]
     if rules.formal_tenpai:
         is_tenpai = bool(kinds)
     else:  # [interp] off: only a wait that could be won counts
@@ -225,7 +230,7 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
         "guarantee_ok": ron_ok,
         "guarantee_ok_tsumo": tsumo_ok,
         "required": required,
-        "minimum_over_waits": min((w.yaku_han for w in ron), default=None),
+        "minimum_over_waits": ron_min,
         "furiten": furiten,
         "noten_riichi": sit.riichi != "none" and not (ron_ok or tsumo_ok),
     }

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
+from operator import attrgetter
 from typing import Any
 
 from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
@@ -21,10 +22,12 @@ from engine.tiles import (
     CHUN,
     DRAGONS,
     GREEN,
+    HAKU,
     HATSU,
     IS_TH,
     NORTH,
     SUIT,
+    TERMINALS_HONORS,
     WINDS,
 )
 
@@ -125,6 +128,11 @@ def shiisan_puutaa(r: Reading, c: Context) -> bool:
 
 # ---- shape yaku ---------------------------------------------------------------------------
 
+# C-level helpers for the tests the §18 guarantee runs for every wait
+_KIND = attrgetter("kind")
+_ITTSU = tuple(frozenset({b, b + 3, b + 6}) for b in (0, 9, 18))  # 123 456 789 run starts
+_OUTSIDE_RUNS = frozenset(s for s in range(27) if s % 9 in (0, 6))  # 123 and 789 runs
+
 
 def yakuhai_kinds(c: Context) -> dict[int, int]:
     """Han per triplet kind: dragons, seat wind, round wind (double wind 2), North if option.
@@ -158,7 +166,7 @@ def yakuhai_sets(r: Reading, c: Context) -> list[tuple[int, int]]:
 
 
 def yakuhai(r: Reading, c: Context) -> bool:
-    return bool(yakuhai_sets(r, c))
+    return not yakuhai_kinds(c).keys().isdisjoint(map(_KIND, r.pungs))
 
 
 def _pair_is_yakuhai(r: Reading, c: Context) -> bool:
@@ -190,8 +198,9 @@ def sanshoku_doujun(r: Reading, c: Context) -> bool:
 
 
 def ittsu(r: Reading, c: Context) -> bool:
+    """一気通貫: 123, 456 and 789 of one suit."""
     runs = set(r.runs)
-    return any(b in runs and b + 3 in runs and b + 6 in runs for b in (0, 9, 18))
+    return runs >= _ITTSU[0] or runs >= _ITTSU[1] or runs >= _ITTSU[2]
 
 
 def chiitoitsu(r: Reading, c: Context) -> bool:
@@ -205,8 +214,8 @@ def toitoi(r: Reading, c: Context) -> bool:
 def _all_sets_outside(r: Reading) -> bool:
     return (
         IS_TH[r.pair]
-        and all(IS_TH[p.kind] for p in r.pungs)
-        and all(s % 9 in (0, 6) for s in r.runs)
+        and TERMINALS_HONORS.issuperset(map(_KIND, r.pungs))
+        and _OUTSIDE_RUNS.issuperset(r.runs)
     )
 
 
@@ -260,7 +269,11 @@ def suurenkou(r: Reading, c: Context) -> bool:
 
 
 def _dragon_pungs(r: Reading) -> int:
-    return sum(1 for p in r.pungs if p.kind in DRAGONS)
+    n = 0
+    for p in r.pungs:
+        if p.kind >= HAKU:
+            n += 1
+    return n
 
 
 def shousangen(r: Reading, c: Context) -> bool:

@@ -233,3 +233,28 @@ def test_rule_1_winning_shape_respects_four_of_a_kind() -> None:
     t.row("222z")
     t.put("2z", "win", gap=0.6)
     check(t, hand("123456p789s2225z", "2z"), warnings=None)
+
+
+def test_kita_are_norths_a_tile_beside_kita_with_a_north_reading_is_a_kita() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("5p", "meld", gap=0.8, sideways=True)
+    t.row("55p", "meld")
+    t.put("4z", "kita", gap=0.8)
+    t.put("6z", "kita")
+    unsure(t, 0.7, ("4z", 0.2))
+    layout = check(t, hand("234p5567899s", "9s", ["pon:555p"], kita=2), warnings=None)
+    assert said(layout.warnings, "kita tile 2", "read as 6z", "read as 4z")
+
+
+def test_kita_are_norths_a_tile_without_a_north_reading_is_no_kita() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("5p", "meld", gap=0.8, sideways=True)
+    t.row("55p", "meld")
+    t.put("4z", "kita", gap=0.8)
+    t.put("6z", "other")
+    unsure(t, 0.7, ("4z", 0.05))
+    check(t, hand("234p5567899s", "9s", ["pon:555p"], kita=1), warnings=None)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from vision.layout.geometry import _Frame, _Geo, _unit
-from vision.layout.notation import _is_north, readable
+from vision.layout.notation import _is_north, north_like, readable
+from vision.layout.tolerances import KITA_ALT
 from vision.types import TileDetection
 
 
@@ -34,7 +35,7 @@ def _kita_beside_melds(
     lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
     found: list[int] = []
     for k, tile in enumerate(tiles):
-        if k in taken or not _is_north(tile.tile):
+        if k in taken or not north_like(tile, KITA_ALT):
             continue
         t, n = frame.coords(geo.centres[k])
         if not (lo < t < hi and -(2 * frame.b + 2.5 * frame.a) < n < -0.5 * frame.b):
@@ -55,7 +56,7 @@ def _kita_beside_melds(
     while found and grew:
         grew = False
         for k, tile in enumerate(tiles):
-            if k in taken or k in found or not _is_north(tile.tile) or tile.face_down:
+            if k in taken or k in found or not north_like(tile, KITA_ALT) or tile.face_down:
                 continue
             t, n = frame.coords(geo.centres[k])
             for f in found:

@@ -8,9 +8,9 @@ from collections import Counter
 from dataclasses import dataclass, replace
 
 from vision.layout.geometry import _Frame, _Geo, _line_at
-from vision.layout.notation import kind, readable
+from vision.layout.notation import _is_north, kind, north_like, readable
 from vision.layout.rulefix import may_share_kind
-from vision.layout.tolerances import ASPECT, BAND_GAP, GROUP_GAP
+from vision.layout.tolerances import ASPECT, BAND_GAP, GROUP_GAP, KITA_ALT
 from vision.types import TileDetection
 
 
@@ -108,7 +108,9 @@ def _split_loose(
             max(kinds.values(), default=0) >= 2
             or (len(group) == 4 and len(faces) == 2 and may_share_kind(faces))
         )
-        if len(group) <= 4 and (len(kinds) <= 1 or one_set):
+        dets = [tiles[p.index] for p in group]
+        kita = all(north_like(d, KITA_ALT) for d in dets) and any(_is_north(d.tile) for d in dets)
+        if len(group) <= 4 and (len(kinds) <= 1 or one_set or kita):
             out.append((gap, group))
             continue
         for i, run in enumerate(_runs(group, tiles)):

@@ -22,7 +22,7 @@ from operator import mul
 from typing import NamedTuple
 
 from engine.parse import Meld
-from engine.tiles import HONORS, TERMINALS, TERMINALS_HONORS
+from engine.tiles import HONORS, IS_TERMINAL, TERMINALS, TERMINALS_HONORS
 
 # A group decomposition: (pair kind or -1, triplet kinds, run start kinds)
 GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
@@ -42,7 +42,23 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     >>> group_decomps(9, (1, 1, 0, 0, 0, 0, 0, 0, 0))
     ()
     """
-    honors = base == 27
+    if base == 0:
+        return _rank_decomps(counts)
+    return tuple(
+        (
+            pair + base if pair >= 0 else -1,
+            tuple(t + base for t in trips),
+            tuple(r + base for r in runs),
+        )
+        for pair, trips, runs in _rank_decomps(counts)
+    )
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
+def _rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
+    """:func:`group_decomps` in rank indices (0–8; honors 0–6, by the length 7): the suits
+    share one table."""
+    honors = len(counts) == 7
     out: list[GroupDecomp] = []
 
     def walk(c: list[int], i: int, pair: int, trips: list[int], runs: list[int]) -> None:
@@ -54,19 +70,19 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
             return
         if c[i] >= 3:
             c[i] -= 3
-            trips.append(base + i)
+            trips.append(i)
             walk(c, i, pair, trips, runs)
             trips.pop()
             c[i] += 3
         if c[i] >= 2 and pair < 0:
             c[i] -= 2
-            walk(c, i, base + i, trips, runs)
+            walk(c, i, i, trips, runs)
             c[i] += 2
         if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
             c[i] -= 1
             c[i + 1] -= 1
             c[i + 2] -= 1
-            runs.append(base + i)
+            runs.append(i)
             walk(c, i, pair, trips, runs)
             runs.pop()
             c[i] += 1
@@ -312,6 +328,14 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
 STANDARD, CHIITOITSU, KOKUSHI, SHIISAN = "standard", "chiitoitsu", "kokushi", "shiisan_puutaa"
 
 
+class Pung(NamedTuple):
+    """A triplet or kan in a reading: kind, concealed (ankou/ankan), kan."""
+
+    kind: int
+    concealed: bool
+    kan: bool
+
+
 class HandFacts(NamedTuple):
     """What every reading of one completed hand shares (no reading-specific structure).
 
@@ -333,20 +357,15 @@ class HandFacts(NamedTuple):
     all_th: bool = False
     n_suits: int = 0
     only_suit: int = -1  # the one suit used (0 m, 1 p, 2 s), or -1
+    # the melds as parts of every reading: chi start kinds and pon/kan triplets
+    meld_runs: tuple[int, ...] = ()
+    meld_pungs: tuple[Pung, ...] = ()
 
     @property
     def pre_win(self) -> tuple[int, ...]:
         c = list(self.counts)
         c[self.win] -= 1
         return tuple(c)
-
-
-class Pung(NamedTuple):
-    """A triplet or kan in a reading: kind, concealed (ankou/ankan), kan."""
-
-    kind: int
-    concealed: bool
-    kan: bool
 
 
 class Reading(NamedTuple):
@@ -400,6 +419,8 @@ def hand_facts(
         all_th=fk <= TERMINALS_HONORS,
         n_suits=len(suits),
         only_suit=suits[0] if len(suits) == 1 else -1,
+        meld_runs=tuple(m.tile for m in melds if m.is_run),
+        meld_pungs=tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in melds if not m.is_run),
     )
 
 
@@ -415,30 +436,35 @@ def facts_maker(
     fk0 = base.all_kinds
     suits0 = frozenset(i for i, ss in enumerate(_SUIT_SETS) if not fk0.isdisjoint(ss))
     closed, n_kans = base.closed, base.n_kans
+    has_honor, has_terminal = base.has_honor, base.has_terminal
+    all_honor, all_terminal, all_th = base.all_honor, base.all_terminal, base.all_th
+    meld_runs, meld_pungs = base.meld_runs, base.meld_pungs
 
     def make(win: int) -> HandFacts:
         counts = list(concealed)
         counts[win] += 1
-        honor, terminal = win >= 27, win in TERMINALS
+        honor, terminal = win >= 27, IS_TERMINAL[win]
         if win in fk0:
             fk, suits = fk0, suits0
         else:
             fk = fk0 | {win}
             suits = suits0 if honor else suits0 | {win // 9}
-        return HandFacts(
-            counts=tuple(counts),
-            melds=melds,
-            win=win,
-            closed=closed,
-            all_kinds=fk,
-            n_kans=n_kans,
-            has_honor=base.has_honor or honor,
-            has_terminal=base.has_terminal or terminal,
-            all_honor=base.all_honor and honor,
-            all_terminal=base.all_terminal and terminal,
-            all_th=base.all_th and (honor or terminal),
-            n_suits=len(suits),
-            only_suit=next(iter(suits)) if len(suits) == 1 else -1,
+        return HandFacts(  # positional: the field order of HandFacts
+            tuple(counts),
+            melds,
+            win,
+            closed,
+            fk,
+            n_kans,
+            has_honor or honor,
+            has_terminal or terminal,
+            all_honor and honor,
+            all_terminal and terminal,
+            all_th and (honor or terminal),
+            len(suits),
+            min(suits) if len(suits) == 1 else -1,
+            meld_runs,
+            meld_pungs,
         )
 
     return make
@@ -463,13 +489,7 @@ def readings(
     ``decomps``: the standard decompositions of ``facts.counts`` when already known
     (:func:`completions`)."""
     win = facts.win
-    if facts.melds:
-        meld_runs = tuple(m.tile for m in facts.melds if m.is_run)
-        meld_pungs = tuple(
-            Pung(m.tile, not m.is_open, m.is_kan) for m in facts.melds if not m.is_run
-        )
-    else:
-        meld_runs, meld_pungs = (), ()
+    meld_runs, meld_pungs = facts.meld_runs, facts.meld_pungs
     out: list[Reading] = []
     counts = facts.counts
     if decomps is None:

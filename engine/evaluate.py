@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
@@ -189,16 +190,21 @@ def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list
 def indicator_hits(indicators: tuple[Tile, ...], counts: list[int], kita: int, rules: Rules) -> int:
     """Dora han from indicators (§2): the indicated kind's tiles, norths incl. kita [interp];
     an aka-5-man indicator lets the winner name any kind (§A9: take the best)."""
-    with_kita = list(counts)
-    if rules.kita_count_as_dora_when_north_indicated:
-        with_kita[NORTH] += kita
+    if not indicators:
+        return 0
+    if kita and rules.kita_count_as_dora_when_north_indicated:
+        counts = list(counts)
+        counts[NORTH] += kita
     total = 0
     for ind in indicators:
         if ind.aka5man:
-            total += max(with_kita)
+            total += max(counts)
         else:
-            total += with_kita[next_kind(ind.kind, rules.tile_kinds)]
+            total += counts[next_kind(ind.kind, rules.tile_kinds)]
     return total
+
+
+_RED = attrgetter("red")
 
 
 def dora_of(
@@ -206,15 +212,18 @@ def dora_of(
 ) -> Dora:
     """All non-yaku han of a hand: dora, ura (with riichi), red fives, kita, aka-5-man bonus."""
     tiles = shape_tiles(hand, win, win_kind)
-    counts = [0] * 34
-    for t in tiles:
-        counts[t.kind] += 1
+    counts = list(hand.concealed)  # the concealed tiles' kinds
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.kind] += 1
+    if win is not None and win_kind is not None:
+        counts[win_kind] += 1
     dora = indicator_hits(hand.dora, counts, hand.kita, rules)
     ura = indicator_hits(hand.ura, counts, hand.kita, rules) if sit.riichi != "none" else 0
     if rules.all_fives_red:
         aka = sum(1 for t in tiles if t.kind in (FIVE_P, FIVE_S) and not t.aka5man)
     else:
-        aka = sum(1 for t in tiles if t.red)
+        aka = sum(map(_RED, tiles))
     if rules.aka5man_kita_is_red_dora:
         aka += hand.kita_aka
     kita = rules.kita_all_four_han if hand.kita == 4 else hand.kita

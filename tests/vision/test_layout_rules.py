@@ -258,3 +258,25 @@ def test_kita_are_norths_a_tile_without_a_north_reading_is_no_kita() -> None:
     t.put("6z", "other")
     unsure(t, 0.7, ("4z", 0.05))
     check(t, hand("234p5567899s", "9s", ["pon:555p"], kita=1), warnings=None)
+
+
+def test_rule_1_tenpai_shape_13_tiles_without_a_win_take_the_alternative_that_waits() -> None:
+    t = Table()
+    t.row("123p456p789s")
+    t.put("3z", "hand")
+    unsure(t, 0.5, ("1z", 0.4))
+    t.put("6z", "hand")
+    t.put("1z", "hand")
+    t.put("1z", "hand")
+    layout = check(t, hand("123456p789s1116z", None), warnings=None)
+    assert said(layout.warnings, "no tenpai shape", "read as 3z", "read as 1z")
+
+
+def test_no_middle_manzu_in_sanma_two_or_more_mean_a_four_player_set_left_as_read() -> None:
+    t = Table()
+    t.row("234m")
+    unsure(t, 0.6, ("2z", 0.3))
+    t.row("456p789s11z22z")
+    t.put("2z", "win", gap=0.6)
+    layout = check(t, hand("234m456p789s1122z", "2z"), warnings=None)
+    assert said(layout.warnings, "four-player set")

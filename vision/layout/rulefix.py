@@ -32,16 +32,24 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from engine.decompose import is_chiitoitsu, is_kokushi, is_shiisan_puutaa, standard_decomps
-from engine.tiles import ALL_KINDS, kind_of
+from engine.decompose import (
+    is_chiitoitsu,
+    is_kokushi,
+    is_shiisan_puutaa,
+    shape_waits,
+    standard_decomps,
+)
+from engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
 from vision.layout.notation import AKA_MAN, NORTH, kind, readable
 from vision.layout.tolerances import (
     SHAPE_FIX_MAX_COST,
     SHAPE_FIX_MIN_ALT,
     SWAP_MIN_ALT,
+    TENPAI_FIX_MAX_COST,
     VOTE_FLOOR,
 )
 from vision.types import TileDetection
@@ -167,8 +175,13 @@ def _row_faces_up(fx: _Fixer) -> None:
 
 
 def _no_middle_manzu(fx: _Fixer) -> None:
-    """§1: sanma has no 2m–8m. 5m → the aka-5-man unless a sanma reading is likelier."""
-    for k in fx.places.shown():
+    """§1: sanma has no 2m–8m. 5m → the aka-5-man unless a sanma reading is likelier. Two or
+    more 2m–8m readings besides 5m mean a four-player set: those are left as read (and
+    :mod:`sanity` warns)."""
+    shown = fx.places.shown()
+    if sum(fx.tiles[k].tile in MIDDLE_MAN - {"5m"} for k in shown) >= 2:
+        return
+    for k in shown:
         det = fx.tiles[k]
         if det.tile not in MIDDLE_MAN:
             continue
@@ -341,20 +354,37 @@ def _complete(kinds: list[str]) -> bool:
     )
 
 
+def _tenpai(kinds: list[str]) -> bool:
+    """13 tiles (less three per meld) one tile from a winning shape (§1), on a sanma kind the
+    player does not hold all four of."""
+    counts = [0] * 34
+    for t in kinds:
+        counts[kind_of(t)] += 1
+    waits = shape_waits(tuple(counts), SANMA_KINDS)
+    return any(counts[w] < 4 for w in waits)
+
+
 def _winning_shape(fx: _Fixer) -> None:
-    """§1: a win of 14 tiles (plus one per kan) has a winning shape. When the reading has none,
-    the likeliest change of at most two unsure tiles to an alternative that makes one is taken
+    """§1: a win of 14 tiles (plus one per kan) has a winning shape, and a hand shown without a
+    winning tile (13, at an exhaustive draw) is usually in tenpai. When the reading is neither,
+    the likeliest change of at most two unsure tiles to an alternative that makes it so is taken
     if it is likely enough, or else named in a warning."""
     places = fx.places
-    if places.win is None:
-        return
-    concealed = [*places.row, places.win]
-    if len(concealed) != 14 - 3 * len(places.melds):
-        return
+    concealed = [*places.row, *([places.win] if places.win is not None else [])]
+    if places.win is not None and len(concealed) == 14 - 3 * len(places.melds):
+        _reshape(fx, concealed, _complete, SHAPE_FIX_MAX_COST, "no winning shape")
+    elif places.win is None and len(concealed) == 13 - 3 * len(places.melds):
+        _reshape(fx, concealed, _tenpai, TENPAI_FIX_MAX_COST, "no tenpai shape")
+
+
+def _reshape(
+    fx: _Fixer, concealed: list[int], goal: Callable[[list[str]], bool], max_cost: float, what: str
+) -> None:
+    """Make the concealed tiles reach ``goal`` by re-reading at most two unsure tiles."""
     if not all(readable(fx.tiles[k]) for k in concealed):
         return
     read = {k: kind(fx.tiles[k].tile) for k in concealed}
-    if _complete(list(read.values())):
+    if goal(list(read.values())):
         return
     counts = _counts(fx)
     options: list[tuple[float, int, str]] = []
@@ -384,18 +414,18 @@ def _winning_shape(fx: _Fixer) -> None:
                 change[read[k]] -= 1
             if any(counts[t] + d > 4 for t, d in change.items()):
                 continue
-            if _complete(list(trial.values())):
+            if goal(list(trial.values())):
                 found = (cost, combo)
     if found is None:  # nothing to suggest: scoring it says no_win_shape
         return
     cost, combo = found
-    if cost <= SHAPE_FIX_MAX_COST:
+    if cost <= max_cost:
         for _, k, t in combo:
-            fx.set(k, t, "the hand as read forms no winning shape (§1) and this makes one")
+            fx.set(k, t, f"the hand as read has {what} (§1) and this makes one")
         return
     names = ", ".join(
         f"{fx.where.get(k, 'a tile')} ({fx.tiles[k].tile}) as {t}" for _, k, t in combo
     )
     fx.warnings.append(
-        f"the hand as read forms no winning shape (§1); reading {names} would make one: check it"
+        f"the hand as read has {what} (§1); reading {names} would make one: check it"
     )

@@ -8,9 +8,8 @@ they are passed in as ``extra_han`` so that limits are compared correctly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
 from engine.fu import FuItem, fu_of, fu_value
@@ -22,9 +21,8 @@ from engine.yaku import Context
 from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of
 
 
-@dataclass(frozen=True)
-class Evaluation:
-    """The chosen reading with its yaku, yaku han and fu."""
+class Evaluation(NamedTuple):
+    """The chosen reading with its yaku, yaku han and fu (an immutable value)."""
 
     reading: Reading
     yaku: tuple[tuple[str, int], ...]
@@ -155,9 +153,8 @@ def completer(hand: HandInput, rules: Rules | None = None) -> Callable[[int], Ha
     return facts_maker(hand.concealed, hand.melds, extra)
 
 
-@dataclass(frozen=True)
-class Dora:
-    """Dora han by source (Result JSON ``dora``)."""
+class Dora(NamedTuple):
+    """Dora han by source (Result JSON ``dora``; an immutable value)."""
 
     dora: int = 0
     ura: int = 0

@@ -11,7 +11,6 @@ tenhou/chihou/renhou) count, since they come from the situation the waits are ju
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.decompose import Completion, HandFacts, completions
@@ -61,21 +60,17 @@ class WaitValue(NamedTuple):
     yaku_han: int
 
 
-@dataclass(frozen=True)
-class Guarantee:
-    """§18: the required yaku han, each wait's yaku han, the minimum and whether it holds."""
+class Guarantee(NamedTuple):
+    """§18: the required yaku han, each wait's yaku han, their minimum (None without a
+    wait) and whether it holds (an immutable value)."""
 
     required: int
     waits: tuple[WaitValue, ...]
-
-    @property
-    def minimum(self) -> int | None:
-        return min((w.yaku_han for w in self.waits), default=None)
+    minimum: int | None
 
     @property
     def ok(self) -> bool:
-        m = self.minimum
-        return m is not None and m >= self.required
+        return self.minimum is not None and self.minimum >= self.required
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -183,7 +178,8 @@ def guarantee(
     if shapes is None:
         shapes = wait_shapes(hand, rules)
     values = wait_values(hand, sit, rules, shapes, known, ctx, make)
-    return Guarantee(rules.min_han(sit.honba), tuple(values))
+    minimum = min([v.yaku_han for v in values]) if values else None
+    return Guarantee(rules.min_han(sit.honba), tuple(values), minimum)
 
 
 def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:

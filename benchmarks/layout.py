@@ -207,7 +207,14 @@ def _read_yolo(path: Path, classes: dict[str, str | None]) -> list[tuple[str | N
     return out
 
 
-def bench_real(jitter: float) -> None:
+def _concealed(hand: Mapping[str, Any]) -> Counter[str]:
+    """Hand + winning tile as read; the aka-5-man our sanma reading makes of a 5m is a 5m here
+    (a four-player set)."""
+    read = _split(str(hand.get("hand", ""))) + ([str(hand["win"])] if hand.get("win") else [])
+    return Counter("5m" if t == "0m" else t for t in read)
+
+
+def bench_real(jitter: float, e2e: bool) -> None:
     if not HK_VALID.is_dir():
         print(f"(c) real photos: skipped, {HK_VALID} absent")
         return
@@ -215,6 +222,7 @@ def bench_real(jitter: float) -> None:
     total = ok = 0
     fails: Counter[str] = Counter()
     skipped = piles = 0
+    photos: list[tuple[Path, Counter[str]]] = []
     for label in sorted((HK_VALID / "labels").glob("*.txt")):
         rows = _read_yolo(label, classes)
         if len(rows) not in (13, 14) or any(t is None for t, _ in rows):
@@ -237,6 +245,7 @@ def bench_real(jitter: float) -> None:
         ]
         dets = jittered(dets, random.Random(label.name), jitter)
         layout = reconstruct(dets, (size, size))
+        photos.append((label, Counter(str(t) for t, _ in rows)))
         read = _split(str(layout.hand["hand"])) + (
             [str(layout.hand["win"])] if layout.hand.get("win") else []
         )
@@ -256,6 +265,44 @@ def bench_real(jitter: float) -> None:
         "racks or flowers not scored)"
     )
     print(f"    failures: {dict(fails.most_common())}")
+    if e2e:
+        bench_real_e2e(photos)
+
+
+def bench_real_e2e(photos: list[tuple[Path, Counter[str]]]) -> None:
+    """(d) The photos of (c) through ``vision.pipeline`` (the shipped models): the share whose
+    concealed multiset (hand + winning tile) is exactly the labelled one, and the labelled tiles
+    found in it."""
+    try:
+        from vision.pipeline import default_recognizer
+
+        recognizer = default_recognizer()
+    except Exception as exc:  # noqa: BLE001 - any failure to load means "no model"
+        print(
+            f"(d) real photos end to end: skipped, no shipped model ({type(exc).__name__}: {exc})"
+        )
+        return
+    ok = tiles = right = 0
+    fails: Counter[str] = Counter()
+    for label, want in photos:
+        images = [p for p in (HK_VALID / "images").glob(label.stem + ".*")]
+        if not images:
+            continue
+        got = _concealed(recognizer.recognize_bytes(images[0].read_bytes())["hand"])
+        tiles += sum(want.values())
+        right += sum((want & got).values())
+        if got == want:
+            ok += 1
+        else:
+            missing, extra = sum((want - got).values()), sum((got - want).values())
+            fails[f"{missing} missing/{extra} extra"] += 1
+    n = len(photos)
+    print(
+        f"(d) real photos end to end through vision.pipeline, the {n} photos of (c): "
+        f"{ok}/{n} = {ok / max(n, 1):.1%} concealed multiset exact; labelled tiles in the read "
+        f"hand {right}/{tiles} = {right / max(tiles, 1):.1%}"
+    )
+    print(f"    failures: {dict(fails.most_common())}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -268,14 +315,14 @@ def main(argv: list[str] | None = None) -> None:
         help=f"first scene seed (default {SEED0}; develop on another range, e.g. 950000)",
     )
     ap.add_argument("--jitter", type=float, default=0.05, help="box jitter, × tile width")
-    ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end part (b)")
+    ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end parts (b), (d)")
     ap.add_argument("--no-renders", action="store_true", help="only the real photos (c)")
     ap.add_argument("--no-real", action="store_true", help="skip the real photos (c)")
     args = ap.parse_args(argv)
     if not args.no_renders:
         bench_renders(args.n, args.jitter, not args.no_e2e, args.seed0)
     if not args.no_real:
-        bench_real(args.jitter)
+        bench_real(args.jitter, not args.no_e2e)
 
 
 if __name__ == "__main__":

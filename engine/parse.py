@@ -91,9 +91,12 @@ class Meld:
         return self.kind == "chi"
 
 
-@dataclass(frozen=True)
-class Situation:
-    """Everything about the win that is not the tiles (CONTRACT Hand JSON)."""
+class Situation(NamedTuple):
+    """Everything about the win that is not the tiles (CONTRACT Hand JSON).
+
+    An immutable NamedTuple: the yaku evaluator keys its cache of situational yaku on it, and
+    tuple hashing and equality are cheap.
+    """
 
     tsumo: bool = False
     seat: int = WIND_LETTERS["S"]

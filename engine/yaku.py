@@ -9,7 +9,6 @@ and applies the rules of how yaku combine.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import cache
 from operator import attrgetter
 from typing import Any
@@ -32,18 +31,20 @@ from engine.tiles import (
 )
 
 
-@dataclass(frozen=True, slots=True)
 class Context:
     """The situation a reading is judged in: the hand JSON's situation and the rule set.
 
     ``cache`` keeps the situational yaku (they depend on nothing else) for this context.
+    A plain slotted class (not a frozen dataclass): one is built per evaluated hand, and
+    ``sit`` and ``rules`` are never reassigned.
     """
 
-    sit: Situation
-    rules: Rules
-    cache: dict[tuple[bool, str], Any] = field(
-        default_factory=dict, compare=False, hash=False, repr=False
-    )
+    __slots__ = ("sit", "rules", "cache")
+
+    def __init__(self, sit: Situation, rules: Rules) -> None:
+        self.sit = sit
+        self.rules = rules
+        self.cache: dict[tuple[bool, str], Any] = {}
 
 
 YakuTest = Callable[[Reading, Context], bool]

@@ -280,3 +280,13 @@ def test_no_middle_manzu_in_sanma_two_or_more_mean_a_four_player_set_left_as_rea
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("234m456p789s1122z", "2z"), warnings=None)
     assert said(layout.warnings, "four-player set")
+
+
+# ------------------------------------------------------------------------- geometry (§1 counts)
+
+
+def test_rule_1_row_gap_before_a_set_apart_winning_tile_still_ends_the_row() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("123456p789s1122z", "2z"))

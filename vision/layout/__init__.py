@@ -114,7 +114,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     if not tiles:
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
     geo = _Geo.of(tiles)
-    rows = _candidate_rows(tiles, geo)
+    rows, first_joined = _candidate_rows(tiles, geo)
     if not rows:
         return Layout(
             [replace(t, group="other") for t in tiles],
@@ -122,7 +122,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
             [*warnings_in, "no upright face-up tiles found: no hand row to read"],
         )
     readings = [_read_right(row, tiles, geo) for row in rows]
-    best = max(readings, key=lambda r: _score(r, geo))
+    best = max(readings, key=lambda r: _score(r, geo, joined=readings.index(r) >= first_joined))
     warnings = list(warnings_in) + list(best.warnings)
     tiles, face_warnings = faces_up(tiles, best.row)
     warnings += face_warnings

@@ -116,13 +116,14 @@ def _north_wins(gap: float, p: _Placed) -> bool:
     return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
 
 
-def _score(reading: _Reading, geo: _Geo) -> tuple[float, ...]:
-    """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
-    longer row, then the larger tiles (nearer the camera: the player's own)."""
+def _score(reading: _Reading, geo: _Geo, joined: bool = False) -> tuple[float, ...]:
+    """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then a
+    row as found before one rejoined across a gap, then the longer row, then the larger tiles
+    (nearer the camera: the player's own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
     size = float(np.mean([geo.scale(k) for k in reading.row]))
-    return (plausible, -abs(units - 13.5), float(len(reading.row)), size)
+    return (plausible, -abs(units - 13.5), float(not joined), float(len(reading.row)), size)
 
 
 def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:

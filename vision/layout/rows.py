@@ -138,11 +138,14 @@ def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
     return pieces
 
 
-def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
-    """Every maximal chain of upright touching tiles, longest (most face-up tiles) first."""
+def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[int]], int]:
+    """Every maximal chain of upright touching tiles, longest (most face-up tiles) first; then
+    chains cut at a gap (:func:`_split_at_gaps`) taken whole, for the reading to weigh.
+    Returns the rows and the index of the first such rejoined chain."""
     upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
     max_slope = math.cos(math.radians(MAX_ROW_SLOPE_DEG))
     chains: dict[frozenset[int], list[int]] = {}
+    joined: dict[frozenset[int], list[int]] = {}
     for i in (int(k) for k in np.flatnonzero(upright)):
         dist = np.hypot(*(geo.centres - geo.centres[i]).T)
         short = min(geo.widths[i], geo.heights[i])
@@ -165,10 +168,15 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             used: set[int] = {i, j}
             right = _grow(geo, j, d, step, upright, used)
             left = _grow(geo, i, -d, step, upright, used)
-            for chain in _split_at_gaps([*reversed(left), i, j, *right], geo):
+            whole = [*reversed(left), i, j, *right]
+            pieces = _split_at_gaps(whole, geo)
+            for chain in pieces:
                 chain = _trim(chain, tiles)
                 if chain:
                     chains.setdefault(frozenset(chain), chain)
+            if len(pieces) > 1:  # the gap may be a detector's uneven boxes, not a tile set apart
+                whole = _trim(whole, tiles)
+                joined.setdefault(frozenset(whole), whole)
 
     def face_up(chain: list[int]) -> int:
         return sum(readable(tiles[k]) for k in chain)
@@ -183,7 +191,12 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> list[list[int]]:
             kept.append(c)
     kept = kept[:MAX_ROWS]  # the longest chains: the hand row is among them
     kept += [cut for c in kept if len(c) > 14 for cut in _cuts(c, geo)]
+    # Chains cut at a gap, whole again: read too, ranked after the pieces when both make a hand.
+    first_joined = len(kept)
+    kept += [c for key, c in joined.items() if key not in chains and 2 * face_up(c) > len(c)][
+        :MAX_ROWS
+    ]
     if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
         faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
-        return [[max(faces, key=geo.scale)]] if faces else []
-    return kept
+        return ([[max(faces, key=geo.scale)]] if faces else []), 1
+    return kept, first_joined

@@ -290,3 +290,25 @@ def test_rule_1_row_gap_before_a_set_apart_winning_tile_still_ends_the_row() -> 
     t.row("123p456p789s1122z")
     t.put("2z", "win", gap=0.6)
     check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_rule_1_winning_tile_laid_against_a_pon_stands_alone() -> None:
+    """Four tiles in one group, three alike: the upright end tile with no reading of their kind
+    is the winning tile laid close to the pon, not a fourth tile of a kan."""
+    t = Table()
+    t.row("1123406p06s")
+    t.put("4s", "win", gap=0.6)
+    t.put("0p", "meld", gap=0.1, sideways=True)
+    t.row("00p", "meld")
+    check(t, hand("1123406p06s", "4s", ["pon:000p"]), warnings=None)
+
+
+def test_rule_23_kan_with_a_misread_end_tile_stays_a_kan() -> None:
+    """The same with the end tile's next-best reading of the set's kind: a minkan."""
+    t = Table()
+    t.row("1123406p0s")
+    t.put("7z", "meld", gap=0.8, sideways=True)
+    t.row("77z", "meld")
+    t.put("4s", "meld")
+    unsure(t, 0.5, ("7z", 0.3))
+    check(t, hand("1123406p0s", None, ["minkan:7777z"]), warnings=None)

@@ -110,12 +110,42 @@ def _split_loose(
         )
         dets = [tiles[p.index] for p in group]
         kita = all(north_like(d, KITA_ALT) for d in dets) and any(_is_north(d.tile) for d in dets)
+        odd = _odd_end(group, tiles)
+        if odd is not None:  # a lone tile (a winning tile, a kita) laid close to a set
+            rest = [p for p in group if p is not odd]
+            if odd is group[0]:
+                out += [(gap, [odd]), (0.0, rest)]
+            else:
+                out += [(gap, rest), (0.0, [odd])]
+            continue
         if len(group) <= 4 and (len(kinds) <= 1 or one_set or kita):
             out.append((gap, group))
             continue
         for i, run in enumerate(_runs(group, tiles)):
             out.append((gap if i == 0 else 0.0, run))
     return out
+
+
+def _odd_end(group: list[_Placed], tiles: list[TileDetection]) -> _Placed | None:
+    """Four tiles, three of one kind with no face-down tile, and an upright tile at an end that
+    cannot be that kind by any of its readings: that tile lies close to a set, not in it."""
+    if len(group) != 4 or any(tiles[p.index].face_down for p in group):
+        return None
+    ordered = sorted(group, key=lambda p: p.t)
+    for end, rest in ((ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])):
+        dets = [tiles[p.index] for p in rest]
+        if not all(readable(d) for d in dets) or len({kind(d.tile) for d in dets}) != 1:
+            continue
+        det = tiles[end.index]
+        main = kind(dets[0].tile)
+        if (
+            det.angle == 0
+            and readable(det)
+            and kind(det.tile) != main
+            and not may_share_kind([det, dets[0]])
+        ):
+            return end
+    return None
 
 
 def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed]]:

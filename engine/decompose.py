@@ -126,25 +126,34 @@ def group_flags(counts: tuple[int, ...]) -> int:
 _RANKS = range(9)
 
 
-def _whole_sets(c: list[int], honors: bool) -> bool:
-    """Whether the counts split into triplets and (suits only) runs; consumes ``c``.
+def _whole_sets(c: list[int] | tuple[int, ...], honors: bool) -> bool:
+    """Whether the counts split into triplets and (suits only) runs.
 
     At the lowest kind left, ``count mod 3`` of its tiles must start runs: three equal runs
-    are the same tiles as three triplets, so trying only that many loses no split.
+    are the same tiles as three triplets, so trying only that many loses no split. Scanning
+    the ranks in order, that rule is a small automaton (:data:`_RUN_STEP`).
     """
     if honors:
         return all(n == 0 or n == 3 for n in c)
-    last = len(c) - 1
-    for i, n in enumerate(c):
-        if n < 0:
-            return False
-        r = n % 3
-        if r:
-            if i + 2 > last:
-                return False
-            c[i + 1] -= r
-            c[i + 2] -= r
-    return True
+    state = 0
+    for n in c:
+        state = _RUN_STEP[state][n]
+    return state == 0
+
+
+def _run_step(state: int, n: int) -> int:
+    """One rank of :func:`_whole_sets`: ``state = 3·a + b`` where ``a`` runs already started
+    need a tile of this rank and ``b`` of the next one; ``n`` tiles of this rank. The ``r``
+    tiles left over after ``a`` (mod 3) start runs. 15 = no split."""
+    a, b = divmod(state, 3)
+    if state == _NO_SPLIT or n < a:
+        return _NO_SPLIT
+    r = (n - a) % 3
+    return (b + r) * 3 + r
+
+
+_NO_SPLIT = 15  # a ≤ 4, b ≤ 2: states 0–14; at the end, state 0 = no run left open
+_RUN_STEP = tuple(tuple(_run_step(state, n) for n in range(5)) for state in range(16))
 
 
 def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
@@ -166,10 +175,15 @@ def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
     return _combine(per_group) if pair_groups == 1 else ()
 
 
+_NOTHING: tuple[GroupDecomp, ...] = ((-1, (), ()),)  # the one split of no tiles
+
+
 def _combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...]:
     """The hand's decompositions from its groups' (in group order, as ``product``)."""
     if len(per_group) == 1:
         return per_group[0]
+    if not per_group:
+        return _NOTHING
     out: list[GroupDecomp] = []
     for combo in product(*per_group):
         pair = -1
@@ -181,6 +195,19 @@ def _combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...
             trips += t
             runs += r
         out.append((pair, trips, runs))
+    return tuple(out)
+
+
+def _join(
+    before: tuple[GroupDecomp, ...], mid: tuple[GroupDecomp, ...], after: tuple[GroupDecomp, ...]
+) -> tuple[GroupDecomp, ...]:
+    """:func:`_combine` of three parts (each already combined), in ``product`` order."""
+    out = []
+    for bp, bt, br in before:
+        for mp, mt, mr in mid:
+            for ap, at, ar in after:
+                pair = ap if ap >= 0 else mp if mp >= 0 else bp
+                out.append((pair, bt + mt + at, br + mr + ar))
     return tuple(out)
 
 
@@ -294,14 +321,18 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
     found: dict[int, tuple[GroupDecomp, ...]] = {}
     for gi, accept in _receivers(flags):
         base = GROUP_BASES[gi]
-        # the other groups keep their decompositions, in group order around the taker's
-        before = [group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi) if any(groups[j])]
-        after = [
-            group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi + 1, 4) if any(groups[j])
-        ]
+        # the other groups keep their decompositions: combined once, before and after the
+        # taker's in group order (the order ``product`` gives, which ties between readings
+        # depend on)
+        before = _combine(
+            [group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi) if any(groups[j])]
+        )
+        after = _combine(
+            [group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi + 1, 4) if any(groups[j])]
+        )
         for i, f, added in group_additions(groups[gi]):
             if f & accept:
-                found[base + i] = _combine([*before, group_decomps(base, added), *after])
+                found[base + i] = _join(before, group_decomps(base, added), after)
     if sum(counts) == 13:
         if counts.count(2) == 6 and counts.count(1) == 1:  # chiitoitsu tanki
             found.setdefault(counts.index(1), ())
@@ -477,6 +508,10 @@ def _pungs(trips: tuple[int, ...], opened: int) -> tuple[Pung, ...]:
     return tuple(Pung(t, t != opened, False) for t in trips)
 
 
+_TANKI, _SHANPON_TSUMO = ("tanki", -1), ("shanpon", -1)
+_KANCHAN, _PENCHAN, _RYANMEN = ("kanchan", -1), ("penchan", -1), ("ryanmen", -1)
+
+
 def readings(
     facts: HandFacts,
     tsumo: bool,
@@ -494,25 +529,28 @@ def readings(
     counts = facts.counts
     if decomps is None:
         decomps = standard_decomps(counts)
+    new = tuple.__new__  # Reading(...) without the NamedTuple's Python-level __new__
     for pair, trips, runs in decomps:
-        all_runs = runs + meld_runs
+        all_runs = runs + meld_runs if meld_runs else runs
         roles: list[tuple[str, int]] = []  # (wait, kind of the pung opened by ron or -1)
         if pair == win:
-            roles.append(("tanki", -1))
+            roles.append(_TANKI)
         if win in trips:
-            roles.append(("shanpon", -1 if tsumo else win))
+            roles.append(_SHANPON_TSUMO if tsumo else ("shanpon", win))
         for s in set(runs):
             if s <= win <= s + 2:
                 pos = win - s
                 if pos == 1:
-                    roles.append(("kanchan", -1))
+                    roles.append(_KANCHAN)
                 elif (pos == 0 and s % 9 == 6) or (pos == 2 and s % 9 == 0):
-                    roles.append(("penchan", -1))
+                    roles.append(_PENCHAN)
                 else:
-                    roles.append(("ryanmen", -1))
-        for wait, opened in dict.fromkeys(roles):
-            pungs = _pungs(trips, opened) + meld_pungs
-            out.append(Reading(facts, STANDARD, pair, all_runs, pungs, wait))
+                    roles.append(_RYANMEN)
+        for wait, opened in dict.fromkeys(roles) if len(roles) > 1 else roles:
+            pungs = _pungs(trips, opened)
+            if meld_pungs:
+                pungs += meld_pungs
+            out.append(new(Reading, (facts, STANDARD, pair, all_runs, pungs, wait)))
     if not facts.melds and sum(counts) == 14:
         if is_chiitoitsu(counts):
             out.append(Reading(facts, CHIITOITSU, win, (), (), "tanki"))

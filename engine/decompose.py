@@ -1,8 +1,11 @@
 """Table-driven hand decomposition and shape waits (integer kind indices throughout).
 
-Each suit (and the honors) is decomposed on its own from its count tuple; the per-suit results
-are cached, keyed by ``(base, counts)``, so every count pattern is worked out once per process.
-A hand is complete when exactly one group supplies the pair and the others are whole sets.
+Each suit (and the honors) is decomposed on its own from its count tuple; the per-suit tables
+(flags, decompositions, which added kinds complete the group) are filled lazily and keyed by
+the counts alone, so the three suits share them and every count pattern is worked out once per
+process. A hand is complete when exactly one group supplies the pair and the others are whole
+sets. :func:`completions` reads the 13 tiles once and gives every wait (§18, §29) with the
+decompositions of its completed tiles: the groups that do not take the winning tile keep theirs.
 Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; shiisan puutaa
 (§"十三不塔") is checked separately by :func:`is_shiisan_puutaa`.
 

@@ -8,7 +8,16 @@ import random
 
 from benchmarks.engine import random_winning_hand
 from benchmarks.ref4p import random_deal
-from engine.decompose import group_decomps, group_flags, readings
+from engine.decompose import (
+    completions,
+    group_additions,
+    group_decomps,
+    group_flags,
+    is_chiitoitsu,
+    is_kokushi,
+    readings,
+    standard_decomps,
+)
 from engine.evaluate import completed, completer, raw_fu
 from engine.fu import fu_of, fu_value
 from engine.parse import parse_hand
@@ -46,6 +55,24 @@ def test_group_flags_match_the_decompositions_on_random_full_suits() -> None:
         assert group_flags.__wrapped__(t) == _flags_by_enumeration(18, t), t
 
 
+def test_group_additions_equal_trying_every_kind() -> None:
+    """Only kinds near a held tile are tried; the rest can never complete a group."""
+    checked = 0
+    for length, most in ((9, 8), (7, 10)):
+        for c in itertools.product(range(5), repeat=length):
+            if sum(c) > most:
+                continue
+            every = []
+            for i in range(length):
+                if c[i] < 4:
+                    after = c[:i] + (c[i] + 1,) + c[i + 1 :]
+                    if group_flags(after):
+                        every.append((i, group_flags(after), after))
+            assert group_additions.__wrapped__(c) == tuple(every), c
+            checked += 1
+    assert checked > 20_000
+
+
 def _hands(n: int) -> list:
     rng = random.Random(11)
     out = []
@@ -55,6 +82,24 @@ def _hands(n: int) -> list:
             h = {**random_deal(rng).hand_json()}
         out.append(parse_hand({k: v for k, v in h.items() if k != "win"}, need_win=False))
     return out
+
+
+def test_rule_18_completions_give_every_wait_and_its_decompositions() -> None:
+    """One pass over the 13 tiles finds the same waits as completing the hand with every kind
+    and decomposing each completed hand on its own, in the same order (ties between readings
+    go to the first)."""
+    for p in _hands(600):
+        counts, kinds = p.hand.concealed, p.rules.tile_kinds
+        found = completions(counts, kinds)
+        every = []
+        for k in sorted(kinds):
+            if counts[k] >= 4:
+                continue
+            after = counts[:k] + (counts[k] + 1,) + counts[k + 1 :]
+            decomps = standard_decomps(after)
+            if decomps or is_chiitoitsu(after) or is_kokushi(after, kinds):
+                every.append((k, decomps))
+        assert found == every, p.hand
 
 
 def test_facts_shared_across_waits_equal_each_completed_hand() -> None:

@@ -312,3 +312,22 @@ def test_rule_23_kan_with_a_misread_end_tile_stays_a_kan() -> None:
     t.put("4s", "meld")
     unsure(t, 0.5, ("7z", 0.3))
     check(t, hand("1123406p0s", None, ["minkan:7777z"]), warnings=None)
+
+
+def test_rule_1_three_upright_norths_the_hand_needs_are_a_pon_not_kita() -> None:
+    t = Table()
+    t.row("123p456p789s1z")
+    t.put("1z", "win", gap=0.6)
+    t.put("4z", "meld", gap=0.8)
+    t.row("44z", "meld")
+    layout = check(t, hand("123456p789s1z", "1z", ["pon:444z"]), warnings=None)
+    assert said(layout.warnings, "norths", "pon")
+
+
+def test_rule_a4_three_upright_norths_beside_a_full_hand_are_kita() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.6)
+    t.put("4z", "kita", gap=0.8)
+    t.row("44z", "kita")
+    check(t, hand("123456p789s1122z", "2z", kita=3), warnings=None)

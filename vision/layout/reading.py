@@ -15,7 +15,7 @@ import numpy as np
 from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.grouping import _Placed, _right_groups, _stacked
-from vision.layout.melds import _read_meld
+from vision.layout.melds import _meld_string, _read_meld
 from vision.layout.notation import _is_north, north_like, readable
 from vision.layout.tolerances import KITA_ALT, MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, WIN_GAP
 from vision.types import TileDetection
@@ -48,6 +48,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     kita: list[int] = []
     other: list[int] = []
     lone_candidates: list[int] = []
+    north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
     if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
         gap0, first = groups[0]
         if (
@@ -89,6 +90,8 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                 melds.append((meld, indices))
             else:
                 kita.extend(indices)
+                if len(group) in (3, 4) and sideways == 0:
+                    north_sets.append(indices)
             continue
         meld = _read_meld(group, tiles, warnings)
         if meld is not None:
@@ -106,6 +109,20 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     elif win is None and lone_candidates:
         extra = ", ".join(tiles[k].tile for k in lone_candidates)
         warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
+    units = len(row) + (win is not None) + 3 * len(melds)
+    for indices in north_sets:
+        # §1 counts: norths on the melds' line that the hand needs to make 13/14 tiles are a
+        # called pon/kan whose sideways tile was not seen as such, not kita.
+        if units not in (13, 14) and units + 3 in (13, 14):
+            name = "pon" if len(indices) == 3 else "minkan"
+            faces = [tiles[k].tile for k in indices if readable(tiles[k])]
+            melds.append((_meld_string(name, faces, len(indices)), indices))
+            kita = [k for k in kita if k not in indices]
+            units += 3
+            warnings.append(
+                f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
+                f"read as a {name} (its sideways tile not seen), not kita; check it"
+            )
     kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
     return _Reading(row, win, melds, kita, other, warnings)
 

@@ -22,6 +22,13 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``).
    Every doubt becomes a concrete warning; the best reading is returned, never a silent guess.
+5. **Rule-aware reading** (``rulefix.py``), before the sanity checks: the classifier's
+   next-best readings (``TileDetection.alternatives``) weighed against the rules — a meld's
+   tiles are one kind (a vote over their probabilities), no 2m–8m in sanma, kita are norths,
+   red-five and four-of-a-kind limits, the concealed row lies face up, and a 14-tile hand
+   (13 without a winning tile) that forms no winning (tenpai) shape takes the likeliest
+   re-reading of at most two unsure tiles that does. Every change is a warning naming the
+   tile, what it was read as and what it is read as now.
 
 Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
 a called tile reported upright, a set with one misread tile, a whole photo turned by 90°

@@ -4,9 +4,16 @@ model. Each test names the rule it enforces (RULES.md "Tiles", §1, §3, §23, �
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from dataclasses import replace
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from tests.vision.test_layout import Table, check, hand
+from vision.layout import kind
+from vision.layout.notation import readable
 from vision.layout.rulefix import Places, correct, vote_kind
 from vision.types import TileDetection
 
@@ -331,3 +338,57 @@ def test_rule_a4_three_upright_norths_beside_a_full_hand_are_kita() -> None:
     t.put("4z", "kita", gap=0.8)
     t.row("44z", "kita")
     check(t, hand("123456p789s1122z", "2z", kita=3), warnings=None)
+
+
+# ------------------------------------------------------------------------- invariants
+
+TILES = [f"{d}{s}" for s in "mps" for d in range(1, 10)] + [f"{d}z" for d in range(1, 8)]
+TILES += ["0m", "0p", "0s"]
+
+
+@st.composite
+def detections(draw: st.DrawFn) -> list[TileDetection]:
+    out = []
+    for i in range(draw(st.integers(14, 20))):
+        top = draw(st.sampled_from([*TILES, "back"]))
+        alts = draw(
+            st.lists(st.sampled_from([*TILES, "back"]), max_size=3, unique=True).filter(
+                lambda a, top=top: top not in a
+            )
+        )
+        probs = sorted((draw(st.floats(0.02, 0.4)) for _ in alts), reverse=True)
+        conf = draw(st.floats(0.3, 1.0))
+        box = (40.0 * i, 0.0, 40.0 * i + 40.0, 54.0)
+        out.append(TileDetection(top, box, 0, conf, "other", tuple(zip(alts, probs, strict=True))))
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(detections(), st.randoms(use_true_random=False))
+def test_rule_aware_reading_never_invents_a_tile_nor_a_fifth_of_a_kind(
+    dets: list[TileDetection], rnd: random.Random
+) -> None:
+    """Every change picks one of the tile's own readings (5m: the aka-5-man it stands for),
+    and no change makes a fifth tile of a kind (§1)."""
+    idx = list(range(len(dets)))
+    rnd.shuffle(idx)
+    meld = tuple(idx[13:16]) if len(idx) >= 16 else ()
+    places = Places(
+        row=tuple(idx[:12]),
+        win=idx[12],
+        melds=(("pon", meld),) if meld else (),
+        kita=tuple(idx[16:17]),
+        dora=(),
+    )
+    fixed, notes = correct(dets, places)
+    changed = [k for k in range(len(dets)) if fixed[k].tile != dets[k].tile]
+    assert len(notes) >= len(changed)
+    for k in changed:
+        own = {dets[k].tile, *(t for t, _ in dets[k].alternatives)}
+        if "5m" in own:
+            own.add("0m")
+        assert fixed[k].tile in own
+    before = Counter(kind(d.tile) for d in dets if readable(d))
+    after = Counter(kind(d.tile) for d in fixed if readable(d))
+    for t, n in after.items():
+        assert n <= max(4, before[t])

@@ -439,22 +439,29 @@ def hand_facts(
     else:
         fk = frozenset(compress(range(34), counts))
     suits = [i for i, ss in enumerate(_SUIT_SETS) if not fk.isdisjoint(ss)]
-    return HandFacts(
-        counts=counts,
-        melds=melds,
-        win=win,
-        closed=not any(m.is_open for m in melds),
-        all_kinds=fk,
-        n_kans=sum(1 for m in melds if m.is_kan),
-        has_honor=not fk.isdisjoint(HONORS),
-        has_terminal=not fk.isdisjoint(TERMINALS),
-        all_honor=fk <= HONORS,
-        all_terminal=fk <= TERMINALS,
-        all_th=fk <= TERMINALS_HONORS,
-        n_suits=len(suits),
-        only_suit=suits[0] if len(suits) == 1 else -1,
-        meld_runs=tuple(m.tile for m in melds if m.is_run),
-        meld_pungs=tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in melds if not m.is_run),
+    if melds:
+        closed = not any(m.is_open for m in melds)
+        n_kans = sum(1 for m in melds if m.is_kan)
+        meld_runs = tuple(m.tile for m in melds if m.is_run)
+        meld_pungs = tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in melds if not m.is_run)
+    else:
+        closed, n_kans, meld_runs, meld_pungs = True, 0, (), ()
+    return HandFacts(  # positional: the field order of HandFacts
+        counts,
+        melds,
+        win,
+        closed,
+        fk,
+        n_kans,
+        not fk.isdisjoint(HONORS),
+        not fk.isdisjoint(TERMINALS),
+        fk <= HONORS,
+        fk <= TERMINALS,
+        fk <= TERMINALS_HONORS,
+        len(suits),
+        suits[0] if len(suits) == 1 else -1,
+        meld_runs,
+        meld_pungs,
     )
 
 
@@ -468,7 +475,7 @@ def facts_maker(
     one 13-tile hand: what does not depend on the winning tile is worked out once."""
     base = hand_facts(concealed, melds, -1, extra_kinds)
     fk0 = base.all_kinds
-    suits0 = frozenset(i for i, ss in enumerate(_SUIT_SETS) if not fk0.isdisjoint(ss))
+    suits0 = frozenset([i for i, ss in enumerate(_SUIT_SETS) if not fk0.isdisjoint(ss)])
     closed, n_kans = base.closed, base.n_kans
     has_honor, has_terminal = base.has_honor, base.has_terminal
     all_honor, all_terminal, all_th = base.all_honor, base.all_terminal, base.all_th

@@ -131,8 +131,10 @@ def best_yaku_han(
         rs = readings_in(facts, ctx)
     if not rs:
         return None
-    if len(rs) == 1:
-        return yaku_han_of(rs[0], ctx, memo)
+    if len(rs) == 1:  # nothing to rank
+        if ctx.rules.yakuman_exclusive:
+            return yaku_han_of(rs[0], ctx, memo)
+        return held(rs[0], ctx, memo)[1]
     return _best_index(rs, ctx, extra_han, {} if memo is None else memo)[1]
 
 

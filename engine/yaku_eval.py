@@ -61,8 +61,8 @@ class Plan(NamedTuple):
     kanburi_houtei: tuple[int, int]
     #: (one suit, all terminals/honors, three kans) → the ``hand`` tests such a hand can pass
     hand_by_gates: dict[tuple[bool, bool, bool], tuple[tuple[int, int, YakuTest], ...]]
-    #: (pungs, runs, terminal/honor pair) → the ``own`` tests such a reading can pass
-    own_by_shape: dict[tuple[int, int, bool], tuple[tuple[int, int, YakuTest], ...]]
+    #: pungs << 4 | runs << 1 | terminal/honor pair → the ``own`` tests such a reading can pass
+    own_by_shape: dict[int, tuple[tuple[int, int, YakuTest], ...]]
 
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
@@ -226,10 +226,10 @@ def _hand(plan: Plan, r: Reading, c: Context) -> Held:
 
 def _own(plan: Plan, r: Reading, c: Context) -> Held:
     """Reading-level yaku, skipping tests whose least pungs/runs or terminal pair fail."""
-    shape = (len(r.pungs), len(r.runs), IS_TH[r.pair])
+    n_pungs, n_runs, th_pair = len(r.pungs), len(r.runs), IS_TH[r.pair]
+    shape = n_pungs << 4 | n_runs << 1 | th_pair  # an int key: cheaper to hash than a tuple
     tests = plan.own_by_shape.get(shape)
     if tests is None:
-        n_pungs, n_runs, th_pair = shape
         tests = tuple(
             (b, h, fn)
             for b, h, fn, least_pungs, least_runs, needs_th in plan.own

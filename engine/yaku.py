@@ -537,3 +537,10 @@ MIN_RUNS = {
 
 # Reading-level yaku whose every set and pair hold a terminal or honor: the pair must be one.
 TERMINAL_PAIR = frozenset({"chanta", "junchan"})
+# Reading-level yaku that need an honor tile in the hand (their sets are honors), that need
+# none (junchan), or that need all three suits (sanshoku).
+NEEDS_HONOR = frozenset(
+    {"yakuhai", "shousangen", "daisangen", "suushii", "shousuushii", "daisuushii"}
+)
+NO_HONOR = frozenset({"junchan"})
+THREE_SUITS = frozenset({"sanshoku_doujun", "sanshoku_doukou"})

@@ -27,11 +27,14 @@ from engine.yaku import (
     HAND_TESTS,
     MIN_PUNGS,
     MIN_RUNS,
+    NEEDS_HONOR,
+    NO_HONOR,
     ONE_SUIT,
     SITUATION_TESTS,
     TERMINAL_PAIR,
     TESTS,
     THREE_KANS,
+    THREE_SUITS,
     Context,
     YakuTest,
     yakuhai_sets,
@@ -47,8 +50,9 @@ class Plan(NamedTuple):
     #: whole-hand tests (bit, han, test, gate): gate 1 one suit, 2 all terminals/honors,
     #: 3 three kans, 0 none (necessary conditions only, never sufficient)
     hand: tuple[tuple[int, int, YakuTest, int], ...]
-    #: reading-level tests (bit, han, test, least pungs, least runs, needs a terminal pair)
-    own: tuple[tuple[int, int, YakuTest, int, int, bool], ...]
+    #: reading-level tests (bit, han, test, least pungs, least runs, needs a terminal pair,
+    #: honor gate: 1 needs an honor in the hand, 2 needs none, 0 either; needs three suits)
+    own: tuple[tuple[int, int, YakuTest, int, int, bool, int, bool], ...]
     han: tuple[int, ...]  # han of each bit (composites: their own han; 0 when unavailable)
     ids: tuple[str, ...]  # yaku id of each bit
     weaker: tuple[tuple[int, int], ...]  # (stronger form's bit, mask of the weaker forms)
@@ -61,7 +65,7 @@ class Plan(NamedTuple):
     kanburi_houtei: tuple[int, int]
     #: (one suit, all terminals/honors, three kans) → the ``hand`` tests such a hand can pass
     hand_by_gates: dict[tuple[bool, bool, bool], tuple[tuple[int, int, YakuTest], ...]]
-    #: pungs << 4 | runs << 1 | terminal/honor pair → the ``own`` tests such a reading can pass
+    #: the skip conditions' inputs as one int (see ``_own``) → the ``own`` tests to run
     own_by_shape: dict[int, tuple[tuple[int, int, YakuTest], ...]]
 
 
@@ -113,7 +117,10 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
             hand.append((b, h, fn, gate))
         else:
             needs = (MIN_PUNGS.get(spec.id, 0), MIN_RUNS.get(spec.id, 0))
-            own.append((b, h, fn, *needs, spec.id in TERMINAL_PAIR))
+            honor_gate = 1 if spec.id in NEEDS_HONOR else 2 if spec.id in NO_HONOR else 0
+            own.append(
+                (b, h, fn, *needs, spec.id in TERMINAL_PAIR, honor_gate, spec.id in THREE_SUITS)
+            )
     weaker: dict[int, int] = {}
     for weak, strong in rules.stronger:
         if strong in bit:
@@ -225,15 +232,23 @@ def _hand(plan: Plan, r: Reading, c: Context) -> Held:
 
 
 def _own(plan: Plan, r: Reading, c: Context) -> Held:
-    """Reading-level yaku, skipping tests whose least pungs/runs or terminal pair fail."""
-    n_pungs, n_runs, th_pair = len(r.pungs), len(r.runs), IS_TH[r.pair]
-    shape = n_pungs << 4 | n_runs << 1 | th_pair  # an int key: cheaper to hash than a tuple
+    """Reading-level yaku, skipping tests whose necessary conditions fail: least pungs and
+    runs, a terminal/honor pair, an honor in the hand (or none), all three suits."""
+    f = r.facts
+    n_pungs, n_runs = len(r.pungs), len(r.runs)
+    # an int key (cheaper to hash than a tuple) of everything the skip conditions read
+    shape = n_pungs << 6 | n_runs << 3 | IS_TH[r.pair] << 2 | f.has_honor << 1 | (f.n_suits == 3)
     tests = plan.own_by_shape.get(shape)
     if tests is None:
+        th_pair, honor, three_suits = IS_TH[r.pair], f.has_honor, f.n_suits == 3
         tests = tuple(
             (b, h, fn)
-            for b, h, fn, least_pungs, least_runs, needs_th in plan.own
-            if n_pungs >= least_pungs and n_runs >= least_runs and (th_pair or not needs_th)
+            for b, h, fn, least_pungs, least_runs, needs_th, honor_gate, needs_suits in plan.own
+            if n_pungs >= least_pungs
+            and n_runs >= least_runs
+            and (th_pair or not needs_th)
+            and (honor_gate == 0 or (honor_gate == 1) == honor)
+            and (three_suits or not needs_suits)
         )
         plan.own_by_shape[shape] = tests
     mask = han = 0

@@ -96,12 +96,24 @@ def test_property_payment_helpers_grid_and_order(
 @settings(max_examples=150, deadline=None)
 @given(seeds)
 def test_property_skip_conditions_are_necessary(seed: int) -> None:
-    """The evaluator's skip gates (MIN_PUNGS, MIN_RUNS, one suit, all terminals, kans) never
-    skip a yaku whose pure test holds, so the fast path equals running every test."""
+    """The evaluator's skip gates (MIN_PUNGS, MIN_RUNS, one suit, all terminals, kans, honors,
+    three suits) never skip a yaku whose pure test holds, so the fast path equals running every
+    test."""
     from engine.decompose import readings
     from engine.evaluate import completed
     from engine.parse import parse_hand
-    from engine.yaku import ALL_TH, MIN_PUNGS, MIN_RUNS, ONE_SUIT, TESTS, THREE_KANS, Context
+    from engine.yaku import (
+        ALL_TH,
+        MIN_PUNGS,
+        MIN_RUNS,
+        NEEDS_HONOR,
+        NO_HONOR,
+        ONE_SUIT,
+        TESTS,
+        THREE_KANS,
+        THREE_SUITS,
+        Context,
+    )
 
     p = parse_hand(hand_from(seed), need_win=True)
     assert p.hand.win_kind is not None
@@ -115,6 +127,9 @@ def test_property_skip_conditions_are_necessary(seed: int) -> None:
             assert yid not in ONE_SUIT or facts.n_suits <= 1
             assert yid not in ALL_TH or facts.all_th
             assert yid not in THREE_KANS or facts.n_kans >= 3
+            assert yid not in NEEDS_HONOR or facts.has_honor
+            assert yid not in NO_HONOR or not facts.has_honor
+            assert yid not in THREE_SUITS or facts.n_suits == 3
 
 
 _values = st.one_of(

@@ -346,7 +346,7 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
             if len(missing) <= 1:  # 13-sided with none missing, else the missing one
                 for k in missing or kk:
                     found.setdefault(k, ())
-    return sorted((k, d) for k, d in found.items() if k in kinds)
+    return [(k, found[k]) for k in sorted(found) if k in kinds]
 
 
 def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:

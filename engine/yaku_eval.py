@@ -88,6 +88,8 @@ def plan_of(rules: Rules, closed: bool, form: str) -> Plan:
 
 
 def _compile(rules: Rules, closed: bool, form: str) -> Plan:
+    """Sort the table's available tests by what they look at (situation, whole hand,
+    reading) and turn the combination rules into bit masks."""
     bit = {spec.id: 1 << i for i, spec in enumerate(rules.yaku)}
     composite_ids = {cid for cid, _ in rules.composites}
     han = [0] * len(rules.yaku)

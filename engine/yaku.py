@@ -506,7 +506,7 @@ SHARED_TESTS = SITUATION_TESTS | HAND_TESTS
 ONE_SUIT = frozenset(
     {"honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "beni_kujaku", "chuuren", "chuuren_9"}
 )
-ALL_TH = frozenset({"honroutou", "chinroutou"})
+ALL_TH = frozenset({"honroutou", "chinroutou", "tsuuiisou"})
 THREE_KANS = frozenset({"sankantsu", "suukantsu"})
 
 # Necessary conditions (never sufficient) used only to skip tests that cannot hold:

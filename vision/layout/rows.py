@@ -25,6 +25,7 @@ from vision.layout.tolerances import (
     MAX_ROWS,
     MAX_TURN_DEG,
     SIZE_RATIO,
+    SQUARISH,
     TOUCH,
 )
 from vision.types import TileDetection
@@ -138,11 +139,11 @@ def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
     return pieces
 
 
-def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[int]], int]:
-    """Every maximal chain of upright touching tiles, longest (most face-up tiles) first; then
-    chains cut at a gap (:func:`_split_at_gaps`) taken whole, for the reading to weigh.
-    Returns the rows and the index of the first such rejoined chain."""
-    upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
+def _chains(
+    tiles: list[TileDetection], geo: _Geo, upright: np.ndarray
+) -> tuple[dict[frozenset[int], list[int]], dict[frozenset[int], list[int]]]:
+    """Chains of touching tiles among ``upright``, grown from every close pair: the pieces
+    (cut at gaps) and the chains that were cut, whole."""
     max_slope = math.cos(math.radians(MAX_ROW_SLOPE_DEG))
     chains: dict[frozenset[int], list[int]] = {}
     joined: dict[frozenset[int], list[int]] = {}
@@ -177,6 +178,26 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
             if len(pieces) > 1:  # the gap may be a detector's uneven boxes, not a tile set apart
                 whole = _trim(whole, tiles)
                 joined.setdefault(frozenset(whole), whole)
+    return chains, joined
+
+
+def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[int]], int]:
+    """Every maximal chain of upright touching tiles, longest (most face-up tiles) first; then,
+    for the reading to weigh, chains cut at a gap (:func:`_split_at_gaps`) taken whole, and
+    chains that also take squarish tiles reported sideways (in a steeply slanted row an upright
+    tile's box is square, and the detector may call it sideways). Returns the rows and the
+    index of the first of these second-choice chains."""
+    upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
+    chains, joined = _chains(tiles, geo, upright)
+    squarish = np.array(
+        [t.angle == 90 and geo.widths[k] <= SQUARISH * geo.heights[k] for k, t in enumerate(tiles)],
+        dtype=bool,
+    )
+    if squarish.any() and upright.any():
+        relaxed, relaxed_joined = _chains(tiles, geo, upright | squarish)
+        for key, c in [*relaxed.items(), *relaxed_joined.items()]:
+            if key not in chains and any(squarish[k] for k in c):
+                joined.setdefault(key, c)
 
     def face_up(chain: list[int]) -> int:
         return sum(readable(tiles[k]) for k in chain)

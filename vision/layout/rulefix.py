@@ -169,7 +169,12 @@ def _row_faces_up(fx: _Fixer) -> None:
         det = fx.tiles[k]
         if not det.face_down:
             continue
-        faces = [(t, p) for t, p in det.alternatives if _sanma(t) and p >= SWAP_MIN_ALT]
+        full = {t for t, n in _counts(fx).items() if n >= 4}
+        faces = [
+            (t, p)
+            for t, p in det.alternatives
+            if _sanma(t) and p >= SWAP_MIN_ALT and kind(t) not in full
+        ]
         if faces:
             fx.set(k, faces[0][0], "the hand's tiles lie face up")
 
@@ -186,7 +191,8 @@ def _no_middle_manzu(fx: _Fixer) -> None:
         if det.tile not in MIDDLE_MAN:
             continue
         probs = readings(det)
-        sanma = [(t, p) for t, p in probs.items() if _sanma(t)]
+        full = {t for t, n in _counts(fx).items() if n >= 4}
+        sanma = [(t, p) for t, p in probs.items() if _sanma(t) and kind(t) not in full]
         best = max(sanma, key=lambda tp: tp[1], default=None)
         if det.tile == "5m":
             aka = probs.get("5m", 0.0) + probs.get(AKA_MAN, 0.0)
@@ -345,7 +351,7 @@ def _complete(kinds: list[str]) -> bool:
     for t in kinds:
         counts[kind_of(t)] += 1
     c = tuple(counts)
-    if len(kinds) % 3 != 2:
+    if len(kinds) % 3 != 2 or max(c) > 4:  # a fifth tile of a kind is no hand (§1)
         return False
     if standard_decomps(c):
         return True
@@ -360,6 +366,8 @@ def _tenpai(kinds: list[str]) -> bool:
     counts = [0] * 34
     for t in kinds:
         counts[kind_of(t)] += 1
+    if max(counts) > 4:  # a fifth tile of a kind is no hand (§1)
+        return False
     waits = shape_waits(tuple(counts), SANMA_KINDS)
     return any(counts[w] < 4 for w in waits)
 

@@ -28,3 +28,4 @@ SHAPE_FIX_MIN_ALT = 0.02  # a winning-shape re-reading considers alternatives at
 SHAPE_FIX_MAX_COST = 4.0  # ... and takes one whose Σ log(top / alternative) is at most this
 TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai shape
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
+SQUARISH = 1.3  # a tile reported sideways whose box is at most this wide/tall may be upright

@@ -185,31 +185,30 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
     through seat, round and rules, so one memo may serve the ron and the tsumo contexts of
     the same hand (tenpai); it must not be shared between seats, rounds or rule sets.
     """
-    f = r.facts
     form = r.form
-    entry = c.cache.get((f.closed, form))  # (plan, situational yaku) of this context
+    key = (r.facts.closed, form)
+    entry = c.cache.get(key)  # (plan, situational yaku) of this context
     if entry is None:
-        plan = plan_of(c.rules, f.closed, form)
+        plan = plan_of(c.rules, key[0], form)
         entry = (plan, _situational(plan, r, c))
-        c.cache[(f.closed, form)] = entry
+        c.cache[key] = entry
     plan, (mask, han) = entry
-    hand = memo.get(form) if memo is not None else None
-    if hand is None:
-        hand = _hand(plan, r, c)
-        if memo is not None:
-            memo[form] = hand
-    mask |= hand[0]
-    han += hand[1]
-    own = memo.get(id(r)) if memo is not None else None
-    if own is not None and own[0] is r:
-        mask |= own[1]
-        han += own[2]
-    else:
+    if memo is None:
+        hm, hh = _hand(plan, r, c)
         om, oh = _own(plan, r, c)
-        if memo is not None:
+    else:
+        hand = memo.get(form)
+        if hand is None:
+            hand = memo[form] = _hand(plan, r, c)
+        hm, hh = hand
+        own = memo.get(id(r))
+        if own is not None and own[0] is r:
+            _, om, oh = own
+        else:
+            om, oh = _own(plan, r, c)
             memo[id(r)] = (r, om, oh)
-        mask |= om
-        han += oh
+    mask |= hm | om
+    han += hh + oh
     if mask & plan.post:
         return _combine(plan, mask, r, c)
     return mask, han

@@ -1,6 +1,6 @@
 """Layout reconstruction accuracy (vision/layout/).
 
-Three measurements, each printed with its failure categories:
+Four measurements, each printed with its failure categories:
 
 (a) **renders, ground-truth detections**: scenes from ``datasets.synth.scene.render_scene`` with
     seeds ``900000 + i`` (a range the training scripts never use); the ground-truth tile labels

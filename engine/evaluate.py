@@ -125,17 +125,28 @@ def best_yaku_han(
 ) -> int | None:
     """Yaku han of the best reading (as :func:`best`), or None for no win shape.
 
-    With a single reading there is nothing to rank, so fu and points are not computed.
+    Only the winner's yaku han is wanted: when every reading has the same (a single reading,
+    or a wait read two ways with the same yaku), whichever wins gives it, so fu and points
+    are not computed.
     """
     if rs is None:
         rs = readings_in(facts, ctx)
     if not rs:
         return None
-    if len(rs) == 1:  # nothing to rank
-        if ctx.rules.yakuman_exclusive:
-            return yaku_han_of(rs[0], ctx, memo)
-        return held(rs[0], ctx, memo)[1]
-    return _best_index(rs, ctx, extra_han, {} if memo is None else memo)[1]
+    han_of = yaku_han_of if ctx.rules.yakuman_exclusive else _held_han
+    if len(rs) == 1:
+        return han_of(rs[0], ctx, memo)
+    if memo is None:
+        memo = {}  # the ranking below reads the same readings' yaku again
+    first = han_of(rs[0], ctx, memo)
+    for r in rs[1:]:
+        if han_of(r, ctx, memo) != first:
+            return _best_index(rs, ctx, extra_han, memo)[1]
+    return first
+
+
+def _held_han(r: Reading, ctx: Context, memo: dict[Any, Any] | None) -> int:
+    return held(r, ctx, memo)[1]
 
 
 def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> HandFacts:

@@ -18,7 +18,7 @@ from engine.decompose import (
     readings,
     standard_decomps,
 )
-from engine.evaluate import completed, completer, raw_fu
+from engine.evaluate import best, best_yaku_han, completed, completer, raw_fu, readings_in
 from engine.fu import fu_of, fu_value
 from engine.parse import parse_hand
 from engine.waits import waits
@@ -117,3 +117,29 @@ def test_fu_value_is_fu_of_and_its_raw_fu() -> None:
                 for r in readings(completed(p.hand, w, p.rules), tsumo, p.rules.tile_kinds):
                     fu, items = fu_of(r, ctx)
                     assert fu_value(r, ctx) == (fu, raw_fu(items))
+
+
+def test_rule_18_wait_value_is_the_yaku_han_of_the_best_reading() -> None:
+    """best_yaku_han skips the points ranking when every reading has the same yaku han; its
+    value is still that of the reading :func:`best` chooses (one-suit hands: many readings)."""
+    rng = random.Random(5)
+    parsed = _hands(300)
+    for _ in range(300):
+        base = rng.choice([9, 18])
+        tiles = rng.sample([k for k in range(base, base + 9) for _ in range(4)], 13)
+        hand = "".join(str(t - base + 1) for t in sorted(tiles)) + ("p" if base == 9 else "s")
+        parsed.append(
+            parse_hand({"hand": hand, "riichi": rng.choice(["none", "riichi"])}, need_win=False)
+        )
+    multi = 0
+    for p in parsed:
+        for tsumo in (False, True):
+            ctx = Context(p.situation.as_tsumo(tsumo), p.rules)
+            for w in waits(p.hand, p.rules):
+                f = completed(p.hand, w, p.rules)
+                rs = readings_in(f, ctx)
+                for extra in (0, 3):
+                    ev = best(f, ctx, extra, rs)
+                    assert best_yaku_han(f, ctx, extra, rs) == (ev.yaku_han if ev else None)
+                multi += len(rs) > 1
+    assert multi > 100

@@ -103,6 +103,23 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
     return per_kind, base
 
 
+class _WaitDora:
+    """A wait's dora han (:func:`_base_dora` plus kita), worked out on first use: dora only
+    rank a wait's readings, and most waits have one reading."""
+
+    __slots__ = ("hand", "sit", "rules", "table")
+
+    def __init__(self, hand: HandInput, sit: Situation, rules: Rules) -> None:
+        self.hand, self.sit, self.rules = hand, sit, rules
+        self.table: tuple[list[int], int] | None = None
+
+    def of(self, kind: int) -> int:
+        if self.table is None:
+            self.table = _base_dora(self.hand, self.sit, self.rules)
+        per_kind, base = self.table
+        return base + per_kind[kind] + self.hand.kita
+
+
 def wait_values(
     hand: HandInput,
     sit: Situation,
@@ -120,7 +137,7 @@ def wait_values(
     """
     if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
         ctx = Context(sit, rules)
-    per_kind, base = _base_dora(hand, sit, rules)
+    dora = _WaitDora(hand, sit, rules)
     out = []
     for w, decomps in shapes:
         if known is not None and w in known:
@@ -131,7 +148,7 @@ def wait_values(
                 make = completer(hand, rules)
             f = make(w)
             rs = readings_in(f, ctx, decomps)
-            han = best_yaku_han(f, ctx, base + per_kind[w] + hand.kita, rs)
+            han = best_yaku_han(f, ctx, dora.of(w) if len(rs) > 1 else 0, rs)
         out.append(WaitValue(w, han or 0))
     return out
 
@@ -144,13 +161,12 @@ def ron_and_tsumo_values(
     only) and reading-level yaku."""
     ron_sit, tsumo_sit = sit.as_tsumo(False), sit.as_tsumo(True)
     ron_ctx, tsumo_ctx = Context(ron_sit, rules), Context(tsumo_sit, rules)
-    per_kind, base = _base_dora(hand, sit, rules)
+    dora = _WaitDora(hand, sit, rules)
     ron: list[int] = []
     tsumo: list[int] = []
     make = completer(hand, rules)
     for w, decomps in shapes:
         f = make(w)
-        extra = base + per_kind[w] + hand.kita
         memo: dict[Any, Any] = {}
         rs_ron = readings_in(f, ron_ctx, decomps)
         rs_tsumo = rs_ron
@@ -161,6 +177,7 @@ def ron_and_tsumo_values(
                 if r.wait == "shanpon":  # the triplet is concealed on tsumo (sanankou, fu)
                     rs_tsumo = readings_in(f, tsumo_ctx, decomps)
                     break
+        extra = dora.of(w) if len(rs_ron) > 1 or len(rs_tsumo) > 1 else 0
         ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)
         tsumo.append(best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0)
     return ron, tsumo

@@ -7,7 +7,8 @@ Generates N random legal sanma winning hands (seeded), then times
      on the same hands,
 and prints hands/s for each and the ratio. Also times the JSON entry points.
 
-Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1]``.
+Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1] [--phases]``
+(``--phases``: afterwards, time growing prefixes of ``score``'s work on the same hands).
 Rates use process CPU time (``time.process_time``), which is steadier than wall time on the
 2 shared cores; contention from other processes still moves the numbers, so compare the
 ratio taken in one run rather than absolute rates across runs.
@@ -164,10 +165,45 @@ def _single_evaluation(p: Any) -> Any:
     return best(completed(h, h.win_kind), Context(p.situation, p.rules), dora.total)
 
 
+def _score_prefixes() -> list[tuple[str, Any]]:
+    """Growing prefixes of ``score``'s work (``--phases``): the differences between
+    consecutive lines are what each step adds."""
+    from engine.evaluate import best_yaku_han, completer, readings_in
+    from engine.score import score
+    from engine.waits import wait_shapes
+    from engine.yaku import Context
+
+    def shapes(p: Any) -> Any:
+        return wait_shapes(p.hand, p.rules)
+
+    def facts(p: Any) -> Any:
+        make = completer(p.hand, p.rules)
+        return [(make(w), d) for w, d in shapes(p)]
+
+    def reads(p: Any) -> Any:
+        ctx = Context(p.situation, p.rules)
+        return ctx, [(f, readings_in(f, ctx, d)) for f, d in facts(p)]
+
+    def hans(p: Any) -> Any:
+        ctx, fr = reads(p)
+        return [best_yaku_han(f, ctx, 0, rs) for f, rs in fr]
+
+    return [
+        ("waits with decompositions", shapes),
+        ("+ completed hand facts", facts),
+        ("+ readings", reads),
+        ("+ yaku han of every wait", hans),
+        ("score (+ dora, fu, chosen reading, JSON)", score),
+    ]
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=10_000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--phases", action="store_true", help="also time growing prefixes of score's work"
+    )
     args = ap.parse_args(argv)
 
     from mahjong.hand_calculating.hand import HandCalculator
@@ -220,6 +256,14 @@ def main(argv: list[str] | None = None) -> None:
         f"score vs library: {eng / lib:.2f}x (score_json {eng_json / lib:.2f}x; one evaluation "
         f"without the §18 guarantee {one / lib:.2f}x); tenpai {ten:.0f} hands/s (target 20,000)"
     )
+    if args.phases:
+        print("score phases, growing prefixes (same hands again: per-suit tables warm):")
+        for label, fn in _score_prefixes():
+            t0 = time.process_time()
+            for p in parsed:
+                fn(p)
+            dt = time.process_time() - t0
+            print(f"  {label:<42} {dt * 1e6 / len(parsed):6.1f} µs/hand")
 
 
 if __name__ == "__main__":

@@ -25,7 +25,9 @@ ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measur
 SWAP_MIN_ALT = 0.05  # a back in the row / a 2m–8m / a fifth tile: its alternative at least this
 VOTE_FLOOR = 0.01  # a meld vote: the probability of a kind a tile's readings do not list
 SHAPE_FIX_MIN_ALT = 0.02  # a winning-shape re-reading considers alternatives at least this likely
-SHAPE_FIX_MAX_COST = 4.0  # ... and takes one whose Σ log(top / alternative) is at most this
+# ... and takes one whose Σ log(top / alternative) is at most this: one tile's listed alternative
+# (≥ 2 %) always qualifies, two tiles must both be fairly likely (chosen on seeds 950000+).
+SHAPE_FIX_MAX_COST = 4.0
 TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai shape
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
 SQUARISH = 1.3  # a tile reported sideways whose box is at most this wide/tall may be upright

@@ -112,7 +112,7 @@ def group_flags(counts: tuple[int, ...]) -> int:
     honors = len(counts) == 7
     rest = sum(counts) % 3
     if rest == 0:
-        return 1 if _whole_sets(list(counts), honors) else 0
+        return 1 if _whole_sets(counts, honors) else 0
     if rest == 2:
         # Runs (3i+3) and triplets (3i) have rank sums ≡ 0 mod 3, so a pair of rank r
         # leaves Σ i·count_i ≡ 2r: only ranks r ≡ 2·Σ i·count_i (mod 3) can hold the pair.
@@ -127,6 +127,7 @@ def group_flags(counts: tuple[int, ...]) -> int:
 
 
 _RANKS = range(9)
+_uncached_flags = group_flags.__wrapped__
 
 
 def _whole_sets(c: list[int] | tuple[int, ...], honors: bool) -> bool:
@@ -275,7 +276,7 @@ def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int,
         g[i] += 1
         after = tuple(g)
         g[i] -= 1
-        f = group_flags(after)
+        f = _uncached_flags(after)  # cached with this group's additions, not on its own
         if f:
             out.append((i, f, after))
     return tuple(out)

@@ -61,40 +61,40 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
 def _rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
     """:func:`group_decomps` in rank indices (0–8; honors 0–6, by the length 7): the suits
     share one table."""
-    honors = len(counts) == 7
+    if sum(counts) % 3 == 1:
+        return ()
+    return tuple(dict.fromkeys(_splits(counts, 0, True, len(counts) == 7)))
+
+
+@lru_cache(maxsize=1 << 17)  # bounded: a server sees arbitrary hands
+def _splits(
+    c: tuple[int, ...], i: int, pair_free: bool, honors: bool
+) -> tuple[GroupDecomp, ...]:
+    """Every split of the tiles from rank ``i`` on (none below it) into sets and, when
+    ``pair_free``, at most one pair: at the lowest rank held, a triplet, a pair or a run
+    starting there, in that order (the order ties between readings depend on).
+
+    Cached by the tiles left: many count patterns share what is left after their lowest
+    sets, so a pattern seen for the first time mostly reuses known splits.
+    """
+    n = len(c)
+    while i < n and c[i] == 0:
+        i += 1
+    if i == n:
+        return _NOTHING
     out: list[GroupDecomp] = []
-
-    def walk(c: list[int], i: int, pair: int, trips: list[int], runs: list[int]) -> None:
-        n = len(c)
-        while i < n and c[i] == 0:
-            i += 1
-        if i == n:
-            out.append((pair, tuple(trips), tuple(runs)))
-            return
-        if c[i] >= 3:
-            c[i] -= 3
-            trips.append(i)
-            walk(c, i, pair, trips, runs)
-            trips.pop()
-            c[i] += 3
-        if c[i] >= 2 and pair < 0:
-            c[i] -= 2
-            walk(c, i, i, trips, runs)
-            c[i] += 2
-        if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
-            c[i] -= 1
-            c[i + 1] -= 1
-            c[i + 2] -= 1
-            runs.append(i)
-            walk(c, i, pair, trips, runs)
-            runs.pop()
-            c[i] += 1
-            c[i + 1] += 1
-            c[i + 2] += 1
-
-    if sum(counts) % 3 != 1:
-        walk(list(counts), 0, -1, [], [])
-    return tuple(dict.fromkeys(out))
+    ci = c[i]
+    if ci >= 3:
+        for p, t, r in _splits(c[:i] + (ci - 3,) + c[i + 1 :], i, pair_free, honors):
+            out.append((p, (i, *t), r))
+    if ci >= 2 and pair_free:
+        for _, t, r in _splits(c[:i] + (ci - 2,) + c[i + 1 :], i, False, honors):
+            out.append((i, t, r))
+    if not honors and i + 2 < n and c[i + 1] and c[i + 2]:
+        rest = c[:i] + (ci - 1, c[i + 1] - 1, c[i + 2] - 1) + c[i + 3 :]
+        for p, t, r in _splits(rest, i, pair_free, honors):
+            out.append((p, t, (i, *r)))
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 17)  # bounded: a server sees arbitrary hands

@@ -67,9 +67,7 @@ def _rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
 
 
 @lru_cache(maxsize=1 << 17)  # bounded: a server sees arbitrary hands
-def _splits(
-    c: tuple[int, ...], i: int, pair_free: bool, honors: bool
-) -> tuple[GroupDecomp, ...]:
+def _splits(c: tuple[int, ...], i: int, pair_free: bool, honors: bool) -> tuple[GroupDecomp, ...]:
     """Every split of the tiles from rank ``i`` on (none below it) into sets and, when
     ``pair_free``, at most one pair: at the lowest rank held, a triplet, a pair or a run
     starting there, in that order (the order ties between readings depend on).
@@ -109,25 +107,28 @@ def group_flags(counts: tuple[int, ...]) -> int:
     >>> group_flags((3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags((3, 1, 1, 0, 0, 0, 0, 0, 0))
     (1, 2)
     """
-    honors = len(counts) == 7
-    rest = sum(counts) % 3
+    return _flags(list(counts), sum(counts) % 3, sum(map(mul, _RANKS, counts)), len(counts) == 7)
+
+
+def _flags(c: list[int], rest: int, weighted: int, honors: bool) -> int:
+    """:func:`group_flags` of the counts ``c`` (left as they were) from their tile count
+    mod 3 and their rank-weighted sum Σ i·c_i."""
     if rest == 0:
-        return 1 if _whole_sets(counts, honors) else 0
+        return 1 if _whole_sets(c, honors) else 0
     if rest == 2:
         # Runs (3i+3) and triplets (3i) have rank sums ≡ 0 mod 3, so a pair of rank r
-        # leaves Σ i·count_i ≡ 2r: only ranks r ≡ 2·Σ i·count_i (mod 3) can hold the pair.
-        r = 2 * sum(map(mul, _RANKS, counts)) % 3
-        for i in range(r, len(counts), 3):
-            if counts[i] >= 2:
-                c = list(counts)
-                c[i] -= 2
-                if _whole_sets(c, honors):
+        # leaves Σ i·c_i ≡ 2r: only ranks r ≡ 2·Σ i·c_i (mod 3) can hold the pair.
+        for r in range(2 * weighted % 3, len(c), 3):
+            if c[r] >= 2:
+                c[r] -= 2
+                whole = _whole_sets(c, honors)
+                c[r] += 2
+                if whole:
                     return 2
     return 0
 
 
 _RANKS = range(9)
-_uncached_flags = group_flags.__wrapped__
 
 
 def _whole_sets(c: list[int] | tuple[int, ...], honors: bool) -> bool:
@@ -265,20 +266,22 @@ def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int,
     Only a kind within two ranks of a held one (honors: a held one) can complete anything,
     and a whole-sets group plus one tile never can.
     """
-    if sum(counts) % 3 == 0:
+    total = sum(counts)
+    if total % 3 == 0:
         return ()
-    reach = 0 if len(counts) == 7 else 2
+    honors = len(counts) == 7
+    reach = 0 if honors else 2
+    weighted = sum(map(mul, _RANKS, counts))
     out = []
     g = list(counts)
     for i in range(len(g)):
         if g[i] >= 4 or not any(counts[max(i - reach, 0) : i + reach + 1]):
             continue
         g[i] += 1
-        after = tuple(g)
+        f = _flags(g, (total + 1) % 3, weighted + i, honors)
         g[i] -= 1
-        f = _uncached_flags(after)  # cached with this group's additions, not on its own
         if f:
-            out.append((i, f, after))
+            out.append((i, f, counts[:i] + (counts[i] + 1,) + counts[i + 1 :]))
     return tuple(out)
 
 

@@ -484,6 +484,7 @@ def facts_maker(
     has_honor, has_terminal = base.has_honor, base.has_terminal
     all_honor, all_terminal, all_th = base.all_honor, base.all_terminal, base.all_th
     meld_runs, meld_pungs = base.meld_runs, base.meld_pungs
+    new = tuple.__new__
 
     def make(win: int) -> HandFacts:
         counts = list(concealed)
@@ -494,22 +495,26 @@ def facts_maker(
         else:
             fk = fk0 | {win}
             suits = suits0 if honor else suits0 | {win // 9}
-        return HandFacts(  # positional: the field order of HandFacts
-            tuple(counts),
-            melds,
-            win,
-            closed,
-            fk,
-            n_kans,
-            has_honor or honor,
-            has_terminal or terminal,
-            all_honor and honor,
-            all_terminal and terminal,
-            all_th and (honor or terminal),
-            len(suits),
-            min(suits) if len(suits) == 1 else -1,
-            meld_runs,
-            meld_pungs,
+        # HandFacts without its Python-level __new__ (one per wait): the field order
+        return new(
+            HandFacts,
+            (
+                tuple(counts),
+                melds,
+                win,
+                closed,
+                fk,
+                n_kans,
+                has_honor or honor,
+                has_terminal or terminal,
+                all_honor and honor,
+                all_terminal and terminal,
+                all_th and (honor or terminal),
+                len(suits),
+                min(suits) if len(suits) == 1 else -1,
+                meld_runs,
+                meld_pungs,
+            ),
         )
 
     return make

@@ -8,7 +8,8 @@ Modules, in the order a hand flows through them:
   option); ``rules_from_json`` reads the hand JSON's ``rules`` field.
 - ``tiles``: integer kind indices (0–33) and tile facts; ``parse``: hand JSON → checked
   ``HandInput`` + ``Situation`` (InputError on bad input).
-- ``decompose``: per-suit tables, win shapes, every wait with its decompositions, readings.
+- ``suits`` (per-suit tables: flags, decompositions, completing kinds), ``decompose`` (win
+  shapes, every wait with its decompositions, readings).
 - ``yaku`` (one pure test per yaku), ``yaku_eval`` (the tests compiled per rule set into
   bitmask plans; how yaku combine), ``fu``, ``evaluate`` (best reading, dora),
   ``points`` (hand_base, ron_amount, tsumo_amounts, chombo_amounts).

@@ -9,7 +9,15 @@ import pytest
 
 
 @pytest.mark.parametrize(
-    "module", ["engine.points", "engine.tiles", "engine.rules", "engine.decompose", "engine.parse"]
+    "module",
+    [
+        "engine.points",
+        "engine.tiles",
+        "engine.rules",
+        "engine.decompose",
+        "engine.suits",
+        "engine.parse",
+    ],
 )
 def test_docstring_examples(module: str) -> None:
     result = doctest.testmod(importlib.import_module(module))

@@ -10,9 +10,6 @@ from benchmarks.engine import random_winning_hand
 from benchmarks.ref4p import random_deal
 from engine.decompose import (
     completions,
-    group_additions,
-    group_decomps,
-    group_flags,
     is_chiitoitsu,
     is_kokushi,
     readings,
@@ -21,6 +18,7 @@ from engine.decompose import (
 from engine.evaluate import best, best_yaku_han, completed, completer, raw_fu, readings_in
 from engine.fu import fu_of, fu_value
 from engine.parse import parse_hand
+from engine.suits import group_additions, group_decomps, group_flags
 from engine.waits import waits
 from engine.yaku import Context
 

@@ -10,7 +10,7 @@ no fu.
 from __future__ import annotations
 
 from engine.decompose import CHIITOITSU, STANDARD, Reading
-from engine.tiles import DRAGONS, IS_TH, NORTH, name
+from engine.tiles import DRAGONS, IS_TH, NAMES, NORTH
 from engine.yaku import Context, pinfu
 
 FuItem = tuple[str, int]
@@ -44,10 +44,10 @@ def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
             if p.kan
             else ("ankou" if p.concealed else "minkou")
         )
-        items.append((f"{what}_{name(p.kind)}", fu))
+        items.append((f"{what}_{NAMES[p.kind]}", fu))
     pair_fu = _pair_fu(r.pair, c)
     if pair_fu:
-        items.append((f"pair_{name(r.pair)}", pair_fu))
+        items.append((f"pair_{NAMES[r.pair]}", pair_fu))
     fu = _round(items)
     if not closed and fu == 20:
         items.append(("open_pinfu", c.rules.open_pinfu_fu - 20))

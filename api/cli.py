@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
@@ -45,10 +46,44 @@ def _run_one(fn: Callable[[Any], dict[str, Any]], path: str | None, out: TextIO)
         return EXIT_BAD_INPUT
 
 
-def _run_batch(fn: Callable[[Any], dict[str, Any]], lines: Iterable[str], out: TextIO) -> int:
+class Progress:
+    """``done/total what`` on stderr, at most a few times a second, so stdout stays pure JSON.
+
+    Shown when asked (``--progress``) or when stderr is a terminal; silent otherwise, so pipes
+    and scripts see nothing extra.
+    """
+
+    def __init__(self, total: int, what: str, shown: bool, err: TextIO | None = None) -> None:
+        self.total, self.what, self.shown = total, what, shown
+        self.err = err if err is not None else sys.stderr
+        self.done = 0
+        self._last = 0.0
+
+    def step(self) -> None:
+        self.done += 1
+        now = time.monotonic()
+        if self.shown and (now - self._last >= 0.25 or self.done == self.total):
+            self._last = now
+            end = "\n" if self.done == self.total else ""
+            self.err.write(f"\r{self.done}/{self.total} {self.what}{end}")
+            self.err.flush()
+
+
+def _show_progress(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+
+
+def _run_batch(
+    fn: Callable[[Any], dict[str, Any]],
+    lines: Iterable[str],
+    out: TextIO,
+    progress: Progress | None = None,
+) -> int:
     """JSON Lines in, JSON Lines out, same order; a bad line gets an error object, exit 2."""
     status = 0
     for n, line in enumerate(lines, start=1):
+        if progress is not None:
+            progress.step()
         if not line.strip():
             continue
         try:
@@ -68,7 +103,9 @@ def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace)
     except InputError as exc:
         _emit(exc.to_json(), sys.stdout)
         return EXIT_BAD_INPUT
-    return _run_batch(fn, text.splitlines(), sys.stdout)
+    lines = text.splitlines()
+    progress = Progress(len(lines), "lines", _show_progress(args))
+    return _run_batch(fn, lines, sys.stdout, progress)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -88,7 +125,9 @@ def _cmd_recognize(args: argparse.Namespace) -> int:
 
     status = 0
     several = len(args.photos) > 1
+    progress = Progress(len(args.photos), "photos", several and _show_progress(args))
     for path in args.photos:
+        progress.step()
         try:
             result = recognize_path(path)
         except InputError as exc:
@@ -131,16 +170,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("score", help="score a hand given as JSON")
     p.add_argument("file", nargs="?", help="hand JSON (default: stdin)")
     p.add_argument("--batch", action="store_true", help="JSON Lines in, JSON Lines out")
+    p.add_argument("--progress", action="store_true", help="count lines done on stderr")
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("tenpai", help="waits of a 13-tile hand given as JSON")
     p.add_argument("file", nargs="?", help="hand JSON without win (default: stdin)")
     p.add_argument("--batch", action="store_true", help="JSON Lines in, JSON Lines out")
+    p.add_argument("--progress", action="store_true", help="count lines done on stderr")
     p.set_defaults(func=_cmd_tenpai)
 
     p = sub.add_parser("recognize", help="recognize the tiles in photos")
     p.add_argument("photos", nargs="+", help="JPEG/PNG files")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines for several)")
+    p.add_argument("--progress", action="store_true", help="count photos done on stderr")
     p.set_defaults(func=_cmd_recognize)
 
     p = sub.add_parser("serve", help="run the HTTP API and the phone page")

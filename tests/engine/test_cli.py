@@ -55,3 +55,18 @@ def test_cli_tenpai(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtu
     assert code == 0 and out[0]["tenpai"] and [w["tile"] for w in out[0]["waits"]] == ["1z", "2z"]
     code, out = run(["tenpai"], json.dumps({"hand": "234p456p789s11z2z"}), monkeypatch, capsys)
     assert code == 2 and out[0]["error"]["code"] == "tile_count"
+
+
+def test_cli_batch_progress_goes_to_stderr_only_when_asked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = "\n".join([json.dumps(HAND), json.dumps({**HAND, "tsumo": True})])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["score", "--batch", "--progress"]) == 0
+    captured = capsys.readouterr()
+    assert [json.loads(line)["valid"] for line in captured.out.splitlines()] == [True, True]
+    assert captured.err.endswith("2/2 lines\n")
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
+    assert main(["tenpai", "--batch"]) == 2  # 14-tile hands are not tenpai questions
+    assert capsys.readouterr().err == ""  # stderr is no terminal here: silent

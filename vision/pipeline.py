@@ -30,7 +30,7 @@ FEW_TILES = 9  # fewer confident tiles than this: try the photo squashed (stretc
 CONFIDENT = 0.5  # a confident tile: its best class (not flower/none) at least this likely
 ALTERNATIVE_PROB = 0.02  # next-best readings at least this likely travel with the tile
 MAX_ALTERNATIVES = 3
-TURN = False  # classifier test-time augmentation: also read each crop turned 180°
+TURN = True  # classifier test-time augmentation: also read each crop turned 180°
 # A second hit on an already found tile: dropped when it overlaps a stronger hit by at least
 # DOUBLE_IOU and reads the same tile or is read with p < DOUBLE_SURE (None: keep all hits).
 DOUBLE_IOU: float | None = None

@@ -1,7 +1,9 @@
 """Recognition accuracy and speed of the shipped models (prints numbers; asserts nothing).
 
     .venv/bin/python -m benchmarks.recognition [--renders 200] [--latency 20] [--raw-labels]
-        [--skip-real] [--worst N]     # real sets only, fast: --renders 0 --latency 0
+        [--skip-real] [--worst N] [--models DIR] [--turn on|off]
+        # real sets only, fast: --renders 0 --latency 0; --turn overrides the pipeline's
+        # classifier turn averaging (vision.pipeline.TURN) for comparisons
 
 Real held-out photos (never trained on): hk-hands ``valid`` (labels with the corrections in
 datasets/manifests/hk_valid_corrections.json unless --raw-labels) and jp-upright's held-out

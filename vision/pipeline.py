@@ -2,7 +2,10 @@
 
 ``Recognizer`` loads both ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
 is the cached process-wide one. Tiles the classifier calls ``flower`` (HK flower/season tiles,
-never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers.
+never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers. Each crop
+is read twice (as cut and turned 180°, probabilities averaged: ``TURN``), and a second hit on
+one tile (overlapping a stronger hit, same reading) is dropped (``DOUBLE_IOU``); both settings
+and their measurements are in models/MODEL_CARD.md ("Inference tuning").
 """
 
 from __future__ import annotations

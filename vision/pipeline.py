@@ -28,7 +28,10 @@ MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = "tile_detector.onnx"
 CLASSIFIER = "tile_classifier.onnx"
 SIDEWAYS_PROB = 0.5
-MIN_TILE_PROB = 0.35  # a detection whose best tile class is weaker than this is dropped
+# A detection whose best tile class is weaker than this is dropped. Low on purpose: an unsure
+# tile reported (low confidence, with its alternatives for the layout's rule-aware reading and
+# the page's correction sheet) costs the player one tap; a dropped one costs finding and adding it.
+MIN_TILE_PROB = 0.2
 FEW_TILES = 9  # fewer confident tiles than this: try the photo squashed (stretched photos)
 CONFIDENT = 0.5  # a confident tile: its best class (not flower/none) at least this likely
 ALTERNATIVE_PROB = 0.02  # next-best readings at least this likely travel with the tile

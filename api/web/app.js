@@ -87,6 +87,8 @@ const HONOR = { en: ["E", "S", "W", "N", "Wh", "G", "R"], ja: ["東", "南", "�
 const SUIT = { en: { m: "m", p: "p", s: "s" }, ja: { m: "萬", p: "筒", s: "索" } };
 const GROUPS = ["hand", "win", "meld", "kita", "dora"];
 const MELD_KINDS = ["pon", "minkan", "kakan", "ankan"];
+// A tile the camera read with less confidence than this is marked "?" until the player confirms it.
+const UNSURE = 0.5;
 const PALETTE = [
   ["1p", "2p", "3p", "4p", "5p", "0p", "6p", "7p", "8p", "9p"],
   ["1s", "2s", "3s", "4s", "5s", "0s", "6s", "7s", "8s", "9s"],
@@ -310,6 +312,7 @@ function loadRecognition(body) {
   const dets = [...body.tiles].sort((a, b) => a.box[0] - b.box[0]);
   S.items = dets.map((d) => ({
     tile: d.tile, group: d.group, meld: null, box: d.box, alts: (d.alternatives || []).map((a) => a.tile),
+    unsure: d.confidence < UNSURE,
   }));
   const room = S.melds.map((m) => [...m.tiles]);
   for (const it of S.items.filter((x) => x.group === "meld")) {
@@ -339,6 +342,7 @@ function pickTile(tile) {
   if (sh.mode === "edit") {
     S.items[sh.i].tile = tile;
     S.items[sh.i].alts = [];
+    S.items[sh.i].unsure = false;
     closeSheet();
   } else {
     S.items.push({ tile, group: sh.group, meld: sh.meld ?? null, box: null });
@@ -401,7 +405,7 @@ function applyTyped(ev) {
 function tileButton(it, i) {
   const selected = S.sheet && S.sheet.mode === "edit" && S.sheet.i === i;
   return el("button", {
-    type: "button", class: `tile${selected ? " sel" : ""}`, "data-i": i, "data-tile": it.tile,
+    type: "button", class: `tile${selected ? " sel" : ""}${it.unsure ? " unsure" : ""}`, "data-i": i, "data-tile": it.tile,
     "aria-label": tileName(it.tile), onclick: () => openSheet({ mode: "edit", i }),
   }, tileFace(it.tile));
 }
@@ -486,7 +490,7 @@ function renderOverlay() {
     if (!it.box) return;
     const [x1, y1, x2, y2] = it.box;
     const g = document.createElementNS(ns, "g");
-    g.setAttribute("class", `det g-${it.group}${S.sheet && S.sheet.i === i ? " sel" : ""}`);
+    g.setAttribute("class", `det g-${it.group}${it.unsure ? " unsure" : ""}${S.sheet && S.sheet.i === i ? " sel" : ""}`);
     g.setAttribute("data-i", i);
     const r = document.createElementNS(ns, "rect");
     Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 2 * scale, "stroke-width": 1.6 * scale })
@@ -496,7 +500,7 @@ function renderOverlay() {
     label.setAttribute("y", y1 - 2 * scale);
     label.setAttribute("font-size", Math.min(11 * scale, (x2 - x1) * 0.6));
     label.setAttribute("text-anchor", "middle");
-    label.textContent = it.tile === "back" ? "■" : it.tile;
+    label.textContent = (it.tile === "back" ? "■" : it.tile) + (it.unsure ? "?" : "");
     g.append(r, label);
     g.addEventListener("click", () => openSheet({ mode: "edit", i }));
     svg.append(g);

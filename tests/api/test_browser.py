@@ -323,6 +323,10 @@ def test_correcting_a_tile_offers_the_cameras_next_best_readings_first(page, tmp
     page.set_input_files("#picker", str(photo))
     page.wait_for_selector("#overlay g.det", timeout=20_000)
 
+    # The unsure tile is marked for checking; a sure one is not.
+    assert "unsure" in page.get_attribute("#overlay g.det[data-i='12']", "class")
+    assert page.text_content("#overlay g.det[data-i='12'] text") == "6z?"
+    assert "unsure" not in page.get_attribute("#overlay g.det[data-i='0']", "class")
     page.locator("#overlay g.det[data-i='12']").dispatch_event("click")
     assert page.is_visible("#sheet-likely")
     offered = page.eval_on_selector_all(
@@ -331,6 +335,7 @@ def test_correcting_a_tile_offers_the_cameras_next_best_readings_first(page, tmp
     assert offered == ["7z", "5z"]
     page.click("#sheet-likely [data-likely='7z']")
     assert page.evaluate("S.items[12].tile") == "7z"
+    assert "unsure" not in page.get_attribute("#overlay g.det[data-i='12']", "class")  # confirmed
 
     # A tile read with no doubt offers no "maybe" row.
     page.locator("#overlay g.det[data-i='0']").dispatch_event("click")

@@ -53,9 +53,8 @@ class Progress:
     and scripts see nothing extra.
     """
 
-    def __init__(self, total: int, what: str, shown: bool, err: TextIO | None = None) -> None:
+    def __init__(self, total: int, what: str, shown: bool) -> None:
         self.total, self.what, self.shown = total, what, shown
-        self.err = err if err is not None else sys.stderr
         self.done = 0
         self._last = 0.0
 
@@ -65,8 +64,8 @@ class Progress:
         if self.shown and (now - self._last >= 0.25 or self.done == self.total):
             self._last = now
             end = "\n" if self.done == self.total else ""
-            self.err.write(f"\r{self.done}/{self.total} {self.what}{end}")
-            self.err.flush()
+            sys.stderr.write(f"\r{self.done}/{self.total} {self.what}{end}")
+            sys.stderr.flush()
 
 
 def _show_progress(args: argparse.Namespace) -> bool:
@@ -74,16 +73,12 @@ def _show_progress(args: argparse.Namespace) -> bool:
 
 
 def _run_batch(
-    fn: Callable[[Any], dict[str, Any]],
-    lines: Iterable[str],
-    out: TextIO,
-    progress: Progress | None = None,
+    fn: Callable[[Any], dict[str, Any]], lines: Iterable[str], out: TextIO, progress: Progress
 ) -> int:
     """JSON Lines in, JSON Lines out, same order; a bad line gets an error object, exit 2."""
     status = 0
     for n, line in enumerate(lines, start=1):
-        if progress is not None:
-            progress.step()
+        progress.step()
         if not line.strip():
             continue
         try:

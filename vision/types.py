@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 # Where a tile sits in the player's layout (shared/CONTRACT.md, recognize JSON `group`).
 GROUPS = ("hand", "win", "meld", "kita", "dora", "other")
+RED_TILES = frozenset({"0m", "0p", "0s"})  # red 5p/5s and the aka-5-man
 
 
 @dataclass(frozen=True)
@@ -35,7 +36,7 @@ class TileDetection:
 
     @property
     def red(self) -> bool:
-        return self.tile in ("0m", "0p", "0s")
+        return self.tile in RED_TILES
 
     @property
     def center(self) -> tuple[float, float]:
@@ -53,7 +54,7 @@ class TileDetection:
             "face_down": self.face_down,
             "group": self.group,
             "alternatives": [
-                {"tile": t, "red": t in ("0m", "0p", "0s"), "confidence": round(c, 4)}
+                {"tile": t, "red": t in RED_TILES, "confidence": round(c, 4)}
                 for t, c in self.alternatives
             ],
         }

@@ -114,12 +114,14 @@ async def _body(request: Request, required: bool) -> Any:
     return body
 
 
-async def _with_body(request: Request, required: bool, fn: Any, *args: Any) -> Response:
+async def _with_body(
+    request: Request, required: bool, fn: Any, *args: Any, status: int = 200
+) -> Response:
     try:
         body = await _body(request, required)
     except InputError as exc:
         return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
-    return await _run(fn, *args, body)
+    return await _run(fn, *args, body, status=status)
 
 
 # ---------------------------------------------------------------- folding stored games
@@ -459,11 +461,7 @@ UNDO_SCHEMA = {"type": "object", "properties": {"seq": {"type": "integer", "mini
 )
 async def create_game(request: Request, storage: StorageDep) -> Response:
     """Start a hanchan: E1, 30,000 each; names and rule options optional."""
-    try:
-        body = await _body(request, required=False)
-    except InputError as exc:
-        return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
-    return await _run(_create, storage, body, status=201)
+    return await _with_body(request, False, _create, storage, status=201)
 
 
 @router.post(
@@ -474,11 +472,7 @@ async def create_game(request: Request, storage: StorageDep) -> Response:
 )
 async def import_game(request: Request, storage: StorageDep) -> Response:
     """Recreate an exported game (GET …/export) under a new id."""
-    try:
-        body = await _body(request, required=True)
-    except InputError as exc:
-        return _error(STATUS_BY_CODE.get(exc.code, 400), exc.code, exc.message)
-    return await _run(_import, storage, body, status=201)
+    return await _with_body(request, True, _import, storage, status=201)
 
 
 @router.get("/v1/games/{game_id}", tags=["games"])

@@ -44,7 +44,7 @@ from engine.decompose import (
     standard_decomps,
 )
 from engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
-from vision.layout.notation import AKA_MAN, NORTH, kind, readable
+from vision.layout.notation import AKA_MAN, NORTH, _is_north, kind, readable
 from vision.layout.tolerances import (
     SHAPE_FIX_MAX_COST,
     SHAPE_FIX_MIN_ALT,
@@ -245,12 +245,8 @@ def _as_kind(det: TileDetection, target: str) -> str:
     probs = readings(det)
     options = [(t, p) for t, p in probs.items() if _face(t) and kind(t) == target]
     if target == NORTH:
-        options = [(AKA_MAN if t == "5m" else t, p) for t, p in probs.items() if _is_northish(t)]
+        options = [(AKA_MAN if t == "5m" else t, p) for t, p in probs.items() if _is_north(t)]
     return max(options, key=lambda tp: tp[1])[0] if options else target
-
-
-def _is_northish(tile: str) -> bool:
-    return tile in (NORTH, AKA_MAN, "5m")
 
 
 def _melds_one_kind(fx: _Fixer) -> None:

@@ -99,11 +99,3 @@ def _line_at(ts: list[float], ns: list[float], t: float) -> float:
     slope, icpt = np.polyfit(ts, ns, 1)
     return float(slope * t + icpt)
 
-
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    iw = min(a[2], b[2]) - max(a[0], b[0])
-    ih = min(a[3], b[3]) - max(a[1], b[1])
-    if iw <= 0 or ih <= 0:
-        return 0.0
-    inter = iw * ih
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)

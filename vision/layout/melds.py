@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vision.layout.geometry import _iou
+from vision.detect import iou
 from vision.layout.grouping import _Placed, _stacked
 from vision.layout.notation import AKA_MAN, NORTH, kind, mpsz, readable
 from vision.types import TileDetection
@@ -61,7 +61,7 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
             for p in group
             if readable(tiles[p.index])
             and kind(tiles[p.index].tile) != main
-            and any(_iou(tiles[p.index].box, tiles[q.index].box) > 0.45 for q in ours)
+            and any(iou(tiles[p.index].box, tiles[q.index].box) > 0.45 for q in ours)
         ]
         for p in doubles:
             notes.append(

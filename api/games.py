@@ -144,6 +144,11 @@ def game_rules(options: Any) -> GameRules:
     return GameRules(**options)
 
 
+def _stored_rules(rules: GameRules) -> dict[str, Any]:
+    """The rule options as stored with a game (what ``fold`` turns back into ``GameRules``)."""
+    return {key: getattr(rules, key) for key in RULE_OPTIONS}
+
+
 def fold(stored: StoredGame) -> GameState:
     """state = fold of the stored hand events still in effect."""
     state = new_game(stored.players, GameRules(**stored.rules))
@@ -259,8 +264,7 @@ def _create(storage: Storage, body: Any) -> dict[str, Any]:
     players = _checked_players(body.get("players"))
     rules = game_rules(body.get("rules"))
     state = new_game(players, rules)
-    options = {"aka_5man": rules.aka_5man, "double_ron_honba": rules.double_ron_honba}
-    game_id = storage.create_game(list(state.names), options)
+    game_id = storage.create_game(list(state.names), _stored_rules(rules))
     stored = storage.load(game_id)
     return game_json(stored, fold(stored))
 
@@ -360,8 +364,7 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
             body_out = {"undoes": seqs.pop()}
         records.append((event["kind"], body_out))
         state = hands[-1] if hands else new_game(state.names, rules)
-    options = {"aka_5man": rules.aka_5man, "double_ron_honba": rules.double_ron_honba}
-    game_id = storage.create_game(list(state.names), options, records)
+    game_id = storage.create_game(list(state.names), _stored_rules(rules), records)
     stored = storage.load(game_id)
     return game_json(stored, fold(stored))
 

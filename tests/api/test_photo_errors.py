@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 
 import pytest
@@ -172,8 +173,6 @@ class _SlowRecognizer:
     """Stands in for the model to test the server's queue only: holds each photo a while."""
 
     def __init__(self) -> None:
-        import threading
-
         self.release = threading.Event()
         self.calls = 0
 
@@ -185,8 +184,6 @@ class _SlowRecognizer:
 
 def test_photo_flood_beyond_the_queue_is_503_busy_at_once():
     """1 running + 2 queued; the 4th and later photos are refused quickly, not buffered."""
-    import threading
-
     slow = _SlowRecognizer()
     app = create_app(
         Settings(recognize_concurrency=1, max_photo_queue=2), recognizer_factory=lambda: slow

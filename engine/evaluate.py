@@ -133,20 +133,15 @@ def best_yaku_han(
         rs = readings_in(facts, ctx)
     if not rs:
         return None
-    han_of = yaku_han_of if ctx.rules.yakuman_exclusive else _held_han
     if len(rs) == 1:
-        return han_of(rs[0], ctx, memo)
+        return yaku_han_of(rs[0], ctx, memo)
     if memo is None:
         memo = {}  # the ranking below reads the same readings' yaku again
-    first = han_of(rs[0], ctx, memo)
+    first = yaku_han_of(rs[0], ctx, memo)
     for r in rs[1:]:
-        if han_of(r, ctx, memo) != first:
+        if yaku_han_of(r, ctx, memo) != first:
             return _best_index(rs, ctx, extra_han, memo)[1]
     return first
-
-
-def _held_han(r: Reading, ctx: Context, memo: dict[Any, Any] | None) -> int:
-    return held(r, ctx, memo)[1]
 
 
 def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> HandFacts:
@@ -156,14 +151,17 @@ def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> Han
     """
     counts = list(hand.concealed)
     counts[win_kind] += 1
-    extra = (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
-    return hand_facts(tuple(counts), hand.melds, win_kind, extra)
+    return hand_facts(tuple(counts), hand.melds, win_kind, _kita_in_shape(hand, rules))
 
 
 def completer(hand: HandInput, rules: Rules | None = None) -> Callable[[int], HandFacts]:
     """``win_kind → completed(hand, win_kind, rules)``, sharing the work across the waits."""
-    extra = (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
-    return facts_maker(hand.concealed, hand.melds, extra)
+    return facts_maker(hand.concealed, hand.melds, _kita_in_shape(hand, rules))
+
+
+def _kita_in_shape(hand: HandInput, rules: Rules | None) -> tuple[int, ...]:
+    """The extra shape kinds of the extracted kita: one north under ``kita_counts_in_shape``."""
+    return (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
 
 
 class Dora(NamedTuple):

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import numpy as np
-
+from vision.detect import iou
 from vision.types import TileDetection
 
 
@@ -12,8 +11,6 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
 
     Sideways pairs are left alone: a kakan's added tile may lie right on the called one.
     """
-    boxes = np.array([t.box for t in tiles], dtype=float)
-    area = np.maximum((boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1]), 1e-6)
     order = sorted(range(len(tiles)), key=lambda k: -tiles[k].confidence)
     kept: list[int] = []
     warnings: list[str] = []
@@ -22,10 +19,7 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
         for j in kept:
             if tiles[j].angle == 90 and tiles[k].angle == 90:
                 continue
-            iw = min(boxes[j, 2], boxes[k, 2]) - max(boxes[j, 0], boxes[k, 0])
-            ih = min(boxes[j, 3], boxes[k, 3]) - max(boxes[j, 1], boxes[k, 1])
-            inter = max(iw, 0.0) * max(ih, 0.0)
-            if inter > 0.6 * (area[j] + area[k] - inter):  # IoU: one spot, not one behind
+            if iou(tiles[j].box, tiles[k].box) > 0.6:  # one spot, not one behind
                 clash = j
                 break
         if clash is None:

@@ -102,8 +102,9 @@ class Recognizer:
             for fx, fy in SQUASHES:
                 small = squash(image, fx, fy)
                 cand = self._name(small, decode_heat(*self.detector.raw(small)))
-                if _confident(cand) > best_good:
-                    best_good = _confident(cand)
+                cand_good = _confident(cand)
+                if cand_good > best_good:
+                    best_good = cand_good
                     best = [(unsquash(b, fx, fy), sw, p, sc) for b, sw, p, sc in cand]
             named = best
         return named
@@ -165,19 +166,16 @@ def drop_double_hits(named: list[_Named], limit: float, sure: float) -> list[_Na
     """Hits overlapping a stronger tile hit (higher heat score) by IoU ≥ ``limit`` are dropped
     when they read the same tile as it or are read with probability below ``sure``."""
     kept: list[_Named] = []
+    tiles: list[tuple[tuple[float, float, float, float], int]] = []  # kept tile hits: box, class
     for hit in sorted(named, key=lambda h: -h[3]):
         k = int(np.argmax(hit[2]))
-        double = False
-        for other in kept:
-            if CLASSES[int(np.argmax(other[2]))] in NOT_TILES:
-                continue  # only a tile can make another hit a double
-            if iou(hit[0], other[0]) >= limit:
-                same = int(np.argmax(other[2])) == k
-                double = same or hit[2][k] < sure
-                if double:
-                    break
-        if not double:
-            kept.append(hit)
+        unsure = hit[2][k] < sure
+        # only a tile can make another hit a double
+        if any((c == k or unsure) and iou(hit[0], box) >= limit for box, c in tiles):
+            continue
+        kept.append(hit)
+        if CLASSES[k] not in NOT_TILES:
+            tiles.append((hit[0], k))
     return kept
 
 

@@ -37,7 +37,7 @@ from tqdm import tqdm
 from datasets import train_data as td
 from datasets.train_init import check_against_onnx, classifier_from_onnx, freeze_batchnorm
 from datasets.train_nets import ClsNet, DetNet
-from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile
+from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile, to_input
 from vision.detect import SIZE_UNIT, STRIDE
 
 DET_SIZE = 512
@@ -229,7 +229,7 @@ class ClsData(Dataset):
                  real_w: np.ndarray | None = None, rend_w: np.ndarray | None = None) -> None:
         self.length = length
         self.real = real_crops(photos)
-        self.rend = [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
+        self.rend = rend_crops(renders)
         self.photos, self.camerash = photos, camerash
         self.faces, self.black = faces, black_faces
         self.face_labels = sorted(faces)
@@ -294,6 +294,11 @@ def real_crops(photos: list[td.Photo]) -> list[tuple[td.Photo, int]]:
     return [(p, j) for p in photos for j, lab in enumerate(p.labels) if lab != "partial"]
 
 
+def rend_crops(renders: list[td.Photo]) -> list[tuple[td.Photo, int]]:
+    """(scene, box index) of every rendered crop whose label is a classifier class."""
+    return [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
+
+
 def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Photo],
                   log) -> tuple[np.ndarray, np.ndarray]:
     """Sampling weights for ``--focus``: real crops the starting model misreads (read once,
@@ -306,8 +311,7 @@ def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Pho
         for a in tqdm(range(0, len(real), 256), desc="score real crops", file=sys.stdout,
                       mininterval=10):
             chunk = real[a : a + 256]
-            x = torch.from_numpy(np.stack([td.photo_crop(p, j, None) for p, j in chunk]))
-            x = x[..., [2, 1, 0]].permute(0, 3, 1, 2).float() / 255.0
+            x = torch.from_numpy(to_input([td.photo_crop(p, j, None) for p, j in chunk]))
             pred = model(x).argmax(1).numpy()
             wrong[a : a + 256] = [CLASSES[k] != p.labels[j]
                                   for k, (p, j) in zip(pred, chunk, strict=True)]
@@ -315,7 +319,7 @@ def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Pho
     real_w[wrong] *= MISREAD_WEIGHT
     log(f"focus: {int(wrong.sum())} of {len(real)} real training crops misread by the start "
         f"model (weight ×{MISREAD_WEIGHT:g})")
-    rend = [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
+    rend = rend_crops(renders)
     rend_w = np.array([FOCUS_REND.get(p.labels[j], 1.0) * (2.0 if p.sideways[j] else 1.0)
                        for p, j in rend])
     return real_w, rend_w
@@ -465,9 +469,8 @@ def main(argv: list[str] | None = None) -> int:
         cam = td.camerash_crops()
         if args.init_onnx:
             cls = classifier_from_onnx(args.init_onnx, len(CLASSES))
-            probe = np.stack([td.photo_crop(p, j, None) for p, j in real_crops(photos)[:256]])
-            diff = check_against_onnx(cls, args.init_onnx, probe[..., ::-1].transpose(0, 3, 1, 2)
-                                      .astype(np.float32) / 255.0)
+            probe = to_input([td.photo_crop(p, j, None) for p, j in real_crops(photos)[:256]])
+            diff = check_against_onnx(cls, args.init_onnx, probe)
             log(f"imported {args.init_onnx}: max |logit − onnxruntime| = {diff:.2e} on 256 crops")
             if diff > 1e-4:
                 raise SystemExit("the imported classifier does not reproduce the ONNX logits")

@@ -215,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
         rec.classifier.turn = args.turn == "on"
     print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}")
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
-        p = Path(rec.__class__.__module__ and (args.models or "models")) / name
+        p = Path(args.models or "models") / name
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
     if not args.skip_real:

@@ -342,29 +342,24 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
     meta, events = body.get("game"), body.get("events")
     if not isinstance(meta, dict) or not isinstance(events, list):
         raise InputError("bad_import", "an export has a game object and an events list")
-    players = meta.get("players")
     rules = game_rules(meta.get("rules"))
-    state = new_game(_checked_players(players), rules)
+    start = new_game(_checked_players(meta.get("players")), rules)
     records: list[tuple[str, dict[str, Any]]] = []
-    hands: list[Any] = []
-    seqs: list[int] = []
+    in_effect: list[tuple[int, GameState]] = []  # (event number, the game after that hand)
     for n, event in enumerate(events, start=1):
         if not isinstance(event, dict) or event.get("kind") not in ("hand", "undo"):
             raise InputError("bad_import", f"event {n} is not a hand or an undo")
         if event["kind"] == "hand":
             result = result_from_json(event.get("result"))
-            state = apply(state, result)
-            hands.append(state)
-            seqs.append(n)
+            state = in_effect[-1][1] if in_effect else start
+            in_effect.append((n, apply(state, result)))
             body_out = {"result": result_to_json(result), "input": event.get("input")}
         else:
-            if not hands:
+            if not in_effect:
                 raise InputError("bad_import", f"event {n} undoes nothing")
-            hands.pop()
-            body_out = {"undoes": seqs.pop()}
+            body_out = {"undoes": in_effect.pop()[0]}
         records.append((event["kind"], body_out))
-        state = hands[-1] if hands else new_game(state.names, rules)
-    game_id = storage.create_game(list(state.names), _stored_rules(rules), records)
+    game_id = storage.create_game(list(start.names), _stored_rules(rules), records)
     stored = storage.load(game_id)
     return game_json(stored, fold(stored))
 

@@ -212,6 +212,16 @@ def indicator_hits(indicators: tuple[Tile, ...], counts: list[int], kita: int, r
     return total
 
 
+def hand_counts(hand: HandInput) -> list[int]:
+    """How many of each kind the concealed tiles and melds (kans 4) hold (no winning tile,
+    no kita)."""
+    counts = list(hand.concealed)
+    for m in hand.melds:
+        for t in m.tiles:
+            counts[t.kind] += 1
+    return counts
+
+
 _RED = attrgetter("red")
 
 
@@ -220,10 +230,7 @@ def dora_of(
 ) -> Dora:
     """All non-yaku han of a hand: dora, ura (with riichi), red fives, kita, aka-5-man bonus."""
     tiles = shape_tiles(hand, win, win_kind)
-    counts = list(hand.concealed)  # the concealed tiles' kinds
-    for m in hand.melds:
-        for t in m.tiles:
-            counts[t.kind] += 1
+    counts = hand_counts(hand)
     if win is not None and win_kind is not None:
         counts[win_kind] += 1
     dora = indicator_hits(hand.dora, counts, hand.kita, rules)

@@ -19,6 +19,7 @@ from engine.evaluate import (
     allow_shiisan,
     best_yaku_han,
     completer,
+    hand_counts,
     indicator_hits,
     readings_in,
 )
@@ -30,10 +31,7 @@ from engine.yaku import Context
 
 def held_counts(hand: HandInput) -> list[int]:
     """How many of each kind the player holds: concealed, melds (kans 4) and kita."""
-    counts = list(hand.concealed)
-    for m in hand.melds:
-        for t in m.tiles:
-            counts[t.kind] += 1
+    counts = hand_counts(hand)
     counts[NORTH] += hand.kita
     return counts
 
@@ -86,10 +84,7 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
 
     Only used to rank a wait's readings (dora are the same for all of them).
     """
-    counts = list(hand.concealed)
-    for m in hand.melds:
-        for t in m.tiles:
-            counts[t.kind] += 1
+    counts = hand_counts(hand)
     indicators = hand.dora + hand.ura if sit.riichi != "none" else hand.dora
     base = indicator_hits(indicators, counts, hand.kita, rules)
     per_kind = [0] * 34

@@ -129,7 +129,9 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
             [*warnings_in, "no upright face-up tiles found: no hand row to read"],
         )
     readings = [_read_right(row, tiles, geo) for row in rows]
-    best = max(readings, key=lambda r: _score(r, geo, joined=readings.index(r) >= first_joined))
+    best = readings[
+        max(range(len(readings)), key=lambda i: _score(readings[i], geo, joined=i >= first_joined))
+    ]
     warnings = list(warnings_in) + list(best.warnings)
     tiles, face_warnings = faces_up(tiles, best.row)
     warnings += face_warnings

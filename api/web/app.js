@@ -654,9 +654,9 @@ function renderResult() {
   if (!last) { box.replaceChildren(el("p", { class: "hint" }, t("no_result"))); return; }
   if (last.kind === "error") {
     const e = last.body.error || {};
-    const head = S.lang === "ja" && ERR_JA[e.code] ? ERR_JA[e.code] : e.message || "";
-    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${head}`),
-      el("p", { class: "hint" }, S.lang === "ja" && ERR_JA[e.code] ? `${e.message} (${e.code})` : e.code || ""));
+    const ja = S.lang === "ja" && ERR_JA[e.code]; // the Japanese words, when there are some
+    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${ja || e.message || ""}`),
+      el("p", { class: "hint" }, ja ? `${e.message} (${e.code})` : e.code || ""));
     return;
   }
   const b = last.body;

@@ -265,11 +265,11 @@ def _create(storage: Storage, body: Any) -> dict[str, Any]:
     rules = game_rules(body.get("rules"))
     state = new_game(players, rules)
     game_id = storage.create_game(list(state.names), _stored_rules(rules))
-    stored = storage.load(game_id)
-    return game_json(stored, fold(stored))
+    return _get(storage, game_id)
 
 
 def _get(storage: Storage, game_id: str) -> dict[str, Any]:
+    """The game as stored now (every endpoint answers with this after its write)."""
     stored = storage.load(game_id)
     return game_json(stored, fold(stored))
 
@@ -295,8 +295,7 @@ def _add_hand(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
     result = resolve_hand(state, body)
     apply(state, result)  # refuse it now if it cannot apply (e.g. riichi without points)
     storage.append(game_id, expected, "hand", {"result": result_to_json(result), "input": body})
-    stored = storage.load(game_id)
-    return game_json(stored, fold(stored))
+    return _get(storage, game_id)
 
 
 def _undo(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
@@ -311,8 +310,7 @@ def _undo(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
     if not hands:
         raise InputError("nothing_to_undo", "no hand has been recorded yet")
     storage.append(game_id, expected, "undo", {"undoes": hands[-1].seq})
-    stored = storage.load(game_id)
-    return game_json(stored, fold(stored))
+    return _get(storage, game_id)
 
 
 def _export(storage: Storage, game_id: str) -> dict[str, Any]:
@@ -360,8 +358,7 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
             body_out = {"undoes": in_effect.pop()[0]}
         records.append((event["kind"], body_out))
     game_id = storage.create_game(list(start.names), _stored_rules(rules), records)
-    stored = storage.load(game_id)
-    return game_json(stored, fold(stored))
+    return _get(storage, game_id)
 
 
 # ---------------------------------------------------------------- routes

@@ -340,13 +340,18 @@ def _four_of_a_kind(fx: _Fixer) -> None:
 # ----------------------------------------------------------------------------- step 7
 
 
-def _complete(kinds: list[str]) -> bool:
-    """A winning shape of the concealed tiles (§1): four sets and a pair, seven pairs,
-    kokushi or shiisan puutaa (the engine's shape helpers)."""
+def _kind_counts(kinds: list[str]) -> list[int]:
+    """How many of each of the engine's 34 kinds (``engine.tiles.kind_of``) ``kinds`` hold."""
     counts = [0] * 34
     for t in kinds:
         counts[kind_of(t)] += 1
-    c = tuple(counts)
+    return counts
+
+
+def _complete(kinds: list[str]) -> bool:
+    """A winning shape of the concealed tiles (§1): four sets and a pair, seven pairs,
+    kokushi or shiisan puutaa (the engine's shape helpers)."""
+    c = tuple(_kind_counts(kinds))
     if len(kinds) % 3 != 2 or max(c) > 4:  # a fifth tile of a kind is no hand (§1)
         return False
     if standard_decomps(c):
@@ -359,9 +364,7 @@ def _complete(kinds: list[str]) -> bool:
 def _tenpai(kinds: list[str]) -> bool:
     """13 tiles (less three per meld) one tile from a winning shape (§1), on a sanma kind the
     player does not hold all four of."""
-    counts = [0] * 34
-    for t in kinds:
-        counts[kind_of(t)] += 1
+    counts = _kind_counts(kinds)
     if max(counts) > 4:  # a fifth tile of a kind is no hand (§1)
         return False
     waits = shape_waits(tuple(counts), SANMA_KINDS)

@@ -107,15 +107,6 @@ def _best_index(
     return found, found_han
 
 
-def raw_fu(items: list[FuItem]) -> int:
-    """Fu before rounding up, an open pinfu-shaped hand counting 22 (20 + 2, the usual
-    "no 20-fu open hand" addition) rather than the rounded 30 of its ``open_pinfu`` item."""
-    total = 0
-    for reason, fu in items:
-        total += 2 if reason == "open_pinfu" else fu
-    return total
-
-
 def best_yaku_han(
     facts: HandFacts,
     ctx: Context,

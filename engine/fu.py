@@ -76,8 +76,8 @@ def _round(items: list[FuItem]) -> int:
 def fu_value(r: Reading, c: Context) -> tuple[int, int]:
     """``(fu, raw fu)`` of :func:`fu_of` without the breakdown (ranking readings of a wait).
 
-    The raw fu is ``evaluate.raw_fu`` of the breakdown: the sum before rounding, an open
-    pinfu-shaped hand counting 22.
+    The raw fu is the breakdown's sum before rounding up, an open pinfu-shaped hand counting
+    22 (20 + 2) rather than the 30 of its ``open_pinfu`` item.
     """
     rules = c.rules
     if r.form == CHIITOITSU:

@@ -15,8 +15,8 @@ from engine.decompose import (
     readings,
     standard_decomps,
 )
-from engine.evaluate import best, best_yaku_han, completed, completer, raw_fu, readings_in
-from engine.fu import fu_of, fu_value
+from engine.evaluate import best, best_yaku_han, completed, completer, readings_in
+from engine.fu import FuItem, fu_of, fu_value
 from engine.parse import parse_hand
 from engine.suits import group_additions, group_decomps, group_flags
 from engine.waits import waits
@@ -105,6 +105,15 @@ def test_facts_shared_across_waits_equal_each_completed_hand() -> None:
         make = completer(p.hand, p.rules)
         for w in waits(p.hand, p.rules):
             assert make(w) == completed(p.hand, w, p.rules)
+
+
+def raw_fu(items: list[FuItem]) -> int:
+    """Fu before rounding up, an open pinfu-shaped hand counting 22 (20 + 2, the usual
+    "no 20-fu open hand" addition) rather than the rounded 30 of its ``open_pinfu`` item."""
+    total = 0
+    for reason, fu in items:
+        total += 2 if reason == "open_pinfu" else fu
+    return total
 
 
 def test_fu_value_is_fu_of_and_its_raw_fu() -> None:

@@ -246,11 +246,7 @@ class Storage:
                 (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules), len(events)),
             )
             for seq, (kind, body) in enumerate(events, start=1):
-                cur.execute(
-                    "INSERT INTO events (game_id, seq, kind, body, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (game_id, seq, kind, _dumps(body), stamp),
-                )
+                _insert_event(cur, game_id, seq, kind, body, stamp)
         return game_id
 
     def load(self, game_id: str) -> StoredGame:
@@ -303,10 +299,7 @@ class Storage:
                     f"the game changed (it is at event {row[0]}, not {expected_seq}); "
                     "reload and try again",
                 )
-            cur.execute(
-                "INSERT INTO events (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, new_seq, kind, _dumps(body), now()),
-            )
+            _insert_event(cur, game_id, new_seq, kind, body, now())
         return new_seq
 
     def delete_game(self, game_id: str) -> None:
@@ -337,6 +330,13 @@ class _Cursor:
     @property
     def rowcount(self) -> int:
         return int(self._cursor.rowcount)
+
+
+def _insert_event(cur: _Cursor, game_id: str, seq: int, kind: str, body: Any, stamp: str) -> None:
+    cur.execute(
+        "INSERT INTO events (game_id, seq, kind, body, created_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, seq, kind, _dumps(body), stamp),
+    )
 
 
 def _dumps(obj: Any) -> str:

@@ -49,7 +49,7 @@ from vision.layout.dedupe import _dedupe
 from vision.layout.extras import _dora_groups
 from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.melds import reread_meld
-from vision.layout.notation import AKA_MAN, kind, mpsz, readable
+from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
@@ -180,7 +180,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     _sanity(groups, tiles, warnings)
 
     def read(k: int) -> str:
-        return AKA_MAN if tiles[k].tile == "5m" else tiles[k].tile
+        return as_sanma(tiles[k].tile)
 
     kita_tiles = [read(k) for k in best.kita]
     hand: dict[str, object] = {

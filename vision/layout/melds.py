@@ -8,14 +8,14 @@ from collections import Counter
 
 from vision.detect import iou
 from vision.layout.grouping import _Placed, _stacked
-from vision.layout.notation import AKA_MAN, NORTH, kind, mpsz, readable
+from vision.layout.notation import AKA_MAN, NORTH, as_sanma, kind, mpsz, readable
 from vision.types import TileDetection
 
 
 def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
     """``kind:XXXX`` from the tiles seen (red fives and the aka-5-man kept as read), padded
     with the plain kind where a tile is unseen."""
-    seen = [AKA_MAN if f == "5m" else f for f in faces][:size]
+    seen = [as_sanma(f) for f in faces][:size]
     tiles = seen + [kind(faces[0])] * (size - len(seen))
     return f"{kind_name}:{mpsz(tiles)}"
 
@@ -133,11 +133,11 @@ def reread_meld(
     """A meld string rebuilt from its tiles' (corrected) readings, keeping its type (§23)."""
     name, _, shown = meld.partition(":")
     faces = [tiles[k].tile for k in indices if readable(tiles[k])]
-    kinds = Counter(kind(AKA_MAN if f == "5m" else f) for f in faces)
+    kinds = Counter(kind(as_sanma(f)) for f in faces)
     if not kinds:
         return meld
     main = kinds.most_common(1)[0][0]
-    faces_main = [f for f in faces if kind(AKA_MAN if f == "5m" else f) == main]
+    faces_main = [f for f in faces if kind(as_sanma(f)) == main]
     if name == "ankan":
         return _ankan_string(main, faces_main, warnings)
     return _meld_string(name, faces_main, sum(ch.isdigit() for ch in shown))

@@ -26,6 +26,15 @@ def kind(tile: str) -> str:
     return tile
 
 
+def as_sanma(tile: str) -> str:
+    """A tile as sanma reads it: a ``5m`` (no plain 5-man in sanma) is the aka-5-man ``0m``.
+
+    >>> as_sanma("5m"), as_sanma("5p")
+    ('0m', '5p')
+    """
+    return AKA_MAN if tile == "5m" else tile
+
+
 def readable(det: TileDetection) -> bool:
     """A face-up tile with a valid MPSZ id (not ``back``, not a flower or junk label).
 

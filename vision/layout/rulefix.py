@@ -44,7 +44,7 @@ from engine.decompose import (
     standard_decomps,
 )
 from engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
-from vision.layout.notation import AKA_MAN, NORTH, _is_north, kind, readable
+from vision.layout.notation import AKA_MAN, NORTH, _is_north, as_sanma, kind, readable
 from vision.layout.tolerances import (
     SHAPE_FIX_MAX_COST,
     SHAPE_FIX_MIN_ALT,
@@ -212,7 +212,7 @@ def _kind_probs(det: TileDetection) -> dict[str, float]:
     out: dict[str, float] = {}
     for t, p in readings(det).items():
         if _face(t):
-            k = kind(AKA_MAN if t == "5m" else t)
+            k = kind(as_sanma(t))
             out[k] = out.get(k, 0.0) + p
     return out
 
@@ -245,7 +245,7 @@ def _as_kind(det: TileDetection, target: str) -> str:
     probs = readings(det)
     options = [(t, p) for t, p in probs.items() if _face(t) and kind(t) == target]
     if target == NORTH:
-        options = [(AKA_MAN if t == "5m" else t, p) for t, p in probs.items() if _is_north(t)]
+        options = [(as_sanma(t), p) for t, p in probs.items() if _is_north(t)]
     return max(options, key=lambda tp: tp[1])[0] if options else target
 
 

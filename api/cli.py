@@ -69,7 +69,7 @@ class Progress:
 
 
 def _show_progress(args: argparse.Namespace) -> bool:
-    return bool(getattr(args, "progress", False)) or sys.stderr.isatty()
+    return bool(args.progress) or sys.stderr.isatty()
 
 
 def _run_batch(

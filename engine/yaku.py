@@ -335,21 +335,24 @@ def tsuuiisou(r: Reading, c: Context) -> bool:
     return r.facts.all_honor
 
 
+def _wind_pungs(r: Reading) -> int:
+    return sum(1 for p in r.pungs if p.kind in WINDS)
+
+
 def suushii(r: Reading, c: Context) -> bool:
     """四喜和: four wind triplets, or three and a wind pair."""
-    n = sum(1 for p in r.pungs if p.kind in WINDS)
+    n = _wind_pungs(r)
     return n == 4 or (n == 3 and r.pair in WINDS)
 
 
 def shousuushii(r: Reading, c: Context) -> bool:
     """小四喜 (riichi-4p): three wind triplets and a wind pair."""
-    n = sum(1 for p in r.pungs if p.kind in WINDS)
-    return n == 3 and r.pair in WINDS
+    return _wind_pungs(r) == 3 and r.pair in WINDS
 
 
 def daisuushii(r: Reading, c: Context) -> bool:
     """大四喜 (riichi-4p): four wind triplets."""
-    return sum(1 for p in r.pungs if p.kind in WINDS) == 4
+    return _wind_pungs(r) == 4
 
 
 def ryuuiisou(r: Reading, c: Context) -> bool:
@@ -499,7 +502,6 @@ HAND_TESTS = frozenset(
         "tsuuiisou",
     }
 )
-SHARED_TESTS = SITUATION_TESTS | HAND_TESTS
 
 # Necessary conditions on the whole hand (never sufficient), to skip hand-level tests
 # (gate codes in the plan: 1 one suit, 2 all terminals/honors, 3 three kans):

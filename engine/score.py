@@ -78,10 +78,7 @@ def score(parsed: Parsed) -> dict[str, Any]:
         dora = Dora()  # riichi-4p: a yakuman counts its yakuman yaku only
     han = ev.yaku_han + dora.total
     if sit.ron_on is not None:
-        if rules.kita_ron_needs_yakuman_yaku:
-            ok = any(h >= rules.yakuman_han for _, h in ev.yaku)
-        else:
-            ok = han >= rules.yakuman_han
+        ok = has_yakuman_yaku if rules.kita_ron_needs_yakuman_yaku else han >= rules.yakuman_han
         if not ok:
             return _invalid(parsed, "yakuman_only", ev, dora, g)
     if sit.tsumo and sit.riichi == "none" and rules.non_riichi_tsumo_exception:

@@ -55,7 +55,6 @@ from vision.layout.tolerances import (
 from vision.types import TileDetection
 
 MIDDLE_MAN = frozenset(f"{d}m" for d in "2345678")
-PLAYER_GROUPS = ("hand", "win", "meld", "kita", "dora")
 
 
 @dataclass(frozen=True)

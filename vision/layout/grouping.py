@@ -92,6 +92,12 @@ def _right_groups(
     return _split_loose(groups, tiles)
 
 
+def _norths(dets: list[TileDetection]) -> bool:
+    """Tiles that may all be norths (each read as one, or with a north reading at least
+    ``KITA_ALT`` likely), at least one read as a north: kita, or a called set of norths."""
+    return all(north_like(d, KITA_ALT) for d in dets) and any(_is_north(d.tile) for d in dets)
+
+
 def _split_loose(
     groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]
 ) -> list[tuple[float, list[_Placed]]]:
@@ -108,8 +114,7 @@ def _split_loose(
             max(kinds.values(), default=0) >= 2
             or (len(group) == 4 and len(faces) == 2 and may_share_kind(faces))
         )
-        dets = [tiles[p.index] for p in group]
-        kita = all(north_like(d, KITA_ALT) for d in dets) and any(_is_north(d.tile) for d in dets)
+        kita = _norths([tiles[p.index] for p in group])
         odd = _odd_end(group, tiles)
         if odd is not None:  # a lone tile (a winning tile, a kita) laid close to a set
             rest = [p for p in group if p is not odd]

@@ -14,10 +14,10 @@ import numpy as np
 
 from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
-from vision.layout.grouping import _Placed, _right_groups, _stacked
+from vision.layout.grouping import _norths, _Placed, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
-from vision.layout.notation import _is_north, north_like, readable
-from vision.layout.tolerances import KITA_ALT, MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, WIN_GAP
+from vision.layout.notation import _is_north, readable
+from vision.layout.tolerances import MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, WIN_GAP
 from vision.types import TileDetection
 
 
@@ -77,9 +77,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                     "the winning tile; if it is an extracted kita, move it to kita"
                 )
             continue
-        if all(north_like(tiles[k], KITA_ALT) for k in indices) and any(
-            _is_north(tiles[k].tile) for k in indices
-        ):
+        if _norths([tiles[k] for k in indices]):
             # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
             # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).
             sideways = sum(tiles[k].angle == 90 for k in indices)

@@ -211,12 +211,12 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
     if rules.guarantee:
         ron_ok = ron_min is not None and ron_min >= required
         tsumo_ok = tsumo_min is not None and tsumo_min >= required
-    else:
+    else:  # no §18 guarantee: any wait may be won
         ron_ok = tsumo_ok = bool(kinds)
     furiten = is_furiten(hand, kinds)
     exception = sit.riichi == "none" and rules.non_riichi_tsumo_exception
-    ron_open = not furiten and (ron_ok or not rules.guarantee)
-    tsumo_open = tsumo_ok or exception or not rules.guarantee
+    ron_open = not furiten and ron_ok
+    tsumo_open = tsumo_ok or exception
     out_waits = [
         {
             "tile": NAMES[w],

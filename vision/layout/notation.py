@@ -41,7 +41,15 @@ def readable(det: TileDetection) -> bool:
     >>> readable(TileDetection("0p", (0, 0, 1, 1))), readable(TileDetection("flower", (0, 0, 1, 1)))
     (True, False)
     """
-    t = det.tile
+    return is_face(det.tile)
+
+
+def is_face(t: str) -> bool:
+    """A valid MPSZ tile id (the test :func:`readable` applies to a detection's label).
+
+    >>> is_face("0p"), is_face("8z"), is_face("back")
+    (True, False, False)
+    """
     if len(t) != 2 or t[1] not in SUITS or not t[0].isdigit():
         return False
     return "1" <= t[0] <= "7" if t[1] == "z" else True

@@ -44,7 +44,7 @@ from engine.decompose import (
     standard_decomps,
 )
 from engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
-from vision.layout.notation import AKA_MAN, NORTH, _is_north, as_sanma, kind, readable
+from vision.layout.notation import AKA_MAN, NORTH, _is_north, as_sanma, is_face, kind, readable
 from vision.layout.tolerances import (
     SHAPE_FIX_MAX_COST,
     SHAPE_FIX_MIN_ALT,
@@ -82,13 +82,9 @@ def readings(det: TileDetection) -> dict[str, float]:
     return out
 
 
-def _face(tile: str) -> bool:
-    return readable(TileDetection(tile, (0, 0, 1, 1)))
-
-
 def _sanma(tile: str) -> bool:
     """A face reading that exists in sanma (§1: 2m–8m removed; 0m the aka-5-man)."""
-    return _face(tile) and tile not in MIDDLE_MAN
+    return is_face(tile) and tile not in MIDDLE_MAN
 
 
 class _Fixer:
@@ -210,7 +206,7 @@ def _kind_probs(det: TileDetection) -> dict[str, float]:
     """Probability per kind (red fives are fives, 0m and 5m norths)."""
     out: dict[str, float] = {}
     for t, p in readings(det).items():
-        if _face(t):
+        if is_face(t):
             k = kind(as_sanma(t))
             out[k] = out.get(k, 0.0) + p
     return out
@@ -242,7 +238,7 @@ def may_share_kind(dets: list[TileDetection]) -> bool:
 def _as_kind(det: TileDetection, target: str) -> str:
     """The reading of ``det`` of kind ``target`` it favours (red five or plain)."""
     probs = readings(det)
-    options = [(t, p) for t, p in probs.items() if _face(t) and kind(t) == target]
+    options = [(t, p) for t, p in probs.items() if is_face(t) and kind(t) == target]
     if target == NORTH:
         options = [(as_sanma(t), p) for t, p in probs.items() if _is_north(t)]
     return max(options, key=lambda tp: tp[1])[0] if options else target

@@ -61,18 +61,22 @@ def limited_base(
     >>> from engine.rules import RIICHI_4P as R4
     >>> limited_base(30, 40, False, R4), limited_base(26, 0, True, R4)
     ((8000, 'yakuman', 1), (16000, 'yakuman', 2))
+    >>> from dataclasses import replace
+    >>> from engine.rules import SANMA_13
+    >>> capped = replace(SANMA_13, kazoe_max_multiple=3, yakuman_max_multiple=1)
+    >>> limited_base(35, 30, False, SANMA_13)[2], limited_base(35, 30, False, capped)[2]
+    (5, 1)
     """
     base, limit, multiple = hand_base(han, fu, rules)
     if limit != "yakuman":
         return base, limit, multiple
+    caps = [rules.yakuman_max_multiple]
     if not has_yakuman_yaku:
         if not rules.kazoe_yakuman:
             top = max(rules.limits, key=lambda step: step.base)
             return top.base, top.name, 0
-        cap = rules.kazoe_max_multiple
-        if cap and multiple > cap:
-            return rules.yakuman_base * cap, limit, cap
-    cap = rules.yakuman_max_multiple
+        caps.append(rules.kazoe_max_multiple)
+    cap = min((c for c in caps if c), default=0)  # the strictest cap that is set
     if cap and multiple > cap:
         return rules.yakuman_base * cap, limit, cap
     return base, limit, multiple

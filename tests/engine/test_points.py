@@ -143,3 +143,19 @@ def test_rule_17_tsumo_payments_listed_shimocha_first() -> None:
     # dealer E: shimocha S, then W
     r = score(PINFU, "4p", tsumo=True, seat="E", riichi="riichi")
     assert [p["seat"] for p in r["payments"]] == ["S", "W"]
+
+
+def test_rule_33_kazoe_hand_takes_the_strictest_of_both_yakuman_caps() -> None:
+    """A counted yakuman under both options obeys the smaller cap, whichever option sets it."""
+    from dataclasses import replace
+
+    from engine.points import limited_base
+    from engine.rules import SANMA_13
+
+    assert limited_base(35, 30, False, SANMA_13)[2] == 5  # 15 han + 4 × 5 more
+    for kazoe_cap, any_cap, expected in ((3, 1, 1), (1, 3, 1), (2, 0, 2), (0, 4, 4)):
+        rules = replace(SANMA_13, kazoe_max_multiple=kazoe_cap, yakuman_max_multiple=any_cap)
+        assert limited_base(35, 30, False, rules) == (8000 * expected, "yakuman", expected)
+    # A yakuman yaku is bound by the any-hand cap only.
+    rules = replace(SANMA_13, kazoe_max_multiple=1, yakuman_max_multiple=3)
+    assert limited_base(35, 30, True, rules)[2] == 3

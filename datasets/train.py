@@ -312,7 +312,8 @@ def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Pho
                       mininterval=10):
             chunk = real[a : a + 256]
             x = torch.from_numpy(to_input([td.photo_crop(p, j, None) for p, j in chunk]))
-            pred = model(x).argmax(1).numpy()
+            device = next(model.parameters()).device  # the model may already sit on a GPU
+            pred = model(x.to(device)).argmax(1).cpu().numpy()
             wrong[a : a + 256] = [CLASSES[k] != p.labels[j]
                                   for k, (p, j) in zip(pred, chunk, strict=True)]
     real_w = np.array([FOCUS_REAL.get(p.labels[j], 1.0) for p, j in real])

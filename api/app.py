@@ -18,6 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import BodyLimitMiddleware, install_error_handlers
+from api.pages import PAGE_HEADERS
 from api.routes import router
 from api.services import RecognizerFactory, default_recognizer_factory, load_services
 from api.settings import Settings
@@ -42,18 +43,6 @@ completeness before decoding. Limits (environment): `SANMA_MAX_UPLOAD_MB` (15, e
 the body streams in: 413), `SANMA_MAX_JSON_KB` (256), `SANMA_MAX_MEGAPIXELS` (50),
 `SANMA_RECOGNIZE_CONCURRENCY` (half the CPU cores). `GET /v1/info` tells whether a model is loaded.
 """
-
-
-# The phone page may talk to this server only (no CDNs, no trackers), and not be framed.
-PAGE_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' blob: data:; object-src 'none'; "
-        "base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
-    ),
-    "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
-    "Cache-Control": "no-cache",
-}
 
 
 JSON_PATHS = frozenset({"/v1/score", "/v1/tenpai"})

@@ -27,6 +27,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from api.pages import PAGE_HEADERS
 from api.storage import (
     Conflict,
     NotFound,
@@ -504,8 +505,10 @@ async def export_game(game_id: str, storage: StorageDep) -> Response:
 
 
 def _static(name: str, media_type: str) -> Any:
+    headers = PAGE_HEADERS if media_type.startswith("text/html") else None
+
     async def serve() -> Response:
-        return FileResponse(WEB / name, media_type=media_type)
+        return FileResponse(WEB / name, media_type=media_type, headers=headers)
 
     return serve
 

@@ -43,18 +43,46 @@ def server(tmp_path_factory) -> Iterator[str]:
     thread.join(timeout=10)
 
 
-@pytest.fixture()
-def page(browser, server):
-    ctx = browser.new_context(viewport={"width": 360, "height": 740}, locale="ja-JP")
+def _open(browser, server, bypass_csp: bool):  # type: ignore[no-untyped-def]
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="ja-JP", bypass_csp=bypass_csp
+    )
     pg = ctx.new_page()
     errors: list[str] = []
     outside: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     pg.on("request", lambda r: None if r.url.startswith(server) else outside.append(r.url))
     pg.goto(server + "/game.html")
+    return ctx, pg, errors, outside
+
+
+@pytest.fixture()
+def page(browser, server):
+    """The page at 360 px (CSP bypassed so the test may evaluate script in it)."""
+    ctx, pg, errors, outside = _open(browser, server, bypass_csp=True)
     yield pg
     assert errors == [], errors
     assert outside == [], f"the page reached outside the server: {outside}"
+    ctx.close()
+
+
+def test_page_works_under_its_content_security_policy(browser, server):
+    """The scoreboard runs with the phone page's CSP: no inline script, no eval, no outside call."""
+    ctx, pg, errors, outside = _open(browser, server, bypass_csp=False)
+    for i, name in enumerate(["A", "B", "C"]):
+        pg.fill(f'#new-game [name="p{i}"]', name)
+    pg.click('#new-game button[type="submit"]')
+    pg.wait_for_selector("#table:not([hidden])")
+    pg.select_option('#hand [name="discarder"]', "0")
+    pg.select_option('#wins [name="winner"]', "1")
+    pg.fill('#wins [name="han"]', "3")
+    pg.select_option('#wins [name="fu"]', "40")
+    pg.click('#hand button[type="submit"]')
+    pg.wait_for_selector("#round:has-text('東2局')")
+    assert pg.locator("#players .score").all_inner_texts() == ["24,000", "36,000", "30,000"]
+    assert errors == [], errors
+    assert outside == [], outside
     ctx.close()
 
 

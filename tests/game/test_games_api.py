@@ -196,6 +196,9 @@ def test_scoreboard_page_is_served(client):
     r = client.get("/game.html")
     assert r.status_code == 200 and "text/html" in r.headers["content-type"]
     assert "game.js" in r.text
+    # the same page headers as the phone page: no framing, no third-party scripts
+    assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
     assert client.get("/game.js").status_code == 200
     assert client.get("/game.css").status_code == 200
 

@@ -299,11 +299,26 @@ def rend_crops(renders: list[td.Photo]) -> list[tuple[td.Photo, int]]:
     return [(p, j) for p in renders for j, lab in enumerate(p.labels) if lab in CLASSES]
 
 
+def parse_focus(spec: str | None) -> dict[str, float]:
+    """``--focus-real`` "4p:3,2p:2" → {"4p": 3.0, "2p": 2.0}; None → FOCUS_REAL."""
+    if not spec:
+        return dict(FOCUS_REAL)
+    out = {}
+    for item in spec.split(","):
+        kind, _, w = item.partition(":")
+        if kind.strip() not in CLASSES or not w:
+            raise ValueError(f"--focus-real: bad item {item!r} (want KIND:WEIGHT)")
+        out[kind.strip()] = float(w)
+    return out
+
+
 def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Photo],
-                  log) -> tuple[np.ndarray, np.ndarray]:
+                  log, focus_real: dict[str, float] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Sampling weights for ``--focus``: real crops the starting model misreads (read once,
-    un-augmented) ×MISREAD_WEIGHT, the FOCUS_REAL kinds and the FOCUS_REND render crops more,
-    sideways render crops ×2."""
+    un-augmented) ×MISREAD_WEIGHT, the ``focus_real`` kinds (default FOCUS_REAL) and the
+    FOCUS_REND render crops more, sideways render crops ×2."""
+    focus_real = FOCUS_REAL if focus_real is None else focus_real
     real = real_crops(photos)
     wrong = np.zeros(len(real), bool)
     model.eval()
@@ -316,7 +331,7 @@ def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Pho
             pred = model(x.to(device)).argmax(1).cpu().numpy()
             wrong[a : a + 256] = [CLASSES[k] != p.labels[j]
                                   for k, (p, j) in zip(pred, chunk, strict=True)]
-    real_w = np.array([FOCUS_REAL.get(p.labels[j], 1.0) for p, j in real])
+    real_w = np.array([focus_real.get(p.labels[j], 1.0) for p, j in real])
     real_w[wrong] *= MISREAD_WEIGHT
     log(f"focus: {int(wrong.sum())} of {len(real)} real training crops misread by the start "
         f"model (weight ×{MISREAD_WEIGHT:g})")
@@ -411,11 +426,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="start the classifier from this exported ONNX (datasets/train_init.py)")
     ap.add_argument("--focus", action="store_true",
                     help="classifier: draw misread real crops and FOCUS_* kinds more often")
+    ap.add_argument("--focus-real", default=None,
+                    help="with --focus: real kinds' weights as KIND:W,... (default FOCUS_REAL)")
+    ap.add_argument("--rotate", default="0,0",
+                    help="classifier crops: P,DEG = turn a crop by up to ±DEG degrees with "
+                         "probability P (train_data.ROTATE_P/ROTATE_DEG; default off)")
     ap.add_argument("--cls-mix", default="0.40,0.25,0.20,0.08",
                     help="classifier shares of real, rendered-scene, art, camerash crops "
                          "(the rest: none)")
     args = ap.parse_args(argv)
     finetune = bool(args.init or args.init_onnx)
+    rot_p, rot_deg = (float(v) for v in args.rotate.split(","))
+    td.ROTATE_P, td.ROTATE_DEG = rot_p, rot_deg
     if finetune and args.only != "cls":
         ap.error("--init/--init-onnx start a classifier fine-tune: add --only cls")
 
@@ -483,7 +505,8 @@ def main(argv: list[str] | None = None) -> int:
         cls = cls.to(device)
         real_w = rend_w = None
         if args.focus:
-            real_w, rend_w = focus_weights(cls, photos, renders, log)
+            real_w, rend_w = focus_weights(cls, photos, renders, log,
+                                           parse_focus(args.focus_real))
         mix = tuple(float(v) for v in args.cls_mix.split(","))
         data = ClsData(photos, renders, cam, faces, black, 10**8, mix, real_w, rend_w)
         loader = DataLoader(data, batch_size=args.cls_batch, **kw)

@@ -255,15 +255,52 @@ def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float = 0.07) 
     return np.array([x1 + d[0], y1 + d[1], x2 + d[2], y2 + d[3]], np.float32)
 
 
+# Random in-plane rotation of classifier crops (``datasets.train --rotate P,DEG``): with
+# probability ROTATE_P the photo is turned about the tile's centre by up to ±ROTATE_DEG and the
+# axis-aligned box of the turned tile is cut, as a detector box of a tile lying askew would be.
+# 0 = off (the GPU run and the first CPU fine-tune).
+ROTATE_P = 0.0
+ROTATE_DEG = 0.0
+
+
+def rotated_crop(img: np.ndarray, box: np.ndarray, deg: float, sideways: bool) -> np.ndarray:
+    """Crop of ``box`` after turning the photo by ``deg`` degrees about the box centre: the
+    cut is the axis-aligned box of the turned tile (larger than the tile for |deg| > 0)."""
+    x1, y1, x2, y2 = (float(v) for v in box)
+    cx, cy, w, h = (x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1
+    c, s = abs(np.cos(np.radians(deg))), abs(np.sin(np.radians(deg)))
+    nw, nh = w * c + h * s, w * s + h * c
+    r = int(np.ceil(max(nw, nh) * 0.75)) + 2  # patch half-size: the turned box fits inside
+    ih, iw = img.shape[:2]
+    ix, iy = int(round(cx)), int(round(cy))
+    pads = (max(r - iy, 0), max(iy + r - ih, 0), max(r - ix, 0), max(ix + r - iw, 0))
+    patch = img[max(iy - r, 0) : min(iy + r, ih), max(ix - r, 0) : min(ix + r, iw)]
+    if patch.size == 0:
+        return crop_tile(img, tuple(box), sideways)
+    if any(pads):
+        patch = cv2.copyMakeBorder(patch, *pads, cv2.BORDER_REPLICATE)
+    pc = (cx - ix + r, cy - iy + r)
+    m = cv2.getRotationMatrix2D(pc, deg, 1.0)
+    patch = cv2.warpAffine(patch, m, (2 * r, 2 * r), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    nbox = (pc[0] - nw / 2, pc[1] - nh / 2, pc[0] + nw / 2, pc[1] + nh / 2)
+    return crop_tile(patch, nbox, sideways)
+
+
 def photo_crop(photo: Photo, idx: int, rng: np.random.Generator | None) -> np.ndarray:
-    """Classifier crop of box idx; wide boxes turned upright, random 180°/90° turns."""
+    """Classifier crop of box idx; wide boxes turned upright, random 180°/90° turns, random
+    in-plane rotation when ROTATE_P > 0."""
     img = photo.load()
     box = photo.boxes[idx]
     if rng is not None:
         box = jitter_box(box, rng)
     w, h = box[2] - box[0], box[3] - box[1]
     sideways = photo.sideways[idx] if photo.sideways[idx] is not None else w > 1.15 * h
-    crop = crop_tile(img, tuple(box), bool(sideways))
+    if rng is not None and ROTATE_P > 0 and rng.random() < ROTATE_P:
+        deg = float(rng.uniform(-ROTATE_DEG, ROTATE_DEG))
+        crop = rotated_crop(img, box, deg, bool(sideways))
+    else:
+        crop = crop_tile(img, tuple(box), bool(sideways))
     if rng is not None:
         if photo.sideways[idx] is None and rng.random() < 0.2:
             crop = cv2.resize(np.rot90(crop).copy(), (CROP_W, CROP_H))

@@ -1,0 +1,70 @@
+"""Training-side helpers of the classifier fine-tune: the rotation augmentation's crop and the
+``--focus-real`` weights (datasets/train_data.py, datasets/train.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+from datasets import train_data as td  # noqa: E402
+from datasets.train import FOCUS_REAL, parse_focus  # noqa: E402
+from vision.classify import CROP_H, CROP_W, crop_tile  # noqa: E402
+
+
+def _photo_with_tile() -> tuple[np.ndarray, np.ndarray]:
+    """A grey photo with one white 40×60 tile whose top half holds a red bar."""
+    img = np.full((200, 200, 3), 90, np.uint8)
+    img[70:130, 80:120] = 255
+    img[78:88, 85:115] = (0, 0, 255)
+    return img, np.array([80, 70, 120, 130], np.float32)
+
+
+def test_rotated_crop_at_zero_degrees_is_the_plain_crop() -> None:
+    img, box = _photo_with_tile()
+    got = td.rotated_crop(img, box, 0.0, False)
+    want = crop_tile(img, tuple(box), False)
+    assert got.shape == (CROP_H, CROP_W, 3)
+    assert np.abs(got.astype(int) - want.astype(int)).mean() < 3
+
+
+def test_rotated_crop_cuts_the_turned_tiles_whole_box() -> None:
+    img, box = _photo_with_tile()
+    got = td.rotated_crop(img, box, 30.0, False)
+    # the turned tile's axis-aligned box is larger than the tile: grey table in the corners,
+    # the tile (white) in the middle, the red bar still there (colour kept)
+    corners = np.concatenate([got[:4, :4], got[:4, -4:], got[-4:, :4], got[-4:, -4:]])
+    assert np.abs(corners.astype(int) - 90).mean() < 20
+    assert got[CROP_H // 2, CROP_W // 2].min() > 200
+    red = (got[..., 2] > 180) & (got[..., 0] < 80) & (got[..., 1] < 80)
+    assert red.sum() > 20
+
+
+def test_photo_crop_rotates_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    img, box = _photo_with_tile()
+    photo = td.Photo("in-memory", box[None], ["1m"], [False], image=img)
+    assert td.ROTATE_P == 0.0  # off unless --rotate sets it
+    plain = td.photo_crop(photo, 0, None)
+    assert np.array_equal(plain, crop_tile(img, tuple(box), False))
+
+    def grey_corners(crop: np.ndarray) -> bool:
+        return bool(np.abs(crop[:3, :3].astype(int) - 90).mean() < 25)
+
+    monkeypatch.setattr(td, "ROTATE_P", 1.0)
+    monkeypatch.setattr(td, "ROTATE_DEG", 40.0)
+    rng = np.random.default_rng(3)
+    turned = [grey_corners(td.photo_crop(photo, 0, rng)) for _ in range(20)]
+    assert sum(turned) >= 5  # most draws turn the tile by more than a few degrees
+    monkeypatch.setattr(td, "ROTATE_P", 0.0)
+    rng = np.random.default_rng(3)
+    assert sum(grey_corners(td.photo_crop(photo, 0, rng)) for _ in range(20)) < sum(turned)
+
+
+def test_parse_focus_reads_kind_weights_and_defaults_to_focus_real() -> None:
+    assert parse_focus(None) == FOCUS_REAL
+    assert parse_focus("4p:3,flower:2") == {"4p": 3.0, "flower": 2.0}
+    with pytest.raises(ValueError):
+        parse_focus("4x:3")
+    with pytest.raises(ValueError):
+        parse_focus("4p")

@@ -18,12 +18,14 @@ since the caller read ``seq``, so a hand is recorded whole or not at all, exactl
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sqlite3
 import threading
 import uuid
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -125,37 +127,50 @@ def now() -> str:
 class Storage:
     """Plain DB-API access to the games database (sqlite3 or psycopg 3), ``?`` placeholders."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, pool_size: int = 4) -> None:
         self.url = url or database_url_from_env()
         if self.url.startswith(("postgresql://", "postgres://")):
             self.backend = "postgresql"
-            self._connect: Callable[[], _Connection] = self._connect_postgres
         elif self.url.startswith("sqlite:///"):
             self.backend = "sqlite"
             self.path = Path(self.url[len("sqlite:///") :])
-            self._connect = self._connect_sqlite
         else:
             raise ValueError("DATABASE_URL must start with postgresql:// or sqlite:///")
         self._migrated = False
         self._lock = threading.Lock()
+        # Opening a connection costs more than most of our transactions (a PostgreSQL login,
+        # or SQLite's file and pragmas), so a few idle ones are kept for the next request.
+        self._idle: deque[_Connection] = deque()
+        self._pool_size = pool_size
 
     # ------------------------------------------------------------ connections and the shim
 
-    def _connect_sqlite(self) -> _Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        conn = sqlite3.connect(self.path, timeout=30, isolation_level=None)
-        conn.execute("PRAGMA foreign_keys = ON")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
-        return conn
+    def _connect(self) -> _Connection:
+        if self.backend == "sqlite":
+            return _connect_sqlite(self.path)
+        return _connect_postgres(self.url)
 
-    def _connect_postgres(self) -> _Connection:
-        import psycopg
+    def _checkout(self) -> _Connection:
+        """An idle connection still open, or a new one."""
+        while True:
+            try:
+                conn = self._idle.pop()
+            except IndexError:
+                return self._connect()
+            if _alive(conn):
+                return conn
+            _close_quietly(conn)
 
-        try:
-            return psycopg.connect(self.url, connect_timeout=10)
-        except psycopg.OperationalError as exc:
-            raise StorageUnavailable(f"cannot reach the database: {exc}") from exc
+    def _checkin(self, conn: _Connection, reusable: bool) -> None:
+        if reusable and len(self._idle) < self._pool_size:
+            self._idle.append(conn)
+        else:
+            _close_quietly(conn)
+
+    def close(self) -> None:
+        """Close the idle connections (those in use close when their transaction ends)."""
+        while self._idle:
+            _close_quietly(self._idle.pop())
 
     def _sql(self, statement: str) -> str:
         """The paramstyle shim: queries are written with ``?``; psycopg wants ``%s``."""
@@ -165,7 +180,8 @@ class Storage:
     def _transaction(self, write: bool = True) -> Iterator[_Cursor]:
         """One transaction: commit when the block ends, roll back on any exception."""
         self._ensure_schema()
-        conn = self._connect()
+        conn = self._checkout()
+        reusable = False
         try:
             cur = conn.cursor()
             if self.backend == "sqlite":
@@ -173,11 +189,12 @@ class Storage:
                 cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")
             yield _Cursor(cur, self._sql)
             conn.commit()
+            reusable = True
         except BaseException:
-            conn.rollback()
+            reusable = _rolled_back(conn)
             raise
         finally:
-            conn.close()
+            self._checkin(conn, reusable)
 
     # ------------------------------------------------------------ migrations
 
@@ -309,6 +326,54 @@ class Storage:
             cur.execute("DELETE FROM games WHERE id = ?", (game_id,))
             if cur.rowcount != 1:
                 raise NotFound(game_id)
+
+
+def _connect_sqlite(path: Path) -> _Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # pooled connections move between the server's worker threads, one thread at a time
+    conn = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA foreign_keys = ON")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn
+
+
+def _connect_postgres(url: str) -> _Connection:
+    import psycopg
+
+    try:
+        return psycopg.connect(url, connect_timeout=10)
+    except psycopg.OperationalError as exc:
+        raise StorageUnavailable(f"cannot reach the database: {exc}") from exc
+
+
+def _alive(conn: _Connection) -> bool:
+    """Whether an idle connection can still be used: a PostgreSQL server that restarted or
+    dropped the session is only noticed by talking to it, so it gets one cheap query."""
+    if getattr(conn, "closed", False) or getattr(conn, "broken", False):
+        return False
+    try:
+        cur = conn.cursor()
+        cur.execute("SELECT 1")  # on PostgreSQL this opens the transaction the caller goes on with
+        cur.fetchone()
+    except Exception:
+        return False
+    return True
+
+
+def _rolled_back(conn: _Connection) -> bool:
+    """Roll back; whether the connection came through it fit to be used again."""
+    try:
+        conn.rollback()
+    except Exception:
+        return False
+    return True
+
+
+def _close_quietly(conn: _Connection) -> None:
+    # an already broken connection has nothing left to close
+    with contextlib.suppress(Exception):
+        conn.close()
 
 
 class _Cursor:

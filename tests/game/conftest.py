@@ -42,4 +42,6 @@ def db_url(request, tmp_path):
 
 @pytest.fixture
 def storage(db_url):
-    return Storage(db_url)
+    store = Storage(db_url)
+    yield store
+    store.close()

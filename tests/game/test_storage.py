@@ -111,6 +111,33 @@ def test_unknown_game_is_not_found(storage):
         storage.append("f" * 32, 0, "hand", {})
 
 
+def test_connections_are_reused_between_transactions(storage, monkeypatch):
+    game_id = storage.create_game(["A", "B", "C"], {})
+    opened = []
+    connect = storage._connect
+    monkeypatch.setattr(storage, "_connect", lambda: opened.append(1) or connect())
+    for seq in range(5):
+        storage.append(game_id, storage.load(game_id).seq, "hand", {"n": seq})
+    with pytest.raises(Conflict):  # a refused write gives its connection back too
+        storage.append(game_id, 0, "hand", {})
+    assert storage.load(game_id).seq == 5
+    assert opened == []
+
+
+def test_a_dropped_idle_connection_is_replaced(storage):
+    game_id = storage.create_game(["A", "B", "C"], {})
+    (idle,) = storage._idle
+    if storage.backend == "postgresql":  # the server ends the session (restart, idle timeout)
+        import psycopg
+
+        with psycopg.connect(storage.url, autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (idle.info.backend_pid,))
+    else:
+        idle.close()
+    assert storage.append(game_id, 0, "hand", {"n": 1}) == 1
+    assert storage.load(game_id).seq == 1
+
+
 def test_data_survives_a_new_connection(storage):
     game_id = storage.create_game(["A", "B", "C"], {})
     storage.append(game_id, 0, "hand", {"n": 1})

@@ -1,8 +1,39 @@
-"""Small helpers shared by tests that run a real server and a real browser."""
+"""Small helpers shared by tests: the contract's field names, a real server, a real browser."""
 
 from __future__ import annotations
 
 import socket
+
+# The hand JSON's fields as CONTRACT.md lists them, written out here on purpose: the tests check
+# the implementation against the contract, not against the implementation's own field lists.
+CONTRACT_HAND_FIELDS = (
+    "hand",
+    "win",
+    "melds",
+    "kita",
+    "kita_aka",
+    "dora",
+    "ura",
+    "tsumo",
+    "seat",
+    "round",
+    "riichi",
+    "ippatsu",
+    "haitei",
+    "houtei",
+    "rinshan",
+    "kanburi",
+    "chankan",
+    "tenhou",
+    "chihou",
+    "renhou",
+    "first_draw",
+    "discarder_riichi",
+    "aka5man_as",
+    "honba",
+    "deposits",
+    "rules",
+)
 
 # Debian's Chromium; Playwright's own browser download does not work here.
 CHROMIUM = "/usr/bin/chromium"

@@ -6,6 +6,7 @@ import pytest
 
 from api.app import create_app
 from api.settings import MB, Settings
+from tests.support import CONTRACT_HAND_FIELDS
 
 from .conftest import assert_error
 
@@ -22,34 +23,7 @@ def test_docs_and_openapi_are_served(client):
     for path in ("/v1/score", "/v1/tenpai", "/v1/recognize", "/v1/photo/score", "/healthz"):
         assert path in spec["paths"], path
     hand = spec["components"]["schemas"]["HandIn"]
-    for field in (
-        "hand",
-        "win",
-        "melds",
-        "kita",
-        "kita_aka",
-        "dora",
-        "ura",
-        "tsumo",
-        "seat",
-        "round",
-        "riichi",
-        "ippatsu",
-        "haitei",
-        "houtei",
-        "rinshan",
-        "kanburi",
-        "chankan",
-        "tenhou",
-        "chihou",
-        "renhou",
-        "first_draw",
-        "discarder_riichi",
-        "aka5man_as",
-        "honba",
-        "deposits",
-        "rules",
-    ):
+    for field in CONTRACT_HAND_FIELDS:
         assert field in hand["properties"], field
         assert hand["properties"][field].get("description") or field == "rules", field
     photo = spec["paths"]["/v1/photo/score"]["post"]["requestBody"]["content"]

@@ -14,6 +14,7 @@ from engine.points import hand_base, ron_amount, tsumo_amounts
 from engine.rules import SANMA_13
 from engine.service import score_json, tenpai_json
 from engine.tiles import SANMA_KINDS, name
+from tests.support import CONTRACT_HAND_FIELDS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
@@ -167,41 +168,7 @@ _values = st.one_of(
 @given(
     seeds,
     st.dictionaries(
-        st.sampled_from(
-            sorted(
-                [
-                    "hand",
-                    "win",
-                    "melds",
-                    "kita",
-                    "kita_aka",
-                    "dora",
-                    "ura",
-                    "tsumo",
-                    "seat",
-                    "round",
-                    "riichi",
-                    "ippatsu",
-                    "haitei",
-                    "houtei",
-                    "rinshan",
-                    "kanburi",
-                    "chankan",
-                    "tenhou",
-                    "chihou",
-                    "renhou",
-                    "first_draw",
-                    "discarder_riichi",
-                    "aka5man_as",
-                    "honba",
-                    "deposits",
-                    "rules",
-                    "discards",
-                    "ron_on",
-                    "bogus",
-                ]
-            )
-        ),
+        st.sampled_from(sorted([*CONTRACT_HAND_FIELDS, "discards", "ron_on", "bogus"])),
         _values,
         max_size=4,
     ),

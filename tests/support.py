@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import socket
+from typing import Any
 
 # The hand JSON's fields as CONTRACT.md lists them, written out here on purpose: the tests check
 # the implementation against the contract, not against the implementation's own field lists.
@@ -53,3 +54,29 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def open_page(browser: Any, server: str, path: str, *, bypass_csp: bool, **context: Any) -> Any:
+    """A new 360 px browser context on ``server + path``, with the lists its checks read:
+    ``(context, page, errors, outside)``. ``errors`` collects script errors and console errors
+    (not the browser's own line for a 4xx answer a test provokes); ``outside`` every request
+    that left the server. ``bypass_csp`` lets a test evaluate script in the page."""
+    ctx = browser.new_context(
+        viewport={"width": 360, "height": 740}, bypass_csp=bypass_csp, **context
+    )
+    page = ctx.new_page()
+    errors: list[str] = []
+    outside: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: _console_error(errors, m))
+    page.on(
+        "request",
+        lambda r: None if r.url.startswith((server, "data:", "blob:")) else outside.append(r.url),
+    )
+    page.goto(server + path)
+    return ctx, page, errors, outside
+
+
+def _console_error(errors: list[str], msg: Any) -> None:
+    if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
+        errors.append(msg.text)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import free_port
+from tests.support import free_port, open_page
 
 from .conftest import drawn_photo, require_engine
 
@@ -74,27 +74,8 @@ def server() -> Iterator[str]:
             proc.kill()
 
 
-def _console_error(errors: list[str], msg) -> None:  # type: ignore[no-untyped-def]
-    # 4xx answers the test provokes on purpose are logged by the browser; anything else counts.
-    if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
-        errors.append(msg.text)
-
-
 def _open(browser, server, bypass_csp: bool):  # type: ignore[no-untyped-def]
-    ctx = browser.new_context(
-        viewport={"width": 360, "height": 740}, device_scale_factor=2, bypass_csp=bypass_csp
-    )
-    pg = ctx.new_page()
-    errors: list[str] = []
-    outside: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: _console_error(errors, m))
-    pg.on(
-        "request",
-        lambda r: None if r.url.startswith((server, "data:", "blob:")) else outside.append(r.url),
-    )
-    pg.goto(server + "/")
-    return ctx, pg, errors, outside
+    return open_page(browser, server, "/", bypass_csp=bypass_csp, device_scale_factor=2)
 
 
 @pytest.fixture()

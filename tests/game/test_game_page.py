@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support import free_port
+from tests.support import free_port, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -44,17 +44,7 @@ def server(tmp_path_factory) -> Iterator[str]:
 
 
 def _open(browser, server, bypass_csp: bool):  # type: ignore[no-untyped-def]
-    ctx = browser.new_context(
-        viewport={"width": 360, "height": 740}, locale="ja-JP", bypass_csp=bypass_csp
-    )
-    pg = ctx.new_page()
-    errors: list[str] = []
-    outside: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.on("request", lambda r: None if r.url.startswith(server) else outside.append(r.url))
-    pg.goto(server + "/game.html")
-    return ctx, pg, errors, outside
+    return open_page(browser, server, "/game.html", bypass_csp=bypass_csp, locale="ja-JP")
 
 
 @pytest.fixture()

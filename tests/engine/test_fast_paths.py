@@ -23,25 +23,57 @@ from engine.waits import waits
 from engine.yaku import Context
 
 
-def _flags_by_enumeration(base: int, counts: tuple[int, ...]) -> int:
+def _splits(c: tuple[int, ...], pair_free: bool) -> list[tuple[int, tuple, tuple]]:
+    """Plain recursive split of one group (rank indices) into sets and at most one pair: at
+    the lowest rank held a triplet, a pair or a run starting there, in that order."""
+    i = next((i for i, n in enumerate(c) if n), len(c))
+    if i == len(c):
+        return [(-1, (), ())]
+    out = []
+    if c[i] >= 3:
+        rest = c[:i] + (c[i] - 3,) + c[i + 1 :]
+        out += [(p, (i, *t), r) for p, t, r in _splits(rest, pair_free)]
+    if c[i] >= 2 and pair_free:
+        rest = c[:i] + (c[i] - 2,) + c[i + 1 :]
+        out += [(i, t, r) for _, t, r in _splits(rest, False)]
+    if len(c) == 9 and i + 2 < 9 and c[i + 1] and c[i + 2]:
+        rest = c[:i] + (c[i] - 1, c[i + 1] - 1, c[i + 2] - 1) + c[i + 3 :]
+        out += [(p, t, (i, *r)) for p, t, r in _splits(rest, pair_free)]
+    return out
+
+
+def _by_splitting(counts: tuple[int, ...]) -> tuple:
+    if sum(counts) % 3 == 1:
+        return ()
+    return tuple(dict.fromkeys(_splits(counts, True)))  # first occurrence of each split
+
+
+def _flags_of(decomps: tuple) -> int:
     flags = 0
-    for pair, _, _ in group_decomps.__wrapped__(base, counts):
+    for pair, _, _ in decomps:
         flags |= 2 if pair >= 0 else 1
     return flags
 
 
-def test_group_flags_match_the_decompositions_on_every_small_pattern() -> None:
-    """group_flags decides 'whole sets' / 'sets plus a pair' without enumerating splits."""
+def _check_tables(counts: tuple[int, ...]) -> None:
+    expected = _by_splitting(counts)
+    assert group_decomps(0, counts) == expected, counts
+    assert group_flags(counts) == _flags_of(expected), counts
+
+
+def test_suit_tables_equal_splitting_on_every_small_pattern() -> None:
+    """The per-suit tables enumerated at import equal splitting each pattern, decompositions
+    in the same order (ties between readings go to the first)."""
     checked = 0
-    for length, base, most in ((9, 9, 8), (7, 27, 11)):
+    for length, most in ((9, 8), (7, 11)):
         for c in itertools.product(range(5), repeat=length):
             if sum(c) <= most:
-                assert group_flags.__wrapped__(c) == _flags_by_enumeration(base, c), c
+                _check_tables(c)
                 checked += 1
     assert checked > 20_000
 
 
-def test_group_flags_match_the_decompositions_on_random_full_suits() -> None:
+def test_suit_tables_equal_splitting_on_random_full_suits() -> None:
     rng = random.Random(7)
     for _ in range(3000):
         c = [0] * 9
@@ -49,8 +81,16 @@ def test_group_flags_match_the_decompositions_on_random_full_suits() -> None:
             k = rng.randrange(9)
             if c[k] < 4:
                 c[k] += 1
-        t = tuple(c)
-        assert group_flags.__wrapped__(t) == _flags_by_enumeration(18, t), t
+        _check_tables(tuple(c))
+
+
+def test_group_decomps_of_a_suit_are_its_rank_decomps_moved() -> None:
+    c = (3, 3, 3, 2, 0, 0, 0, 0, 0)
+    moved = tuple(
+        (p + 18 if p >= 0 else -1, tuple(t + 18 for t in ts), tuple(r + 18 for r in rs))
+        for p, ts, rs in group_decomps(0, c)
+    )
+    assert len(moved) > 1 and group_decomps(18, c) == moved
 
 
 def test_group_additions_equal_trying_every_kind() -> None:

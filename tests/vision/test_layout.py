@@ -60,10 +60,12 @@ class Table:
         sideways: bool = False,
         on_top: bool = False,
         confidence: float = 0.97,
+        reported: int | None = None,
     ) -> TileDetection:
         """Lay ``tile`` after the previous one with ``gap`` (× tile width) between them.
 
         ``on_top``: a kakan's added tile, lying on the far side of the previous sideways tile.
+        ``reported``: the angle the detector reports (default: the tile's true one).
         """
         a, b = A * self.scale, B * self.scale
         along, across = (b / 2, a / 2) if sideways else (a / 2, b / 2)
@@ -74,7 +76,8 @@ class Table:
         else:
             t = self.cursor() + gap * a + along
             n = (b / 2) - across  # bottom-aligned with the row
-        det = TileDetection(tile, self._box(t, n, along, across), 90 if sideways else 0, confidence)
+        angle = (90 if sideways else 0) if reported is None else reported
+        det = TileDetection(tile, self._box(t, n, along, across), angle, confidence)
         self.tiles.append(det)
         self.expect.append(group)
         self._last = (t, n, along, across)
@@ -268,6 +271,70 @@ def test_kakan_added_tile_on_the_sideways_one() -> None:
     t.put("5p", "meld", on_top=True, sideways=True)
     t.put("5p", "meld")
     check(t, hand("123p789s1122z", "2z", ["kakan:5550p"]))
+
+
+def test_rule_23_kakan_whose_added_tile_is_reported_upright() -> None:
+    """The tile beyond a called sideways tile, of its kind, is the kakan's added tile even when
+    the detector reports it upright: no other tile lies there on a table."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("4s", "meld", gap=0.7)
+    t.put("4s", "meld", sideways=True)
+    t.put("4s", "meld", on_top=True, sideways=True, reported=0)
+    t.put("4s", "meld")
+    check(t, hand("123p789s1122z", "2z", ["kakan:4444s"]))
+
+
+def test_rule_23_kakan_whose_called_tile_is_reported_upright() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6p", "meld", gap=0.7)
+    t.put("6p", "meld", sideways=True, reported=0)
+    t.put("6p", "meld", on_top=True, sideways=True)
+    t.put("6p", "meld")
+    check(t, hand("123p789s1122z", "2z", ["kakan:6666p"]))
+
+
+def test_rule_23_kakan_seen_as_one_box_over_the_called_and_added_tiles() -> None:
+    """A box over a kakan's called tile and the added one beyond it (one detection, reported
+    upright, as big as two tiles) makes the set a kakan, with a warning naming the tile."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6s", "meld", gap=0.7)
+    side = t.put("6s", "meld", sideways=True, reported=0)
+    x1, y1, x2, y2 = side.box
+    t.tiles[-1] = TileDetection("6s", (x1, y1 - (y2 - y1) - 2, x2, y2), 0, 0.9)
+    t.put("6s", "meld")
+    layout = check(t, hand("123p789s1122z", "2z", ["kakan:6666s"]), warnings=1)
+    assert "6s in the called set" in layout.warnings[0] and "kakan" in layout.warnings[0]
+
+
+def test_a_slightly_bigger_tile_in_a_set_is_no_kakan() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.row("77z", "meld", gap=0.7)
+    t.scale = 1.15
+    t.put("7z", "meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:777z"]), warnings=1)
+    assert "no sideways tile" in layout.warnings[0]
+
+
+def test_rule_23_minkan_tiles_side_by_side_are_no_kakan() -> None:
+    """Four tiles of a called kan laid side by side, one a little off the line: a minkan."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("9p", "meld", gap=0.7)
+    t.put("9p", "meld", sideways=True)
+    t.put("9p", "meld")
+    t.put("9p", "meld")
+    x1, y1, x2, y2 = t.tiles[-1].box
+    t.tiles[-1] = TileDetection("9p", (x1 - 4, y1 - 8, x2 - 4, y2 - 8), 0, 0.97)
+    check(t, hand("123p789s1122z", "2z", ["minkan:9999p"]))
 
 
 def test_ankan_with_face_down_ends() -> None:

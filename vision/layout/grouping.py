@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from vision.layout.geometry import _Frame, _Geo, _line_at
 from vision.layout.notation import _is_north, kind, north_like, readable
 from vision.layout.rulefix import may_share_kind
-from vision.layout.tolerances import ASPECT, BAND_GAP, GROUP_GAP, KITA_ALT
+from vision.layout.tolerances import ASPECT, BAND_GAP, BEYOND, GROUP_GAP, KITA_ALT
 from vision.types import TileDetection
 
 
@@ -34,7 +34,9 @@ def _right_groups(
     The line is followed as it goes: each accepted tile refines a straight fit of the recent
     tile centres (upright tiles sit centred on it, sideways ones bottom-aligned with it), so
     a gentle curve or perspective does not drift away. A sideways tile lying beyond another
-    sideways tile (a kakan's added tile) joins that tile's group.
+    tile of its kind, one of the two reported sideways (a kakan's added tile, §23: the only
+    tile a table shows there; the detector may report either of the pair upright), joins that
+    tile's group.
     """
     in_row = set(row)
     sa = frame.b / ASPECT  # across extent of a sideways tile (foreshortened like the row)
@@ -62,8 +64,8 @@ def _right_groups(
         ref = _line_at(line_t[-6:], line_n[-6:], p.t)
         dn = p.n - ref - (side_shift if sideways else 0.0)
         across = sa if sideways else frame.b
-        if sideways and -1.7 * sa < dn < -0.5 * sa:
-            raised.append(p)
+        if -1.7 * sa < dn < -0.5 * (sa if sideways else across):
+            raised.append(replace(p, off=dn / p.a))
             continue
         if abs(dn) > 0.5 * across:
             continue
@@ -80,16 +82,32 @@ def _right_groups(
         scale = p.a
         line_t.append(p.t)
         line_n.append(p.n - (side_shift if sideways else 0.0))
-    for p in raised:  # a kakan's added tile: attach to the sideways tile it lies beyond
-        same = kind(tiles[p.index].tile)
+    for p in raised:  # a kakan's added tile: attach to the called tile it lies beyond
         for _, group in groups:
-            if any(
-                tiles[q.index].angle == 90 and _stacked(p, q) and kind(tiles[q.index].tile) == same
-                for q in group
-            ):
+            if any(_added_on(p, q, tiles) for q in group):
                 group.append(p)
                 break
     return _split_loose(groups, tiles)
+
+
+def _added_on(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:
+    """``p`` lies beyond ``q`` (overlapping it along the row) as a kakan's added tile lies
+    beyond the called one: one of the two reported sideways, both of one kind by their
+    readings (§23)."""
+    a, b = tiles[p.index], tiles[q.index]
+    if 90 not in (a.angle, b.angle) or not _stacked(p, q) or not (readable(a) and readable(b)):
+        return False
+    return kind(a.tile) == kind(b.tile) or may_share_kind([a, b])
+
+
+def _one_beyond(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:
+    """Two tiles of a called set in one slot along the row: both reported sideways and
+    overlapping along it, or one lying clearly beyond the other (a kakan's added tile, §23;
+    a minkan's four tiles lie side by side on the row's line)."""
+    if not _stacked(p, q):
+        return False
+    both = tiles[p.index].angle == 90 and tiles[q.index].angle == 90
+    return both or abs(p.off - q.off) > BEYOND
 
 
 def _norths(dets: list[TileDetection]) -> bool:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections import Counter
 
 from vision.detect import iou
-from vision.layout.grouping import _Placed, _stacked
+from vision.layout.grouping import _one_beyond, _Placed, _stacked
 from vision.layout.notation import AKA_MAN, NORTH, as_sanma, kind, mpsz, readable
+from vision.layout.tolerances import TWO_IN_ONE
 from vision.types import TileDetection
 
 
@@ -109,13 +110,27 @@ def _read_group(
         if len(group) == 3:
             return _meld_string("pon", faces_main, 3)
         if len(group) == 4:
-            stacked = len(sideways) == 2 and _stacked(sideways[0], sideways[1])
+            # Two tiles in one slot along the row, one on or beyond the other: a kakan's called
+            # and added tiles (§23), however the detector reported their turn; a minkan's four
+            # tiles lie side by side.
+            stacked = any(
+                _one_beyond(p, q, tiles) for i, p in enumerate(group) for q in group[i + 1 :]
+            )
             return _meld_string("kakan" if stacked else "minkan", faces_main, 4)
         warnings.append(
             f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
         )
         return None
     stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+    double = _two_in_one(group) if len(group) == 3 and len(kinds) == 1 else None
+    if double is not None and main != NORTH:
+        # §23: a kakan's called tile with the added one beyond it, seen as one box.
+        warnings.append(
+            f"the {tiles[double.index].tile} in the called set {' '.join(ids)} is as big as "
+            "two tiles, one beyond the other: read as kakan (called tile and added tile), "
+            "check it"
+        )
+        return _meld_string("kakan", faces_main, 4)
     if len(group) in (3, 4) and len(kinds) == 1 and (main != NORTH or stacked):
         # A called set whose sideways tile was not seen as such (a common detector slip):
         # three alike → pon; four → kakan when two lie one beyond the other, else minkan.
@@ -124,6 +139,16 @@ def _read_group(
             f"{len(group)} {main} right of the hand show no sideways tile: read as {name}, check it"
         )
         return _meld_string(name, faces_main, len(group))
+    return None
+
+
+def _two_in_one(group: list[_Placed]) -> _Placed | None:
+    """The tile of a three-tile set whose box is ``TWO_IN_ONE`` times its neighbours' size
+    (square root of the area) or more: two tiles, one beyond the other, seen as one box."""
+    for p in group:
+        others = sorted(q.a for q in group if q is not p)
+        if p.a >= TWO_IN_ONE * others[len(others) // 2]:
+            return p
     return None
 
 

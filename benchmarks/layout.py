@@ -8,6 +8,12 @@ Four measurements, each printed with its failure categories:
     the share whose whole hand JSON (hand, win, melds, kita, kita_aka) is exactly right.
 (b) **renders, end to end**: the same scenes' photos through ``vision.pipeline`` (the shipped
     ONNX models), when ``models/`` holds them; same measure.
+(e), (f) **winning-hand renders**: (a) and (b) on scenes drawn with ``hands="winning"``
+    (``datasets.synth.hands.winning_hand_spec``: what a player photographs, a winning hand of
+    14 tiles plus one per kan, or one in five a 13-tile tenpai hand at a draw), seeds
+    ``600000 + i`` (never used in training, which renders seeds 1,000,000+; the other benchmarks
+    use 900000+, 950000+ and 7,000,000+). The random hands of (a)/(b) are about a quarter no
+    winning shape, so there the rule-aware reading's shape rule cannot help.
 (c) **real photos**: ``../shared/datasets/real/hk-hands/valid`` (held out from training), labels
     with the fixes of ``datasets/manifests/hk_valid_corrections.json`` (boxes mislabelled 1p). Only
     photos whose labels are exactly one hand (13 or 14 riichi tiles, no flowers) laid out in a
@@ -19,8 +25,9 @@ Four measurements, each printed with its failure categories:
 (d) **real photos end to end**: the photos of (c) through ``vision.pipeline``; same measure,
     plus the share of labelled tiles found in the read hand.
 
-Run: ``.venv/bin/python -m benchmarks.layout --n 300`` (``--no-e2e`` to skip (b) and (d);
-``--seed0 950000`` to develop on scenes other than the reported range).
+Run: ``.venv/bin/python -m benchmarks.layout --n 300`` (``--no-e2e`` to skip (b), (d), (f);
+``--seed0 950000`` / ``--winning-seed0 650000`` to develop on scenes other than the reported
+ranges; ``--n-winning 0`` to skip (e)/(f)).
 """
 
 from __future__ import annotations
@@ -44,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"
 HK_VALID = SHARED / "real" / "hk-hands" / "valid"
 SEED0 = 900000
+WINNING_SEED0 = 600000
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
 
 
@@ -113,11 +121,15 @@ def _labels_to_detections(labels: Sequence[Any]) -> list[TileDetection]:
     return out
 
 
-def bench_renders(n: int, jitter: float, e2e: bool, seed0: int = SEED0) -> None:
+def bench_renders(
+    n: int, jitter: float, e2e: bool, seed0: int = SEED0, hands: str = "random"
+) -> None:
+    """(a)/(b) on random hands, (e)/(f) with ``hands="winning"``."""
+    gt_part, e2e_part = ("(a)", "(b)") if hands == "random" else ("(e)", "(f)")
     try:
         from datasets.synth.scene import render_scene
     except ImportError as exc:
-        print(f"(a/b) renders: skipped, no scene renderer ({exc})")
+        print(f"{gt_part}/{e2e_part} renders: skipped, no scene renderer ({exc})")
         return
     recognizer = None
     if e2e:
@@ -126,7 +138,7 @@ def bench_renders(n: int, jitter: float, e2e: bool, seed0: int = SEED0) -> None:
 
             recognizer = default_recognizer()
         except Exception as exc:  # noqa: BLE001 - any failure to load means "no model"
-            print(f"(b) end to end: skipped, no shipped model ({type(exc).__name__}: {exc})")
+            print(f"{e2e_part} end to end: skipped, no shipped model ({type(exc).__name__}: {exc})")
     ok_a = ok_b = 0
     fails_a: Counter[str] = Counter()
     fails_b: Counter[str] = Counter()
@@ -136,7 +148,7 @@ def bench_renders(n: int, jitter: float, e2e: bool, seed0: int = SEED0) -> None:
     t0 = time.perf_counter()
     for i in range(n):
         seed = seed0 + i
-        scene = render_scene(np.random.default_rng(seed))
+        scene = render_scene(np.random.default_rng(seed), hands=hands)
         image, labels = scene.image, scene.tiles
         truth: dict[str, Any] = scene.hand
         want = normalise(truth)
@@ -176,7 +188,8 @@ def bench_renders(n: int, jitter: float, e2e: bool, seed0: int = SEED0) -> None:
         if (i + 1) % 50 == 0:
             print(f"  {i + 1}/{n} scenes, {time.perf_counter() - t0:.0f}s", file=sys.stderr)
     print(
-        f"(a) renders, ground-truth detections (jitter ±{jitter:.0%}), seeds {seed0}–"
+        f"{gt_part} renders of {hands} hands, ground-truth detections (jitter ±{jitter:.0%}), "
+        f"seeds {seed0}–"
         f"{seed0 + n - 1}: {ok_a}/{n} = {ok_a / n:.1%} whole hand exact"
     )
     print(f"    failures: {dict(fails_a.most_common())}")
@@ -187,7 +200,10 @@ def bench_renders(n: int, jitter: float, e2e: bool, seed0: int = SEED0) -> None:
         f"indicators read exactly; {dora_false}/{n - dora_n} scenes without got some"
     )
     if recognizer is not None:
-        print(f"(b) renders, end to end through vision.pipeline: {ok_b}/{n} = {ok_b / n:.1%}")
+        print(
+            f"{e2e_part} renders of {hands} hands, end to end through vision.pipeline: "
+            f"{ok_b}/{n} = {ok_b / n:.1%}"
+        )
         print(f"    failures: {dict(fails_b.most_common())}")
         for line in examples_b:
             print(line)
@@ -331,6 +347,15 @@ def main(argv: list[str] | None = None) -> None:
         default=SEED0,
         help=f"first scene seed (default {SEED0}; develop on another range, e.g. 950000)",
     )
+    ap.add_argument(
+        "--winning-seed0",
+        type=int,
+        default=WINNING_SEED0,
+        help=f"first seed of the winning-hand scenes (default {WINNING_SEED0})",
+    )
+    ap.add_argument(
+        "--n-winning", type=int, default=None, help="winning-hand scenes (default: --n)"
+    )
     ap.add_argument("--jitter", type=float, default=0.05, help="box jitter, × tile width")
     ap.add_argument("--no-e2e", action="store_true", help="skip the end-to-end parts (b), (d)")
     ap.add_argument("--no-renders", action="store_true", help="only the real photos (c)")
@@ -338,6 +363,9 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     if not args.no_renders:
         bench_renders(args.n, args.jitter, not args.no_e2e, args.seed0)
+        n_win = args.n if args.n_winning is None else args.n_winning
+        if n_win > 0:
+            bench_renders(n_win, args.jitter, not args.no_e2e, args.winning_seed0, "winning")
     if not args.no_real:
         bench_real(args.jitter, not args.no_e2e)
 

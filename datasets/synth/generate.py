@@ -47,7 +47,7 @@ def _scene_job(i: int) -> int:
     assert _BANK is not None and _ARGS is not None
     rng = np.random.default_rng([_ARGS.seed, i])
     closeup = bool(np.random.default_rng([_ARGS.seed, i, 1]).random() < _ARGS.closeups)
-    scene = render_scene(rng, size=_ARGS.size, bank=_BANK, closeup=closeup)
+    scene = render_scene(rng, size=_ARGS.size, bank=_BANK, closeup=closeup, hands=_ARGS.hands)
     out = Path(_ARGS.out)
     cv2.imwrite(str(out / "images" / f"{i:06d}.jpg"), scene.image,
                 [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -94,6 +94,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", default=None, help="datasets folder (default ../shared/datasets)")
     ap.add_argument("--closeups", type=float, default=0.15,
                     help="share of close-up scenes (hand may be cut; meta.closeup true)")
+    ap.add_argument("--hands", choices=("random", "winning"), default="random",
+                    help="hands drawn: random (default) or winning/tenpai (what players shoot)")
     ap.add_argument("--crops", action="store_true", help="write classifier crops instead")
     ap.add_argument("--jpg", action="store_true", help="with --crops: also write JPEG files")
     ap.add_argument("--placeholder-faces", action="store_true",

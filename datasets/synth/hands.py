@@ -240,12 +240,8 @@ def _meld(rng: np.random.Generator, wall: Wall, kind: str) -> Meld | None:
     return Meld(kind, tiles, called, stacked=kind == "kakan" and rng.random() < 0.35)
 
 
-def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
-                     aka_5man: bool | None = None) -> HandSpec:
-    """A legal sanma hand with melds/ankan/kita at realistic rates and red fives often."""
-    aka = bool(rng.random() < 0.3) if aka_5man is None else aka_5man
-    plain = bool(rng.random() < 0.15) if plain is None else plain
-    wall = Wall(aka)
+def _table_parts(rng: np.random.Generator, wall: Wall, plain: bool) -> tuple[list[Meld], list[str]]:
+    """Called melds / ankan and kita at realistic rates (none for a plain row)."""
     melds: list[Meld] = []
     if not plain:
         n_melds = int(rng.choice(5, p=[0.45, 0.3, 0.16, 0.07, 0.02]))
@@ -259,6 +255,37 @@ def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
         n_kita = int(rng.choice(5, p=[0.5, 0.24, 0.14, 0.08, 0.04]))
         for _ in range(min(n_kita, wall.available("4z"))):
             kita.append(wall.take(rng, "4z", red_bias=1.0))
+    return melds, kita
+
+
+def _laid_out(rng: np.random.Generator, tiles: list[str]) -> list[str]:
+    """The concealed row as laid: sorted, or (some players do not sort) shuffled."""
+    concealed = sorted(tiles, key=sort_key)
+    if rng.random() < 0.12:
+        concealed = [concealed[i] for i in rng.permutation(len(concealed))]
+    return concealed
+
+
+def _dora(rng: np.random.Generator, wall: Wall, plain: bool) -> list[str]:
+    dora: list[str] = []
+    if not plain and rng.random() < 0.4:
+        for _ in range(int(rng.choice(3, p=[0.75, 0.2, 0.05])) + 1):
+            dora.append(wall.take_random(rng))
+    return dora
+
+
+def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
+                     aka_5man: bool | None = None) -> HandSpec:
+    """A legal sanma hand with melds/ankan/kita at realistic rates and red fives often.
+
+    The concealed tiles are random (often, not always, sets and a pair): about a quarter of
+    the 14-tile hands are no winning shape. :func:`winning_hand_spec` draws hands a player
+    photographs.
+    """
+    aka = bool(rng.random() < 0.3) if aka_5man is None else aka_5man
+    plain = bool(rng.random() < 0.15) if plain is None else plain
+    wall = Wall(aka)
+    melds, kita = _table_parts(rng, wall, plain)
     n_conc = 13 - 3 * len(melds)
     with_win = bool(rng.random() < 0.8)
     tiles: list[str] = []
@@ -280,11 +307,52 @@ def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
     win = tiles.pop(win_i)
     if not with_win:
         win = None
-    concealed = sorted(tiles, key=sort_key)
-    if rng.random() < 0.12:  # some players do not sort
-        concealed = [concealed[i] for i in rng.permutation(len(concealed))]
-    dora: list[str] = []
-    if not plain and rng.random() < 0.4:
-        for _ in range(int(rng.choice(3, p=[0.75, 0.2, 0.05])) + 1):
-            dora.append(wall.take_random(rng))
+    concealed = _laid_out(rng, tiles)
+    dora = _dora(rng, wall, plain)
     return HandSpec(tuple(concealed), win, tuple(melds), tuple(kita), tuple(dora), aka, plain)
+
+
+def _complete_tiles(rng: np.random.Generator, wall: Wall, n_sets: int,
+                    pairs: bool) -> list[str] | None:
+    """``n_sets`` sets and a pair (or, ``pairs``, seven pairs of seven kinds) from the wall;
+    None when the wall runs out of a needed kind."""
+    tiles: list[str] = []
+    if pairs:
+        kinds = [k for k in KINDS if wall.available(k) >= 2]
+        if len(kinds) < 7:
+            return None
+        for i in rng.choice(len(kinds), 7, replace=False):
+            tiles += [wall.take(rng, kinds[int(i)]) for _ in range(2)]
+        return tiles
+    for _ in range(n_sets):
+        s = _take_set(rng, wall)
+        if s is None:
+            return None
+        tiles += s
+    return tiles + _take_pair(rng, wall)
+
+
+def winning_hand_spec(rng: np.random.Generator, *, tenpai: bool | None = None,
+                      plain: bool | None = None, aka_5man: bool | None = None) -> HandSpec:
+    """A hand as a player photographs it (§1): a complete winning shape — four sets and a
+    pair (melds and ankan among the sets), or seven pairs — of 14 tiles plus one per kan,
+    the winning tile any of its concealed tiles; or (``tenpai``, one hand in five when None)
+    the 13 tiles of a tenpai hand at an exhaustive draw: a complete shape less one tile, so
+    it waits at least on that tile. Melds, ankan, kita, red fives and dora at the rates of
+    :func:`random_hand_spec`. Only the shape is drawn: an open hand may lack a yaku.
+    """
+    aka = bool(rng.random() < 0.3) if aka_5man is None else aka_5man
+    plain = bool(rng.random() < 0.15) if plain is None else plain
+    tenpai = bool(rng.random() < 0.2) if tenpai is None else tenpai
+    while True:
+        wall = Wall(aka)
+        melds, kita = _table_parts(rng, wall, plain)
+        pairs = not melds and rng.random() < 0.08
+        tiles = _complete_tiles(rng, wall, 4 - len(melds), pairs)
+        if tiles is not None:
+            break
+    win = tiles.pop(int(rng.integers(len(tiles))))
+    concealed = _laid_out(rng, tiles)
+    dora = _dora(rng, wall, plain)
+    return HandSpec(tuple(concealed), None if tenpai else win, tuple(melds), tuple(kita),
+                    tuple(dora), aka, plain)

@@ -38,12 +38,18 @@ from datasets.synth.geometry import (
     visible_share,
     zoom,
 )
-from datasets.synth.hands import HandSpec, random_hand_spec
+from datasets.synth.hands import HandSpec, random_hand_spec, winning_hand_spec
 from datasets.synth.layout import distractors as make_distractors
 from datasets.synth.layout import hand_layout, props
 from datasets.synth.table import light_field, table_edge, table_texture
 
-__all__ = ["HandSpec", "Scene", "TileLabel", "random_hand_spec", "render_scene"]
+__all__ = ["HANDS", "HandSpec", "Scene", "TileLabel", "random_hand_spec", "render_scene",
+           "winning_hand_spec"]
+
+# How a scene draws its hand when no ``spec`` is given: "random" (the default; training data
+# and the benchmarks' seeds render as before) or "winning" (a winning hand, or one in five a
+# 13-tile tenpai hand: what a player photographs; hands.winning_hand_spec).
+HANDS = {"random": random_hand_spec, "winning": winning_hand_spec}
 
 
 @dataclass(frozen=True)
@@ -134,15 +140,19 @@ def _label(b: Body, d: Dims, cam: Camera, size: tuple[int, int],
 
 def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
                  size: tuple[int, int] = (1280, 960), bank: FaceBank | None = None,
-                 distractors: bool | None = None, closeup: bool = False) -> Scene:
-    """Render one scene. Deterministic for a given ``rng`` state, ``spec``, ``size`` and bank.
+                 distractors: bool | None = None, closeup: bool = False,
+                 hands: str = "random") -> Scene:
+    """Render one scene. Deterministic for a given ``rng`` state, ``spec``, ``size``, bank and
+    ``hands`` (the kind of hand drawn when no ``spec`` is given, a key of ``HANDS``).
 
     ``closeup``: zoom in 1.4–2.5× on a part of the layout, so tiles are big and hand tiles may
     be cut by the border or out of view (``meta["closeup"]``; the hand dict stays the whole
     hand, so use such scenes for detection/classification, not for hand reconstruction).
     """
     bank = bank if bank is not None else load_bank()
-    spec = spec if spec is not None else random_hand_spec(rng)
+    if hands not in HANDS:
+        raise ValueError(f"hands must be one of {sorted(HANDS)}, not {hands!r}")
+    spec = spec if spec is not None else HANDS[hands](rng)
     w, h = size
     tw = rng.uniform(24, 28)
     d = Dims(tw, tw * rng.uniform(1.3, 1.4), tw * rng.uniform(0.62, 0.8), rng.uniform(0.5, 0.7))

@@ -23,6 +23,7 @@ from datasets.synth.hands import (
     parse_mpsz,
     random_hand_spec,
     to_mpsz,
+    winning_hand_spec,
 )
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -111,6 +112,48 @@ def test_meld_frequencies_cover_every_kind():
     assert kinds["pon"] > kinds["ankan"]
 
 
+def _concealed_counts(spec: HandSpec) -> tuple[int, ...]:
+    from engine.tiles import kind_of
+
+    counts = [0] * 34
+    for t in list(spec.concealed) + ([spec.win] if spec.win else []):
+        counts[kind_of(base_kind(t))] += 1
+    return tuple(counts)
+
+
+def test_rule_1_winning_hands_are_legal_complete_shapes_or_tenpai():
+    """winning_hand_spec: 14 tiles plus one per kan in a winning shape (four sets and a pair,
+    or seven pairs), or a 13-tile hand one tile from one (tenpai)."""
+    from engine.decompose import is_chiitoitsu, shape_waits, standard_decomps
+
+    rng = np.random.default_rng(3)
+    specs = [winning_hand_spec(rng) for _ in range(600)]
+    for spec in specs:
+        assert hand_problems(spec.to_hand()) == [], spec
+        counts = _concealed_counts(spec)
+        if spec.win:
+            assert standard_decomps(counts) or is_chiitoitsu(counts), spec
+        else:
+            assert len(spec.concealed) + 3 * len(spec.melds) == 13
+            assert shape_waits(counts, frozenset(range(34))), spec
+    tenpai = sum(s.win is None for s in specs) / len(specs)
+    assert 0.12 < tenpai < 0.28, tenpai
+    kinds = Counter(m.kind for s in specs for m in s.melds)
+    assert set(kinds) == {"pon", "minkan", "kakan", "ankan"}
+    assert any(s.kita for s in specs) and any("0m" in s.kita for s in specs)
+    assert sum(any(t[0] == "0" for t in s.all_tiles()) for s in specs) / len(specs) >= 0.3
+    assert any(s.plain for s in specs) and any(s.dora for s in specs)
+    assert any(len(set(s.concealed)) == 7 and len(s.concealed) == 13 for s in specs)  # 7 pairs
+
+
+def test_winning_hand_options_are_honoured():
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        assert winning_hand_spec(rng, tenpai=True).win is None
+        spec = winning_hand_spec(rng, tenpai=False, plain=True, aka_5man=True)
+        assert spec.win and spec.plain and spec.aka_5man and not spec.melds
+
+
 # ---------------------------------------------------------------- face bank
 
 
@@ -153,6 +196,24 @@ def test_face_bank_uses_no_heldout_jp_image(bank):
 
 
 # ---------------------------------------------------------------- scenes
+
+
+def test_scene_hands_option_draws_winning_hands_and_defaults_to_random(scene_bank):
+    """``hands="winning"`` draws with winning_hand_spec; the default draws as before (the
+    training seeds and benchmark seeds render the same scenes)."""
+    from datasets.synth.scene import render_scene
+
+    def render(seed, **kw):
+        return render_scene(np.random.default_rng(seed), size=SIZE, bank=scene_bank, **kw)
+
+    for seed in (11, 12):
+        default, random_ = render(seed), render(seed, hands="random")
+        assert np.array_equal(default.image, random_.image)
+        assert default.hand == random_hand_spec(np.random.default_rng(seed)).to_hand()
+        assert render(seed, hands="winning").hand == winning_hand_spec(
+            np.random.default_rng(seed)).to_hand()
+    with pytest.raises(ValueError, match="hands must be one of"):
+        render(11, hands="sorted")
 
 
 def test_render_is_deterministic_per_seed(scene_bank):

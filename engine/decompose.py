@@ -340,38 +340,48 @@ def readings(
     if decomps is None:
         decomps = standard_decomps(counts)
     new = tuple.__new__  # Reading(...) without the NamedTuple's Python-level __new__
+    shanpon = _SHANPON_TSUMO if tsumo else ("shanpon", win)
     for pair, trips, runs in decomps:
         all_runs = runs + meld_runs if meld_runs else runs
         roles: list[tuple[str, int]] = []  # (wait, kind of the pung opened by ron or -1)
         if pair == win:
             roles.append(_TANKI)
         if win in trips:
-            roles.append(_SHANPON_TSUMO if tsumo else ("shanpon", win))
-        for s in set(runs):
-            if s <= win <= s + 2:
+            roles.append(shanpon)
+        taking = [s for s in runs if s <= win <= s + 2]  # the runs the winning tile is in
+        if taking:
+            # in two runs: each run once, in ``set`` order (ties between readings go to the
+            # first reading, so the order is kept as it always was)
+            if len(taking) > 1:
+                taking = [s for s in set(runs) if s <= win <= s + 2]
+            for s in taking:
                 pos = win - s
                 if pos == 1:
-                    roles.append(_KANCHAN)
+                    role = _KANCHAN
                 elif (pos == 0 and s % 9 == 6) or (pos == 2 and s % 9 == 0):
-                    roles.append(_PENCHAN)
+                    role = _PENCHAN
                 else:
-                    roles.append(_RYANMEN)
-        for wait, opened in dict.fromkeys(roles) if len(roles) > 1 else roles:
-            pungs = _pungs(trips, opened)
+                    role = _RYANMEN
+                if role not in roles:
+                    roles.append(role)
+        for wait, opened in roles:
+            pungs = _pungs(trips, opened) if trips else ()
             if meld_pungs:
                 pungs += meld_pungs
             out.append(new(Reading, (facts, STANDARD, pair, all_runs, pungs, wait)))
     if not facts.melds and sum(counts) == 14:
-        if is_chiitoitsu(counts):
+        if counts.count(2) == 7:  # chiitoitsu (a standard shape too when it is ryanpeikou)
             out.append(Reading(facts, CHIITOITSU, win, (), (), "tanki"))
-        if is_kokushi(counts, kinds):
-            pre = facts.pre_win
-            thirteen = all(pre[k] == 1 for k in kokushi_kinds(kinds))
-            pair = next(k for k in kokushi_kinds(kinds) if counts[k] == 2)
-            out.append(
-                Reading(facts, KOKUSHI, pair, (), (), "kokushi_13" if thirteen else "kokushi")
-            )
-        if allow_shiisan and is_shiisan_puutaa(counts):
-            pair = next(k for k, c in enumerate(counts) if c == 2)
-            out.append(Reading(facts, SHIISAN, pair, (), (), "none"))
+        # kokushi and shiisan puutaa hold no run or triplet: never a standard shape
+        if not decomps:
+            if is_kokushi(counts, kinds):
+                pre = facts.pre_win
+                thirteen = all(pre[k] == 1 for k in kokushi_kinds(kinds))
+                pair = next(k for k in kokushi_kinds(kinds) if counts[k] == 2)
+                out.append(
+                    Reading(facts, KOKUSHI, pair, (), (), "kokushi_13" if thirteen else "kokushi")
+                )
+            if allow_shiisan and is_shiisan_puutaa(counts):
+                pair = next(k for k, c in enumerate(counts) if c == 2)
+                out.append(Reading(facts, SHIISAN, pair, (), (), "none"))
     return out

@@ -63,8 +63,9 @@ class Plan(NamedTuple):
     open_riichi: int
     rinshan_haitei: tuple[int, int]
     kanburi_houtei: tuple[int, int]
-    #: (one suit, all terminals/honors, three kans) → the ``hand`` tests such a hand can pass
-    hand_by_gates: dict[tuple[bool, bool, bool], tuple[tuple[int, int, YakuTest], ...]]
+    #: (one suit | all terminals/honors << 1 | three kans << 2) → the ``hand`` tests such a
+    #: hand can pass
+    hand_by_gates: dict[int, tuple[tuple[int, int, YakuTest], ...]]
     #: the skip conditions' inputs as one int (see ``_own``) → the ``own`` tests to run
     own_by_shape: dict[int, tuple[tuple[int, int, YakuTest], ...]]
 
@@ -186,10 +187,11 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
     the same hand (tenpai); it must not be shared between seats, rounds or rule sets.
     """
     form = r.form
-    key = (r.facts.closed, form)
+    f = r.facts
+    key = (f.closed, form)
     entry = c.cache.get(key)  # (plan, situational yaku) of this context
     if entry is None:
-        plan = plan_of(c.rules, key[0], form)
+        plan = plan_of(c.rules, f.closed, form)
         entry = (plan, _situational(plan, r, c))
         c.cache[key] = entry
     plan, (mask, han) = entry
@@ -218,10 +220,11 @@ def _hand(plan: Plan, r: Reading, c: Context) -> Held:
     """Whole-hand yaku, skipping tests whose gate (one suit, all terminals/honors, three
     kans) the hand fails."""
     f = r.facts
-    gates = (f.n_suits <= 1, f.all_th, f.n_kans >= 3)
+    # an int key of the three gates (cheaper to hash than a tuple)
+    gates = (f.n_suits <= 1) | f.all_th << 1 | (f.n_kans >= 3) << 2
     tests = plan.hand_by_gates.get(gates)
     if tests is None:
-        open_gates = (True, *gates)  # gate 0: always run
+        open_gates = (True, f.n_suits <= 1, f.all_th, f.n_kans >= 3)  # gate 0: always run
         tests = tuple((b, h, fn) for b, h, fn, gate in plan.hand if open_gates[gate])
         plan.hand_by_gates[gates] = tests
     mask = han = 0
@@ -236,31 +239,44 @@ def _own(plan: Plan, r: Reading, c: Context) -> Held:
     """Reading-level yaku, skipping tests whose necessary conditions fail: least pungs and
     runs, a terminal/honor pair, an honor in the hand (or none), all three suits."""
     f = r.facts
-    n_pungs, n_runs = len(r.pungs), len(r.runs)
     # an int key (cheaper to hash than a tuple) of everything the skip conditions read
-    shape = n_pungs << 6 | n_runs << 3 | IS_TH[r.pair] << 2 | f.has_honor << 1 | (f.n_suits == 3)
+    shape = (
+        len(r.pungs) << 6
+        | len(r.runs) << 3
+        | IS_TH[r.pair] << 2
+        | f.has_honor << 1
+        | (f.n_suits == 3)
+    )
     tests = plan.own_by_shape.get(shape)
     if tests is None:
-        th_pair, honor, three_suits = IS_TH[r.pair], f.has_honor, f.n_suits == 3
-        tests = tuple(
-            (b, h, fn)
-            for b, h, fn, least_pungs, least_runs, needs_th, honor_gate, needs_suits in plan.own
-            if n_pungs >= least_pungs
-            and n_runs >= least_runs
-            and (th_pair or not needs_th)
-            and (honor_gate == 0 or (honor_gate == 1) == honor)
-            and (three_suits or not needs_suits)
-        )
+        tests = _own_tests(plan, r)
         plan.own_by_shape[shape] = tests
     mask = han = 0
+    yakuhai = plan.yakuhai
     for b, h, fn in tests:
         if fn(r, c):
             mask |= b
-            if b == plan.yakuhai:  # once per set, twice for a double wind's set
+            if b == yakuhai:  # once per set, twice for a double wind's set
                 han += h * sum(n for _, n in yakuhai_sets(r, c))
             else:
                 han += h
     return mask, han
+
+
+def _own_tests(plan: Plan, r: Reading) -> tuple[tuple[int, int, YakuTest], ...]:
+    """The reading-level tests whose necessary conditions a reading of this shape meets."""
+    f = r.facts
+    n_pungs, n_runs = len(r.pungs), len(r.runs)
+    th_pair, honor, three_suits = IS_TH[r.pair], f.has_honor, f.n_suits == 3
+    return tuple(
+        (b, h, fn)
+        for b, h, fn, least_pungs, least_runs, needs_th, honor_gate, needs_suits in plan.own
+        if n_pungs >= least_pungs
+        and n_runs >= least_runs
+        and (th_pair or not needs_th)
+        and (honor_gate == 0 or (honor_gate == 1) == honor)
+        and (three_suits or not needs_suits)
+    )
 
 
 def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:

@@ -20,6 +20,7 @@ HEAT_THRESHOLD = 0.3
 OUT_CHANNELS = 6
 SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile
 CROSS_SCALE_IOU = 0.3  # a half-size hit overlapping a full-size one this much is the same
+WEAK_IOU = 0.2  # a weak peak (see TileDetector.detect) overlapping a hit this much is not kept
 COARSE_BELOW = 12  # fewer tiles than this found at full size: look again at half size
 # A photo whose aspect ratio was changed (an exporter's "stretch to 640×640" turns tiles into
 # 25×400 px slivers) hides its tiles from the detector; squashing it back by one of these
@@ -123,11 +124,19 @@ class TileDetector:
         (out,) = self.session.run(None, {self.input_name: x})  # type: ignore[attr-defined]
         return np.asarray(out, np.float32), scale
 
-    def detect(self, image: np.ndarray, threshold: float = HEAT_THRESHOLD) -> list[RawBox]:
+    def detect(self, image: np.ndarray, threshold: float = HEAT_THRESHOLD,
+               weak: float | None = None) -> list[RawBox]:
+        """Hits with heat ≥ ``threshold``; with ``weak`` (< threshold) also the full-size
+        pass's weaker peaks (heat ≥ ``weak``) that overlap no hit by IoU ≥ ``WEAK_IOU``: the
+        caller keeps them only when the classifier is sure (vision/pipeline.py, ``WEAK_SURE``).
+        The hits above ``threshold`` are the same with or without ``weak``."""
         out, scale = self.raw(image)
-        found = decode(out, scale, threshold)
+        low = decode(out, scale, min(threshold, weak if weak is not None else threshold))
+        found = [b for b in low if b.score >= threshold]
         big = max((f.box[3] - f.box[1] for f in found), default=0.0) * scale > self.side / 5
         if self.coarse_side and (len(found) < COARSE_BELOW or big):
             coarse = decode(*self.raw(image, self.coarse_side), threshold)
             found += [c for c in coarse if all(iou(c.box, f.box) < CROSS_SCALE_IOU for f in found)]
-        return found
+        weak_hits = [b for b in low if b.score < threshold
+                     and all(iou(b.box, f.box) < WEAK_IOU for f in found)]
+        return found + weak_hits

@@ -20,7 +20,7 @@ import numpy as np
 from engine.errors import InputError
 from vision.classify import CLASSES, NOT_TILES, TileClassifier, crop_tile
 from vision.decode import decode
-from vision.detect import SQUASHES, RawBox, TileDetector, iou, squash, unsquash
+from vision.detect import HEAT_THRESHOLD, SQUASHES, RawBox, TileDetector, iou, squash, unsquash
 from vision.detect import decode as decode_heat
 from vision.types import TileDetection
 
@@ -43,6 +43,12 @@ TURN = True  # classifier test-time augmentation: also read each crop turned 180
 # jp held-out and renders (models/MODEL_CARD.md, "Inference tuning").
 DOUBLE_IOU: float | None = 0.3
 DOUBLE_SURE = 0.0
+# Weak detector peaks (heat from WEAK_HEAT up to the detector's HEAT_THRESHOLD, overlapping no
+# other hit; None: not looked at) are reported only when the classifier reads a tile with
+# p ≥ WEAK_SURE: a featureless face (the HK white dragon is a blank tile) heats the detector
+# little. Measured in models/MODEL_CARD.md ("Inference tuning").
+WEAK_HEAT: float | None = None
+WEAK_SURE = 0.9
 
 
 def _session(path: Path, threads: int) -> object:
@@ -61,9 +67,9 @@ _Named = tuple[tuple[float, float, float, float], bool, np.ndarray, float]
 def _confident(named: list[_Named]) -> int:
     """How many hits read as a riichi tile (or a back) with probability ≥ ``CONFIDENT``."""
     n = 0
-    for _box, _sw, p, _score in named:
+    for _box, _sw, p, score in named:
         k = int(np.argmax(p))
-        n += CLASSES[k] not in NOT_TILES and p[k] >= CONFIDENT
+        n += CLASSES[k] not in NOT_TILES and p[k] >= CONFIDENT and score >= HEAT_THRESHOLD
     return n
 
 
@@ -72,6 +78,8 @@ class Recognizer:
 
     double_iou: float | None = DOUBLE_IOU  # see drop_double_hits (benchmarks may override)
     double_sure: float = DOUBLE_SURE
+    weak_heat: float | None = WEAK_HEAT
+    weak_sure: float = WEAK_SURE
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
         models = Path(models)
@@ -95,7 +103,7 @@ class Recognizer:
 
     def hits(self, image: np.ndarray) -> list[_Named]:
         """Detector hits with their class probabilities (the squash pass included)."""
-        named = self._name(image, self.detector.detect(image))
+        named = self._name(image, self.detector.detect(image, weak=self.weak_heat))
         good = _confident(named)
         if good < FEW_TILES:
             best, best_good = named, max(2 * good, good + 2)
@@ -112,6 +120,7 @@ class Recognizer:
     def detections(self, named: list[_Named], scale: float = 1.0
                    ) -> tuple[list[TileDetection], int]:
         """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count."""
+        named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
         if self.double_iou is not None:
             named = drop_double_hits(named, self.double_iou, self.double_sure)
         out: list[TileDetection] = []
@@ -130,6 +139,12 @@ class Recognizer:
             alts = _alternatives(p, k)
             out.append(TileDetection(label, (x1, y1, x2, y2), angle, round(conf, 4), "other", alts))
         return out, flowers
+
+    def _sure_tile(self, hit: _Named) -> bool:
+        """A weak hit worth reporting: at least ``weak_heat`` hot and surely a tile."""
+        k = int(np.argmax(hit[2]))
+        return (self.weak_heat is not None and hit[3] >= self.weak_heat
+                and CLASSES[k] not in NOT_TILES and hit[2][k] >= self.weak_sure)
 
     def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[_Named]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score)."""

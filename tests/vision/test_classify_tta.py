@@ -76,3 +76,52 @@ def test_onnx_import_reproduces_the_shipped_classifier() -> None:
     x = np.random.default_rng(3).random((16, 3, CROP_H, CROP_W)).astype(np.float32)
     x[:8] = np.repeat(x[:8].mean(axis=1, keepdims=True), 3, axis=1)  # some grey crops too
     assert check_against_onnx(net, path, x) < 1e-4
+
+
+def test_weak_hits_are_reported_only_when_surely_a_tile() -> None:
+    """vision.pipeline WEAK_HEAT/WEAK_SURE: a peak below the detector's threshold counts only
+    when the classifier is sure it is a tile; hits above the threshold are untouched."""
+    from vision.detect import HEAT_THRESHOLD
+    from vision.pipeline import Recognizer
+
+    rec = Recognizer.__new__(Recognizer)
+    rec.double_iou, rec.double_sure = None, 0.0
+    rec.weak_heat, rec.weak_sure = 0.15, 0.9
+    low = HEAT_THRESHOLD - 0.05
+    strong = _hit((0, 0, 40, 60), "3p", 0.5, 0.8)  # unsure but a real hit: kept
+    weak_sure = _hit((50, 0, 90, 60), "5z", 0.95, low)  # kept
+    weak_unsure = _hit((100, 0, 140, 60), "5z", 0.8, low)  # dropped
+    weak_flower = _hit((150, 0, 190, 60), "flower", 0.99, low)  # dropped, not counted
+    too_cold = _hit((200, 0, 240, 60), "5z", 0.99, 0.1)  # below weak_heat: dropped
+    tiles, flowers = rec.detections([strong, weak_sure, weak_unsure, weak_flower, too_cold])
+    assert [t.tile for t in tiles] == ["3p", "5z"] and flowers == 0
+    rec.weak_heat = None  # off: only the detector's own hits
+    tiles, _ = rec.detections([strong, weak_sure, weak_unsure, weak_flower, too_cold])
+    assert [t.tile for t in tiles] == ["3p"]
+
+
+def test_weak_peaks_leave_the_strong_hits_alone_and_skip_overlaps() -> None:
+    from vision.detect import OUT_CHANNELS, TileDetector
+
+    class _Fixed:
+        def __init__(self, out: np.ndarray) -> None:
+            self.out = out
+
+        def get_inputs(self) -> list:
+            return [type("I", (), {"name": "input"})()]
+
+        def run(self, _names, _feed):
+            return [self.out]
+
+    heat = np.full((1, OUT_CHANNELS, 64, 64), -10.0, np.float32)
+    heat[0, 1:3] = 0.0
+    heat[0, 3:5] = np.log(40 / 16)
+    heat[0, 0, 30, 10] = 3.0  # strong
+    heat[0, 0, 30, 40] = -1.0  # weak (0.27), alone
+    heat[0, 0, 30, 14] = -1.0  # weak, on top of the strong one (IoU > 0.2): not kept
+    det = TileDetector(_Fixed(heat), side=256, coarse_side=None)
+    img = np.zeros((256, 256, 3), np.uint8)
+    plain = det.detect(img)
+    with_weak = det.detect(img, weak=0.15)
+    assert len(plain) == 1 and with_weak[: len(plain)] == plain
+    assert len(with_weak) == 2 and with_weak[1].score < 0.3

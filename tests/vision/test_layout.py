@@ -337,6 +337,29 @@ def test_rule_23_minkan_tiles_side_by_side_are_no_kakan() -> None:
     check(t, hand("123p789s1122z", "2z", ["minkan:9999p"]))
 
 
+def test_rule_1_called_tile_with_one_alike_is_a_pon_when_the_count_needs_it() -> None:
+    """A sideways tile and one of its kind, the hand three tiles short (§1): a pon whose third
+    tile the detector missed, with a warning naming it."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("1s", "meld", gap=0.7, sideways=True)
+    t.put("1s", "meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:111s"]), warnings=1)
+    assert "its third 1s not seen" in layout.warnings[0]
+
+
+def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("1s", "meld", gap=1.5, sideways=True)
+    t.put("1s", "meld")
+    layout = t.read()
+    assert layout.hand["melds"] == [] and layout.hand["hand"] == "123456p789s1122z"
+    assert not any("not seen" in w for w in layout.warnings)
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p789s1122z")

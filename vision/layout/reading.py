@@ -16,8 +16,8 @@ from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.grouping import _norths, _Placed, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
-from vision.layout.notation import _is_north, readable
-from vision.layout.tolerances import MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, WIN_GAP
+from vision.layout.notation import _is_north, kind, readable
+from vision.layout.tolerances import MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, SIDEWAYS_SHAPE, WIN_GAP
 from vision.types import TileDetection
 
 
@@ -49,6 +49,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     other: list[int] = []
     lone_candidates: list[int] = []
     north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
+    short_sets: list[list[int]] = []  # a sideways tile and one alike: a pon with a tile unseen
     if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
         gap0, first = groups[0]
         if (
@@ -95,6 +96,8 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         if meld is not None:
             melds.append((meld, indices))
             continue
+        if _short_pon(group, tiles):
+            short_sets.append(indices)
         if lone_upright:
             lone_candidates.append(group[0].index)
         other.extend(indices)
@@ -121,8 +124,39 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                 f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
                 f"read as a {name} (its sideways tile not seen), not kita; check it"
             )
+    if len(short_sets) == 1 and units not in (13, 14) and units + 3 in (13, 14):
+        # §1 counts: the hand needs three more tiles, and a called tile (§23) with one of its
+        # kind beside it is a pon whose third tile the detector did not find.
+        indices = short_sets[0]
+        faces = [tiles[k].tile for k in indices]
+        meld = _meld_string("pon", faces, 3)
+        melds.append((meld, indices))
+        other = [k for k in other if k not in indices]
+        units += 3
+        seen = " ".join(faces)
+        warnings[:] = [w for w in warnings if not w.startswith(f"called meld {seen} has 2 ")]
+        warnings.append(
+            f"called set {seen} shows 2 tiles and the hand needs 3 more (§1): read as {meld}, "
+            f"its third {kind(faces[0])} not seen; check it"
+        )
     kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
     return _Reading(row, win, melds, kita, other, warnings)
+
+
+def _short_pon(group: list[_Placed], tiles: list[TileDetection]) -> bool:
+    """Two face-up tiles of one kind, one of them sideways (a called tile, §23) with a box
+    clearly wider for its height than the other's (``SIDEWAYS_SHAPE``): not an upright tile
+    reported sideways."""
+    dets = sorted((tiles[p.index] for p in group), key=lambda d: d.angle)
+    if len(dets) != 2 or [d.angle for d in dets] != [0, 90] or not all(map(readable, dets)):
+        return False
+
+    def aspect(d: TileDetection) -> float:
+        x1, y1, x2, y2 = d.box
+        return (x2 - x1) / max(y2 - y1, 1e-6)
+
+    wide = aspect(dets[1]) >= SIDEWAYS_SHAPE * aspect(dets[0])
+    return wide and kind(dets[0].tile) == kind(dets[1].tile)
 
 
 def _north_wins(gap: float, p: _Placed) -> bool:

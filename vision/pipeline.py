@@ -3,9 +3,11 @@
 ``Recognizer`` loads both ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
 is the cached process-wide one. Tiles the classifier calls ``flower`` (HK flower/season tiles,
 never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers. Each crop
-is read twice (as cut and turned 180°, probabilities averaged: ``TURN``), and a second hit on
-one tile (overlapping a stronger hit, same reading) is dropped (``DOUBLE_IOU``); both settings
-and their measurements are in models/MODEL_CARD.md ("Inference tuning").
+is read twice (as cut and turned 180°, probabilities averaged: ``TURN``), a second hit on one
+tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
+``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
+(``WEAK_HEAT``, ``WEAK_SURE``); the settings and their measurements are in
+models/MODEL_CARD.md ("Inference tuning").
 """
 
 from __future__ import annotations
@@ -42,13 +44,13 @@ TURN = True  # classifier test-time augmentation: also read each crop turned 180
 # DOUBLE_SURE 0: only a second reading of the same tile goes). Chosen on hk valid, checked on
 # jp held-out and renders (models/MODEL_CARD.md, "Inference tuning").
 DOUBLE_IOU: float | None = 0.3
-DOUBLE_SURE = 0.0
+DOUBLE_SURE = 0.6
 # Weak detector peaks (heat from WEAK_HEAT up to the detector's HEAT_THRESHOLD, overlapping no
 # other hit; None: not looked at) are reported only when the classifier reads a tile with
 # p ≥ WEAK_SURE: a featureless face (the HK white dragon is a blank tile) heats the detector
 # little. Measured in models/MODEL_CARD.md ("Inference tuning").
-WEAK_HEAT: float | None = None
-WEAK_SURE = 0.9
+WEAK_HEAT: float | None = 0.2
+WEAK_SURE = 0.95
 
 
 def _session(path: Path, threads: int) -> object:

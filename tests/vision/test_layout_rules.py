@@ -242,6 +242,41 @@ def test_rule_1_winning_shape_respects_four_of_a_kind() -> None:
     check(t, hand("123456p789s2225z", "2z"), warnings=None)
 
 
+def test_rule_a4_lone_tile_beyond_the_winning_tile_that_may_be_a_north_is_a_kita() -> None:
+    """The hand has one winning tile (§1): a lone tile set beyond it on its line, with a north
+    reading, is a kita (§A4), re-read as a north with a warning naming it."""
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    t.put("1z", "kita", gap=1.2)
+    unsure(t, 0.6, ("4z", 0.3))
+    layout = check(t, hand("123456p789s112z", "2z", kita=1), warnings=None)
+    assert said(layout.warnings, "kita", "read as 1z", "read as 4z")
+
+
+def test_rule_a4_lone_sideways_tile_beyond_the_winning_tile_is_a_kita_when_barely_north() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    t.put("1z", "kita", gap=1.2, sideways=True)
+    unsure(t, 0.85, ("4z", 0.07))
+    layout = check(t, hand("123456p789s112z", "2z", kita=1), warnings=None)
+    assert said(layout.warnings, "kita", "read as 4z")
+
+
+def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    t.put("3z", "other", gap=1.2)
+    unsure(t, 0.55, ("4z", 0.07))
+    layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
+    assert not said(layout.warnings, "read as 4z")
+
+
 def test_kita_are_norths_a_tile_beside_kita_with_a_north_reading_is_a_kita() -> None:
     t = Table()
     t.row("234p678s5599s")

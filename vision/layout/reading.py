@@ -16,8 +16,16 @@ from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.grouping import _norths, _Placed, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
-from vision.layout.notation import _is_north, kind, readable
-from vision.layout.tolerances import MAX_WIN_GAP, NORTH_GAP, NORTH_OFF, SIDEWAYS_SHAPE, WIN_GAP
+from vision.layout.notation import _is_north, kind, north_like, readable
+from vision.layout.tolerances import (
+    KITA_ALT,
+    LONE_KITA_ALT,
+    MAX_WIN_GAP,
+    NORTH_GAP,
+    NORTH_OFF,
+    SIDEWAYS_SHAPE,
+    WIN_GAP,
+)
 from vision.types import TileDetection
 
 
@@ -95,6 +103,13 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         meld = _read_meld(group, tiles, warnings)
         if meld is not None:
             melds.append((meld, indices))
+            continue
+        lone_kita = LONE_KITA_ALT if tile.angle == 90 else KITA_ALT
+        if single and (gi > 0 or win is not None) and north_like(tile, lone_kita):
+            # §A4: beyond the winning tile or the melds, a lone tile set aside on their line
+            # (sideways: as kita are laid, never another set's tile) that may be a north is a
+            # kita (the hand has one winning tile); the rule-aware reading names it.
+            kita.append(group[0].index)
             continue
         if _short_pon(group, tiles):
             short_sets.append(indices)

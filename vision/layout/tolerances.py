@@ -30,6 +30,7 @@ SHAPE_FIX_MIN_ALT = 0.02  # a winning-shape re-reading considers alternatives at
 SHAPE_FIX_MAX_COST = 4.0
 TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai shape
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
+LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or melds, on their line
 BEYOND = 0.3  # a tile this far (× a) across the row from one it overlaps lies beyond it (kakan)
 TWO_IN_ONE = 1.25  # a set's tile this much bigger (√area) than its neighbours is two tiles in one
 SIDEWAYS_SHAPE = 1.15  # a sideways tile's box: at least this × an upright one's width/height

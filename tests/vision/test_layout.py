@@ -360,6 +360,20 @@ def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
     assert not any("not seen" in w for w in layout.warnings)
 
 
+def test_rule_1_lone_tile_touching_the_end_of_a_13_tile_hand_is_the_winning_tile() -> None:
+    """A tile right after the row, nearer the camera (bigger) and too close to look set apart,
+    with 13 tiles before it counting the melds (§1): the winning tile, with a warning."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.scale = 1.4
+    t.put("2z", "win", gap=0.1)
+    t.scale = 1.0
+    t.put("1s", "meld", gap=1.5, sideways=True)
+    t.row("11s", "meld")
+    layout = check(t, hand("123p789s1122z", "2z", ["pon:111s"]), warnings=1)
+    assert "(2z) is barely set apart" in layout.warnings[0]
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p789s1122z")

@@ -56,6 +56,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     kita: list[int] = []
     other: list[int] = []
     lone_candidates: list[int] = []
+    touching: int | None = None  # a lone tile right after the row, too close to be the win
     north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
     short_sets: list[list[int]] = []  # a sideways tile and one alike: a pon with a tile unseen
     if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
@@ -115,7 +116,19 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             short_sets.append(indices)
         if lone_upright:
             lone_candidates.append(group[0].index)
+            if gi == 0 and gap < MAX_WIN_GAP:
+                touching = group[0].index
         other.extend(indices)
+    if win is None and touching is not None and len(row) + 3 * len(melds) == 13:
+        # §1: 13 tiles with the melds, and one lone tile right at the row's end (too close to
+        # look set apart): it is the winning tile.
+        win = touching
+        lone_candidates.remove(touching)
+        other.remove(touching)
+        warnings.append(
+            f"the tile right after the hand ({tiles[touching].tile}) is barely set apart: read "
+            "as the winning tile (the hand has 13 tiles without it); check it"
+        )
     if win is not None and lone_candidates:
         extra = ", ".join(tiles[k].tile for k in lone_candidates)
         warnings.append(

@@ -25,6 +25,7 @@ from typing import NamedTuple
 from engine.parse import Meld
 from engine.suits import (
     GROUP_BASES,
+    GROUP_FLAGS,
     GroupDecomp,
     combine,
     combine3,
@@ -111,10 +112,10 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
     """
     groups = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     flags = (
-        group_flags(groups[0]),
-        group_flags(groups[1]),
-        group_flags(groups[2]),
-        group_flags(groups[3]),
+        GROUP_FLAGS.get(groups[0], 0),
+        GROUP_FLAGS.get(groups[1], 0),
+        GROUP_FLAGS.get(groups[2], 0),
+        GROUP_FLAGS.get(groups[3], 0),
     )
     found: dict[int, tuple[GroupDecomp, ...]] = {}
     for gi, accept in receivers(flags):
@@ -131,16 +132,19 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
         for i, f, added in group_additions(groups[gi]):
             if f & accept:
                 found[base + i] = combine3(before, group_decomps(base, added), after)
-    if sum(counts) == 13:
-        if counts.count(2) == 6 and counts.count(1) == 1:  # chiitoitsu tanki
+    if sum(counts) == 13:  # chiitoitsu and kokushi waits (quick rejects by kinds held)
+        distinct = len(counts) - counts.count(0)
+        if distinct == 7 and counts.count(2) == 6:  # chiitoitsu tanki (the 7th kind single)
             found.setdefault(counts.index(1), ())
         kk = kokushi_kinds(kinds)
-        distinct = len(counts) - counts.count(0)
-        if distinct >= len(kk) - 1 and sum(counts[k] for k in kk) == 13:
+        if distinct >= len(kk) - 1 and sum([counts[k] for k in kk]) == 13:
             missing = [k for k in kk if counts[k] == 0]
             if len(missing) <= 1:  # 13-sided with none missing, else the missing one
                 for k in missing or kk:
                     found.setdefault(k, ())
+    if len(found) == 1:
+        k = next(iter(found))
+        return [(k, found[k])] if k in kinds else []
     return [(k, found[k]) for k in sorted(found) if k in kinds]
 
 

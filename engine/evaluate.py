@@ -42,7 +42,7 @@ def readings_in(
     """The readings of a completed hand as won in ``ctx`` (ron/tsumo, first draw);
     ``decomps``: its standard decompositions when already known."""
     return readings(
-        facts, ctx.sit.tsumo, ctx.rules.tile_kinds, allow_shiisan(ctx.sit, facts), decomps
+        facts, ctx.sit.tsumo, ctx.rules.tile_kinds, ctx.first_turn and not facts.melds, decomps
     )
 
 
@@ -65,9 +65,12 @@ def best(
         rs = readings_in(facts, ctx)
     if not rs:
         return None
-    if memo is None:
-        memo = {}
-    r = rs[_best_index(rs, ctx, extra_han, memo)[0]] if len(rs) > 1 else rs[0]
+    if len(rs) > 1:
+        if memo is None:
+            memo = {}  # the chosen reading's yaku are read again below
+        r = rs[_best_index(rs, ctx, extra_han, memo)[0]]
+    else:
+        r = rs[0]
     yaku = yaku_of(r, ctx, memo)
     fu, items = fu_of(r, ctx)
     return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
@@ -125,7 +128,9 @@ def best_yaku_han(
     if not rs:
         return None
     if len(rs) == 1:
-        return yaku_han_of(rs[0], ctx, memo)
+        if ctx.rules.yakuman_exclusive:
+            return yaku_han_of(rs[0], ctx, memo)
+        return held(rs[0], ctx, memo)[1]
     if memo is None:
         memo = {}  # the ranking below reads the same readings' yaku again
     first = yaku_han_of(rs[0], ctx, memo)
@@ -220,16 +225,20 @@ def dora_of(
     hand: HandInput, win: Tile | None, win_kind: int | None, sit: Situation, rules: Rules
 ) -> Dora:
     """All non-yaku han of a hand: dora, ura (with riichi), red fives, kita, aka-5-man bonus."""
-    tiles = shape_tiles(hand, win, win_kind)
     counts = hand_counts(hand)
     if win is not None and win_kind is not None:
         counts[win_kind] += 1
     dora = indicator_hits(hand.dora, counts, hand.kita, rules)
     ura = indicator_hits(hand.ura, counts, hand.kita, rules) if sit.riichi != "none" else 0
     if rules.all_fives_red:
+        tiles = shape_tiles(hand, win, win_kind)
         aka = sum(1 for t in tiles if t.kind in (FIVE_P, FIVE_S) and not t.aka5man)
-    else:
-        aka = sum(map(_RED, tiles))
+    else:  # the red fives among hand, melds and the winning tile (the shape's tiles)
+        aka = sum(map(_RED, hand.concealed_tiles))
+        for m in hand.melds:
+            aka += sum(map(_RED, m.tiles))
+        if win is not None and win_kind is not None and win.kind == win_kind:
+            aka += win.red
     if rules.aka5man_kita_is_red_dora:
         aka += hand.kita_aka
     kita = rules.kita_all_four_han if hand.kita == 4 else hand.kita

@@ -128,25 +128,30 @@ class Situation(NamedTuple):
         """
         if tsumo == self.tsumo:
             return self
-        return Situation(
-            tsumo=tsumo,
-            seat=self.seat,
-            round=self.round,
-            riichi=self.riichi,
-            ippatsu=self.ippatsu,
-            haitei=self.haitei and tsumo,
-            houtei=self.houtei and not tsumo,
-            rinshan=self.rinshan and tsumo,
-            kanburi=self.kanburi and not tsumo,
-            chankan=self.chankan and not tsumo,
-            tenhou=self.tenhou and tsumo,
-            chihou=self.chihou and tsumo,
-            renhou=self.renhou and not tsumo,
-            first_draw=self.first_draw and tsumo,
-            discarder_riichi=self.discarder_riichi,
-            honba=self.honba,
-            deposits=self.deposits,
-            ron_on=self.ron_on if not tsumo else None,
+        # positional through tuple.__new__ (field order): the NamedTuple's keyword __new__
+        # costs several times more, and tenpai builds one per hand
+        return tuple.__new__(
+            Situation,
+            (
+                tsumo,
+                self.seat,
+                self.round,
+                self.riichi,
+                self.ippatsu,
+                self.haitei and tsumo,
+                self.houtei and not tsumo,
+                self.rinshan and tsumo,
+                self.kanburi and not tsumo,
+                self.chankan and not tsumo,
+                self.tenhou and tsumo,
+                self.chihou and tsumo,
+                self.renhou and not tsumo,
+                self.first_draw and tsumo,
+                self.discarder_riichi,
+                self.honba,
+                self.deposits,
+                self.ron_on if not tsumo else None,
+            ),
         )
 
 

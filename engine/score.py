@@ -63,7 +63,11 @@ def score(parsed: Parsed) -> dict[str, Any]:
     make = completer(hand, rules)
     facts = make(hand.win_kind)
     # the actual win is (normally) one of the waits: its decompositions are already known
-    decomps = next((d for w, d in shapes if w == hand.win_kind), None)
+    decomps = None
+    for w, d in shapes:
+        if w == hand.win_kind:
+            decomps = d
+            break
     ev = best(facts, ctx, dora.total, readings_in(facts, ctx, decomps))
     wait_kinds = [w for w, _ in shapes]
     # ... and its evaluation is the guarantee's value of that wait (a shape kind, not a red five)

@@ -77,7 +77,8 @@ def _enumerate(ranks: int) -> tuple[dict[tuple[int, ...], tuple[GroupDecomp, ...
 
 _SUIT_DECOMPS, _SUIT_FLAGS = _enumerate(9)
 _HONOR_DECOMPS, _HONOR_FLAGS = _enumerate(7)
-_FLAGS = {**_SUIT_FLAGS, **_HONOR_FLAGS}  # 9- and 7-tuples never collide
+#: pattern → :func:`group_flags` of the whole patterns (9- and 7-tuples never collide)
+GROUP_FLAGS = {**_SUIT_FLAGS, **_HONOR_FLAGS}
 _RANK_DECOMPS = {**_SUIT_DECOMPS, **_HONOR_DECOMPS}
 
 
@@ -116,7 +117,7 @@ def group_flags(counts: tuple[int, ...]) -> int:
     >>> group_flags((3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags((3, 1, 1, 0, 0, 0, 0, 0, 0))
     (1, 2)
     """
-    return _FLAGS.get(counts, 0)
+    return GROUP_FLAGS.get(counts, 0)
 
 
 def combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...]:
@@ -168,7 +169,7 @@ def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int,
         if counts[i] >= 4 or not any(counts[max(i - reach, 0) : i + reach + 1]):
             continue
         after = counts[:i] + (counts[i] + 1,) + counts[i + 1 :]
-        f = _FLAGS.get(after, 0)
+        f = GROUP_FLAGS.get(after, 0)
         if f:
             out.append((i, f, after))
     return tuple(out)

@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from engine.decompose import Completion, HandFacts, completions
+from engine.decompose import Completion, HandFacts, completions, readings
 from engine.evaluate import (
     Evaluation,
-    allow_shiisan,
     best_yaku_han,
     completer,
     hand_counts,
@@ -40,8 +39,8 @@ def wait_shapes(hand: HandInput, rules: Rules) -> list[Completion]:
     """The waits (:func:`waits`), each with the standard decompositions of its completed
     tiles: the 13 tiles are decomposed once for all of them."""
     found = completions(hand.concealed, rules.tile_kinds)
-    if rules.used_up_waits_count:
-        return found
+    if rules.used_up_waits_count or not (hand.melds or hand.kita):
+        return found  # a wait is never a fifth concealed tile: only melds and kita use one up
     held = held_counts(hand)
     return [c for c in found if held[c[0]] < 4]
 
@@ -156,6 +155,8 @@ def ron_and_tsumo_values(
     only) and reading-level yaku."""
     ron_sit, tsumo_sit = sit.as_tsumo(False), sit.as_tsumo(True)
     ron_ctx, tsumo_ctx = Context(ron_sit, rules), Context(tsumo_sit, rules)
+    kinds = rules.tile_kinds
+    shiisan = tsumo_ctx.first_turn and not hand.melds  # 十三不塔 on tsumo only
     dora = _WaitDora(hand, sit, rules)
     ron: list[int] = []
     tsumo: list[int] = []
@@ -163,14 +164,14 @@ def ron_and_tsumo_values(
     for w, decomps in shapes:
         f = make(w)
         memo: dict[Any, Any] = {}
-        rs_ron = readings_in(f, ron_ctx, decomps)
+        rs_ron = readings(f, False, kinds, False, decomps)
         rs_tsumo = rs_ron
-        if allow_shiisan(tsumo_sit, f):
-            rs_tsumo = readings_in(f, tsumo_ctx, decomps)
+        if shiisan:
+            rs_tsumo = readings(f, True, kinds, True, decomps)
         else:
             for r in rs_ron:
                 if r.wait == "shanpon":  # the triplet is concealed on tsumo (sanankou, fu)
-                    rs_tsumo = readings_in(f, tsumo_ctx, decomps)
+                    rs_tsumo = readings(f, True, kinds, False, decomps)
                     break
         extra = dora.of(w) if len(rs_ron) > 1 or len(rs_tsumo) > 1 else 0
         ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)

@@ -35,16 +35,18 @@ class Context:
     """The situation a reading is judged in: the hand JSON's situation and the rule set.
 
     ``cache`` keeps the situational yaku (they depend on nothing else) for this context.
-    A plain slotted class (not a frozen dataclass): one is built per evaluated hand, and
-    ``sit`` and ``rules`` are never reassigned.
+    ``first_turn``: a tsumo on the dealer's dealt 14 or a child's first draw, where 十三不塔 may
+    be read (a concealed hand only). A plain slotted class (not a frozen dataclass): one is
+    built per evaluated hand, and ``sit`` and ``rules`` are never reassigned.
     """
 
-    __slots__ = ("sit", "rules", "cache")
+    __slots__ = ("sit", "rules", "cache", "first_turn")
 
     def __init__(self, sit: Situation, rules: Rules) -> None:
         self.sit = sit
         self.rules = rules
         self.cache: dict[tuple[bool, str], Any] = {}
+        self.first_turn = sit.tsumo and (sit.tenhou or sit.chihou or sit.first_draw)
 
 
 YakuTest = Callable[[Reading, Context], bool]

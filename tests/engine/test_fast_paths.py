@@ -190,3 +190,25 @@ def test_rule_18_wait_value_is_the_yaku_han_of_the_best_reading() -> None:
                     assert best_yaku_han(f, ctx, extra, rs) == (ev.yaku_han if ev else None)
                 multi += len(rs) > 1
     assert multi > 100
+
+
+def test_rule_29_as_tsumo_clears_the_flags_of_the_other_way_of_winning() -> None:
+    """Tenpai judges each wait won by ron and by tsumo; as_tsumo builds the situation
+    positionally (field order), so compare it with the keyword form of every field."""
+    from engine.parse import Situation
+
+    ron_only = {"houtei", "kanburi", "chankan", "renhou"}
+    tsumo_only = {"haitei", "rinshan", "tenhou", "chihou", "first_draw"}
+    sit = Situation(
+        tsumo=False, seat=28, round=27, riichi="riichi", ippatsu=True, houtei=True,
+        kanburi=True, chankan=True, renhou=True, discarder_riichi=True, honba=3, deposits=2,
+        ron_on="kita",
+    )  # fmt: skip
+    as_tsumo = sit.as_tsumo(True)
+    expected = sit._replace(tsumo=True, ron_on=None, **{f: False for f in ron_only})
+    assert as_tsumo == expected and type(as_tsumo) is Situation
+    tsumo_sit = Situation(tsumo=True, haitei=True, rinshan=True, first_draw=True, honba=1)
+    assert tsumo_sit.as_tsumo(False) == tsumo_sit._replace(
+        tsumo=False, **{f: False for f in tsumo_only}
+    )
+    assert sit.as_tsumo(False) is sit

@@ -242,6 +242,46 @@ def test_rule_1_winning_shape_respects_four_of_a_kind() -> None:
     check(t, hand("123456p789s2225z", "2z"), warnings=None)
 
 
+def test_rule_1_three_tiles_short_a_pon_with_its_called_tile_misread_is_read_as_a_pon() -> None:
+    """The hand needs three more tiles (§1); right of it lie two 4p and, between them, the
+    called tile misread as 2p (reported upright, a 4p reading listed): a pon of 4p, the odd
+    tile re-read with a warning naming it."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("4p", "meld", gap=0.8)
+    t.put("2p", "meld")
+    unsure(t, 0.6, ("4p", 0.06))
+    t.put("4p", "meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:444p"]), warnings=None)
+    assert said(layout.warnings, "4p 2p 4p right of the hand", "pon:444p")
+    assert said(layout.warnings, "read as 2p", "read as 4p")
+
+
+def test_three_tiles_right_of_a_full_hand_are_no_pon() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    t.put("4s", "other", gap=1.2)
+    t.put("2s", "other")
+    unsure(t, 0.6, ("4s", 0.06))
+    t.put("4s", "other")
+    layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
+    assert not said(layout.warnings, "pon")
+
+
+def test_two_alike_and_an_unrelated_tile_are_no_pon_even_three_tiles_short() -> None:
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("4p", "other", gap=0.8)
+    t.put("7z", "other")
+    t.put("4p", "other")
+    layout = t.read()
+    assert layout.hand["melds"] == []
+
+
 def test_rule_a4_lone_tile_beyond_the_winning_tile_that_may_be_a_north_is_a_kita() -> None:
     """The hand has one winning tile (§1): a lone tile set beyond it on its line, with a north
     reading, is a kita (§A4), re-read as a north with a warning naming it."""

@@ -16,14 +16,14 @@ from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.grouping import _norths, _Placed, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
-from vision.layout.notation import _is_north, kind, north_like, readable
+from vision.layout.notation import _is_north, kind, mpsz, north_like, readable
+from vision.layout.shortfall import loose_pon, short_pon
 from vision.layout.tolerances import (
     KITA_ALT,
     LONE_KITA_ALT,
     MAX_WIN_GAP,
     NORTH_GAP,
     NORTH_OFF,
-    SIDEWAYS_SHAPE,
     WIN_GAP,
 )
 from vision.types import TileDetection
@@ -112,7 +112,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             # kita (the hand has one winning tile); the rule-aware reading names it.
             kita.append(group[0].index)
             continue
-        if _short_pon(group, tiles):
+        if short_pon(group, tiles):
             short_sets.append(indices)
         if lone_upright:
             lone_candidates.append(group[0].index)
@@ -129,15 +129,6 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             f"the tile right after the hand ({tiles[touching].tile}) is barely set apart: read "
             "as the winning tile (the hand has 13 tiles without it); check it"
         )
-    if win is not None and lone_candidates:
-        extra = ", ".join(tiles[k].tile for k in lone_candidates)
-        warnings.append(
-            f"two candidates for the winning tile: {tiles[win].tile} (taken) and {extra} "
-            "further right: check which one it is"
-        )
-    elif win is None and lone_candidates:
-        extra = ", ".join(tiles[k].tile for k in lone_candidates)
-        warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
     units = len(row) + (win is not None) + 3 * len(melds)
     for indices in north_sets:
         # §1 counts: norths on the melds' line that the hand needs to make 13/14 tiles are a
@@ -167,24 +158,33 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             f"called set {seen} shows 2 tiles and the hand needs 3 more (§1): read as {meld}, "
             f"its third {kind(faces[0])} not seen; check it"
         )
+    taken = {k for _, idx in melds for k in idx} | ({win} if win is not None else set())
+    loose = loose_pon(groups, tiles, taken) if units + 3 in (13, 14) else None
+    if loose is not None and units not in (13, 14):
+        # §1 counts: the hand needs three more tiles, and three side by side right of it,
+        # two alike and the third possibly alike (or sideways), are a pon with a misread tile.
+        indices, main = loose
+        melds.append((f"pon:{mpsz([main] * 3)}", indices))
+        other = [k for k in other if k not in indices]
+        kita = [k for k in kita if k not in indices]
+        lone_candidates = [k for k in lone_candidates if k not in indices]
+        units += 3
+        seen = " ".join(tiles[k].tile for k in indices)
+        warnings.append(
+            f"{seen} right of the hand: the hand needs 3 more tiles (§1) and two are {main}: "
+            f"read as pon:{mpsz([main] * 3)}, check the odd tile"
+        )
+    if win is not None and lone_candidates:
+        extra = ", ".join(tiles[k].tile for k in lone_candidates)
+        warnings.append(
+            f"two candidates for the winning tile: {tiles[win].tile} (taken) and {extra} "
+            "further right: check which one it is"
+        )
+    elif win is None and lone_candidates:
+        extra = ", ".join(tiles[k].tile for k in lone_candidates)
+        warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
     kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
     return _Reading(row, win, melds, kita, other, warnings)
-
-
-def _short_pon(group: list[_Placed], tiles: list[TileDetection]) -> bool:
-    """Two face-up tiles of one kind, one of them sideways (a called tile, §23) with a box
-    clearly wider for its height than the other's (``SIDEWAYS_SHAPE``): not an upright tile
-    reported sideways."""
-    dets = sorted((tiles[p.index] for p in group), key=lambda d: d.angle)
-    if len(dets) != 2 or [d.angle for d in dets] != [0, 90] or not all(map(readable, dets)):
-        return False
-
-    def aspect(d: TileDetection) -> float:
-        x1, y1, x2, y2 = d.box
-        return (x2 - x1) / max(y2 - y1, 1e-6)
-
-    wide = aspect(dets[1]) >= SIDEWAYS_SHAPE * aspect(dets[0])
-    return wide and kind(dets[0].tile) == kind(dets[1].tile)
 
 
 def _north_wins(gap: float, p: _Placed) -> bool:

@@ -1,0 +1,61 @@
+"""Stage 2, when the hand is three tiles short (RULES.md §1: 13 tiles plus the winning tile,
+three per meld): a called set right of the row that the detector or the classifier damaged.
+
+* :func:`short_pon` — a called (sideways) tile and one tile of its kind: a pon whose third
+  tile was not found.
+* :func:`loose_pon` — three tiles in a row on the melds' line, two of one kind and the third
+  a tile that may be that kind (a listed reading) or lies sideways: a pon whose odd tile was
+  misread (the rule-aware reading then re-reads it, naming it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from vision.layout.grouping import _Placed
+from vision.layout.notation import kind, readable
+from vision.layout.rulefix import readings
+from vision.layout.tolerances import GROUP_GAP, SIDEWAYS_SHAPE
+from vision.types import TileDetection
+
+
+def _aspect(d: TileDetection) -> float:
+    x1, y1, x2, y2 = d.box
+    return (x2 - x1) / max(y2 - y1, 1e-6)
+
+
+def short_pon(group: list[_Placed], tiles: list[TileDetection]) -> bool:
+    """Two face-up tiles of one kind, one of them sideways (a called tile, §23) with a box
+    clearly wider for its height than the other's (``SIDEWAYS_SHAPE``): not an upright tile
+    reported sideways."""
+    dets = sorted((tiles[p.index] for p in group), key=lambda d: d.angle)
+    if len(dets) != 2 or [d.angle for d in dets] != [0, 90] or not all(map(readable, dets)):
+        return False
+    wide = _aspect(dets[1]) >= SIDEWAYS_SHAPE * _aspect(dets[0])
+    return wide and kind(dets[0].tile) == kind(dets[1].tile)
+
+
+def loose_pon(
+    groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection], taken: set[int]
+) -> tuple[list[int], str] | None:
+    """The first three tiles side by side on the melds' line (not ``taken``), face up, two of
+    one kind ``K`` and the third read as ``K`` among its readings or lying sideways: their
+    indices (left to right) and ``K``; None when there is none."""
+    placed = sorted(
+        (p for _, group in groups for p in group if p.index not in taken), key=lambda p: p.t
+    )
+    for i in range(len(placed) - 2):
+        trio = placed[i : i + 3]
+        dets = [tiles[p.index] for p in trio]
+        if not all(readable(d) for d in dets):
+            continue
+        pairs = zip(trio, trio[1:], strict=False)
+        if any((b.t - b.half) - (a.t + a.half) > GROUP_GAP * a.a for a, b in pairs):
+            continue
+        main, n = Counter(kind(d.tile) for d in dets).most_common(1)[0]
+        if n != 2:
+            continue
+        odd = next(d for d in dets if kind(d.tile) != main)
+        if odd.angle == 90 or any(kind(t) == main for t in readings(odd)):
+            return [p.index for p in trio], main
+    return None

@@ -118,17 +118,20 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
         GROUP_FLAGS.get(groups[3], 0),
     )
     found: dict[int, tuple[GroupDecomp, ...]] = {}
-    for gi, accept in receivers(flags):
+    takers = receivers(flags)
+    if takers:
+        # each held group's decompositions, looked up once for every taker
+        held = [
+            group_decomps(GROUP_BASES[j], groups[j]) if flags[j] and any(groups[j]) else None
+            for j in range(4)
+        ]
+    for gi, accept in takers:
         base = GROUP_BASES[gi]
         # the other groups keep their decompositions: combined once, before and after the
         # taker's in group order (the order ``product`` gives, which ties between readings
         # depend on)
-        before = combine(
-            [group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi) if any(groups[j])]
-        )
-        after = combine(
-            [group_decomps(GROUP_BASES[j], groups[j]) for j in range(gi + 1, 4) if any(groups[j])]
-        )
+        before = combine([d for d in held[:gi] if d is not None])
+        after = combine([d for d in held[gi + 1 :] if d is not None])
         for i, f, added in group_additions(groups[gi]):
             if f & accept:
                 found[base + i] = combine3(before, group_decomps(base, added), after)
@@ -272,13 +275,25 @@ def facts_maker(
 ) -> Callable[[int], HandFacts]:
     """``win → hand_facts(concealed + win, melds, win, extra_kinds)`` for many winning kinds of
     one 13-tile hand: what does not depend on the winning tile is worked out once."""
-    base = hand_facts(concealed, melds, -1, extra_kinds)
-    fk0 = base.all_kinds
+    # the fields of hand_facts(concealed, melds, -1, extra_kinds), without building it
+    if melds or extra_kinds:
+        kinds = set(compress(range(34), concealed))
+        kinds.update(extra_kinds)
+        for m in melds:
+            kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
+        fk0 = frozenset(kinds)
+    else:
+        fk0 = frozenset(compress(range(34), concealed))
     suits0 = frozenset([i for i, ss in enumerate(_SUIT_SETS) if not fk0.isdisjoint(ss)])
-    closed, n_kans = base.closed, base.n_kans
-    has_honor, has_terminal = base.has_honor, base.has_terminal
-    all_honor, all_terminal, all_th = base.all_honor, base.all_terminal, base.all_th
-    meld_runs, meld_pungs = base.meld_runs, base.meld_pungs
+    has_honor, has_terminal = not fk0.isdisjoint(HONORS), not fk0.isdisjoint(TERMINALS)
+    all_honor, all_terminal, all_th = fk0 <= HONORS, fk0 <= TERMINALS, fk0 <= TERMINALS_HONORS
+    if melds:
+        closed = not any(m.is_open for m in melds)
+        n_kans = sum(1 for m in melds if m.is_kan)
+        meld_runs = tuple(m.tile for m in melds if m.is_run)
+        meld_pungs = tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in melds if not m.is_run)
+    else:
+        closed, n_kans, meld_runs, meld_pungs = True, 0, (), ()
     new = tuple.__new__
 
     def make(win: int) -> HandFacts:

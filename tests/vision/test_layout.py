@@ -374,6 +374,20 @@ def test_rule_1_lone_tile_touching_the_end_of_a_13_tile_hand_is_the_winning_tile
     assert "(2z) is barely set apart" in layout.warnings[0]
 
 
+def test_rule_23_called_tile_reported_upright_but_shaped_sideways_keeps_its_pon_together() -> None:
+    """A tile right of the row whose box is shaped like a sideways tile lies sideways, whatever
+    the detector reported: the pon's three tiles stay one group (an upright tile there would
+    leave gaps that split them)."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("1m", "meld", gap=0.7)
+    t.put("1m", "meld", gap=0.32, sideways=True, reported=0)
+    t.put("1m", "meld", gap=0.32)
+    layout = check(t, hand("234p5567899s", "9s", ["pon:111m"]), warnings=1)
+    assert "no sideways tile" in layout.warnings[0]
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p789s1122z")

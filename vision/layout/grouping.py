@@ -7,10 +7,20 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from vision.layout.geometry import _Frame, _Geo, _line_at
 from vision.layout.notation import _is_north, kind, north_like, readable
 from vision.layout.rulefix import may_share_kind
-from vision.layout.tolerances import ASPECT, BAND_GAP, BEYOND, GROUP_GAP, KITA_ALT
+from vision.layout.tolerances import (
+    ASPECT,
+    BAND_GAP,
+    BEYOND,
+    GROUP_GAP,
+    KITA_ALT,
+    UNTURNED,
+    UNTURNED_TILT,
+)
 from vision.types import TileDetection
 
 
@@ -39,6 +49,9 @@ def _right_groups(
     tile's group.
     """
     in_row = set(row)
+    # A tile reported upright whose box is shaped like a sideways tile (clearly wider for its
+    # height than the row's tiles) lies sideways: a called tile the detector did not turn.
+    row_aspect = float(np.median([geo.widths[k] / geo.heights[k] for k in row]))
     sa = frame.b / ASPECT  # across extent of a sideways tile (foreshortened like the row)
     side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
     placed: list[tuple[_Placed, bool]] = []
@@ -46,7 +59,10 @@ def _right_groups(
         if k in in_row or not (readable(tile) or tile.face_down):
             continue  # a flower or junk label is never part of the player's sets
         t, n = frame.coords(geo.centres[k])
-        sideways = tile.angle == 90
+        # (a kita may lie either way: a north's box shape says nothing)
+        shaped = geo.widths[k] / geo.heights[k] >= UNTURNED * row_aspect
+        unturned = shaped and abs(frame.theta) < UNTURNED_TILT and not north_like(tile, KITA_ALT)
+        sideways = tile.angle == 90 or unturned
         # Size from the row's own pitch, scaled by box area (perspective): boxes include the
         # tiles' sides, so box edges would understate the gaps between 3D tiles.
         a = frame.a * geo.scale(k) / geo.scale(row[-1])

@@ -34,4 +34,6 @@ LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or 
 BEYOND = 0.3  # a tile this far (× a) across the row from one it overlaps lies beyond it (kakan)
 TWO_IN_ONE = 1.25  # a set's tile this much bigger (√area) than its neighbours is two tiles in one
 SIDEWAYS_SHAPE = 1.15  # a sideways tile's box: at least this × an upright one's width/height
+UNTURNED = 1.15 # right of the row, a tile reported upright with a box this × wider for its height
+UNTURNED_TILT = 0.35  # than the row's tiles lies sideways (only for rows within this many radians)
 SQUARISH = 1.3  # a tile reported sideways whose box is at most this wide/tall may be upright

@@ -26,6 +26,7 @@ from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
 from engine.tiles import NAMES, NORTH, next_kind
 from engine.yaku import Context
+from engine.yaku_eval import held_ron_tsumo
 
 
 def held_counts(hand: HandInput) -> list[int]:
@@ -157,13 +158,13 @@ def ron_and_tsumo_values(
     ron_ctx, tsumo_ctx = Context(ron_sit, rules), Context(tsumo_sit, rules)
     kinds = rules.tile_kinds
     shiisan = tsumo_ctx.first_turn and not hand.melds  # 十三不塔 on tsumo only
+    exclusive = rules.yakuman_exclusive  # then yaku lists decide (yaku_han_of)
     dora = _WaitDora(hand, sit, rules)
     ron: list[int] = []
     tsumo: list[int] = []
     make = completer(hand, rules)
     for w, decomps in shapes:
         f = make(w)
-        memo: dict[Any, Any] = {}
         rs_ron = readings(f, False, kinds, False, decomps)
         rs_tsumo = rs_ron
         if shiisan:
@@ -173,6 +174,12 @@ def ron_and_tsumo_values(
                 if r.wait == "shanpon":  # the triplet is concealed on tsumo (sanankou, fu)
                     rs_tsumo = readings(f, True, kinds, False, decomps)
                     break
+        if len(rs_ron) == 1 and rs_tsumo is rs_ron and not exclusive:  # most waits
+            ron_han, tsumo_han = held_ron_tsumo(rs_ron[0], ron_ctx, tsumo_ctx)
+            ron.append(ron_han)
+            tsumo.append(tsumo_han)
+            continue
+        memo: dict[Any, Any] = {}
         extra = dora.of(w) if len(rs_ron) > 1 or len(rs_tsumo) > 1 else 0
         ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)
         tsumo.append(best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0)

@@ -216,6 +216,35 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
     return mask, han
 
 
+def held_ron_tsumo(r: Reading, ron: Context, tsumo: Context) -> tuple[int, int]:
+    """``(held(r, ron)[1], held(r, tsumo)[1])`` for the ron and the tsumo context of one
+    moment (tenpai, §29): only the situational yaku differ, so the whole-hand and
+    reading-level yaku are worked out once (they look at the situation only through seat,
+    round and rules)."""
+    f = r.facts
+    key = (f.closed, r.form)
+    entry = ron.cache.get(key)
+    if entry is None:
+        plan = plan_of(ron.rules, f.closed, r.form)
+        entry = ron.cache[key] = (plan, _situational(plan, r, ron))
+    t_entry = tsumo.cache.get(key)
+    if t_entry is None:
+        t_entry = tsumo.cache[key] = (entry[0], _situational(entry[0], r, tsumo))
+    plan, (ron_mask, ron_han) = entry
+    _, (tsumo_mask, tsumo_han) = t_entry
+    hm, hh = _hand(plan, r, ron)
+    om, oh = _own(plan, r, ron)
+    shared = hm | om
+    post = plan.post
+    ron_mask |= shared
+    tsumo_mask |= shared
+    ron_value = _combine(plan, ron_mask, r, ron)[1] if ron_mask & post else ron_han + hh + oh
+    tsumo_value = (
+        _combine(plan, tsumo_mask, r, tsumo)[1] if tsumo_mask & post else tsumo_han + hh + oh
+    )
+    return ron_value, tsumo_value
+
+
 def _hand(plan: Plan, r: Reading, c: Context) -> Held:
     """Whole-hand yaku, skipping tests whose gate (one suit, all terminals/honors, three
     kans) the hand fails."""

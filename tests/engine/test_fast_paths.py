@@ -212,3 +212,18 @@ def test_rule_29_as_tsumo_clears_the_flags_of_the_other_way_of_winning() -> None
         tsumo=False, **{f: False for f in tsumo_only}
     )
     assert sit.as_tsumo(False) is sit
+
+
+def test_rule_29_ron_and_tsumo_yaku_han_of_one_reading_share_its_yaku() -> None:
+    """held_ron_tsumo (tenpai's per-wait values) equals held in each of the two contexts."""
+    from engine.yaku_eval import held, held_ron_tsumo
+
+    checked = 0
+    for p in _hands(600):
+        ron = Context(p.situation.as_tsumo(False), p.rules)
+        tsumo = Context(p.situation.as_tsumo(True), p.rules)
+        for w in waits(p.hand, p.rules):
+            for r in readings(completed(p.hand, w, p.rules), False, p.rules.tile_kinds):
+                assert held_ron_tsumo(r, ron, tsumo) == (held(r, ron)[1], held(r, tsumo)[1])
+                checked += 1
+    assert checked > 500

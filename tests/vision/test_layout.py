@@ -388,6 +388,26 @@ def test_rule_23_called_tile_reported_upright_but_shaped_sideways_keeps_its_pon_
     assert "no sideways tile" in layout.warnings[0]
 
 
+def test_row_bent_by_30_degrees_in_the_middle_is_one_row() -> None:
+    """A row whose second half turns by 30° (a crooked tile, the hand laid on a bend): the two
+    chains share the tile at the bend and are read as one row."""
+    hand_tiles = split("123p456p789s1122z")
+    tiles = [
+        TileDetection(t, (100 + i * A - A / 2, 600 - B / 2, 100 + i * A + A / 2, 600 + B / 2))
+        for i, t in enumerate(hand_tiles[:7])
+    ]
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    w, h = A * c + B * s, A * s + B * c
+    x0 = 100 + 6 * A
+    for k, t in enumerate([*hand_tiles[7:], "2z"], start=1):
+        step = k * A + (0.6 * A if t == "2z" and k == 7 else 0.0)
+        cx, cy = x0 + step * c, 600 - step * s
+        tiles.append(TileDetection(t, (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)))
+    layout = reconstruct(tiles, (1600, 1200))
+    assert layout.hand == hand("123456p789s1122z", "2z"), layout.warnings
+    assert [t.group for t in layout.tiles] == ["hand"] * 13 + ["win"]
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p789s1122z")

@@ -217,7 +217,30 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
     kept += [c for key, c in joined.items() if key not in chains and 2 * face_up(c) > len(c)][
         :MAX_ROWS
     ]
+    # Two chains that share their end tiles (the row bends there, or the growth turned away at
+    # a crooked tile): one row, read too, after the others.
+    seen = {frozenset(c) for c in kept}
+    for c in _bent_rows(kept[:first_joined]):
+        if frozenset(c) not in seen and 2 * face_up(c) > len(c):
+            seen.add(frozenset(c))
+            kept.append(c)
     if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
         faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
         return ([[max(faces, key=geo.scale)]] if faces else []), 1
     return kept, first_joined
+
+
+def _bent_rows(chains: list[list[int]]) -> list[list[int]]:
+    """``a + b`` (the shared tiles once) for chains ``a``, ``b`` where the last one to three
+    tiles of ``a`` are the first of ``b`` and no other tile is shared."""
+    out: list[list[int]] = []
+    for a in chains:
+        for b in chains:
+            if a is b:
+                continue
+            for m in (1, 2, 3):
+                if len(a) > m and len(b) > m and a[-m:] == b[:m]:
+                    if not set(a[:-m]) & set(b[m:]):
+                        out.append(a + b[m:])
+                    break
+    return out

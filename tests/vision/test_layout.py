@@ -462,6 +462,17 @@ def test_kita_singles_including_aka_5man() -> None:
     check(t, hand("123456p789s1122z", "2z", kita=3, kita_aka=1))
 
 
+def test_rule_a4_sideways_kita_laid_close_after_the_winning_tile() -> None:
+    """Kita laid sideways right after the winning tile, closer than the gap between sets: the
+    winning tile stands alone, the norths are kita."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("5p", "win", gap=0.5)
+    t.put("4z", "kita", gap=0.25, sideways=True)
+    t.put("4z", "kita", gap=0.25, sideways=True)
+    check(t, hand("123456p789s1122z", "5p", kita=2))
+
+
 def test_north_on_the_line_close_to_the_row_is_the_winning_tile() -> None:
     t = Table()
     t.row("123p456p789s1122z")

@@ -149,6 +149,13 @@ def _split_loose(
             or (len(group) == 4 and len(faces) == 2 and may_share_kind(faces))
         )
         kita = _norths([tiles[p.index] for p in group])
+        ordered = sorted(group, key=lambda p: p.t)
+        head, rest = tiles[ordered[0].index], [tiles[p.index] for p in ordered[1:]]
+        if rest and head.angle == 0 and readable(head) and not north_like(head, KITA_ALT) and all(
+            north_like(d, KITA_ALT) and not d.face_down for d in rest
+        ):  # a winning tile with kita laid close after it (§A4)
+            out += [(gap, ordered[:1]), (0.0, ordered[1:])]
+            continue
         odd = _odd_end(group, tiles)
         if odd is not None:  # a lone tile (a winning tile, a kita) laid close to a set
             rest = [p for p in group if p is not odd]

@@ -8,14 +8,20 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    curves); no image axis is assumed beyond "the row runs left to right, within 75°". The
    row's pitch is the yardstick for gaps (boxes may hug the face or include the tile's body).
    Mostly face-down chains (walls, other players' standing tiles) are never the row; a chain
-   too long for a hand is cut at its relatively widest link (steep perspective closes gaps).
+   too long for a hand is cut at its relatively widest link (steep perspective closes gaps);
+   two chains sharing their end tiles (a bent row) are also read as one.
 2. **Right of the row** (``grouping.py``, ``reading.py``, ``melds.py``, ``extras.py``), in
    the row end's own frame, following the line of the melds as it goes: tiles are cut into
    groups at gaps, and crowded groups into sets. The first lone upright tile set a little
    apart is the winning tile (a north only when on the row's line, close by); a group with a
    sideways tile is a pon (3), minkan (4) or kakan (4, the added tile on or beyond the called
-   one); two face-down ends around two face-up tiles are an ankan; norths (``4z``) and the
-   aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (RULES.md §A4–§A5).
+   one, whichever of the two the detector reported upright, or both seen as one box twice a
+   tile's size); two face-down ends around two face-up tiles are an ankan; norths (``4z``)
+   and the aka-5-man (``0m``) set aside, beside or beyond the melds or the winning tile, are
+   kita (RULES.md §A4–§A5). A tile reported upright but shaped like a sideways one lies
+   sideways. When the hand is three tiles short (``shortfall.py``, §1), a damaged called set
+   is read as a pon: a called tile with one alike (its third tile missed), or three side by
+   side, two alike and the third possibly alike (misread).
 3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
    one small group of face-up tiles just beyond the hand's left part (with a warning).
 4. **Sanity** (``sanity.py``; RULES.md "Tiles"): at most four of a kind (red fives count as

@@ -133,11 +133,13 @@ def best_yaku_han(
         return held(rs[0], ctx, memo)[1]
     if memo is None:
         memo = {}  # the ranking below reads the same readings' yaku again
-    first = yaku_han_of(rs[0], ctx, memo)
-    for r in rs[1:]:
-        if yaku_han_of(r, ctx, memo) != first:
-            return _best_index(rs, ctx, extra_han, memo)[1]
-    return first
+    if ctx.rules.yakuman_exclusive:
+        first = yaku_han_of(rs[0], ctx, memo)
+        same = all(yaku_han_of(r, ctx, memo) == first for r in rs[1:])
+    else:  # held's han is yaku_han_of's without the yakuman_exclusive filter
+        first = held(rs[0], ctx, memo)[1]
+        same = all(held(r, ctx, memo)[1] == first for r in rs[1:])
+    return first if same else _best_index(rs, ctx, extra_han, memo)[1]
 
 
 def completed(hand: HandInput, win_kind: int, rules: Rules | None = None) -> HandFacts:

@@ -36,17 +36,19 @@ class Context:
 
     ``cache`` keeps the situational yaku (they depend on nothing else) for this context.
     ``first_turn``: a tsumo on the dealer's dealt 14 or a child's first draw, where 十三不塔 may
-    be read (a concealed hand only). A plain slotted class (not a frozen dataclass): one is
+    be read (a concealed hand only); ``yakuhai``: the han per triplet kind, filled on first
+    use (:func:`yakuhai_kinds`). A plain slotted class (not a frozen dataclass): one is
     built per evaluated hand, and ``sit`` and ``rules`` are never reassigned.
     """
 
-    __slots__ = ("sit", "rules", "cache", "first_turn")
+    __slots__ = ("sit", "rules", "cache", "first_turn", "yakuhai")
 
     def __init__(self, sit: Situation, rules: Rules) -> None:
         self.sit = sit
         self.rules = rules
         self.cache: dict[tuple[bool, str], Any] = {}
         self.first_turn = sit.tsumo and (sit.tenhou or sit.chihou or sit.first_draw)
+        self.yakuhai: dict[int, int] | None = None  # see yakuhai_kinds
 
 
 YakuTest = Callable[[Reading, Context], bool]
@@ -140,14 +142,12 @@ _OUTSIDE_RUNS = frozenset(s for s in range(27) if s % 9 in (0, 6))  # 123 and 78
 def yakuhai_kinds(c: Context) -> dict[int, int]:
     """Han per triplet kind: dragons, seat wind, round wind (double wind 2), North if option.
 
-    Depends only on the context, so it is kept in ``c.cache``.
+    Depends only on the context: worked out lazily once per Context (``c.yakuhai``).
     """
-    cached = c.cache.get((True, "yakuhai"))
-    if cached is not None:
-        return cached
-    out = _yakuhai_table(c.sit.seat, c.sit.round, c.rules.north_is_yakuhai)
-    c.cache[(True, "yakuhai")] = out
-    return out
+    table = c.yakuhai
+    if table is None:
+        table = c.yakuhai = _yakuhai_table(c.sit.seat, c.sit.round, c.rules.north_is_yakuhai)
+    return table
 
 
 @cache

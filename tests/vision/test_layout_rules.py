@@ -282,6 +282,33 @@ def test_two_alike_and_an_unrelated_tile_are_no_pon_even_three_tiles_short() -> 
     assert layout.hand["melds"] == []
 
 
+def test_rule_23_ankan_ends_read_as_haku_with_a_back_reading_lie_face_down() -> None:
+    """A concealed kan is laid with two face-down ends (§23); a back and a haku are both
+    blank, so ends read as 5z with a back reading listed are its backs, each named."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("5z", "meld", gap=0.7)
+    unsure(t, 0.55, ("back", 0.35))
+    t.row("33z", "meld")
+    t.put("5z", "meld")
+    unsure(t, 0.6, ("back", 0.3))
+    layout = check(t, hand("123p789s1122z", "2z", ["ankan:3333z"]), warnings=None)
+    assert sum(said([w], "read as 5z", "face down", "read as back") for w in layout.warnings) == 2
+    assert [d.tile for d in layout.tiles if d.group == "meld"] == ["back", "3z", "3z", "back"]
+
+
+def test_two_haku_around_a_pair_without_back_readings_are_no_ankan() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("5z", "other", gap=0.7)
+    t.row("33z", "other")
+    t.put("5z", "other")
+    layout = t.read()
+    assert layout.hand["melds"] == []
+
+
 def test_rule_a4_lone_tile_beyond_the_winning_tile_that_may_be_a_north_is_a_kita() -> None:
     """The hand has one winning tile (§1): a lone tile set beyond it on its line, with a north
     reading, is a kita (§A4), re-read as a north with a warning naming it."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.layout.geometry import _Frame, _Geo, _line_at
-from vision.layout.notation import _is_north, kind, north_like, readable
+from vision.layout.notation import _is_north, back_like, kind, north_like, readable
 from vision.layout.rulefix import may_share_kind
 from vision.layout.tolerances import (
     ASPECT,
@@ -18,6 +18,7 @@ from vision.layout.tolerances import (
     BEYOND,
     GROUP_GAP,
     KITA_ALT,
+    SWAP_MIN_ALT,
     UNTURNED,
     UNTURNED_TILT,
 )
@@ -212,8 +213,8 @@ def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed
         t = tiles[slot[0].index]
         return kind(t.tile) if readable(t) else None
 
-    def is_back(slot: list[_Placed]) -> bool:
-        return tiles[slot[0].index].face_down
+    def is_back(slot: list[_Placed]) -> bool:  # an ankan's end: face-down, or maybe (§23)
+        return back_like(tiles[slot[0].index], SWAP_MIN_ALT)
 
     runs: list[list[_Placed]] = []
     i = 0

@@ -8,8 +8,9 @@ from collections import Counter
 
 from vision.detect import iou
 from vision.layout.grouping import _one_beyond, _Placed, _stacked
-from vision.layout.notation import AKA_MAN, NORTH, as_sanma, kind, mpsz, readable
-from vision.layout.tolerances import TWO_IN_ONE
+from vision.layout.notation import AKA_MAN, NORTH, as_sanma, back_like, kind, mpsz, readable
+from vision.layout.rulefix import may_share_kind, vote_kind
+from vision.layout.tolerances import SWAP_MIN_ALT, TWO_IN_ONE
 from vision.types import TileDetection
 
 
@@ -80,6 +81,9 @@ def _read_group(
     group: list[_Placed], tiles: list[TileDetection], warnings: list[str]
 ) -> str | None:
     """:func:`_read_meld` on a group without duplicate readings."""
+    ankan = _ankan_ends(group, tiles)
+    if ankan is not None:
+        return _ankan_string(ankan[0], ankan[1], warnings)
     ids = [tiles[p.index].tile for p in group]
     backs = [p for p in group if tiles[p.index].face_down]
     faces = [tiles[p.index].tile for p in group if readable(tiles[p.index])]
@@ -140,6 +144,34 @@ def _read_group(
         )
         return _meld_string(name, faces_main, len(group))
     return None
+
+
+def _ankan_ends(group: list[_Placed], tiles: list[TileDetection]) -> tuple[str, list[str]] | None:
+    """Four tiles whose two middle ones are faces of one kind and whose two ends are backs or
+    may be (a ``back`` reading listed; a back and a haku are both blank): a concealed kan as
+    laid (§23), its ends read as faces. Returns its kind and the middle faces; None when the
+    group is not that, or when both ends are read face-down (the plain case)."""
+    if len(group) != 4:
+        return None
+    ends, middle = _ends_and_middle(group, tiles)
+    if all(tiles[p.index].face_down for p in ends):
+        return None
+    faces = [tiles[p.index] for p in middle]
+    if not all(readable(d) for d in faces) or not all(
+        back_like(tiles[p.index], SWAP_MIN_ALT) for p in ends
+    ):
+        return None
+    if kind(faces[0].tile) != kind(faces[1].tile) and not may_share_kind(faces):
+        return None
+    main = vote_kind(faces) or kind(faces[0].tile)
+    return main, [d.tile for d in faces if kind(d.tile) == main] or [main]
+
+
+def _ends_and_middle(
+    group: list[_Placed], tiles: list[TileDetection]
+) -> tuple[list[_Placed], list[_Placed]]:
+    ordered = sorted(group, key=lambda p: p.t)
+    return [ordered[0], ordered[-1]], ordered[1:-1]
 
 
 def _two_in_one(group: list[_Placed]) -> _Placed | None:

@@ -84,3 +84,9 @@ def north_like(det: TileDetection, min_alt: float) -> bool:
     if _is_north(det.tile):
         return True
     return any(_is_north(t) and p >= min_alt for t, p in det.alternatives)
+
+
+def back_like(det: TileDetection, min_alt: float) -> bool:
+    """Read as a back, or with ``back`` among its next-best readings at least ``min_alt``
+    likely (a back and a haku are both blank): maybe a face-down tile."""
+    return det.face_down or any(t == "back" and p >= min_alt for t, p in det.alternatives)

@@ -6,6 +6,8 @@ concealed row, the winning tile, each meld, the kita), the rules say more than a
 
 1. **The concealed row is face up** (the hand is laid open): a ``back`` reading in it with a
    face reading among its alternatives takes that reading (a haku is blank, like a back).
+   Conversely **a concealed kan's ends lie face down** (§23): an ankan end read as a face with
+   a ``back`` reading among its alternatives is a back.
 2. **No 2m–8m in sanma** (§1): a middle-manzu reading takes the likeliest sanma alternative; a
    5m is the aka-5-man (``0m``) unless a sanma reading is likelier; with none, it stays, and
    :mod:`sanity` warns (a four-player set).
@@ -137,6 +139,7 @@ def correct(tiles: list[TileDetection], places: Places) -> tuple[list[TileDetect
     one warning per change. Only tiles in ``places`` are touched."""
     fx = _Fixer(tiles, places)
     _row_faces_up(fx)
+    _ankan_ends_down(fx)
     _no_middle_manzu(fx)
     _melds_one_kind(fx)
     _kita_are_norths(fx)
@@ -172,6 +175,20 @@ def _row_faces_up(fx: _Fixer) -> None:
         ]
         if faces:
             fx.set(k, faces[0][0], "the hand's tiles lie face up")
+
+
+def _ankan_ends_down(fx: _Fixer) -> None:
+    """§23: a concealed kan is laid with its two end tiles face down: an end read as a face
+    (a back and a haku are both blank) with a ``back`` reading among its alternatives is a
+    back. The meld's indices run left to right."""
+    for name, idx in fx.places.melds:
+        if name != "ankan" or len(idx) != 4:
+            continue
+        for k in (idx[0], idx[-1]):
+            det = fx.tiles[k]
+            p = dict(det.alternatives).get("back", 0.0)
+            if not det.face_down and p >= SWAP_MIN_ALT:
+                fx.set(k, "back", "a concealed kan's end tiles lie face down")
 
 
 def _no_middle_manzu(fx: _Fixer) -> None:

@@ -155,6 +155,12 @@ class Situation(NamedTuple):
         )
 
 
+# _parse_situation builds a Situation positionally from _BOOL_FIELDS: keep the orders in step
+assert Situation._fields == (
+    "tsumo", "seat", "round", "riichi", *_BOOL_FIELDS[1:], "honba", "deposits", "ron_on"
+)  # fmt: skip
+
+
 @dataclass(frozen=True)
 class HandInput:
     """The tiles of a hand JSON, checked. Counts are 34-arrays of shape kinds."""
@@ -195,6 +201,7 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
         raise InputError("bad_type", f'{where} must be a string of tiles like "123p55z"')
     tiles: list[Tile] = []
     digits: list[str] = []
+    table = _tile_table(rules)
     for ch in text.replace(" ", ""):
         if ch.isdigit():
             digits.append(ch)
@@ -202,7 +209,10 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
             if not digits:
                 raise InputError("bad_tiles", f"{where}: suit letter {ch!r} without digits")
             for d in digits:
-                tiles.append(_tile(d, ch, rules, where))
+                tile = table.get(d + ch)
+                if tile is None:  # first sight in this rule set, or an error (never cached)
+                    tile = table[d + ch] = _make_tile(d, ch, rules, where)
+                tiles.append(tile)
             digits = []
         else:
             raise InputError("bad_tiles", f"{where}: unexpected character {ch!r} in {text!r}")
@@ -214,19 +224,15 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
 _TILE_TABLES: dict[int, tuple[Rules, dict[str, Tile]]] = {}
 
 
-def _tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
-    """One MPSZ tile; valid tiles are cached per rule set (errors always take the slow path)."""
+def _tile_table(rules: Rules) -> dict[str, Tile]:
+    """The valid tiles of a rule set by MPSZ name, filled as they are first parsed."""
     entry = _TILE_TABLES.get(id(rules))
     if entry is None or entry[0] is not rules:
         if len(_TILE_TABLES) > 512:  # many one-off rule sets: stay bounded
             _TILE_TABLES.clear()
         entry = (rules, {})
         _TILE_TABLES[id(rules)] = entry
-    key = digit + suit
-    tile = entry[1].get(key)
-    if tile is None:
-        tile = entry[1][key] = _make_tile(digit, suit, rules, where)
-    return tile
+    return entry[1]
 
 
 def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
@@ -408,15 +414,23 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     ron_on = obj.get("ron_on")
     if ron_on not in RON_ON:
         raise InputError("bad_value", f'ron_on must be null, "kita" or "ankan", got {ron_on!r}')
-    flags = {k: _get_bool(obj, k) for k in _BOOL_FIELDS}
-    return Situation(
-        seat=_wind(obj, "seat", "S", rules.seats),
-        round=_wind(obj, "round", "E", rules.rounds),
-        riichi=riichi,
-        honba=_get_int(obj, "honba"),
-        deposits=_get_int(obj, "deposits"),
-        ron_on=ron_on,
-        **flags,
+    flags = [_get_bool(obj, k) for k in _BOOL_FIELDS]  # checked first, as they always were
+    seat = _wind(obj, "seat", "S", rules.seats)
+    round_wind = _wind(obj, "round", "E", rules.rounds)
+    honba, deposits = _get_int(obj, "honba"), _get_int(obj, "deposits")
+    # positional in field order (tuple.__new__): the keyword __new__ costs several times more
+    return tuple.__new__(
+        Situation,
+        (
+            flags[0],  # tsumo
+            seat,
+            round_wind,
+            riichi,
+            *flags[1:],  # ippatsu … discarder_riichi
+            honba,
+            deposits,
+            ron_on,
+        ),
     )
 
 
@@ -466,15 +480,16 @@ def _check_physical(
         if t.aka5man:
             aka5 += 1
     counts[NORTH] += kita
-    for k, c in enumerate(counts):
-        if c > 4:
-            raise InputError(
-                "fifth_tile",
-                f"{c} tiles of {name(k)} (hand, win, melds, kita and indicators together); "
-                "there are only four",
-            )
+    if max(counts) > 4:
+        for k, c in enumerate(counts):
+            if c > 4:
+                raise InputError(
+                    "fifth_tile",
+                    f"{c} tiles of {name(k)} (hand, win, melds, kita and indicators together); "
+                    "there are only four",
+                )
     for suit, n in reds.items():
-        if n > rules.max_red(suit):
+        if n and n > rules.max_red(suit):
             raise InputError(
                 "too_many_red", f"{n} red 5{suit}; this rule set has {rules.max_red(suit)}"
             )

@@ -408,6 +408,19 @@ def test_row_bent_by_30_degrees_in_the_middle_is_one_row() -> None:
     assert [t.group for t in layout.tiles] == ["hand"] * 13 + ["win"]
 
 
+def test_rule_1_upright_triplet_touching_the_row_end_is_concealed_not_a_pon() -> None:
+    """Three alike touching the row's end, nearer the camera (the chain stops at the size
+    jump), none sideways: concealed tiles, not a called pon (a called set is laid apart)."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "hand")
+    t.scale = 1.7
+    t.row("77z", "hand", gap=0.05)
+    t.put("7z", "win")
+    layout = check(t, hand("123p789s1122277z", "7z"), warnings=1)
+    assert "took the rightmost tile (7z)" in layout.warnings[0]
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p789s1122z")

@@ -87,6 +87,13 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                     "the winning tile; if it is an extracted kita, move it to kita"
                 )
             continue
+        if gi == 0 and gap <= WIN_GAP and len(group) > 1 and all(
+            tiles[k].angle == 0 for k in indices
+        ):
+            # §1: upright tiles touching the row's end, none sideways, continue the concealed
+            # tiles (a row the chain stage cut); a called set is laid apart.
+            other.extend(indices)
+            continue
         if _norths([tiles[k] for k in indices]):
             # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
             # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).

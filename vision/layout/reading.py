@@ -87,11 +87,16 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                     "the winning tile; if it is an extracted kita, move it to kita"
                 )
             continue
-        if gi == 0 and gap <= WIN_GAP and len(group) > 1 and all(
-            tiles[k].angle == 0 for k in indices
+        dets = [tiles[k] for k in indices]
+        if (
+            gi == 0
+            and gap <= WIN_GAP
+            and len(group) > 1
+            and all(d.angle == 0 for d in dets)
+            and not _norths(dets)
         ):
             # §1: upright tiles touching the row's end, none sideways, continue the concealed
-            # tiles (a row the chain stage cut); a called set is laid apart.
+            # tiles (a row the chain stage cut); a called set is laid apart (kita may not be).
             other.extend(indices)
             continue
         if _norths([tiles[k] for k in indices]):

@@ -299,15 +299,6 @@ def parse_meld(text: Any, rules: Rules, n: int) -> Meld:
     return Meld(kind, kinds[0], tuple(tiles))
 
 
-def _get_bool(obj: dict[str, Any], key: str) -> bool:
-    v = obj.get(key, False)
-    if v is None:
-        return False
-    if not isinstance(v, bool):
-        raise InputError("bad_type", f"{key} must be true or false")
-    return v
-
-
 def _get_int(obj: dict[str, Any], key: str) -> int:
     v = obj.get(key, 0)
     if v is None:
@@ -414,7 +405,15 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     ron_on = obj.get("ron_on")
     if ron_on not in RON_ON:
         raise InputError("bad_value", f'ron_on must be null, "kita" or "ankan", got {ron_on!r}')
-    flags = [_get_bool(obj, k) for k in _BOOL_FIELDS]  # checked first, as they always were
+    flags = []  # checked first, as they always were
+    get = obj.get
+    for key in _BOOL_FIELDS:
+        v = get(key, False)
+        if v is None:
+            v = False
+        elif v is not True and v is not False:
+            raise InputError("bad_type", f"{key} must be true or false")
+        flags.append(v)
     seat = _wind(obj, "seat", "S", rules.seats)
     round_wind = _wind(obj, "round", "E", rules.rounds)
     honba, deposits = _get_int(obj, "honba"), _get_int(obj, "deposits")
@@ -519,12 +518,14 @@ def _check_situation(
         raise bad("ura dora count only with riichi; give ura only for a riichi hand")
     tsumo_only = ("haitei", "rinshan", "tenhou", "chihou", "first_draw")
     ron_only = ("houtei", "kanburi", "chankan", "renhou")
-    for f in tsumo_only:
-        if getattr(sit, f) and not sit.tsumo and win is not None:
-            raise bad(f"{f} is a win by tsumo; set tsumo true")
-    for f in ron_only:
-        if getattr(sit, f) and sit.tsumo:
-            raise bad(f"{f} is a win by ron; set tsumo false")
+    if not sit.tsumo and win is not None:
+        for f in tsumo_only:
+            if getattr(sit, f):
+                raise bad(f"{f} is a win by tsumo; set tsumo true")
+    if sit.tsumo:
+        for f in ron_only:
+            if getattr(sit, f):
+                raise bad(f"{f} is a win by ron; set tsumo false")
     if not rules.last_tile_and_kan_win_together:
         if sit.haitei and sit.rinshan:
             raise bad("haitei and rinshan cannot both hold in this rule set")

@@ -10,12 +10,13 @@ three per meld): a called set right of the row that the detector or the classifi
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 
 from vision.layout.grouping import _Placed
 from vision.layout.notation import kind, readable
-from vision.layout.rulefix import readings
-from vision.layout.tolerances import GROUP_GAP, SIDEWAYS_SHAPE
+from vision.layout.rulefix import _kind_probs, readings
+from vision.layout.tolerances import GROUP_GAP, SIDEWAYS_SHAPE, VOTE_FLOOR
 from vision.types import TileDetection
 
 
@@ -38,12 +39,14 @@ def short_pon(group: list[_Placed], tiles: list[TileDetection]) -> bool:
 def loose_pon(
     groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection], taken: set[int]
 ) -> tuple[list[int], str] | None:
-    """The first three tiles side by side on the melds' line (not ``taken``), face up, two of
-    one kind ``K`` and the third read as ``K`` among its readings or lying sideways: their
-    indices (left to right) and ``K``; None when there is none."""
+    """Three tiles side by side on the melds' line (not ``taken``), face up, two of one kind
+    ``K`` and the third read as ``K`` among its readings or lying sideways: their indices (left
+    to right) and ``K`` — of several such, the likeliest pon of its kind by the tiles' readings
+    (the product of their probabilities of ``K``); None when there is none."""
     placed = sorted(
         (p for _, group in groups for p in group if p.index not in taken), key=lambda p: p.t
     )
+    found: list[tuple[float, list[int], str]] = []
     for i in range(len(placed) - 2):
         trio = placed[i : i + 3]
         dets = [tiles[p.index] for p in trio]
@@ -57,5 +60,9 @@ def loose_pon(
             continue
         odd = next(d for d in dets if kind(d.tile) != main)
         if odd.angle == 90 or any(kind(t) == main for t in readings(odd)):
-            return [p.index for p in trio], main
-    return None
+            like = sum(math.log(max(_kind_probs(d).get(main, 0.0), VOTE_FLOOR)) for d in dets)
+            found.append((like, [p.index for p in trio], main))
+    if not found:
+        return None
+    _, indices, main = max(found, key=lambda f: f[0])
+    return indices, main

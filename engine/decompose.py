@@ -120,11 +120,15 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
     found: dict[int, tuple[GroupDecomp, ...]] = {}
     takers = receivers(flags)
     if takers:
-        # each held group's decompositions, looked up once for every taker
-        held = [
-            group_decomps(GROUP_BASES[j], groups[j]) if flags[j] and any(groups[j]) else None
-            for j in range(4)
-        ]
+        # each held whole group's decompositions, looked up once for every taker (written
+        # out: a comprehension costs more than the four lookups)
+        g0, g1, g2, g3 = groups
+        held = (
+            group_decomps(0, g0) if flags[0] and any(g0) else None,
+            group_decomps(9, g1) if flags[1] and any(g1) else None,
+            group_decomps(18, g2) if flags[2] and any(g2) else None,
+            group_decomps(27, g3) if flags[3] and any(g3) else None,
+        )
     for gi, accept in takers:
         base = GROUP_BASES[gi]
         # the other groups keep their decompositions: combined once, before and after the

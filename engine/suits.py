@@ -80,13 +80,16 @@ _HONOR_DECOMPS, _HONOR_FLAGS = _enumerate(7)
 #: pattern → :func:`group_flags` of the whole patterns (9- and 7-tuples never collide)
 GROUP_FLAGS = {**_SUIT_FLAGS, **_HONOR_FLAGS}
 _RANK_DECOMPS = {**_SUIT_DECOMPS, **_HONOR_DECOMPS}
+#: group base → {whole pattern: its decompositions in kind indices}, filled as asked for
+_BY_GROUP: dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]] = {b: {} for b in GROUP_BASES}
 
 
-@lru_cache(maxsize=1 << 16)  # bounded by the whole patterns × 4 groups
 def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
     """All ways to split one suit's (or the honors') tiles into sets and at most one pair.
 
-    ``base`` is the group's first kind index (27 = honors, which form no runs).
+    ``base`` is the group's first kind index (27 = honors, which form no runs). The kind-index
+    form of a whole pattern is kept per group once asked for (bounded by the whole patterns:
+    a plain dict per group, cheaper to look up than a cache keyed by ``(base, counts)``).
 
     >>> group_decomps(9, (3, 1, 1, 1, 0, 0, 0, 0, 0))
     ((-1, (9,), (10,)),)
@@ -95,10 +98,14 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     >>> group_decomps(9, (1, 1, 0, 0, 0, 0, 0, 0, 0))
     ()
     """
-    ranked = _RANK_DECOMPS.get(counts, ())
-    if base == 0:
-        return ranked
-    return tuple(
+    table = _BY_GROUP[base]
+    found = table.get(counts)
+    if found is not None:
+        return found
+    ranked = _RANK_DECOMPS.get(counts)
+    if ranked is None:
+        return ()  # not a whole pattern (not stored: a server sees arbitrary hands)
+    found = table[counts] = tuple(
         (
             pair + base if pair >= 0 else -1,
             tuple(t + base for t in trips),
@@ -106,6 +113,7 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
         )
         for pair, trips, runs in ranked
     )
+    return found
 
 
 def group_flags(counts: tuple[int, ...]) -> int:

@@ -300,13 +300,35 @@ def test_rule_23_ankan_ends_read_as_haku_with_a_back_reading_lie_face_down() -> 
 
 def test_two_haku_around_a_pair_without_back_readings_are_no_ankan() -> None:
     t = Table()
-    t.row("123p789s1122z")
-    t.put("2z", "win", gap=0.5)
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
     t.put("5z", "other", gap=0.7)
     t.row("33z", "other")
     t.put("5z", "other")
     layout = t.read()
     assert layout.hand["melds"] == []
+
+
+def test_rule_1_two_alike_set_apart_make_up_a_pon_when_nothing_else_does() -> None:
+    """The hand needs three more tiles (§1) and right of it lie only two 9p, set apart: a pon
+    whose called tile was not found, with a warning naming it."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("1z", "win", gap=0.5)
+    t.row("99p", "meld", gap=1.2)
+    layout = check(t, hand("234p5567899s", "1z", ["pon:999p"]), warnings=None)
+    assert said(layout.warnings, "two 9p set apart", "pon:999p", "called tile not seen")
+
+
+def test_two_alike_set_apart_beside_a_full_hand_are_no_pon() -> None:
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    t.row("99p", "other", gap=1.2)
+    layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
+    assert not said(layout.warnings, "pon")
 
 
 def test_rule_a4_lone_tile_beyond_the_winning_tile_that_may_be_a_north_is_a_kita() -> None:

@@ -17,7 +17,7 @@ from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.grouping import _norths, _Placed, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
 from vision.layout.notation import _is_north, kind, mpsz, north_like, readable
-from vision.layout.shortfall import loose_pon, short_pon
+from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
     KITA_ALT,
     LONE_KITA_ALT,
@@ -39,6 +39,7 @@ class _Reading:
     kita: list[int]
     other_right: list[int]
     warnings: list[str]
+    guesses: int = 0  # sets the hand's count made up from damaged tiles (shortfall.py)
 
     @property
     def units(self) -> int:
@@ -58,7 +59,9 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     lone_candidates: list[int] = []
     touching: int | None = None  # a lone tile right after the row, too close to be the win
     north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
+    guesses = 0
     short_sets: list[list[int]] = []  # a sideways tile and one alike: a pon with a tile unseen
+    pairs: list[list[int]] = []  # two alike set apart: maybe a pon with its called tile unseen
     if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
         gap0, first = groups[0]
         if (
@@ -126,6 +129,8 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             continue
         if short_pon(group, tiles):
             short_sets.append(indices)
+        elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
+            pairs.append(indices)
         if lone_upright:
             lone_candidates.append(group[0].index)
             if gi == 0 and gap < MAX_WIN_GAP:
@@ -164,6 +169,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         melds.append((meld, indices))
         other = [k for k in other if k not in indices]
         units += 3
+        guesses += 1
         seen = " ".join(faces)
         warnings[:] = [w for w in warnings if not w.startswith(f"called meld {seen} has 2 ")]
         warnings.append(
@@ -181,10 +187,24 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         kita = [k for k in kita if k not in indices]
         lone_candidates = [k for k in lone_candidates if k not in indices]
         units += 3
+        guesses += 1
         seen = " ".join(tiles[k].tile for k in indices)
         warnings.append(
             f"{seen} right of the hand: the hand needs 3 more tiles (§1) and two are {main}: "
             f"read as pon:{mpsz([main] * 3)}, check the odd tile"
+        )
+    if len(pairs) == 1 and units not in (13, 14) and units + 3 in (13, 14):
+        # §1 counts, the weakest evidence: two alike set apart on the melds' line, nothing else
+        # to make up the three missing tiles: a pon whose called tile was not found.
+        indices = pairs[0]
+        guesses += 1
+        meld = _meld_string("pon", [tiles[k].tile for k in indices], 3)
+        melds.append((meld, indices))
+        other = [k for k in other if k not in indices]
+        units += 3
+        warnings.append(
+            f"two {kind(tiles[indices[0]].tile)} set apart right of the hand and the hand needs "
+            f"3 more tiles (§1): read as {meld}, its called tile not seen; check it"
         )
     if win is not None and lone_candidates:
         extra = ", ".join(tiles[k].tile for k in lone_candidates)
@@ -196,7 +216,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         extra = ", ".join(tiles[k].tile for k in lone_candidates)
         warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
     kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
-    return _Reading(row, win, melds, kita, other, warnings)
+    return _Reading(row, win, melds, kita, other, warnings, guesses)
 
 
 def _north_wins(gap: float, p: _Placed) -> bool:
@@ -206,13 +226,21 @@ def _north_wins(gap: float, p: _Placed) -> bool:
 
 
 def _score(reading: _Reading, geo: _Geo, joined: bool = False) -> tuple[float, ...]:
-    """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then a
-    row as found before one rejoined across a gap, then the longer row, then the larger tiles
-    (nearer the camera: the player's own)."""
+    """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
+    one that made up fewer sets from damaged tiles, then a row as found before one rejoined
+    across a gap, then the longer row, then the larger tiles (nearer the camera: the player's
+    own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
     size = float(np.mean([geo.scale(k) for k in reading.row]))
-    return (plausible, -abs(units - 13.5), float(not joined), float(len(reading.row)), size)
+    return (
+        plausible,
+        -abs(units - 13.5),
+        -float(reading.guesses),
+        float(not joined),
+        float(len(reading.row)),
+        size,
+    )
 
 
 def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:

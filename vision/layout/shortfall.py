@@ -3,6 +3,8 @@ three per meld): a called set right of the row that the detector or the classifi
 
 * :func:`short_pon` — a called (sideways) tile and one tile of its kind: a pon whose third
   tile was not found.
+* :func:`apart_pair` — two alike set apart, nothing else making up the count: a pon whose
+  called tile was not found (the weakest evidence, taken last).
 * :func:`loose_pon` — three tiles in a row on the melds' line, two of one kind and the third
   a tile that may be that kind (a listed reading) or lies sideways: a pon whose odd tile was
   misread (the rule-aware reading then re-reads it, naming it).
@@ -14,9 +16,9 @@ import math
 from collections import Counter
 
 from vision.layout.grouping import _Placed
-from vision.layout.notation import kind, readable
+from vision.layout.notation import kind, north_like, readable
 from vision.layout.rulefix import _kind_probs, readings
-from vision.layout.tolerances import GROUP_GAP, SIDEWAYS_SHAPE, VOTE_FLOOR
+from vision.layout.tolerances import GROUP_GAP, KITA_ALT, SIDEWAYS_SHAPE, VOTE_FLOOR
 from vision.types import TileDetection
 
 
@@ -34,6 +36,17 @@ def short_pon(group: list[_Placed], tiles: list[TileDetection]) -> bool:
         return False
     wide = _aspect(dets[1]) >= SIDEWAYS_SHAPE * _aspect(dets[0])
     return wide and kind(dets[0].tile) == kind(dets[1].tile)
+
+
+def apart_pair(group: list[_Placed], tiles: list[TileDetection]) -> bool:
+    """Two upright face-up tiles of one kind, not norths (two norths apart are kita)."""
+    dets = [tiles[p.index] for p in group]
+    return (
+        len(dets) == 2
+        and all(readable(d) and d.angle == 0 for d in dets)
+        and kind(dets[0].tile) == kind(dets[1].tile)
+        and not any(north_like(d, KITA_ALT) for d in dets)
+    )
 
 
 def loose_pon(

@@ -371,12 +371,17 @@ def readings(
             roles.append(_TANKI)
         if win in trips:
             roles.append(shanpon)
-        taking = [s for s in runs if s <= win <= s + 2]  # the runs the winning tile is in
-        if taking:
+        first, other = -1, False  # the (first) run the winning tile is in; another one?
+        for s in runs:
+            if s <= win <= s + 2:
+                if first < 0:
+                    first = s
+                elif s != first:
+                    other = True
+        if first >= 0:
             # in two runs: each run once, in ``set`` order (ties between readings go to the
             # first reading, so the order is kept as it always was)
-            if len(taking) > 1:
-                taking = [s for s in set(runs) if s <= win <= s + 2]
+            taking = [s for s in set(runs) if s <= win <= s + 2] if other else (first,)
             for s in taking:
                 pos = win - s
                 if pos == 1:

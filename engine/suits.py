@@ -134,16 +134,6 @@ def combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...]
         return per_group[0]
     if not per_group:
         return NO_TILES
-    if all(len(d) == 1 for d in per_group):  # one split per group: one for the hand
-        pair = -1
-        trips: tuple[int, ...] = ()
-        runs: tuple[int, ...] = ()
-        for ((p, t, r),) in per_group:
-            if p >= 0:
-                pair = p
-            trips += t
-            runs += r
-        return ((pair, trips, runs),)
     out: list[GroupDecomp] = []
     for combo in product(*per_group):
         pair = -1

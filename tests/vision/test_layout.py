@@ -421,6 +421,23 @@ def test_rule_1_upright_triplet_touching_the_row_end_is_concealed_not_a_pon() ->
     assert "took the rightmost tile (7z)" in layout.warnings[0]
 
 
+def test_row_of_narrow_boxes_with_uneven_heights_is_one_row() -> None:
+    """Boxes of a real photo's row (hk-hands valid): narrow, uneven heights, so a link's angle
+    reads -11° where the row is level; the tilt correction must not shrink the tiles until
+    neighbours look apart (the row split into three pieces)."""
+    boxes = [
+        (40, 320, 82, 388), (81, 321, 118, 389), (120, 322, 162, 388), (164, 312, 201, 380),
+        (205, 308, 241, 379), (244, 302, 283, 379), (286, 302, 331, 377), (330, 298, 375, 377),
+        (373, 299, 420, 377), (423, 298, 459, 371), (463, 284, 508, 368), (519, 286, 564, 371),
+        (562, 290, 615, 375),
+    ]
+    names = split("5559478991s574z")
+    layout = reconstruct([TileDetection(t, b) for t, b in zip(names, boxes, strict=True)],
+                         (640, 640))
+    assert layout.hand == hand("1455578999s457z", None), layout.warnings
+    assert [t.group for t in layout.tiles] == ["hand"] * 13
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p789s1122z")

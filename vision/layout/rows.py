@@ -24,6 +24,7 @@ from vision.layout.tolerances import (
     MAX_ROW_SLOPE_DEG,
     MAX_ROWS,
     MAX_TURN_DEG,
+    MIN_SHORT,
     SIZE_RATIO,
     SQUARISH,
     TOUCH,
@@ -77,6 +78,10 @@ def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
     theta = math.atan2(float(link[1]), float(link[0]))
     ai, _ = _true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
     aj, _ = _true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
+    # The link's angle is noisy where boxes differ in height (centres shift): do not let the
+    # tilt correction shrink a tile below most of its box's short side.
+    ai = max(ai, MIN_SHORT * min(geo.widths[i], geo.heights[i]))
+    aj = max(aj, MIN_SHORT * min(geo.widths[j], geo.heights[j]))
     ratio = float(np.linalg.norm(link)) / ((ai + aj) / 2)
     return TOUCH[0] < ratio < TOUCH[1]
 

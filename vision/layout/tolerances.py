@@ -9,6 +9,7 @@ ACROSS_TOL = 0.35  # growing the row: across-row miss allowed, × pitch
 MAX_TURN_DEG = 25.0  # growing the row: largest bend between two links
 SIZE_RATIO = 1.6  # neighbours in the row differ in size by at most this factor
 MAX_ROW_SLOPE_DEG = 75.0  # a row runs left to right within this angle
+MIN_SHORT = 0.75  # ... the tile width taken at least this × its box's short side
 TOUCH = (0.3, 1.6)  # side-by-side tiles: centre distance within this × the tile width
 LINK_JUMP = 1.3  # a link this much longer than its neighbours' is a gap: the row ends there
 GROUP_GAP = 0.4  # a gap wider than this × a separates two groups right of the row

@@ -68,6 +68,8 @@ class Plan(NamedTuple):
     hand_by_gates: dict[int, tuple[tuple[int, int, YakuTest], ...]]
     #: the skip conditions' inputs as one int (see ``_own``) → the ``own`` tests to run
     own_by_shape: dict[int, tuple[tuple[int, int, YakuTest], ...]]
+    #: (hand gates << 9 | own shape) → the ``hand`` then the ``own`` tests (``_tiles_yaku``)
+    tiles_by_key: dict[int, tuple[tuple[int, int, YakuTest], ...]]
 
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
@@ -153,6 +155,7 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
         kanburi_houtei=(bit.get("kanburi", 0), bit.get("houtei", 0)),
         hand_by_gates={},
         own_by_shape={},
+        tiles_by_key={},
     )
 
 
@@ -196,8 +199,8 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
         c.cache[key] = entry
     plan, (mask, han) = entry
     if memo is None:
-        hm, hh = _hand(plan, r, c)
-        om, oh = _own(plan, r, c)
+        hm, hh = _tiles_yaku(plan, r, c)
+        om = oh = 0
     else:
         hand = memo.get(form)
         if hand is None:
@@ -232,17 +235,44 @@ def held_ron_tsumo(r: Reading, ron: Context, tsumo: Context) -> tuple[int, int]:
         t_entry = tsumo.cache[key] = (entry[0], _situational(entry[0], r, tsumo))
     plan, (ron_mask, ron_han) = entry
     _, (tsumo_mask, tsumo_han) = t_entry
-    hm, hh = _hand(plan, r, ron)
-    om, oh = _own(plan, r, ron)
-    shared = hm | om
+    shared, shared_han = _tiles_yaku(plan, r, ron)
     post = plan.post
     ron_mask |= shared
     tsumo_mask |= shared
-    ron_value = _combine(plan, ron_mask, r, ron)[1] if ron_mask & post else ron_han + hh + oh
+    ron_value = _combine(plan, ron_mask, r, ron)[1] if ron_mask & post else ron_han + shared_han
     tsumo_value = (
-        _combine(plan, tsumo_mask, r, tsumo)[1] if tsumo_mask & post else tsumo_han + hh + oh
+        _combine(plan, tsumo_mask, r, tsumo)[1] if tsumo_mask & post else tsumo_han + shared_han
     )
     return ron_value, tsumo_value
+
+
+def _tiles_yaku(plan: Plan, r: Reading, c: Context) -> Held:
+    """:func:`_hand` and :func:`_own` together (one lookup and one loop over the tests both
+    would run): the yaku a reading holds by its tiles, without a memo."""
+    f = r.facts
+    key = (
+        ((f.n_suits <= 1) | f.all_th << 1 | (f.n_kans >= 3) << 2) << 9
+        | len(r.pungs) << 6
+        | len(r.runs) << 3
+        | IS_TH[r.pair] << 2
+        | f.has_honor << 1
+        | (f.n_suits == 3)
+    )
+    tests = plan.tiles_by_key.get(key)
+    if tests is None:
+        open_gates = (True, f.n_suits <= 1, f.all_th, f.n_kans >= 3)  # gate 0: always run
+        hand = tuple((b, h, fn) for b, h, fn, gate in plan.hand if open_gates[gate])
+        tests = plan.tiles_by_key[key] = hand + _own_tests(plan, r)
+    mask = han = 0
+    yakuhai = plan.yakuhai
+    for b, h, fn in tests:
+        if fn(r, c):
+            mask |= b
+            if b == yakuhai:  # once per set, twice for a double wind's set
+                han += h * sum(n for _, n in yakuhai_sets(r, c))
+            else:
+                han += h
+    return mask, han
 
 
 def _hand(plan: Plan, r: Reading, c: Context) -> Held:

@@ -227,3 +227,21 @@ def test_rule_29_ron_and_tsumo_yaku_han_of_one_reading_share_its_yaku() -> None:
                 assert held_ron_tsumo(r, ron, tsumo) == (held(r, ron)[1], held(r, tsumo)[1])
                 checked += 1
     assert checked > 500
+
+
+def test_held_without_a_memo_equals_the_memo_path() -> None:
+    """Without a memo a reading's whole-hand and reading-level tests run as one list
+    (_tiles_yaku); with a memo they run apart (_hand, _own) so that readings share the
+    whole-hand part. Both give the same yaku."""
+    from engine.yaku_eval import held
+
+    checked = 0
+    for p in _hands(600):
+        for tsumo in (False, True):
+            ctx = Context(p.situation.as_tsumo(tsumo), p.rules)
+            for w in waits(p.hand, p.rules):
+                memo: dict = {}
+                for r in readings(completed(p.hand, w, p.rules), tsumo, p.rules.tile_kinds):
+                    assert held(r, ctx) == held(r, ctx, memo)
+                    checked += 1
+    assert checked > 1000

@@ -321,6 +321,17 @@ def test_rule_1_two_alike_set_apart_make_up_a_pon_when_nothing_else_does() -> No
     assert said(layout.warnings, "two 9p set apart", "pon:999p", "called tile not seen")
 
 
+def test_rule_tiles_two_alike_apart_are_no_pon_when_its_unseen_tile_would_be_a_fifth() -> None:
+    t = Table()
+    t.row("234p999p5599s")
+    t.put("1z", "win", gap=0.5)
+    t.row("9p", "other", gap=1.2)
+    t.put("9p", "other")
+    layout = t.read()
+    assert layout.hand["melds"] == []
+    assert not said(layout.warnings, "called tile not seen")
+
+
 def test_two_alike_set_apart_beside_a_full_hand_are_no_pon() -> None:
     t = Table()
     t.row("123p456p789s11z")

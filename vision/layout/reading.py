@@ -160,7 +160,18 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                 f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
                 f"read as a {name} (its sideways tile not seen), not kita; check it"
             )
-    if len(short_sets) == 1 and units not in (13, 14) and units + 3 in (13, 14):
+    def room(indices: list[int]) -> bool:
+        """§1: a set padded with one unseen tile of its kind makes no fifth of that kind."""
+        main = kind(tiles[indices[0]].tile)
+        seen = [*row, *([win] if win is not None else []), *(k for _, i in melds for k in i)]
+        return sum(kind(tiles[k].tile) == main for k in {*seen, *indices}) < 4
+
+    if (
+        len(short_sets) == 1
+        and units not in (13, 14)
+        and units + 3 in (13, 14)
+        and room(short_sets[0])
+    ):
         # §1 counts: the hand needs three more tiles, and a called tile (§23) with one of its
         # kind beside it is a pon whose third tile the detector did not find.
         indices = short_sets[0]
@@ -193,7 +204,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             f"{seen} right of the hand: the hand needs 3 more tiles (§1) and two are {main}: "
             f"read as pon:{mpsz([main] * 3)}, check the odd tile"
         )
-    if len(pairs) == 1 and units not in (13, 14) and units + 3 in (13, 14):
+    if len(pairs) == 1 and units not in (13, 14) and units + 3 in (13, 14) and room(pairs[0]):
         # §1 counts, the weakest evidence: two alike set apart on the melds' line, nothing else
         # to make up the three missing tiles: a pon whose called tile was not found.
         indices = pairs[0]

@@ -77,7 +77,10 @@ def score(parsed: Parsed) -> dict[str, Any]:
         return _invalid(parsed, "no_win_shape", None, dora, g)
     if not sit.tsumo and is_furiten(hand, wait_kinds):
         return _invalid(parsed, "furiten", ev, dora, g)
-    has_yakuman_yaku = any(h >= rules.yakuman_han for _, h in ev.yaku)
+    # a yaku worth a yakuman on its own needs at least that many yaku han in all
+    has_yakuman_yaku = ev.yaku_han >= rules.yakuman_han and any(
+        h >= rules.yakuman_han for _, h in ev.yaku
+    )
     if has_yakuman_yaku and not rules.dora_with_yakuman:
         dora = Dora()  # riichi-4p: a yakuman counts its yakuman yaku only
     han = ev.yaku_han + dora.total

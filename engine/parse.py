@@ -301,6 +301,8 @@ def parse_meld(text: Any, rules: Rules, n: int) -> Meld:
 
 def _get_int(obj: dict[str, Any], key: str) -> int:
     v = obj.get(key, 0)
+    if type(v) is int and v >= 0:  # the usual case first (a bool is not an int here)
+        return v
     if v is None:
         return 0
     if isinstance(v, bool) or not isinstance(v, int) or v < 0:
@@ -335,8 +337,8 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     """Hand JSON → checked :class:`Parsed`. ``need_win``: score (True) or tenpai (False)."""
     if not isinstance(obj, dict):
         raise InputError("bad_type", "the hand must be a JSON object")
-    unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
-    if unknown:
+    if not KNOWN_FIELDS.issuperset(obj):
+        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
         raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
     rules = rules_from_json(obj.get("rules"))
     if "hand" not in obj:
@@ -472,11 +474,11 @@ def _check_physical(
     counts = [0] * 34
     reds = {"m": 0, "p": 0, "s": 0}
     aka5 = kita_aka
-    for t in tiles:
-        counts[t.kind] += 1
-        if t.red:
-            reds[SUIT_LETTERS[SUIT[t.kind]]] += 1
-        if t.aka5man:
+    for kind, red, aka5man in tiles:  # Tile fields, unpacked (cheaper than attributes)
+        counts[kind] += 1
+        if red:
+            reds[SUIT_LETTERS[SUIT[kind]]] += 1
+        if aka5man:
             aka5 += 1
     counts[NORTH] += kita
     if max(counts) > 4:

@@ -26,7 +26,7 @@ from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
 from engine.tiles import NAMES, NORTH, next_kind
 from engine.yaku import Context
-from engine.yaku_eval import held_ron_tsumo
+from engine.yaku_eval import held, held_ron_tsumo
 
 
 def held_counts(hand: HandInput) -> list[int]:
@@ -133,6 +133,8 @@ def wait_values(
     if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
         ctx = Context(sit, rules)
     dora = _WaitDora(hand, sit, rules)
+    exclusive = rules.yakuman_exclusive  # then yaku lists decide (best_yaku_han)
+    new = tuple.__new__  # WaitValue(...) without the NamedTuple's Python-level __new__
     out = []
     for w, decomps in shapes:
         if known is not None and w in known:
@@ -143,8 +145,11 @@ def wait_values(
                 make = completer(hand, rules)
             f = make(w)
             rs = readings_in(f, ctx, decomps)
-            han = best_yaku_han(f, ctx, dora.of(w) if len(rs) > 1 else 0, rs)
-        out.append(WaitValue(w, han or 0))
+            if len(rs) == 1 and not exclusive:  # most waits: best_yaku_han's shortcut
+                han = held(rs[0], ctx)[1]
+            else:
+                han = best_yaku_han(f, ctx, dora.of(w) if len(rs) > 1 else 0, rs)
+        out.append(new(WaitValue, (w, han or 0)))
     return out
 
 

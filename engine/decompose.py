@@ -288,7 +288,12 @@ def facts_maker(
         fk0 = frozenset(kinds)
     else:
         fk0 = frozenset(compress(range(34), concealed))
-    suits0 = frozenset([i for i, ss in enumerate(_SUIT_SETS) if not fk0.isdisjoint(ss)])
+    man, pin, sou = _SUIT_SETS  # the suits held (written out: cheaper than a comprehension)
+    suits0 = frozenset(
+        (0,) * (not fk0.isdisjoint(man))
+        + (1,) * (not fk0.isdisjoint(pin))
+        + (2,) * (not fk0.isdisjoint(sou))
+    )
     has_honor, has_terminal = not fk0.isdisjoint(HONORS), not fk0.isdisjoint(TERMINALS)
     all_honor, all_terminal, all_th = fk0 <= HONORS, fk0 <= TERMINALS, fk0 <= TERMINALS_HONORS
     if melds:

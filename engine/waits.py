@@ -164,7 +164,7 @@ def ron_and_tsumo_values(
     kinds = rules.tile_kinds
     shiisan = tsumo_ctx.first_turn and not hand.melds  # 十三不塔 on tsumo only
     exclusive = rules.yakuman_exclusive  # then yaku lists decide (yaku_han_of)
-    dora = _WaitDora(hand, sit, rules)
+    dora: _WaitDora | None = None  # only for waits read more than one way
     ron: list[int] = []
     tsumo: list[int] = []
     make = completer(hand, rules)
@@ -185,7 +185,11 @@ def ron_and_tsumo_values(
             tsumo.append(tsumo_han)
             continue
         memo: dict[Any, Any] = {}
-        extra = dora.of(w) if len(rs_ron) > 1 or len(rs_tsumo) > 1 else 0
+        extra = 0
+        if len(rs_ron) > 1 or len(rs_tsumo) > 1:
+            if dora is None:
+                dora = _WaitDora(hand, sit, rules)
+            extra = dora.of(w)
         ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)
         tsumo.append(best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0)
     return ron, tsumo

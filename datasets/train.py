@@ -10,6 +10,11 @@ weights, see ``datasets/train_init.py``; ``--init`` takes a saved ``.pt``)::
     OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m datasets.train --only cls \
         --init-onnx models/tile_classifier.onnx --focus --lr 3e-4 --minutes 60 ...
 
+``--focus-real KIND:W,...`` sets the real kinds' focus weights (default ``FOCUS_REAL``);
+``--rotate P,DEG`` turns a share P of the classifier crops by up to ±DEG degrees
+(``train_data.rotated_crop``). Both are off by default, so earlier commands reproduce; the runs
+and their numbers are in models/MODEL_CARD.md.
+
 Data (read from ../shared/datasets, or $SANMA_DATA): hk-hands train (real photos, CC BY 4.0),
 jp-upright's training part (real, CC BY 4.0), camerash crops (MIT), FluffyStuff art (CC0), and
 scenes rendered by ``datasets.synth`` (red fives, aka-5-man, sideways, face-down, melds) when

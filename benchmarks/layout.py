@@ -215,24 +215,33 @@ def bench_renders(
 CORRECTIONS = ROOT / "datasets" / "manifests" / "hk_valid_corrections.json"
 
 
-def _corrections() -> dict[tuple[str, int], str]:
-    """hk valid label fixes (boxes mislabelled 1p), keyed by (image stem, label line)."""
+def _corrections() -> dict[tuple[str, int], str | None]:
+    """hk valid label fixes keyed by (image stem, label line): the tile the box shows, or None
+    for a second label on a tile already labelled (the line is dropped)."""
     if not CORRECTIONS.is_file():
         return {}
     fixes = json.loads(CORRECTIONS.read_text())["corrections"]
-    return {(Path(f["image"]).stem, int(f["box"])): str(f["tile"]) for f in fixes}
+    return {
+        (Path(f["image"]).stem, int(f["box"])): None if f["tile"] is None else str(f["tile"])
+        for f in fixes
+    }
 
 
 def _read_yolo(
-    path: Path, classes: dict[str, str | None], fixes: dict[tuple[str, int], str] | None = None
+    path: Path,
+    classes: dict[str, str | None],
+    fixes: dict[tuple[str, int], str | None] | None = None,
 ) -> list[tuple[str | None, tuple]]:
+    fixes = fixes or {}
     out = []
     for i, line in enumerate(path.read_text().splitlines()):
         parts = line.split()
         if len(parts) < 5:
             continue
+        if (path.stem, i) in fixes and fixes[(path.stem, i)] is None:
+            continue  # a second label on a tile already labelled
         cls, xs = parts[0], [float(v) for v in parts[1:]]
-        fixed = (fixes or {}).get((path.stem, i))
+        fixed = fixes.get((path.stem, i))
         if len(xs) == 4:
             cx, cy, w, h = xs
             box = (cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2)

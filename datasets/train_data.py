@@ -89,13 +89,14 @@ def _photos(root: Path, names: list[str], null_as: str) -> list[Photo]:
     return photos
 
 
-def load_corrections() -> dict[str, dict[int, str]]:
-    """Label fixes for hk-hands valid (datasets/manifests/hk_valid_corrections.json)."""
+def load_corrections() -> dict[str, dict[int, str | None]]:
+    """Label fixes for hk-hands valid (datasets/manifests/hk_valid_corrections.json): the
+    tile a box shows, or None for a second label on a tile already labelled (dropped)."""
     path = MANIFESTS / "hk_valid_corrections.json"
     if not path.exists():
         return {}
     data = json.loads(path.read_text())
-    out: dict[str, dict[int, str]] = {}
+    out: dict[str, dict[int, str | None]] = {}
     for row in data["corrections"]:
         out.setdefault(row["image"], {})[int(row["box"])] = row["tile"]
     return out
@@ -109,9 +110,15 @@ def hk_photos(split: str, corrected: bool = True) -> list[Photo]:
     if corrected and split == "valid":
         fixes = load_corrections()
         for p in photos:
-            for idx, tile in fixes.get(Path(p.path).name, {}).items():
-                if idx < len(p.labels):
+            fix = fixes.get(Path(p.path).name, {})
+            for idx, tile in fix.items():
+                if idx < len(p.labels) and tile is not None:
                     p.labels[idx] = tile
+            keep = [i for i in range(len(p.labels)) if not (i in fix and fix[i] is None)]
+            if len(keep) < len(p.labels):
+                p.boxes = p.boxes[keep]
+                p.labels = [p.labels[i] for i in keep]
+                p.sideways = [p.sideways[i] for i in keep]
     return photos
 
 

@@ -570,3 +570,35 @@ def test_rule_23_sideways_meld_tile_is_not_taken_into_the_row() -> None:
     t.put("7z", "meld", gap=0.8, sideways=True)
     t.row("77z", "meld")
     check(t, hand("234p5567899s", "9s", ["pon:777z"]))
+
+
+def test_rule_23_a_haku_kan_with_a_sideways_tile_is_a_called_kan_not_an_ankan() -> None:
+    """Haku and a tile's back are both blank, but an ankan lies all upright (§23): a kan of
+    haku with a sideways (called) tile stays open, its ends are not re-read as backs."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("5z", "meld", gap=0.8)
+    unsure(t, 0.8, ("back", 0.15))
+    t.put("5z", "meld", sideways=True)
+    t.put("5z", "meld")
+    t.put("5z", "meld")
+    unsure(t, 0.8, ("back", 0.15))
+    lay = t.read()
+    assert lay.hand["melds"] == ["minkan:5555z"]
+    assert [d.tile for d in lay.tiles[-4:]] == ["5z"] * 4
+
+
+def test_rule_tiles_a_set_made_up_with_an_unseen_tile_warns_of_a_fifth() -> None:
+    """A kakan read from one box over two tiles adds a tile no box showed; when that makes a
+    fifth of its kind in the hand as read, the layout says so (§1: four of a kind at most)."""
+    t = Table()
+    t.row("123p789s6s112z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6s", "meld", gap=0.7)
+    side = t.put("6s", "meld", sideways=True, reported=0)
+    x1, y1, x2, y2 = side.box
+    t.tiles[-1] = TileDetection("6s", (x1, y1 - (y2 - y1) - 2, x2, y2), 0, 0.9)
+    t.put("6s", "meld")
+    lay = t.read()
+    assert said(lay.warnings, "holds 5 6s")

@@ -59,7 +59,7 @@ from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
-from vision.layout.sanity import _count_warnings, _sanity
+from vision.layout.sanity import _count_warnings, _made_up_fifth, _sanity
 from vision.layout.turn import _plausibility, _turn
 from vision.types import TileDetection
 
@@ -198,6 +198,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     }
     if dora_idx:
         hand["dora"] = [read(k) for k in dora_idx]
+    _made_up_fifth(hand, warnings)
 
     group_of = {k: name for name, idx in groups.items() for k in idx}
     out = [replace(t, group=group_of.get(k, "other")) for k, t in enumerate(tiles)]

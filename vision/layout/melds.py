@@ -151,8 +151,8 @@ def _ankan_ends(group: list[_Placed], tiles: list[TileDetection]) -> tuple[str, 
     may be (a ``back`` reading listed; a back and a haku are both blank): a concealed kan as
     laid (§23), its ends read as faces. Returns its kind and the middle faces; None when the
     group is not that, or when both ends are read face-down (the plain case)."""
-    if len(group) != 4:
-        return None
+    if len(group) != 4 or any(tiles[p.index].angle == 90 for p in group):
+        return None  # an ankan lies all upright; a sideways tile makes it a called kan
     ends, middle = _ends_and_middle(group, tiles)
     if all(tiles[p.index].face_down for p in ends):
         return None

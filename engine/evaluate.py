@@ -31,11 +31,6 @@ class Evaluation(NamedTuple):
     fu_items: tuple[FuItem, ...]
 
 
-def allow_shiisan(sit: Situation, facts: HandFacts) -> bool:
-    """十三不塔 only on the dealer's dealt 14 or a child's first draw, with no call (§ yaku)."""
-    return sit.tsumo and (sit.tenhou or sit.chihou or sit.first_draw) and not facts.melds
-
-
 def readings_in(
     facts: HandFacts, ctx: Context, decomps: tuple[GroupDecomp, ...] | None = None
 ) -> list[Reading]:

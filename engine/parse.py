@@ -156,9 +156,11 @@ class Situation(NamedTuple):
 
 
 # _parse_situation builds a Situation positionally from _BOOL_FIELDS: keep the orders in step
-assert Situation._fields == (
+# (checked at import, also under python -O, so a reordered field can never score silently)
+if Situation._fields != (
     "tsumo", "seat", "round", "riichi", *_BOOL_FIELDS[1:], "honba", "deposits", "ron_on"
-)  # fmt: skip
+):  # fmt: skip
+    raise RuntimeError("engine.parse: Situation's fields and _BOOL_FIELDS are out of order")
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,9 @@ table-driven decomposition (:mod:`engine.decompose`).
 Every pattern that splits into sets and at most one pair (21,743 for a suit of 9 ranks, a few
 dozen for the 7 honors, which form no runs) is enumerated once at import from the multisets of
 at most four sets plus an optional pair (about 50 ms): a whole pattern's decompositions and
-its flags are then one dictionary lookup, and a first pass over new hands pays no table
-building. Any other pattern is not a whole group. The three suits share the rank tables.
+its flags are then one dictionary lookup. Any other pattern of at most 14 tiles (all a hand
+holds in one suit) is not a whole group. Which kinds complete a part-hand pattern is still
+worked out on first sight and cached. The three suits share the rank tables.
 
 >>> group_decomps(9, (3, 1, 1, 1, 0, 0, 0, 0, 0))
 ((-1, (9,), (10,)),)

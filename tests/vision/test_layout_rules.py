@@ -602,3 +602,33 @@ def test_rule_tiles_a_set_made_up_with_an_unseen_tile_warns_of_a_fifth() -> None
     t.put("6s", "meld")
     lay = t.read()
     assert said(lay.warnings, "holds 5 6s")
+
+
+def test_rule_23_a_tile_touching_a_pon_joins_it_as_added_tile_only_on_a_real_reading() -> None:
+    """A kakan's added tile lies beyond the called one (§23); an upright 8s lying there with a
+    trace (3 %) of a 3s reading is a discard touching the pon, not a misread added 3s."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("3s", "meld", gap=0.8)
+    t.put("3s", "meld", sideways=True)
+    t.put("8s", "other", on_top=True, sideways=False)
+    unsure(t, 0.95, ("3s", 0.03))
+    t.put("3s", "meld")
+    lay = t.read()
+    assert lay.hand["melds"] == ["pon:333s"]
+    assert [d.tile for d in lay.tiles if d.group == "meld"] == ["3s", "3s", "3s"]
+
+
+def test_rule_tiles_a_pon_with_a_misread_tile_is_not_read_when_it_makes_a_fifth() -> None:
+    """Three tiles right of a short hand, two 4p around a 2p that may be a 4p, would be a pon
+    with a misread tile; with two 4p already in the row that pon makes five 4p (§1)."""
+    t = Table()
+    t.row("244p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("4p", "meld", gap=0.8)
+    t.put("2p", "meld")
+    unsure(t, 0.6, ("4p", 0.06))
+    t.put("4p", "meld")
+    lay = t.read()
+    assert "pon:444p" not in lay.hand["melds"]

@@ -11,8 +11,9 @@ import numpy as np
 
 from vision.layout.geometry import _Frame, _Geo, _line_at
 from vision.layout.notation import _is_north, back_like, kind, north_like, readable
-from vision.layout.rulefix import may_share_kind
+from vision.layout.rulefix import kind_prob, may_share_kind
 from vision.layout.tolerances import (
+    ADDED_ALT,
     ASPECT,
     BAND_GAP,
     BEYOND,
@@ -114,7 +115,11 @@ def _added_on(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:
     a, b = tiles[p.index], tiles[q.index]
     if 90 not in (a.angle, b.angle) or not _stacked(p, q) or not (readable(a) and readable(b)):
         return False
-    return kind(a.tile) == kind(b.tile) or may_share_kind([a, b])
+    if kind(a.tile) == kind(b.tile):
+        return True
+    # one of the two misread: only on a real reading of the other's kind, not a trace (a
+    # discard touching a called set must not join it)
+    return kind_prob(a, kind(b.tile)) >= ADDED_ALT or kind_prob(b, kind(a.tile)) >= ADDED_ALT
 
 
 def _one_beyond(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:

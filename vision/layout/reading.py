@@ -189,7 +189,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         )
     taken = {k for _, idx in melds for k in idx} | ({win} if win is not None else set())
     loose = loose_pon(groups, tiles, taken) if units + 3 in (13, 14) else None
-    if loose is not None and units not in (13, 14):
+    if loose is not None and units not in (13, 14) and _pon_fits(loose, row, win, melds, tiles):
         # §1 counts: the hand needs three more tiles, and three side by side right of it,
         # two alike and the third possibly alike (or sideways), are a pon with a misread tile.
         indices, main = loose
@@ -268,3 +268,17 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
         )
         return replace(reading, row=reading.row[:-1], win=last)
     return reading
+
+
+def _pon_fits(
+    loose: tuple[list[int], str],
+    row: list[int],
+    win: int | None,
+    melds: list[tuple[str, list[int]]],
+    tiles: list[TileDetection],
+) -> bool:
+    """§1: a pon read over three tiles (one re-read to its kind) makes no fifth of that kind
+    with the tiles already placed."""
+    indices, main = loose
+    placed = {*row, *([win] if win is not None else []), *(k for _, i in melds for k in i)}
+    return sum(kind(tiles[k].tile) == main for k in placed - set(indices)) + 3 <= 4

@@ -229,6 +229,11 @@ def _kind_probs(det: TileDetection) -> dict[str, float]:
     return out
 
 
+def kind_prob(det: TileDetection, target: str) -> float:
+    """How likely ``det`` shows a tile of kind ``target`` (red fives are fives, 0m a north)."""
+    return _kind_probs(det).get(target, 0.0)
+
+
 def vote_kind(dets: list[TileDetection]) -> str | None:
     """The kind all these tiles most likely share: the product of each tile's probability of
     it (a floor for readings the classifier did not list), largest first."""

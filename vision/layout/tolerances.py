@@ -30,6 +30,7 @@ SHAPE_FIX_MIN_ALT = 0.02  # a winning-shape re-reading considers alternatives at
 # (≥ 2 %) always qualifies, two tiles must both be fairly likely (chosen on seeds 950000+).
 SHAPE_FIX_MAX_COST = 4.0
 TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai shape
+ADDED_ALT = 0.1  # a tile beyond a called one read as another kind: its reading of that kind
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
 LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or melds, on their line
 BEYOND = 0.3  # a tile this far (× a) across the row from one it overlaps lies beyond it (kakan)

@@ -236,14 +236,7 @@ def hand_facts(
 ) -> HandFacts:
     """Facts of a completed hand; ``extra_kinds`` join the shape's kinds (option
     ``kita_counts_in_shape``: a north for the extracted kita)."""
-    if melds or extra_kinds:
-        kinds = set(compress(range(34), counts))
-        kinds.update(extra_kinds)
-        for m in melds:
-            kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
-        fk = frozenset(kinds)
-    else:
-        fk = frozenset(compress(range(34), counts))
+    fk = _shape_kinds(counts, melds, extra_kinds)
     suits = [i for i, ss in enumerate(_SUIT_SETS) if not fk.isdisjoint(ss)]
     if melds:
         closed = not any(m.is_open for m in melds)
@@ -274,20 +267,26 @@ def hand_facts(
 _SUIT_SETS = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
 
 
+def _shape_kinds(
+    counts: tuple[int, ...], melds: tuple[Meld, ...], extra_kinds: tuple[int, ...]
+) -> frozenset[int]:
+    """The kinds in the hand's shape: held tiles, every meld's tiles, ``extra_kinds``."""
+    if not (melds or extra_kinds):
+        return frozenset(compress(range(34), counts))
+    kinds = set(compress(range(34), counts))
+    kinds.update(extra_kinds)
+    for m in melds:
+        kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
+    return frozenset(kinds)
+
+
 def facts_maker(
     concealed: tuple[int, ...], melds: tuple[Meld, ...], extra_kinds: tuple[int, ...] = ()
 ) -> Callable[[int], HandFacts]:
     """``win → hand_facts(concealed + win, melds, win, extra_kinds)`` for many winning kinds of
     one 13-tile hand: what does not depend on the winning tile is worked out once."""
     # the fields of hand_facts(concealed, melds, -1, extra_kinds), without building it
-    if melds or extra_kinds:
-        kinds = set(compress(range(34), concealed))
-        kinds.update(extra_kinds)
-        for m in melds:
-            kinds.update((m.tile, m.tile + 1, m.tile + 2) if m.is_run else (m.tile,))
-        fk0 = frozenset(kinds)
-    else:
-        fk0 = frozenset(compress(range(34), concealed))
+    fk0 = _shape_kinds(concealed, melds, extra_kinds)
     man, pin, sou = _SUIT_SETS  # the suits held (written out: cheaper than a comprehension)
     suits0 = frozenset(
         (0,) * (not fk0.isdisjoint(man))

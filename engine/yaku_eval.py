@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from engine.decompose import Reading
+from engine.decompose import HandFacts, Reading
 from engine.parse import Situation
 from engine.rules import Rules
 from engine.tiles import IS_TH
@@ -250,66 +250,61 @@ def _tiles_yaku(plan: Plan, r: Reading, c: Context) -> Held:
     """:func:`_hand` and :func:`_own` together (one lookup and one loop over the tests both
     would run): the yaku a reading holds by its tiles, without a memo."""
     f = r.facts
-    key = (
-        ((f.n_suits <= 1) | f.all_th << 1 | (f.n_kans >= 3) << 2) << 9
-        | len(r.pungs) << 6
-        | len(r.runs) << 3
-        | IS_TH[r.pair] << 2
-        | f.has_honor << 1
-        | (f.n_suits == 3)
-    )
+    key = _gates(f) << 9 | _shape(r)
     tests = plan.tiles_by_key.get(key)
     if tests is None:
-        open_gates = (True, f.n_suits <= 1, f.all_th, f.n_kans >= 3)  # gate 0: always run
-        hand = tuple((b, h, fn) for b, h, fn, gate in plan.hand if open_gates[gate])
-        tests = plan.tiles_by_key[key] = hand + _own_tests(plan, r)
-    mask = han = 0
-    yakuhai = plan.yakuhai
-    for b, h, fn in tests:
-        if fn(r, c):
-            mask |= b
-            if b == yakuhai:  # once per set, twice for a double wind's set
-                han += h * sum(n for _, n in yakuhai_sets(r, c))
-            else:
-                han += h
-    return mask, han
+        tests = plan.tiles_by_key[key] = _hand_tests(plan, f) + _own_tests(plan, r)
+    return _run(tests, plan, r, c)
 
 
 def _hand(plan: Plan, r: Reading, c: Context) -> Held:
     """Whole-hand yaku, skipping tests whose gate (one suit, all terminals/honors, three
     kans) the hand fails."""
     f = r.facts
-    # an int key of the three gates (cheaper to hash than a tuple)
-    gates = (f.n_suits <= 1) | f.all_th << 1 | (f.n_kans >= 3) << 2
+    gates = _gates(f)
     tests = plan.hand_by_gates.get(gates)
     if tests is None:
-        open_gates = (True, f.n_suits <= 1, f.all_th, f.n_kans >= 3)  # gate 0: always run
-        tests = tuple((b, h, fn) for b, h, fn, gate in plan.hand if open_gates[gate])
-        plan.hand_by_gates[gates] = tests
-    mask = han = 0
-    for b, h, fn in tests:
-        if fn(r, c):
-            mask |= b
-            han += h
-    return mask, han
+        tests = plan.hand_by_gates[gates] = _hand_tests(plan, f)
+    return _run(tests, plan, r, c)
 
 
 def _own(plan: Plan, r: Reading, c: Context) -> Held:
     """Reading-level yaku, skipping tests whose necessary conditions fail: least pungs and
     runs, a terminal/honor pair, an honor in the hand (or none), all three suits."""
+    shape = _shape(r)
+    tests = plan.own_by_shape.get(shape)
+    if tests is None:
+        tests = plan.own_by_shape[shape] = _own_tests(plan, r)
+    return _run(tests, plan, r, c)
+
+
+# The caches above are keyed by ints (cheaper to hash than tuples) of what the skips read.
+def _gates(f: HandFacts) -> int:
+    """The whole-hand gates: one suit, all terminals/honors, three kans."""
+    return (f.n_suits <= 1) | f.all_th << 1 | (f.n_kans >= 3) << 2
+
+
+def _shape(r: Reading) -> int:
+    """What the reading-level skips read: pungs, runs, a terminal/honor pair, an honor held,
+    all three suits."""
     f = r.facts
-    # an int key (cheaper to hash than a tuple) of everything the skip conditions read
-    shape = (
+    return (
         len(r.pungs) << 6
         | len(r.runs) << 3
         | IS_TH[r.pair] << 2
         | f.has_honor << 1
         | (f.n_suits == 3)
     )
-    tests = plan.own_by_shape.get(shape)
-    if tests is None:
-        tests = _own_tests(plan, r)
-        plan.own_by_shape[shape] = tests
+
+
+def _hand_tests(plan: Plan, f: HandFacts) -> tuple[tuple[int, int, YakuTest], ...]:
+    """The whole-hand tests whose gate this hand opens."""
+    open_gates = (True, f.n_suits <= 1, f.all_th, f.n_kans >= 3)  # gate 0: always run
+    return tuple((b, h, fn) for b, h, fn, gate in plan.hand if open_gates[gate])
+
+
+def _run(tests: tuple[tuple[int, int, YakuTest], ...], plan: Plan, r: Reading, c: Context) -> Held:
+    """The yaku among ``tests`` that ``r`` holds in ``c``: their bits and han."""
     mask = han = 0
     yakuhai = plan.yakuhai
     for b, h, fn in tests:

@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from vision.layout import mpsz, reconstruct
+from vision.layout.notation import unpack
 from vision.types import TileDetection
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -55,26 +56,14 @@ WINNING_SEED0 = 600000
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
 
 
-def _split(text: str) -> list[str]:
-    out: list[str] = []
-    digits = ""
-    for ch in text:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [d + ch for d in digits]
-            digits = ""
-    return out
-
-
 def normalise(hand: Mapping[str, Any]) -> dict[str, Any]:
     """The compared fields, canonical: sorted tiles, sorted melds, absent win = None."""
     melds = []
     for m in hand.get("melds", []) or []:
         name, _, tiles = str(m).partition(":")
-        melds.append(f"{name}:{mpsz(_split(tiles))}")
+        melds.append(f"{name}:{mpsz(unpack(tiles))}")
     return {
-        "hand": mpsz(_split(str(hand.get("hand", "")))),
+        "hand": mpsz(unpack(str(hand.get("hand", "")))),
         "win": hand.get("win") or None,
         "melds": sorted(melds),
         "kita": int(hand.get("kita", 0) or 0),
@@ -254,7 +243,7 @@ def _read_yolo(
 def _concealed(hand: Mapping[str, Any]) -> Counter[str]:
     """Hand + winning tile as read; the aka-5-man our sanma reading makes of a 5m is a 5m here
     (a four-player set)."""
-    read = _split(str(hand.get("hand", ""))) + ([str(hand["win"])] if hand.get("win") else [])
+    read = unpack(str(hand.get("hand", ""))) + ([str(hand["win"])] if hand.get("win") else [])
     return Counter("5m" if t == "0m" else t for t in read)
 
 

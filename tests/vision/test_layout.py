@@ -803,3 +803,11 @@ def test_property_reading_is_invariant_to_tilt_scale_perspective_and_order(
     order.shuffle(pairs)
     t.tiles, t.expect = [p[0] for p in pairs], [p[1] for p in pairs]
     check(t, hand("234p1167899s", "9s", ["pon:555z", "ankan:0000p"], kita=1), warnings=None)
+
+
+def test_mpsz_and_unpack_are_inverse() -> None:
+    from vision.layout.notation import unpack
+
+    assert unpack("230p1z") == ["2p", "3p", "0p", "1z"]
+    for text in ("19m1234506789p55s1234567z", "", "11z"):
+        assert mpsz(unpack(text)) == text

@@ -189,16 +189,19 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
         return as_sanma(tiles[k].tile)
 
     kita_tiles = [read(k) for k in best.kita]
+    concealed = mpsz([read(k) for k in hand_idx])
+    win = read(best.win) if best.win is not None else None
+    meld_names = [m for m, _ in best.melds]
+    _made_up_fifth(concealed, win, meld_names, len(kita_tiles), warnings)
     hand: dict[str, object] = {
-        "hand": mpsz([read(k) for k in hand_idx]),
-        "win": read(best.win) if best.win is not None else None,
-        "melds": [m for m, _ in best.melds],
+        "hand": concealed,
+        "win": win,
+        "melds": meld_names,
         "kita": len(kita_tiles),
         "kita_aka": sum(t == AKA_MAN for t in kita_tiles),
     }
     if dora_idx:
         hand["dora"] = [read(k) for k in dora_idx]
-    _made_up_fifth(hand, warnings)
 
     group_of = {k: name for name, idx in groups.items() for k in idx}
     out = [replace(t, group=group_of.get(k, "other")) for k, t in enumerate(tiles)]

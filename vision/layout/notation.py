@@ -74,6 +74,23 @@ def mpsz(tiles: list[str]) -> str:
     return "".join(out)
 
 
+def unpack(text: str) -> list[str]:
+    """An MPSZ string as single tiles (the inverse of :func:`mpsz`, order kept).
+
+    >>> unpack("230p1z")
+    ['2p', '3p', '0p', '1z']
+    """
+    out: list[str] = []
+    digits = ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out += [d + ch for d in digits]
+            digits = ""
+    return out
+
+
 def _is_north(tile: str) -> bool:
     return tile in (NORTH, AKA_MAN, "5m")
 

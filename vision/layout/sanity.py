@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vision.layout.notation import NORTH, _sort_key, kind, readable
+from vision.layout.notation import NORTH, _sort_key, kind, readable, unpack
 from vision.layout.reading import _Reading
 from vision.layout.tolerances import LOW_CONFIDENCE
 from vision.types import TileDetection
@@ -44,16 +44,15 @@ def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection], warnings: 
                 )
 
 
-def _made_up_fifth(hand: dict[str, object], warnings: list[str]) -> None:
+def _made_up_fifth(
+    hand: str, win: str | None, melds: list[str], kita: int, warnings: list[str]
+) -> None:
     """§1 on the hand as read: a set completed with a tile no box showed (a kakan seen as one
     box, a pon with a tile missed) may make a fifth of a kind that the boxes alone do not."""
-    tiles: list[str] = []
-    for digits_suit in [str(hand.get("hand") or ""), *(m.split(":")[1] for m in hand["melds"])]:
-        tiles += _unpack(digits_suit)
-    if hand.get("win"):
-        tiles.append(str(hand["win"]))
+    tiles = unpack(hand) + [t for m in melds for t in unpack(m.split(":")[1])]
+    tiles += [win] if win else []
     counts = Counter(kind(t) for t in tiles)
-    counts[NORTH] += int(hand.get("kita") or 0)  # each extracted north, 4z or 0m
+    counts[NORTH] += kita  # each extracted north, 4z or 0m
     for name, count in sorted(counts.items(), key=lambda kv: _sort_key(kv[0])):
         already = f"{count} tiles of {name} seen"
         if count > 4 and not any(w.startswith(already) for w in warnings):
@@ -61,19 +60,6 @@ def _made_up_fifth(hand: dict[str, object], warnings: list[str]) -> None:
                 f"the hand as read holds {count} {name} (at most 4 exist): a set was made up "
                 "with a tile no box showed, or a tile is misread; check it"
             )
-
-
-def _unpack(text: str) -> list[str]:
-    """MPSZ groups (``123p55z``) to single tiles."""
-    out: list[str] = []
-    digits = ""
-    for ch in text:
-        if ch.isdigit():
-            digits += ch
-        else:
-            out += [d + ch for d in digits]
-            digits = ""
-    return out
 
 
 def _where(place: str, pos: int) -> str:

@@ -297,17 +297,23 @@ def test_rule_23_kakan_whose_called_tile_is_reported_upright() -> None:
     check(t, hand("123p789s1122z", "2z", ["kakan:6666p"]))
 
 
+def one_box_kakan(t: Table, tile: str) -> None:
+    """A kakan right of the hand whose called and added tiles the detector saw as one upright
+    box twice a tile's height, between two upright tiles of the set."""
+    t.put(tile, "meld", gap=0.7)
+    side = t.put(tile, "meld", sideways=True, reported=0)
+    x1, y1, x2, y2 = side.box
+    t.tiles[-1] = TileDetection(tile, (x1, y1 - (y2 - y1) - 2, x2, y2), 0, 0.9)
+    t.put(tile, "meld")
+
+
 def test_rule_23_kakan_seen_as_one_box_over_the_called_and_added_tiles() -> None:
     """A box over a kakan's called tile and the added one beyond it (one detection, reported
     upright, as big as two tiles) makes the set a kakan, with a warning naming the tile."""
     t = Table()
     t.row("123p789s1122z")
     t.put("2z", "win", gap=0.5)
-    t.put("6s", "meld", gap=0.7)
-    side = t.put("6s", "meld", sideways=True, reported=0)
-    x1, y1, x2, y2 = side.box
-    t.tiles[-1] = TileDetection("6s", (x1, y1 - (y2 - y1) - 2, x2, y2), 0, 0.9)
-    t.put("6s", "meld")
+    one_box_kakan(t, "6s")
     layout = check(t, hand("123p789s1122z", "2z", ["kakan:6666s"]), warnings=1)
     assert "6s in the called set" in layout.warnings[0] and "kakan" in layout.warnings[0]
 

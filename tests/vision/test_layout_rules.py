@@ -11,7 +11,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.test_layout import Table, check, hand
+from tests.vision.test_layout import Table, check, hand, one_box_kakan
 from vision.layout import kind
 from vision.layout.notation import readable
 from vision.layout.rulefix import Places, correct, vote_kind
@@ -595,11 +595,7 @@ def test_rule_tiles_a_set_made_up_with_an_unseen_tile_warns_of_a_fifth() -> None
     t = Table()
     t.row("123p789s6s112z")
     t.put("2z", "win", gap=0.5)
-    t.put("6s", "meld", gap=0.7)
-    side = t.put("6s", "meld", sideways=True, reported=0)
-    x1, y1, x2, y2 = side.box
-    t.tiles[-1] = TileDetection("6s", (x1, y1 - (y2 - y1) - 2, x2, y2), 0, 0.9)
-    t.put("6s", "meld")
+    one_box_kakan(t, "6s")
     lay = t.read()
     assert said(lay.warnings, "holds 5 6s")
 

@@ -348,8 +348,14 @@ def _connect_postgres(url: str) -> _Connection:
 
 
 def _alive(conn: _Connection) -> bool:
-    """Whether an idle connection can still be used: a PostgreSQL server that restarted or
-    dropped the session is only noticed by talking to it, so it gets one cheap query."""
+    """Whether an idle connection can still be used. A SQLite file is ours alone: only a
+    closed connection is dead (asking raises). A PostgreSQL server that restarted or dropped
+    the session is only noticed by talking to it, so it gets one cheap query."""
+    if isinstance(conn, sqlite3.Connection):
+        try:
+            return not conn.in_transaction
+        except sqlite3.ProgrammingError:
+            return False
     if getattr(conn, "closed", False) or getattr(conn, "broken", False):
         return False
     try:

@@ -7,7 +7,10 @@ is read twice (as cut and turned 180°, probabilities averaged: ``TURN``), a sec
 tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
 ``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
 (``WEAK_HEAT``, ``WEAK_SURE``); the settings and their measurements are in
-models/MODEL_CARD.md ("Inference tuning").
+models/MODEL_CARD.md ("Inference tuning"). After the layout, two second looks
+(vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
+classified, and a second hit dropped as a double of a pon's tile is tried as its kakan's added
+tile (§23); each tile added so is named in a warning.
 """
 
 from __future__ import annotations
@@ -24,6 +27,8 @@ from vision.classify import CLASSES, NOT_TILES, TileClassifier, crop_tile
 from vision.decode import decode
 from vision.detect import HEAT_THRESHOLD, SQUASHES, RawBox, TileDetector, iou, squash, unsquash
 from vision.detect import decode as decode_heat
+from vision.layout import Layout, reconstruct
+from vision.probe import Reading, gap_probe, kakan_probe
 from vision.types import TileDetection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -51,6 +56,9 @@ DOUBLE_SURE = 0.6
 # little. Measured in models/MODEL_CARD.md ("Inference tuning").
 WEAK_HEAT: float | None = 0.2
 WEAK_SURE = 0.95
+# A hand read short of tiles (§1) has the holes in and beside its row cut out and classified
+# (vision/probe.py); tiles read surely there are added, each with a warning.
+PROBE = True
 
 
 def _session(path: Path, threads: int) -> object:
@@ -82,6 +90,7 @@ class Recognizer:
     double_sure: float = DOUBLE_SURE
     weak_heat: float | None = WEAK_HEAT
     weak_sure: float = WEAK_SURE
+    probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
         models = Path(models)
@@ -119,11 +128,12 @@ class Recognizer:
             named = best
         return named
 
-    def detections(self, named: list[_Named], scale: float = 1.0
+    def detections(self, named: list[_Named], scale: float = 1.0, doubles: bool = False
                    ) -> tuple[list[TileDetection], int]:
-        """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count."""
+        """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count
+        (``doubles``: the hits are known doubles, not sifted again)."""
         named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
-        if self.double_iou is not None:
+        if self.double_iou is not None and not doubles:
             named = drop_double_hits(named, self.double_iou, self.double_sure)
         out: list[TileDetection] = []
         flowers = 0
@@ -141,6 +151,17 @@ class Recognizer:
             alts = _alternatives(p, k)
             out.append(TileDetection(label, (x1, y1, x2, y2), angle, round(conf, 4), "other", alts))
         return out, flowers
+
+    def doubles(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
+        """Hits :meth:`detections` dropped as a second hit on a reported tile (``drop_double_hits``)
+        that read a riichi tile: a kakan's added tile lying on its called one looks like one
+        (the pipeline's kakan probe, vision/probe.py ``added_tiles``)."""
+        if self.double_iou is None:
+            return []
+        named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
+        kept = {id(h) for h in drop_double_hits(named, self.double_iou, self.double_sure)}
+        out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
+        return out
 
     def _sure_tile(self, hit: _Named) -> bool:
         """A weak hit worth reporting: at least ``weak_heat`` hot and surely a tile."""
@@ -161,18 +182,42 @@ class Recognizer:
     def recognize_image(
         self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
     ) -> dict[str, Any]:
-        tiles, flowers = self.tiles(image, scale)
+        named = self.hits(image)
+        tiles, flowers = self.detections(named, scale)
+        doubles = self.doubles(named, scale)
         warnings: list[str] = []
         if flowers:
             warnings.append(f"ignored {flowers} flower/season tile(s): not riichi tiles")
-        layout = _layout(tiles, size)
-        warnings.extend(layout[2])
+        layout = self.probed(image, scale, tiles, reconstruct(tiles, image_size=size), size)
+        if self.probe:
+            layout = kakan_probe(tiles, layout, doubles, size)
+        warnings.extend(layout.warnings)
         return {
-            "tiles": [t.to_json() for t in layout[0]],
-            "hand": layout[1],
+            "tiles": [t.to_json() for t in layout.tiles],
+            "hand": dict(layout.hand),
             "warnings": warnings,
             "image_size": list(size),
         }
+
+    def probed(
+        self, image: np.ndarray, scale: float, tiles: list[TileDetection], layout: Layout,
+        size: tuple[int, int],
+    ) -> Layout:
+        """The gap probe (vision/probe.py ``gap_probe``): a hand read short of tiles (§1) has
+        the holes in and beside its row cut out (``scale``: image px per photo px) and read by
+        the classifier; tiles read surely there are added and the photo laid out again."""
+        if not self.probe:
+            return layout
+
+        def read(boxes: list[tuple[float, float, float, float]]) -> list[Reading]:
+            crops = [crop_tile(image, box, False, scale) for box in boxes]
+            out = []
+            for p in self.classifier.probabilities(crops):
+                k = int(np.argmax(p))
+                out.append((CLASSES[k], float(p[k]), _alternatives(p, k)))
+            return out
+
+        return gap_probe(tiles, layout, size, read)
 
     def recognize_bytes(self, data: bytes) -> dict[str, Any]:
         dec = decode(data)
@@ -206,15 +251,6 @@ def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:
         if k != best and CLASSES[k] not in NOT_TILES:
             out.append((CLASSES[k], round(float(p[k]), 4)))
     return tuple(out)
-
-
-def _layout(
-    tiles: list[TileDetection], size: tuple[int, int]
-) -> tuple[list[TileDetection], dict[str, Any], list[str]]:
-    from vision.layout import reconstruct
-
-    lay = reconstruct(tiles, image_size=size)
-    return list(lay.tiles), dict(lay.hand), list(lay.warnings)
 
 
 @lru_cache(maxsize=1)

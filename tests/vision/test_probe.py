@@ -1,0 +1,313 @@
+"""The gap probe (vision/probe.py): where a short hand's row is looked at again, which
+readings are taken, and the pipeline's second look on a photo the test renders itself."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.test_layout import Table
+from vision.layout import reconstruct
+from vision.probe import (
+    PROBE_SURE,
+    PROBE_SURE_INSIDE,
+    Probe,
+    accept,
+    added_tiles,
+    gap_boxes,
+    gap_probe,
+    kakan_probe,
+    pon_to_kakan,
+    short_by,
+)
+from vision.types import TileDetection
+
+W, H = 40.0, 54.0  # an upright tile's box
+PITCH = 42.0
+SIZE = (1000, 600)
+
+
+def _tile(i: float, tile: str = "1p", group: str = "hand", angle: int = 0) -> TileDetection:
+    x = 100 + PITCH * i
+    return TileDetection(tile, (x, 300, x + W, 300 + H), angle, 0.9, group)
+
+
+def _row(n: int, skip: tuple[int, ...] = ()) -> list[TileDetection]:
+    kinds = ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "2s", "3s", "4s", "5s"]
+    return [_tile(i, kinds[i]) for i in range(n) if i not in skip]
+
+
+def _centre_x(p: Probe) -> float:
+    return (p.box[0] + p.box[2]) / 2
+
+
+# ------------------------------------------------------------------ §1 counts
+def test_rule_1_short_by_counts_concealed_tiles_against_the_melds() -> None:
+    assert short_by({"hand": "123p456s", "win": "1p", "melds": ["pon:111z"]}) == 4
+    assert short_by({"hand": "11123456789999p", "win": None, "melds": []}) == 0  # 14
+    assert short_by({"hand": "1112345678999p", "win": None, "melds": []}) == 0  # tenpai 13
+    assert short_by({"hand": "112345678999p", "win": "1p", "melds": []}) == 1
+    assert short_by({"hand": "", "win": None, "melds": []}) == 13
+    assert short_by({"hand": "1p", "melds": ["pon:111z"] * 4}) == 0
+
+
+# ------------------------------------------------------------------ where to look
+def test_a_hole_of_one_tile_inside_the_row_is_probed_at_its_place() -> None:
+    tiles = _row(13, skip=(5,))
+    probes = gap_boxes(tiles, SIZE)
+    inside = [p for p in probes if p.inside]
+    assert len(inside) == 1
+    assert _centre_x(inside[0]) == pytest.approx(100 + PITCH * 5 + W / 2, abs=1.0)
+    assert inside[0].box[2] - inside[0].box[0] == pytest.approx(W)
+    assert "5p" in inside[0].where and "7p" in inside[0].where
+
+
+def test_a_hole_of_two_tiles_gets_two_places() -> None:
+    tiles = _row(13, skip=(5, 6))
+    xs = sorted(_centre_x(p) for p in gap_boxes(tiles, SIZE) if p.inside)
+    assert xs == pytest.approx([100 + PITCH * i + W / 2 for i in (5, 6)], abs=1.0)
+
+
+def test_a_whole_row_is_probed_only_past_its_ends() -> None:
+    probes = gap_boxes(_row(12), SIZE)
+    assert not any(p.inside for p in probes)
+    xs = sorted(_centre_x(p) for p in probes)
+    assert xs == pytest.approx([100 - PITCH + W / 2, 100 + PITCH * 12 + W / 2], abs=1.0)
+
+
+def test_the_rest_of_a_row_cut_in_two_by_a_hole_is_followed() -> None:
+    # The layout took six tiles as the row; the six past the hole came back as "other".
+    tiles = _row(13, skip=(6,))
+    tiles = [t if k < 6 else replace(t, group="other") for k, t in enumerate(tiles)]
+    inside = [p for p in gap_boxes(tiles, SIZE) if p.inside]
+    assert [round(_centre_x(p)) for p in inside] == [round(100 + PITCH * 6 + W / 2)]
+    assert "beyond" in inside[0].where
+
+
+def test_no_place_where_a_tile_is_reported_or_outside_the_photo() -> None:
+    tiles = _row(13, skip=(5,))
+    # a called tile (sideways, another group) lying in the hole: not a hole
+    tiles.append(replace(_tile(5, "9s", "meld", 90)))
+    assert not any(p.inside for p in gap_boxes(tiles, SIZE))
+    # the row starts at the photo's left edge: no place left of it
+    left = [replace(t, box=(t.box[0] - 100, t.box[1], t.box[2] - 100, t.box[3])) for t in _row(8)]
+    xs = [_centre_x(p) for p in gap_boxes(left, SIZE)]
+    assert all(x > 0 for x in xs) and len(xs) == 1
+
+
+def test_a_tilted_row_in_perspective_is_probed_along_its_own_line() -> None:
+    # pitch grows along the row (nearer the camera) and the row rises 20°
+    tiles, x, pitch = [], 100.0, 36.0
+    angle = np.radians(-20)
+    for i in range(13):
+        pitch *= 1.03
+        x += pitch
+        if i == 7:
+            continue
+        cx, cy = 100 + (x - 100) * np.cos(angle), 400 + (x - 100) * np.sin(angle)
+        s = pitch / PITCH
+        tiles.append(TileDetection("2s", (cx - 20 * s, cy - 27 * s, cx + 20 * s, cy + 27 * s),
+                                   0, 0.9, "hand"))
+    inside = [p for p in gap_boxes(tiles, SIZE) if p.inside]
+    assert len(inside) == 1
+    a, b = tiles[6].center, tiles[7].center
+    mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+    got = ((inside[0].box[0] + inside[0].box[2]) / 2, (inside[0].box[1] + inside[0].box[3]) / 2)
+    assert got == pytest.approx(mid, abs=1.0)
+
+
+def test_too_short_a_row_is_not_probed() -> None:
+    assert gap_boxes([_tile(0)], SIZE) == []
+    assert gap_boxes([], SIZE) == []
+
+
+# ------------------------------------------------------------------ what is taken
+def _probes() -> list[Probe]:
+    return [Probe((0, 0, 40, 54), "between a and b", True), Probe((50, 0, 90, 54), "left", False)]
+
+
+def test_a_sure_reading_is_taken_with_a_warning_naming_it() -> None:
+    found = accept(_probes(), [("7z", 0.9, (("6z", 0.05),)), ("none", 0.9, ())], [], need=2)
+    assert len(found) == 1
+    det, note = found[0]
+    assert det.tile == "7z" and det.angle == 0 and det.confidence == pytest.approx(0.9)
+    assert det.alternatives == (("6z", 0.05),)
+    assert "7z" in note and "check it" in note and "between a and b" in note
+
+
+def test_holes_inside_the_row_take_less_sure_readings_than_places_past_its_ends() -> None:
+    p = (PROBE_SURE_INSIDE + PROBE_SURE) / 2
+    found = accept(_probes(), [("3p", p, ()), ("4p", p, ())], [], need=2)
+    assert [d.tile for d, _ in found] == ["3p"]
+    assert accept(_probes(), [("3p", PROBE_SURE_INSIDE - 0.01, ()), ("4p", 0.1, ())], [], 2) == []
+
+
+def test_never_back_flower_or_none() -> None:
+    for label in ("back", "flower", "none"):
+        assert accept(_probes()[:1], [(label, 0.99, ())], [], need=1) == []
+
+
+def test_at_most_the_missing_count_surest_first() -> None:
+    found = accept(_probes(), [("3p", 0.6, ()), ("4p", 0.95, ())], [], need=1)
+    assert [d.tile for d, _ in found] == ["4p"]
+
+
+def test_rule_1_never_a_fifth_tile_of_a_kind() -> None:
+    seen = [_tile(i, t) for i, t in enumerate(["5p", "5p", "0p"])] + [_tile(3, "5p", "meld")]
+    assert accept(_probes()[:1], [("5p", 0.99, ())], seen, need=1) == []
+    assert accept(_probes()[:1], [("0p", 0.99, ())], seen, need=1) == []  # a red five is a five
+    # tiles that are not the player's (discards) do not count
+    others = [replace(t, group="other") for t in seen]
+    assert len(accept(_probes()[:1], [("5p", 0.99, ())], others, need=1)) == 1
+    # two probes of one kind: the second would be the fifth
+    two = accept(_probes(), [("5p", 0.99, ()), ("5p", 0.98, ())], seen[:3], need=2)
+    assert len(two) == 1
+
+
+# ------------------------------------------------------------------ the probe on a layout
+def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
+    t = Table()
+    t.row("123p789s1122233z")
+    t.put("3z", "win", gap=0.5)
+    gone = t.tiles.pop(4)  # the 8s: no box for it; the layout reads only the row past the hole
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert short_by(first.hand) > 0
+    looked: list[list[tuple[float, float, float, float]]] = []
+
+    def read(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float, tuple]]:
+        looked.append(boxes)
+        return [("8s", 0.8, (("9s", 0.1),)) if _hits(b, gone) else ("none", 0.9, ())
+                for b in boxes]
+
+    lay = gap_probe(t.tiles, first, (1600, 1200), read)
+    assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
+    assert "8s" in lay.warnings[0] and "check it" in lay.warnings[0]
+    assert [d.group for d in lay.tiles].count("hand") == 13
+    # a whole hand is not probed
+    assert gap_probe(lay.tiles, lay, (1600, 1200), read) is lay and len(looked) == 1
+
+
+def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
+    t = Table()
+    t.row("123p789s1122233z")
+    t.tiles.pop(4)
+    first = reconstruct(t.tiles, (1600, 1200))
+    lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
+    assert lay is first
+
+
+def _hits(box: tuple[float, ...], det: TileDetection) -> bool:
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    return det.box[0] < cx < det.box[2] and det.box[1] < cy < det.box[3]
+
+
+def _pon_with_added(tile: str = "6s", added: str | None = None) -> tuple[Table, TileDetection]:
+    """A hand with a pon of ``tile`` whose added tile (``added``, default ``tile``) lies on the
+    called one: the table without it, and the added tile as a dropped second box (a box over
+    the added tile and the called one's far half: it overlapped the called tile's box)."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    return t, _pon(t, tile, added or tile)
+
+
+def _pon(t: Table, tile: str, added: str) -> TileDetection:
+    t.put(tile, "meld", gap=0.7)
+    called = t.put(tile, "meld", sideways=True)
+    x1, y1, x2, y2 = called.box
+    shift = 0.6 * (y2 - y1)
+    extra = TileDetection(added, (x1, y1 - shift, x2, y2 - shift), 90, 0.8)
+    t.put(tile, "meld")
+    return extra
+
+
+def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
+    t, extra = _pon_with_added()
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert first.hand["melds"] == ["pon:666s"]
+    lay = kakan_probe(t.tiles, first, [extra], (1600, 1200))
+    assert lay.hand["melds"] == ["kakan:6666s"]
+    assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
+    assert "pon:666s" in lay.warnings[0] and "kakan:6666s" in lay.warnings[0]
+
+
+def test_rule_23_a_second_box_of_another_kind_or_elsewhere_changes_nothing() -> None:
+    t, extra = _pon_with_added(added="9s")
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert kakan_probe(t.tiles, first, [extra], (1600, 1200)) is first
+    t, extra = _pon_with_added()
+    far = replace(extra, box=tuple(v + 400 for v in extra.box))
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert kakan_probe(t.tiles, first, [far], (1600, 1200)) is first
+    unsure = replace(extra, confidence=0.3)
+    assert kakan_probe(t.tiles, first, [unsure], (1600, 1200)) is first
+
+
+def test_rule_1_no_added_tile_that_would_be_a_fifth() -> None:
+    t = Table()
+    t.row("123p789s1126s")  # a 6s in the hand: with the pon's three, the added one is a fifth
+    t.put("2z", "win", gap=0.5)
+    extra = _pon(t, "6s", "6s")
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert added_tiles(first.tiles, list(first.hand["melds"]), [extra]) == []
+
+
+def test_pon_to_kakan_only_when_nothing_else_changed() -> None:
+    was = {"hand": "123p", "win": "1p", "melds": ["pon:666s", "pon:111z"], "kita": 0}
+    now = {**was, "melds": ["kakan:6666s", "pon:111z"]}
+    assert pon_to_kakan(was, now) == ("pon:666s", "kakan:6666s")
+    assert pon_to_kakan(was, {**now, "win": "2p"}) is None
+    assert pon_to_kakan(was, {**now, "melds": ["kakan:7777s", "pon:111z"]}) is None
+    assert pon_to_kakan(was, {**now, "melds": ["kakan:6666s"]}) is None
+    assert pon_to_kakan(was, {**now, "melds": ["minkan:6666s", "pon:111z"]}) is None
+    assert pon_to_kakan(was, was) is None
+
+
+# ------------------------------------------------------------------ the pipeline, rendered
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+
+
+@pytest.mark.slow
+def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
+    scene_mod = pytest.importorskip("datasets.synth.scene")
+    if not (SHARED / "art").is_dir():
+        pytest.skip("shared datasets absent: no face bank to render with")
+    from benchmarks.layout import normalise
+    from vision.decode import decode
+    from vision.layout import reconstruct
+    from vision.pipeline import MODELS, Recognizer
+
+    if not all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx")):
+        pytest.skip("models/*.onnx not present")
+    rec = Recognizer(threads=1)
+    tried = 0
+    for seed in range(900200, 900240):
+        scene = scene_mod.render_scene(np.random.default_rng(seed), hands="winning")
+        ok, buf = cv2.imencode(".jpg", scene.image)
+        dec = decode(buf.tobytes())
+        tiles, _ = rec.tiles(dec.image, dec.scale)
+        size = dec.original_size
+        first = reconstruct(tiles, size)
+        if normalise(first.hand) != normalise(scene.hand) or len(str(first.hand["hand"])) < 8:
+            continue  # a hand read exactly, with a row long enough to have an inside
+        row = sorted((t for t in first.tiles if t.group == "hand"), key=lambda t: t.center[0])
+        gone = row[len(row) // 2]  # a tile well inside the row: the detector "missed" it
+        kept = [t for t in tiles if t.box != gone.box]
+        short = reconstruct(kept, size)
+        if short_by(short.hand) != 1:
+            continue
+        tried += 1
+        again = rec.probed(dec.image, dec.scale, kept, short, size)
+        assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
+        note = again.warnings[0]
+        assert gone.tile in note and "check it" in note, again.warnings
+        rec.probe = False
+        assert rec.probed(dec.image, dec.scale, kept, short, size) == short
+        del rec.probe  # back to the class default
+        if tried == 2:
+            return
+    pytest.fail("no rendered hand read exactly to test the probe on")

@@ -1,0 +1,338 @@
+"""Gap probe: look again where the player's concealed row has a tile-sized hole.
+
+The detector sometimes reports no box for a tile of the hand (a weak or suppressed peak, a
+crop the classifier could not name). RULES.md §1 says how many concealed tiles the hand must
+hold (13 − 3 per meld, plus the winning tile); when the first layout finds fewer, the row's own
+geometry says where the missing ones may lie: a hole of one or more tile pitches between two
+tiles of the row (or of the row and tiles further along its line, where the hole cut the row
+in two), or one pitch past either end of it. Each such place is cut out with its neighbours'
+box size and read by the tile classifier; a reading the classifier is sure of (a riichi tile,
+not ``none``/``flower``/``back``), that overlaps no reported tile and makes no fifth of its
+kind (§1), is added as a tile, and the layout is read again. Every probed tile is named in a
+warning so the player can check it (issue #4: a changed reading always carries a warning).
+
+Geometry only here (:func:`gap_boxes`, :func:`accept`, :func:`short_by`); the pipeline
+(``vision/pipeline.py``) cuts the crops and runs the classifier.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.layout import Layout, reconstruct
+from vision.layout.notation import is_face, kind, readable, unpack
+from vision.types import TileDetection
+
+# A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
+Reading = tuple[str, float, tuple[tuple[str, float], ...]]
+
+# Tiles the classifier names, in its output order (vision/classify.py CLASSES); only these
+# (no back, flower or none) may be accepted from a probe.
+PROBE_SURE = 0.5  # the probed crop's best reading at least this likely past the row's ends
+PROBE_SURE_INSIDE = 0.2  # ... and in a hole between two tiles of the row's line
+PROBE_IOU = 0.25  # a probe box overlapping a reported tile this much (IoU) is no hole
+PROBE_NEAR = 0.6  # ... nor one whose centre lies within this × pitch of a reported tile's
+HOLE = 1.5  # a link this many pitches long (or more) leaves room for a tile
+MAX_HOLE = 3  # at most this many tiles probed in one hole
+ALONG = (0.5, 3.3)  # the row's line continues with a tile this far (× pitch) past an end
+ACROSS = 0.3  # ... this far (× tile height) off the line
+SIZE = 1.35  # ... whose size (√area) is within this factor of the row's
+GROUPS = ("hand", "win", "meld", "kita", "dora")  # the player's tiles, counted for §1's limit
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A place to look: a box (photo pixels) and where it lies, in words."""
+
+    box: tuple[float, float, float, float]
+    where: str
+    inside: bool = False  # in a hole between two tiles of the row's line (not past an end)
+
+
+def short_by(hand: Mapping[str, object]) -> int:
+    """How many concealed tiles the hand lacks (§1: 13 − 3 per meld, the winning tile apart).
+
+    >>> short_by({"hand": "123p456s", "win": "1p", "melds": ["pon:111z"]})
+    4
+    """
+    melds = hand.get("melds") or []
+    expected = 13 - 3 * len(melds)  # type: ignore[arg-type]
+    have = len(unpack(str(hand.get("hand") or "")))
+    return max(0, expected - have)
+
+
+def _centre(t: TileDetection) -> np.ndarray:
+    return np.array(t.center, dtype=float)
+
+
+def _scale(t: TileDetection) -> float:
+    x1, y1, x2, y2 = t.box
+    return math.sqrt(max(x2 - x1, 1e-6) * max(y2 - y1, 1e-6))
+
+
+def _row(tiles: Sequence[TileDetection]) -> list[int]:
+    """The concealed row's tiles (group ``hand``), ordered left to right along its line."""
+    idx = [k for k, t in enumerate(tiles) if t.group == "hand"]
+    if len(idx) < 2:
+        return idx
+    pts = np.array([tiles[k].center for k in idx])
+    centred = pts - pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(centred, full_matrices=False)
+    u = vt[0] if vt[0][0] >= 0 else -vt[0]
+    return [idx[i] for i in np.argsort(centred @ u)]
+
+
+def _extend(
+    chain: list[int], tiles: Sequence[TileDetection], pitch: float, forward: bool
+) -> list[int]:
+    """Tiles further along the row's line past one end (upright, face up, of the row's size,
+    not in a meld or kita): the rest of a row a hole cut in two."""
+    chain = list(chain)
+    size = float(np.median([_scale(tiles[k]) for k in chain]))
+    free = [
+        k
+        for k, t in enumerate(tiles)
+        if t.group in ("other", "win") and t.angle == 0 and readable(t)
+        and 1 / SIZE < _scale(t) / size < SIZE
+    ]
+    while len(chain) < 14:
+        end, prev = (chain[-1], chain[-2]) if forward else (chain[0], chain[1])
+        u = _centre(tiles[end]) - _centre(tiles[prev])
+        u = u / max(float(np.linalg.norm(u)), 1e-6)
+        v = np.array([-u[1], u[0]])
+        height = max(tiles[end].box[3] - tiles[end].box[1], pitch)
+        best: tuple[float, int] | None = None
+        for k in free:
+            if k in chain:
+                continue
+            r = _centre(tiles[k]) - _centre(tiles[end])
+            along, across = float(r @ u), float(r @ v)
+            near = ALONG[0] * pitch < along < ALONG[1] * pitch and abs(across) < ACROSS * height
+            if near and (best is None or along < best[0]):
+                best = (along, k)
+        if best is None:
+            break
+        chain = [*chain, best[1]] if forward else [best[1], *chain]
+    return chain
+
+
+def _local_pitch(links: np.ndarray, i: int, pitch: float) -> float:
+    """The pitch around link ``i``: the median of the links up to three away on either side
+    that are no hole themselves (perspective changes the pitch along the row)."""
+    near = [float(v) for v in (*links[max(0, i - 3) : max(0, i)], *links[i + 1 : i + 4])]
+    near = [v for v in near if v < HOLE * pitch]
+    return float(np.median(near)) if near else pitch
+
+
+def _box_at(p: np.ndarray, like: Sequence[TileDetection]) -> tuple[float, float, float, float]:
+    w = float(np.mean([t.box[2] - t.box[0] for t in like]))
+    h = float(np.mean([t.box[3] - t.box[1] for t in like]))
+    return (float(p[0]) - w / 2, float(p[1]) - h / 2, float(p[0]) + w / 2, float(p[1]) + h / 2)
+
+
+def _iou(a: Sequence[float], b: Sequence[float]) -> float:
+    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
+    inter = ix * iy
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def gap_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
+    """Places in and beside the concealed row where a tile may lie unreported.
+
+    ``tiles`` are a layout's tiles (``group`` set). The row (group ``hand``), continued along
+    its line by upright tiles of its size past either end (the rest of a row cut in two by a
+    hole, or the winning tile), is walked link by link: a link ``HOLE`` pitches long or more
+    leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced; one pitch past each end
+    is a place too. A place overlapping a reported tile, or outside the photo, is dropped.
+    """
+    row = _row(tiles)
+    if len(row) < 2:
+        return []
+    pts = np.array([tiles[k].center for k in row])
+    pitch = float(np.median(np.hypot(*np.diff(pts, axis=0).T)))
+    if pitch <= 0:
+        return []
+    chain = _extend(_extend(row, tiles, pitch, True), tiles, pitch, False)
+    in_row = set(row)
+    cp = np.array([tiles[k].center for k in chain])
+    links = np.hypot(*np.diff(cp, axis=0).T)
+    places: list[tuple[np.ndarray, list[TileDetection], str, bool]] = []
+
+    def name(k: int) -> str:
+        return f"the hand's {tiles[k].tile}" if k in in_row else f"the {tiles[k].tile} beyond it"
+
+    for i, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
+        step = _local_pitch(links, i, pitch)
+        if links[i] < HOLE * step:
+            continue
+        m = min(MAX_HOLE, round(links[i] / step) - 1)
+        for j in range(1, m + 1):
+            p = cp[i] + (cp[i + 1] - cp[i]) * j / (m + 1)
+            places.append((p, [tiles[a], tiles[b]], f"between {name(a)} and {name(b)}", True))
+    first, second, last, before = chain[0], chain[1], chain[-1], chain[-2]
+    step_l = _centre(tiles[first]) - _centre(tiles[second])
+    step_r = _centre(tiles[last]) - _centre(tiles[before])
+    step_l *= _local_pitch(links, -1, pitch) / max(float(np.linalg.norm(step_l)), 1e-6)
+    step_r *= _local_pitch(links, len(links), pitch) / max(float(np.linalg.norm(step_r)), 1e-6)
+    places.append((cp[0] + step_l, [tiles[first]], f"left of {name(first)}", False))
+    places.append((cp[-1] + step_r, [tiles[last]], f"right of {name(last)}", False))
+
+    # Boxes of touching tiles overlap (they hold the tiles' bodies): a probe may overlap a
+    # reported tile as much as the row's neighbours overlap each other, and a little more.
+    touching = [_iou(tiles[a].box, tiles[b].box) for a, b in zip(row, row[1:], strict=False)]
+    limit = PROBE_IOU + float(np.median(touching))
+    w, h = image_size
+    centres = [_centre(t) for t in tiles]
+    out: list[Probe] = []
+    for p, like, where, inside in places:
+        box = _box_at(p, like)
+        if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
+            continue
+        if any(float(np.linalg.norm(p - c)) < PROBE_NEAR * pitch for c in centres):
+            continue
+        if any(_iou(box, t.box) >= limit for t in tiles):
+            continue
+        out.append(Probe(box, where, inside))
+    return out
+
+
+def accept(
+    probes: Sequence[Probe],
+    readings: Sequence[Reading],
+    tiles: Sequence[TileDetection],
+    need: int,
+) -> list[tuple[TileDetection, str]]:
+    """The probed places taken as tiles, with a warning each: the crop's best reading
+    (``readings[i]``: tile, probability, next-best readings) is a riichi tile at least
+    ``PROBE_SURE`` likely, makes no fifth of its kind among the player's tiles (§1), and at
+    most ``need`` places are taken, surest first."""
+    counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
+    order = sorted(range(len(probes)), key=lambda i: -readings[i][1])
+    out: list[tuple[TileDetection, str]] = []
+    for i in order:
+        tile, p, alts = readings[i]
+        if len(out) == need:
+            break
+        sure = PROBE_SURE_INSIDE if probes[i].inside else PROBE_SURE
+        if p < sure or not is_face(tile) or counts[kind(tile)] >= 4:
+            continue
+        counts[kind(tile)] += 1
+        det = TileDetection(tile, probes[i].box, 0, round(p, 4), "other", alts)
+        out.append(
+            (
+                det,
+                f"no tile was found {probes[i].where}, but the hand is short (§1): a second "
+                f"look there reads {tile} ({p:.2f}), added to the hand; check it",
+            )
+        )
+    return out
+
+
+KAKAN_SURE = 0.5  # a second box on a pon's tile reads the pon's kind at least this likely
+KAKAN_IOU = 0.2  # ... and overlaps one of its tiles at least this much
+
+
+def added_tiles(
+    tiles: Sequence[TileDetection],
+    melds: Sequence[str],
+    doubles: Sequence[TileDetection],
+) -> list[TileDetection]:
+    """Second boxes (hits the pipeline dropped as a double of a tile it reported) that may be
+    a kakan's added tile (§23): read as the kind of a pon the layout found, at least
+    ``KAKAN_SURE`` likely, overlapping one of the pon's tiles, and no fifth of that kind (§1).
+    The pipeline lays the photo out again with one of them added and keeps the reading only
+    when the pon became that kakan and nothing else changed."""
+    pons = {_meld_kind(m) for m in melds if m.startswith("pon:")}
+    counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
+    out: list[TileDetection] = []
+    for d in doubles:
+        k = kind(d.tile) if is_face(d.tile) else ""
+        if k not in pons or d.confidence < KAKAN_SURE or counts[k] >= 4:
+            continue
+        if any(
+            t.group == "meld" and kind(t.tile) == k and _iou(d.box, t.box) >= KAKAN_IOU
+            for t in tiles
+        ):
+            out.append(d)
+    return out
+
+
+def gap_probe(
+    tiles: list[TileDetection],
+    layout: Layout,
+    size: tuple[int, int],
+    read: Callable[[list[tuple[float, float, float, float]]], list[Reading]],
+) -> Layout:
+    """A hand read short of tiles (§1): the places :func:`gap_boxes` finds are read by
+    ``read`` (the classifier on crops cut there), the tiles :func:`accept` takes are added to
+    the detections ``tiles``, and the photo is laid out again. The new layout (its warnings
+    led by one per probed tile) is kept only when the hand comes nearer its count."""
+    need = short_by(layout.hand)
+    places = gap_boxes(layout.tiles, size) if need else []
+    if not places:
+        return layout
+    found = accept(places, read([p.box for p in places]), layout.tiles, need)
+    if not found:
+        return layout
+    again = reconstruct([*tiles, *(det for det, _ in found)], image_size=size)
+    if short_by(again.hand) >= need:
+        return layout
+    return Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
+
+
+def kakan_probe(
+    tiles: list[TileDetection], layout: Layout, doubles: Sequence[TileDetection],
+    size: tuple[int, int],
+) -> Layout:
+    """A kakan's added tile the pipeline dropped as a double (§23): each of
+    :func:`added_tiles` is added to the detections ``tiles`` in turn and the photo laid out
+    again; the first new layout in which one pon became the kakan of its kind, the rest of the
+    hand unchanged, is kept, with a warning naming it."""
+    melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
+    for extra in added_tiles(layout.tiles, melds, doubles):
+        again = reconstruct([*tiles, extra], image_size=size)
+        change = pon_to_kakan(layout.hand, again.hand)
+        if change is not None:
+            note = (
+                f"a second box on the called set {change[0]} reads {extra.tile} "
+                f"({extra.confidence:.2f}): read as {change[1]}, its added tile lying on the "
+                "called one (§23); check it"
+            )
+            return Layout(again.tiles, again.hand, [note, *again.warnings])
+    return layout
+
+
+def pon_to_kakan(
+    was: Mapping[str, object], now: Mapping[str, object]
+) -> tuple[str, str] | None:
+    """``(pon, kakan)`` when hand ``now`` is hand ``was`` with one pon turned into the kakan of
+    its kind and nothing else changed; None otherwise.
+
+    >>> pon_to_kakan({"melds": ["pon:111z"]}, {"melds": ["kakan:1111z"]})
+    ('pon:111z', 'kakan:1111z')
+    """
+    if any(now.get(k) != was.get(k) for k in ("hand", "win", "kita", "kita_aka", "dora")):
+        return None
+    before = [str(m) for m in was.get("melds") or []]  # type: ignore[attr-defined]
+    after = [str(m) for m in now.get("melds") or []]  # type: ignore[attr-defined]
+    gone = [m for m in before if m not in after]
+    new = [m for m in after if m not in before]
+    if len(before) != len(after) or len(gone) != 1 or len(new) != 1:
+        return None
+    if not (gone[0].startswith("pon:") and new[0].startswith("kakan:")):
+        return None
+    if _meld_kind(gone[0]) != _meld_kind(new[0]):
+        return None
+    return gone[0], new[0]
+
+
+def _meld_kind(meld: str) -> str:
+    """The kind of a meld's tiles: ``"pon:550p"`` → ``"5p"``."""
+    return kind(unpack(meld.partition(":")[2])[0])

@@ -11,10 +11,11 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.test_layout import Table, check, hand, one_box_kakan
+from tests.vision.test_layout import A, B, Table, check, hand, one_box_kakan
 from vision.layout import kind
 from vision.layout.notation import readable
 from vision.layout.rulefix import Places, correct, vote_kind
+from vision.layout.tolerances import UPRIGHT_KITA_ALT
 from vision.types import TileDetection
 
 
@@ -375,6 +376,35 @@ def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> N
     unsure(t, 0.55, ("4z", 0.07))
     layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
     assert not said(layout.warnings, "read as 4z")
+
+
+def test_rule_a4_an_upright_lone_tile_needs_a_real_north_reading_to_be_a_kita() -> None:
+    """A flower or a discard read unsure often lists a trace of a north: an upright tile set
+    aside alone is a kita (§A4) only when its north reading is ``UPRIGHT_KITA_ALT`` likely
+    (a sideways one, laid as kita are, with less)."""
+    for north, group in ((0.15, "other"), (UPRIGHT_KITA_ALT, "kita")):
+        t = Table()
+        t.row("123p456p789s11z")
+        t.put("2z", "hand")
+        t.put("2z", "win", gap=0.6)
+        t.put("1z", group, gap=1.2)
+        unsure(t, 0.34, ("7m", 0.27), ("4z", north))
+        kita = int(group == "kita")
+        check(t, hand("123456p789s112z", "2z", kita=kita), warnings=None)
+
+
+def test_rule_a4_an_upright_tile_beyond_the_melds_needs_a_real_north_reading() -> None:
+    for north, group in ((0.12, "other"), (UPRIGHT_KITA_ALT, "kita")):
+        t = Table(y=900.0)
+        t.row("234p678s5599s")
+        t.put("9s", "win", gap=0.5)
+        t.put("7z", "meld", gap=0.7, sideways=True)
+        t.row("77z", "meld")
+        meld_x = t.tiles[-3].box[0]
+        t.elsewhere("1s", meld_x - 1.0 * A, 900 - 2.0 * B, group)
+        unsure(t, 0.29, ("1z", 0.16), ("4z", north))
+        kita = int(group == "kita")
+        check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=kita), warnings=None)
 
 
 def test_kita_are_norths_a_tile_beside_kita_with_a_north_reading_is_a_kita() -> None:

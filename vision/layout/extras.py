@@ -8,7 +8,7 @@ import numpy as np
 
 from vision.layout.geometry import _Frame, _Geo, _unit
 from vision.layout.notation import _is_north, north_like, readable
-from vision.layout.tolerances import KITA_ALT
+from vision.layout.tolerances import KITA_ALT, UPRIGHT_KITA_ALT
 from vision.types import TileDetection
 
 
@@ -35,7 +35,7 @@ def _kita_beside_melds(
     lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
     found: list[int] = []
     for k, tile in enumerate(tiles):
-        if k in taken or not north_like(tile, KITA_ALT):
+        if k in taken or not north_like(tile, _kita_alt(tile)):
             continue
         t, n = frame.coords(geo.centres[k])
         if not (lo < t < hi and -(2 * frame.b + 2.5 * frame.a) < n < -0.5 * frame.b):
@@ -56,7 +56,7 @@ def _kita_beside_melds(
     while found and grew:
         grew = False
         for k, tile in enumerate(tiles):
-            if k in taken or k in found or not north_like(tile, KITA_ALT) or tile.face_down:
+            if k in taken or k in found or not north_like(tile, _kita_alt(tile)) or tile.face_down:
                 continue
             t, n = frame.coords(geo.centres[k])
             for f in found:
@@ -66,6 +66,11 @@ def _kita_beside_melds(
                     grew = True
                     break
     return found
+
+
+def _kita_alt(tile: TileDetection) -> float:
+    """How likely a north reading must be for a tile set aside alone to be a kita (§A4)."""
+    return KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
 
 
 def _dora_groups(

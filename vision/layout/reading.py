@@ -19,11 +19,11 @@ from vision.layout.melds import _meld_string, _read_meld
 from vision.layout.notation import _is_north, kind, mpsz, north_like, readable
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
-    KITA_ALT,
     LONE_KITA_ALT,
     MAX_WIN_GAP,
     NORTH_GAP,
     NORTH_OFF,
+    UPRIGHT_KITA_ALT,
     WIN_GAP,
 )
 from vision.types import TileDetection
@@ -120,7 +120,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         if meld is not None:
             melds.append((meld, indices))
             continue
-        lone_kita = LONE_KITA_ALT if tile.angle == 90 else KITA_ALT
+        lone_kita = LONE_KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
         if single and (gi > 0 or win is not None) and north_like(tile, lone_kita):
             # §A4: beyond the winning tile or the melds, a lone tile set aside on their line
             # (sideways: as kita are laid, never another set's tile) that may be a north is a

@@ -33,6 +33,10 @@ TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai sh
 ADDED_ALT = 0.1  # a tile beyond a called one read as another kind: its reading of that kind
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
 LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or melds, on their line
+# ... but an upright tile taken alone as a kita needs a north reading at least this likely: a
+# flower or a discard read unsure (top ≤ 0.4) often lists a trace of a north (dev renders 950000+,
+# 650000+: below 0.2 four such, no real kita upright)
+UPRIGHT_KITA_ALT = 0.2
 BEYOND = 0.3  # a tile this far (× a) across the row from one it overlaps lies beyond it (kakan)
 TWO_IN_ONE = 1.25  # a set's tile this much bigger (√area) than its neighbours is two tiles in one
 SIDEWAYS_SHAPE = 1.15  # a sideways tile's box: at least this × an upright one's width/height

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.vision.test_layout import A, B, Table, check, hand, one_box_kakan
-from vision.layout import kind
+from vision.layout import kind, reconstruct
 from vision.layout.notation import readable
 from vision.layout.rulefix import Places, correct, vote_kind
 from vision.layout.tolerances import UPRIGHT_KITA_ALT
@@ -658,3 +658,74 @@ def test_rule_tiles_a_pon_with_a_misread_tile_is_not_read_when_it_makes_a_fifth(
     t.put("4p", "meld")
     lay = t.read()
     assert "pon:444p" not in lay.hand["melds"]
+
+
+# A render's detections (dev seed 950075): the row's second-to-last 4s box sits a third of a
+# tile left of its place, so the row grows in pieces that only join bent twice.
+MISPLACED_BOX = [
+    ("4s", (473, 470, 536, 550), 0),
+    ("0s", (608, 438, 674, 517), 0),
+    ("7p", (373, 496, 435, 572), 0),
+    ("0p", (312, 504, 389, 589), 0),
+    ("4z", (1030, 336, 1098, 407), 0),
+    ("3s", (421, 484, 483, 561), 0),
+    ("6z", (798, 401, 864, 473), 0),
+    ("4z", (891, 360, 962, 436), 0),
+    ("4s", (521, 460, 588, 539), 0),
+    ("3p", (208, 530, 291, 612), 0),
+    ("6z", (758, 409, 820, 481), 0),
+    ("3p", (161, 539, 232, 617), 0),
+    ("3p", (262, 519, 334, 598), 0),
+    ("6z", (708, 429, 773, 494), 0),
+    ("4z", (967, 349, 1037, 420), 0),
+    ("4s", (559, 453, 622, 529), 0),
+    ("3p", (21, 437, 97, 511), 90),
+    ("7z", (86, 459, 164, 539), 90),
+    ("back", (865, 274, 928, 343), 0),
+    ("7z", (18, 514, 99, 596), 0),
+    ("3s", (76, 505, 164, 577), 90),
+    ("9p", (25, 491, 98, 560), 90),
+    ("7p", (89, 440, 162, 498), 90),
+    ("3p", (29, 375, 97, 448), 90),
+    ("3s", (23, 400, 98, 485), 0),
+    ("back", (781, 287, 845, 364), 0),
+    ("back", (821, 281, 882, 353), 0),
+    ("back", (492, 363, 554, 442), 0),
+    ("back", (343, 231, 401, 302), 0),
+]
+
+
+def test_a_row_with_a_misplaced_box_is_whole_once_its_pieces_join_twice() -> None:
+    dets = [TileDetection(t, box, angle, 0.95) for t, box, angle in MISPLACED_BOX]
+    lay = reconstruct(dets, (1280, 960))
+    assert lay.hand["hand"] == "33307p34440s" and lay.hand["melds"] == ["pon:666z"]
+    assert lay.hand["win"] is None and lay.hand["kita"] == 3
+
+
+# A render's detections (dev seed 650087): the winning tile lies close to the row and the pon
+# (its called tile reported upright and misread 7z) close to it; chains over row, winning tile
+# and pon join bent twice into 14 tiles with gaps in them.
+ROW_WIN_PON = [
+    ("3s", (645, 433, 723, 525), 0, 0.94, ()),
+    ("1s", (377, 436, 447, 527), 0, 0.59, (('1z', 0.0452), ('6z', 0.021))),
+    ("1m", (764, 428, 845, 522), 0, 0.97, ()),
+    ("4s", (559, 433, 632, 522), 0, 0.96, ()),
+    ("4p", (202, 439, 279, 530), 0, 0.94, (('2p', 0.0338),)),
+    ("3p", (141, 443, 216, 532), 0, 0.95, ()),
+    ("4p", (268, 441, 329, 525), 0, 0.96, ()),
+    ("3p", (75, 444, 157, 534), 0, 0.97, ()),
+    ("2s", (439, 437, 507, 524), 0, 0.98, ()),
+    ("7z", (882, 446, 965, 520), 0, 0.56, (('1m', 0.1587), ('9m', 0.0575), ('7m', 0.0274))),
+    ("1m", (825, 428, 905, 521), 0, 0.95, ()),
+    ("3p", (24, 446, 102, 538), 0, 0.96, ()),
+    ("4p", (317, 440, 387, 524), 0, 0.97, ()),
+    ("4s", (494, 435, 572, 525), 0, 0.96, ()),
+    ("1m", (931, 445, 990, 515), 0, 0.63, (('2s', 0.1777), ('4z', 0.0257), ('5z', 0.0243))),
+]
+
+
+def test_rows_bent_twice_with_a_gap_in_them_are_not_read() -> None:
+    dets = [TileDetection(t, b, angle, c, "other", alts) for t, b, angle, c, alts in ROW_WIN_PON]
+    lay = reconstruct(dets, (1280, 960))
+    assert lay.hand["hand"] == "333444p1244s" and lay.hand["win"] == "3s"
+    assert lay.hand["melds"] == ["pon:111m"]

@@ -21,6 +21,7 @@ from vision.layout.tolerances import (
     ACROSS_TOL,
     ALONG_TOL,
     LINK_JUMP,
+    MAX_BENT,
     MAX_ROW_SLOPE_DEG,
     MAX_ROWS,
     MAX_TURN_DEG,
@@ -223,12 +224,17 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
         :MAX_ROWS
     ]
     # Two chains that share their end tiles (the row bends there, or the growth turned away at
-    # a crooked tile): one row, read too, after the others.
+    # a crooked tile or a misplaced box): one row, read too, after the others; and once more,
+    # over those too, so that a row bent twice is whole — when no link in it is a gap.
     seen = {frozenset(c) for c in kept}
-    for c in _bent_rows(kept[:first_joined]):
-        if frozenset(c) not in seen and 2 * face_up(c) > len(c):
-            seen.add(frozenset(c))
-            kept.append(c)
+    pieces = kept[:first_joined]  # not the chains joined across a gap
+    for again in (False, True):
+        for c in _bent_rows(pieces if not again else kept):
+            # a row bent twice, or over chains joined across a gap, has no gap in it
+            whole = not again or (len(c) <= MAX_BENT and len(_split_at_gaps(c, geo)) == 1)
+            if frozenset(c) not in seen and 2 * face_up(c) > len(c) and whole:
+                seen.add(frozenset(c))
+                kept.append(c)
     if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
         faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
         return ([[max(faces, key=geo.scale)]] if faces else []), 1

@@ -1,13 +1,14 @@
 """Recognition accuracy and speed of the shipped models (prints numbers; asserts nothing).
 
     .venv/bin/python -m benchmarks.recognition [--renders 200] [--latency 20] [--raw-labels]
-        [--skip-real] [--worst N] [--models DIR] [--turn on|off]
+        [--no-added] [--skip-real] [--worst N] [--models DIR] [--turn on|off]
         # real sets only, fast: --renders 0 --latency 0; --turn overrides the pipeline's
         # classifier turn averaging (vision.pipeline.TURN) for comparisons
 
 Real held-out photos (never trained on): hk-hands ``valid`` (labels with the corrections in
-datasets/manifests/hk_valid_corrections.json unless --raw-labels) and jp-upright's held-out
-fifth. Per labelled riichi tile: found (matched one-to-one: IoU ≥ 0.5, or ≥ 0.3 with each
+datasets/manifests/hk_valid_corrections.json unless --raw-labels: relabelled boxes, dropped
+duplicates and, unless --no-added, the audited tiles the labels leave out) and jp-upright's
+held-out fifth. Per labelled riichi tile: found (matched one-to-one: IoU ≥ 0.5, or ≥ 0.3 with each
 box holding the other's centre), found and named right;
 precision of the reported tiles; share of photos whose whole tile multiset is exactly right.
 Flower tiles must not be reported (a report on a flower box counts as a false tile).
@@ -89,9 +90,14 @@ def match(pred: list[TileDetection], boxes: np.ndarray) -> dict[int, int]:
     return out
 
 
+# Labels a report may sit on without being right or wrong: a cut-off edge tile (jp-upright) and a
+# real tile outside the labelled hand (hk valid's audited additions, datasets/manifests/).
+NEUTRAL = ("partial", "unlabelled")
+
+
 def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: list[str]) -> None:
     m = match(pred, boxes)
-    riichi = [j for j, lab in enumerate(labels) if lab not in ("flower", "partial")]
+    riichi = [j for j, lab in enumerate(labels) if lab != "flower" and lab not in NEUTRAL]
     t.photos += 1
     t.gt += len(riichi)
     t.reported += len(pred)
@@ -99,8 +105,8 @@ def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: 
         lab = labels[j]
         if lab == "flower":
             t.flower_reports += 1
-        elif lab == "partial":
-            t.reported -= 1  # a cut-off edge tile: neither right nor wrong
+        elif lab in NEUTRAL:
+            t.reported -= 1  # a cut-off edge tile or an unlabelled one: neither right nor wrong
         else:
             t.found += 1
             t.true_reports += 1
@@ -108,18 +114,22 @@ def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: 
                 t.named += 1
             else:
                 t.confusions[(lab, pred[i].tile)] += 1
-    partial_hits = {i for i, j in m.items() if labels[j] == "partial"}
+    partial_hits = {i for i, j in m.items() if labels[j] in NEUTRAL}
     got = Counter(p.tile for i, p in enumerate(pred) if i not in partial_hits)
     if got == Counter(labels[j] for j in riichi):
         t.exact += 1
 
 
-def eval_real(rec: Recognizer, corrected: bool, worst: int = 0) -> list[Tally]:
+def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = True
+              ) -> list[Tally]:
     """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles."""
     from datasets import train_data as td
 
     out = []
-    for name, photos in (("hk-hands valid", td.hk_photos("valid", corrected=corrected)),
+    labels = ("raw labels" if not corrected else
+              "corrected labels" + (" + audited additions" if added else ""))
+    hk = td.hk_photos("valid", corrected=corrected, added=added)
+    for name, photos in ((f"hk-hands valid ({labels})", hk),
                          ("jp-upright held-out", td.jp_photos(heldout=True))):
         t = Tally()
         losses = []
@@ -202,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--renders", type=int, default=200)
     ap.add_argument("--latency", type=int, default=20)
     ap.add_argument("--raw-labels", action="store_true", help="hk valid without corrections")
+    ap.add_argument("--no-added", action="store_true",
+                    help="hk valid corrections without the audited added tiles")
     ap.add_argument("--skip-real", action="store_true")
     ap.add_argument("--worst", type=int, default=0,
                     help="list the N real photos losing most tiles (fast check: "
@@ -219,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
     if not args.skip_real:
-        eval_real(rec, corrected=not args.raw_labels, worst=args.worst)
+        eval_real(rec, corrected=not args.raw_labels, worst=args.worst, added=not args.no_added)
     if args.renders:
         eval_renders(rec, args.renders)
     if args.latency:

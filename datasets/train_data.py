@@ -102,13 +102,44 @@ def load_corrections() -> dict[str, dict[int, str | None]]:
     return out
 
 
-def hk_photos(split: str, corrected: bool = True) -> list[Photo]:
-    """hk-hands train (augmented, for training) or valid (evaluation only)."""
+# Besides the riichi tile kinds, what an added box may be: "unlabelled" is a real tile outside
+# the labelled set (a report on it is neither right nor wrong, like a cut-off "partial" tile).
+ADDABLE = ("back", "partial", "unlabelled")
+
+
+def load_additions() -> dict[str, list[tuple[str, np.ndarray]]]:
+    """Tiles hk-hands valid leaves unlabelled, found by an audit of the benchmark's extra reports
+    (the manifest's ``added`` list): image → [(label, 640×640 box)]. A label is a riichi tile
+    seen by eye, ``back`` (a face-down tile: the set has no class for one), ``partial`` (a
+    tile cut off by the photo's edge) or ``unlabelled`` (a real tile outside the hand the set
+    labels: a discard, the wall, a heap); reports on the last two are neither right nor wrong."""
+    path = MANIFESTS / "hk_valid_corrections.json"
+    if not path.exists():
+        return {}
+    out: dict[str, list[tuple[str, np.ndarray]]] = {}
+    for row in json.loads(path.read_text()).get("added", []):
+        tile = str(row["tile"])
+        if tile not in CLASSES and tile not in ADDABLE or tile in ("flower", "none"):
+            raise ValueError(f"added box in {row['image']}: {tile!r} is no tile label")
+        box = np.array(row["xyxy_640"], np.float32)
+        if box.shape != (4,) or not (box[2] > box[0] and box[3] > box[1]):
+            raise ValueError(f"added box in {row['image']}: bad xyxy_640 {row['xyxy_640']}")
+        out.setdefault(row["image"], []).append((tile, box))
+    return out
+
+
+def hk_photos(split: str, corrected: bool = True, added: bool = False) -> list[Photo]:
+    """hk-hands train (augmented, for training) or valid (evaluation only).
+
+    For ``valid``: ``corrected`` applies the manifest's relabels and dropped duplicates;
+    ``added`` (with ``corrected``) also appends the audited unlabelled tiles (load_additions).
+    """
     root = SHARED / "real" / "hk-hands" / split
     names = sorted(os.listdir(root / "images"))
     photos = _photos(root, names, "flower")
     if corrected and split == "valid":
         fixes = load_corrections()
+        extra = load_additions() if added else {}
         for p in photos:
             fix = fixes.get(Path(p.path).name, {})
             for idx, tile in fix.items():
@@ -119,6 +150,11 @@ def hk_photos(split: str, corrected: bool = True) -> list[Photo]:
                 p.boxes = p.boxes[keep]
                 p.labels = [p.labels[i] for i in keep]
                 p.sideways = [p.sideways[i] for i in keep]
+            more = extra.get(Path(p.path).name, [])
+            if more:
+                p.boxes = np.concatenate([p.boxes, np.stack([b for _, b in more])])
+                p.labels = p.labels + [t for t, _ in more]
+                p.sideways = p.sideways + [None] * len(more)
     return photos
 
 

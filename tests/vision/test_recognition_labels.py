@@ -1,0 +1,88 @@
+"""hk valid's audited additions (datasets/manifests/hk_valid_corrections.json, ``added``) and how
+benchmarks/recognition.py scores them: a report on a real tile outside the labelled hand
+("unlabelled") is neither right nor wrong, a report on nothing still counts as false."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks import recognition as br
+from datasets import train_data as td
+from vision.detect import iou
+from vision.types import TileDetection
+
+MANIFEST = td.MANIFESTS / "hk_valid_corrections.json"
+HK_VALID = td.SHARED / "real" / "hk-hands" / "valid"
+needs_hk = pytest.mark.skipif(not HK_VALID.is_dir(), reason="../shared hk-hands valid is absent")
+
+
+def _det(tile: str, box: tuple[float, float, float, float]) -> TileDetection:
+    return TileDetection(tile, box, 0, 0.9, "other", ())
+
+
+def test_a_report_on_an_unlabelled_tile_is_neither_right_nor_wrong() -> None:
+    boxes = np.array([[0, 0, 40, 60], [50, 0, 90, 60], [200, 0, 240, 60]], np.float32)
+    labels = ["1m", "2m", "unlabelled"]
+    pred = [_det("1m", (0, 0, 40, 60)), _det("2m", (50, 0, 90, 60)),
+            _det("9p", (200, 0, 240, 60))]
+    t = br.Tally()
+    br.score_photo(t, pred, boxes, labels)
+    assert (t.gt, t.named, t.reported, t.true_reports, t.exact) == (2, 2, 2, 2, 1)
+    # the same report on no labelled or audited tile is a false report and spoils the photo
+    t2 = br.Tally()
+    br.score_photo(t2, pred, boxes[:2], labels[:2])
+    assert (t2.reported, t2.true_reports, t2.exact) == (3, 2, 0)
+    # an unlabelled tile nobody reports costs nothing either
+    t3 = br.Tally()
+    br.score_photo(t3, pred[:2], boxes, labels)
+    assert (t3.gt, t3.named, t3.exact) == (2, 2, 1)
+
+
+def test_additions_are_read_and_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [{"image": "a.jpg", "tile": "unlabelled", "xyxy_640": [1, 2, 30, 40]},
+            {"image": "a.jpg", "tile": "back", "xyxy_640": [40, 2, 70, 40]},
+            {"image": "b.jpg", "tile": "5z", "xyxy_640": [0, 0, 10, 10]}]
+    (tmp_path / "hk_valid_corrections.json").write_text(json.dumps(
+        {"corrections": [], "added": rows}))
+    monkeypatch.setattr(td, "MANIFESTS", tmp_path)
+    got = td.load_additions()
+    assert [t for t, _ in got["a.jpg"]] == ["unlabelled", "back"]
+    assert got["b.jpg"][0][1].tolist() == [0, 0, 10, 10]
+    for bad in ({"image": "c.jpg", "tile": "flower", "xyxy_640": [0, 0, 9, 9]},
+                {"image": "c.jpg", "tile": "tile", "xyxy_640": [0, 0, 9, 9]},
+                {"image": "c.jpg", "tile": "1m", "xyxy_640": [9, 0, 0, 9]}):
+        (tmp_path / "hk_valid_corrections.json").write_text(json.dumps(
+            {"corrections": [], "added": [bad]}))
+        with pytest.raises(ValueError):
+            td.load_additions()
+
+
+def test_shipped_additions_are_well_formed() -> None:
+    data = json.loads(MANIFEST.read_text())
+    added = data.get("added", [])
+    for row in added:
+        assert row["tile"] in td.ADDABLE or row["tile"] in td.CLASSES, row
+        x1, y1, x2, y2 = row["xyxy_640"]
+        assert x2 > x1 and y2 > y1, row
+    assert len(td.load_additions()) == len({r["image"] for r in added})
+
+
+@needs_hk
+def test_additions_join_only_when_asked_and_never_on_a_labelled_tile() -> None:
+    plain = {Path(p.path).name: p for p in td.hk_photos("valid")}
+    more = {Path(p.path).name: p for p in td.hk_photos("valid", added=True)}
+    additions = td.load_additions()
+    assert additions, "the manifest lists audited additions"
+    for image, extra in additions.items():
+        assert image in plain, image
+        a, b = plain[image], more[image]
+        assert len(b.labels) == len(a.labels) + len(extra)
+        assert b.labels[: len(a.labels)] == a.labels
+        for _tile, box in extra:  # an addition is another tile, not a second box on a label
+            assert all(iou(tuple(box), tuple(lb)) < 0.5 for lb in a.boxes), image
+    untouched = set(plain) - set(additions)
+    assert all(len(plain[n].labels) == len(more[n].labels) for n in untouched)

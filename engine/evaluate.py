@@ -18,7 +18,7 @@ from engine.points import limited_base
 from engine.rules import Rules
 from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
 from engine.yaku import Context
-from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of
+from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
 
 
 class Evaluation(NamedTuple):
@@ -67,6 +67,14 @@ def best(
     else:
         r = rs[0]
     yaku = yaku_of(r, ctx, memo)
+    fu, items = fu_of(r, ctx)
+    return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
+
+
+def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
+    """The evaluation of a hand read one way only: ``r``, whose held yaku bits are ``mask``
+    (:func:`best` of a single reading)."""
+    yaku = yaku_of_mask(r, ctx, mask)
     fu, items = fu_of(r, ctx)
     return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.evaluate import Dora, Evaluation, best, completer, dora_of, readings_in
+from engine.evaluate import Dora, Evaluation, dora_of
 from engine.parse import Parsed
 from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
 from engine.rules import Rules
 from engine.tiles import WIND_LETTERS
-from engine.waits import Guarantee, guarantee, is_furiten, wait_shapes
+from engine.waits import Guarantee, is_furiten, win_and_guarantee
 from engine.yaku import Context
 
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
@@ -59,19 +59,9 @@ def score(parsed: Parsed) -> dict[str, Any]:
     assert hand.win is not None and hand.win_kind is not None
     ctx = Context(sit, rules)
     dora = dora_of(hand, hand.win, hand.win_kind, sit, rules)
-    shapes = wait_shapes(hand, rules)
-    make = completer(hand, rules)
-    facts = make(hand.win_kind)
-    # the actual win is (normally) one of the waits: its decompositions are already known
-    decomps = None
-    for w, d in shapes:
-        if w == hand.win_kind:
-            decomps = d
-            break
-    ev = best(facts, ctx, dora.total, readings_in(facts, ctx, decomps))
-    wait_kinds = [w for w, _ in shapes]
-    # ... and its evaluation is the guarantee's value of that wait (a shape kind, not a red five)
-    g = guarantee(parsed, shapes, {hand.win_kind: ev}, ctx, make)
+    # the actual win is (normally) one of the waits: its evaluation is the guarantee's value
+    # of that wait (a shape kind, not a red five)
+    ev, g, wait_kinds = win_and_guarantee(parsed, ctx, dora.total)
     required = g.required
     if ev is None:
         return _invalid(parsed, "no_win_shape", None, dora, g)

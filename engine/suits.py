@@ -117,6 +117,16 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     return found
 
 
+def rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
+    """:func:`group_decomps` in rank indices (the same for the three suits; empty for a
+    pattern that is not whole).
+
+    >>> rank_decomps((0, 0, 0, 1, 1, 1, 0, 0, 0))
+    ((-1, (), (3,)),)
+    """
+    return _RANK_DECOMPS.get(counts, ())
+
+
 def group_flags(counts: tuple[int, ...]) -> int:
     """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair (0: neither).
 

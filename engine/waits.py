@@ -16,14 +16,18 @@ from typing import Any, NamedTuple
 from engine.decompose import Completion, HandFacts, completions, readings
 from engine.evaluate import (
     Evaluation,
+    best,
     best_yaku_han,
     completer,
+    evaluation,
     hand_counts,
     indicator_hits,
     readings_in,
 )
+from engine.fold import fold_waits
 from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
+from engine.suits import GroupDecomp
 from engine.tiles import NAMES, NORTH, next_kind
 from engine.yaku import Context
 from engine.yaku_eval import held, held_ron_tsumo
@@ -133,43 +137,110 @@ def wait_values(
     if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
         ctx = Context(sit, rules)
     dora = _WaitDora(hand, sit, rules)
-    exclusive = rules.yakuman_exclusive  # then yaku lists decide (best_yaku_han)
     new = tuple.__new__  # WaitValue(...) without the NamedTuple's Python-level __new__
     out = []
     for w, decomps in shapes:
         if known is not None and w in known:
             ev = known[w]
-            han = ev.yaku_han if ev is not None else None
+            han = ev.yaku_han if ev is not None else 0
         else:
             if make is None:
                 make = completer(hand, rules)
-            f = make(w)
-            rs = readings_in(f, ctx, decomps)
-            if len(rs) == 1 and not exclusive:  # most waits: best_yaku_han's shortcut
-                han = held(rs[0], ctx)[1]
-            else:
-                han = best_yaku_han(f, ctx, dora.of(w) if len(rs) > 1 else 0, rs)
-        out.append(new(WaitValue, (w, han or 0)))
+            han = _wait_han(w, decomps, make, ctx, dora)
+        out.append(new(WaitValue, (w, han)))
     return out
 
 
+def _wait_han(
+    w: int,
+    decomps: tuple[GroupDecomp, ...] | None,
+    make: Callable[[int], HandFacts],
+    ctx: Context,
+    dora: _WaitDora,
+) -> int:
+    """One wait's yaku han read reading by reading (``decomps``: its standard
+    decompositions, or None to work them out)."""
+    f = make(w)
+    rs = readings_in(f, ctx, decomps)
+    if len(rs) == 1 and not ctx.rules.yakuman_exclusive:  # best_yaku_han's shortcut
+        return held(rs[0], ctx)[1]
+    return best_yaku_han(f, ctx, dora.of(w) if len(rs) > 1 else 0, rs) or 0
+
+
+def win_and_guarantee(
+    parsed: Parsed, ctx: Context, extra_han: int
+) -> tuple[Evaluation | None, Guarantee, list[int]]:
+    """The actual win's evaluation (:func:`engine.evaluate.best`, ``extra_han``: its dora),
+    the §18 guarantee of the hand before its winning tile in ``ctx`` (the win's situation)
+    and the wait kinds: every wait folded in one pass over the hand
+    (:func:`engine.fold.fold_waits`) where it can be, the win among them."""
+    hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
+    win = hand.win_kind if hand.win_kind is not None else -1
+    found = fold_waits(hand, rules, (ctx,), win)
+    make = completer(hand, rules)
+    if found is not None and found.reading is not None:
+        ev: Evaluation | None = evaluation(found.reading, ctx, found.mask)
+    else:
+        facts = make(win)
+        ev = best(facts, ctx, extra_han, readings_in(facts, ctx))
+    if found is None:
+        shapes = wait_shapes(hand, rules)
+        g = guarantee(parsed, shapes, {win: ev}, ctx, make)
+        return ev, g, [w for w, _ in shapes]
+    new = tuple.__new__
+    values = []
+    dora: _WaitDora | None = None
+    for w, hans in found.waits:
+        if w == win:  # its evaluation is the guarantee's value of that wait
+            han = ev.yaku_han if ev is not None else 0
+        elif hans is not None:
+            han = hans[0]
+        else:
+            if dora is None:
+                dora = _WaitDora(hand, sit, rules)
+            han = _wait_han(w, None, make, ctx, dora)
+        values.append(new(WaitValue, (w, han)))
+    minimum = min([v.yaku_han for v in values]) if values else None
+    g = Guarantee(rules.min_han(sit.honba), tuple(values), minimum)
+    return ev, g, [w for w, _ in found.waits]
+
+
 def ron_and_tsumo_values(
-    hand: HandInput, sit: Situation, rules: Rules, shapes: list[Completion]
-) -> tuple[list[int], list[int]]:
-    """Each wait's yaku han won by ron and by tsumo (in the order of ``shapes``); the two
-    share the completed hand, its readings (unless a shanpon triplet is concealed on tsumo
-    only) and reading-level yaku."""
+    hand: HandInput, sit: Situation, rules: Rules, shapes: list[Completion] | None = None
+) -> tuple[list[int], list[int], list[int]]:
+    """The waits and each one's yaku han won by ron and by tsumo (in the order of
+    ``shapes``, or of :func:`engine.fold.fold_waits` without them); per wait the two share
+    the completed hand, its readings (unless a shanpon triplet is concealed on tsumo only)
+    and reading-level yaku."""
     ron_sit, tsumo_sit = sit.as_tsumo(False), sit.as_tsumo(True)
     ron_ctx, tsumo_ctx = Context(ron_sit, rules), Context(tsumo_sit, rules)
+    folded = None if shapes is not None else fold_waits(hand, rules, (ron_ctx, tsumo_ctx))
+    if folded is not None:
+        found = folded.waits
+        decomps_of = {}
+    else:
+        if shapes is None:
+            shapes = wait_shapes(hand, rules)
+        found = [(w, None) for w, _ in shapes]
+        decomps_of = dict(shapes)
     kinds = rules.tile_kinds
     shiisan = tsumo_ctx.first_turn and not hand.melds  # 十三不塔 on tsumo only
     exclusive = rules.yakuman_exclusive  # then yaku lists decide (yaku_han_of)
     dora: _WaitDora | None = None  # only for waits read more than one way
+    waits_: list[int] = []
     ron: list[int] = []
     tsumo: list[int] = []
-    make = completer(hand, rules)
-    for w, decomps in shapes:
+    make: Callable[[int], HandFacts] | None = None
+    for w, hans in found:
+        waits_.append(w)
+        if hans is not None:
+            ron.append(hans[0])
+            tsumo.append(hans[1])
+            continue
+        if make is None:
+            make = completer(hand, rules)
         f = make(w)
+        decomps = decomps_of.get(w)
         rs_ron = readings(f, False, kinds, False, decomps)
         rs_tsumo = rs_ron
         if shiisan:
@@ -192,7 +263,7 @@ def ron_and_tsumo_values(
             extra = dora.of(w)
         ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)
         tsumo.append(best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0)
-    return ron, tsumo
+    return waits_, ron, tsumo
 
 
 def guarantee(
@@ -219,10 +290,8 @@ def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:
 def tenpai(parsed: Parsed) -> dict[str, object]:
     """Tenpai JSON (CONTRACT): every wait with its yaku han by ron and by tsumo."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
-    shapes = wait_shapes(hand, rules)
-    kinds = [w for w, _ in shapes]
+    kinds, ron, tsumo = ron_and_tsumo_values(hand, sit, rules)
     required = rules.min_han(sit.honba)
-    ron, tsumo = ron_and_tsumo_values(hand, sit, rules, shapes)
     ron_min = min(ron) if ron else None
     tsumo_min = min(tsumo) if tsumo else None
     if rules.guarantee:

@@ -70,6 +70,9 @@ class Plan(NamedTuple):
     own_by_shape: dict[int, tuple[tuple[int, int, YakuTest], ...]]
     #: (hand gates << 9 | own shape) → the ``hand`` then the ``own`` tests (``_tiles_yaku``)
     tiles_by_key: dict[int, tuple[tuple[int, int, YakuTest], ...]]
+    #: the wait fold's caches for this plan (:mod:`engine.fold`): whether it applies, the
+    #: whole-hand yaku by facts and the reading-level yaku by signature per seat and round
+    fold: dict[Any, Any]
 
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
@@ -156,6 +159,7 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
         hand_by_gates={},
         own_by_shape={},
         tiles_by_key={},
+        fold={},
     )
 
 
@@ -164,20 +168,38 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
 _SIT_CACHE: dict[tuple[int, Situation, bool, str], tuple[Rules, Held]] = {}
 
 
-def _situational(plan: Plan, r: Reading, c: Context) -> Held:
-    key = (id(c.rules), c.sit, r.facts.closed, r.form)
+def _situational(plan: Plan, closed: bool, form: str, c: Context) -> Held:
+    key = (id(c.rules), c.sit, closed, form)
     entry = _SIT_CACHE.get(key)
     if entry is not None and entry[0] is c.rules:
         return entry[1]
     mask = han = 0
+    stub = _form_reading(closed, form)  # situational tests read the form only
     for b, h, fn in plan.situation:
-        if fn(r, c):
+        if fn(stub, c):
             mask |= b
             han += h
     if len(_SIT_CACHE) > 4096:  # stay bounded
         _SIT_CACHE.clear()
     _SIT_CACHE[key] = (c.rules, (mask, han))
     return mask, han
+
+
+def _form_reading(closed: bool, form: str) -> Reading:
+    """A reading with only its form and closedness (what situational tests may read)."""
+    facts = HandFacts((), (), -1, closed, frozenset(), 0)
+    return Reading(facts, form, -1, (), (), "none")
+
+
+def situational(c: Context, closed: bool, form: str) -> tuple[Plan, Held]:
+    """The plan of ``c``'s rule set for a closed or open hand of one form, and the
+    situational yaku of ``c`` (kept in ``c.cache``)."""
+    key = (closed, form)
+    entry = c.cache.get(key)
+    if entry is None:
+        plan = plan_of(c.rules, closed, form)
+        entry = c.cache[key] = (plan, _situational(plan, closed, form, c))
+    return entry
 
 
 def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
@@ -190,13 +212,9 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
     the same hand (tenpai); it must not be shared between seats, rounds or rule sets.
     """
     form = r.form
-    f = r.facts
-    key = (f.closed, form)
-    entry = c.cache.get(key)  # (plan, situational yaku) of this context
+    entry = c.cache.get((r.facts.closed, form))  # (plan, situational yaku) of this context
     if entry is None:
-        plan = plan_of(c.rules, f.closed, form)
-        entry = (plan, _situational(plan, r, c))
-        c.cache[key] = entry
+        entry = situational(c, r.facts.closed, form)
     plan, (mask, han) = entry
     if memo is None:
         hm, hh = _tiles_yaku(plan, r, c)
@@ -224,15 +242,13 @@ def held_ron_tsumo(r: Reading, ron: Context, tsumo: Context) -> tuple[int, int]:
     moment (tenpai, §29): only the situational yaku differ, so the whole-hand and
     reading-level yaku are worked out once (they look at the situation only through seat,
     round and rules)."""
-    f = r.facts
-    key = (f.closed, r.form)
-    entry = ron.cache.get(key)
+    closed, form = r.facts.closed, r.form
+    entry = ron.cache.get((closed, form))
     if entry is None:
-        plan = plan_of(ron.rules, f.closed, r.form)
-        entry = ron.cache[key] = (plan, _situational(plan, r, ron))
-    t_entry = tsumo.cache.get(key)
+        entry = situational(ron, closed, form)
+    t_entry = tsumo.cache.get((closed, form))
     if t_entry is None:
-        t_entry = tsumo.cache[key] = (entry[0], _situational(entry[0], r, tsumo))
+        t_entry = situational(tsumo, closed, form)
     plan, (ron_mask, ron_han) = entry
     _, (tsumo_mask, tsumo_han) = t_entry
     shared, shared_han = _tiles_yaku(plan, r, ron)
@@ -336,6 +352,23 @@ def _own_tests(plan: Plan, r: Reading) -> tuple[tuple[int, int, YakuTest], ...]:
 def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:
     """Stronger forms remove their weaker ones, composites replace their parts, §40 counts
     rinshan/haitei and kanburi/houtei once, §21.1 sets open riichi's han."""
+    mask = _combined_mask(plan, mask, c.rules)
+    yakuhai_han = 0
+    if mask & plan.yakuhai:
+        yakuhai_han = plan.han[plan.yakuhai.bit_length() - 1] * sum(
+            n for _, n in yakuhai_sets(r, c)
+        )
+    return mask, _mask_han(plan, mask, yakuhai_han, c)
+
+
+def combined_han(plan: Plan, mask: int, yakuhai_han: int, c: Context) -> int:
+    """:func:`_combine`'s han for held bits ``mask`` whose yakuhai (if held) are worth
+    ``yakuhai_han`` in all (once per set)."""
+    return _mask_han(plan, _combined_mask(plan, mask, c.rules), yakuhai_han, c)
+
+
+def _combined_mask(plan: Plan, mask: int, rules: Rules) -> int:
+    """The held bits after the combination rules (see :func:`_combine`)."""
     drop = 0
     for strong, weak in plan.weaker:
         if mask & strong:
@@ -344,14 +377,28 @@ def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:
     for parts, composite in plan.composites:
         if mask & parts == parts:
             mask = (mask & ~parts) | composite
-    rules = c.rules
     rinshan, haitei = plan.rinshan_haitei
     if mask & rinshan and mask & haitei and not rules.rinshan_haitei_combine:
         mask &= ~haitei
     kanburi, houtei = plan.kanburi_houtei
     if mask & kanburi and mask & houtei and not rules.kanburi_houtei_combine:
         mask &= ~houtei
-    return mask, sum(h for _, h in _items(plan, mask, r, c))
+    return mask
+
+
+def _mask_han(plan: Plan, mask: int, yakuhai_han: int, c: Context) -> int:
+    """The han of held bits: the table's, yakuhai as given, open riichi by §21.1."""
+    total = 0
+    while mask:
+        b = mask & -mask  # the lowest held bit
+        mask ^= b
+        if b == plan.yakuhai:
+            total += yakuhai_han
+        elif b == plan.open_riichi:
+            total += _open_riichi_han(plan.han[b.bit_length() - 1], c)
+        else:
+            total += plan.han[b.bit_length() - 1]
+    return total
 
 
 def _items(plan: Plan, mask: int, r: Reading, c: Context) -> list[tuple[str, int]]:
@@ -382,7 +429,12 @@ def has_yakuman_yaku(r: Reading, c: Context, h: Held) -> bool:
 def yaku_of(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> list[tuple[str, int]]:
     """The yaku that count for a reading as ``[(id, han), ...]`` in table order (yakuhai once
     per set); under ``yakuman_exclusive`` only the yakuman yaku when there is one."""
-    mask, _ = held(r, c, memo)
+    return yaku_of_mask(r, c, held(r, c, memo)[0])
+
+
+def yaku_of_mask(r: Reading, c: Context, mask: int) -> list[tuple[str, int]]:
+    """:func:`yaku_of` for a reading whose held bits (after the combination rules) are
+    known."""
     if not mask:
         return []
     out = _items(plan_of(c.rules, r.facts.closed, r.form), mask, r, c)

@@ -1,0 +1,515 @@
+"""Every wait's yaku han in one pass over the 13-tile hand's per-suit records (§18, §29).
+
+The §18 guarantee (score) and tenpai need, for every wait, the yaku han of the completed
+hand's best reading. The reading-by-reading path (:mod:`engine.waits`) builds each completed
+hand's facts and readings and runs the yaku tests on them. Here each suit pattern (and the
+honors) has a record, in rank indices and so shared by the three suits: its decompositions'
+features, and for each kind that completes it, the completed pattern's decompositions with
+the roles the winning tile takes in them. A reading is then the sum of at most four records
+plus the melds, and its reading-level yaku are looked up by a *signature*: the features the
+plan's reading-level tests (and their skips) read: runs, triplets, pairs of identical runs,
+ittsu, sets without a terminal or honor, honor triplets, the longest triplet chain, 三色同刻,
+the pair's class, the wait, the concealed triplets, an honor held, all three suits. The first
+reading of a signature runs the real tests (:func:`engine.yaku_eval._own`); later ones reuse
+the answer (per plan, seat and round: yakuhai depend on them). The whole-hand yaku of a hand
+that no gate opens (more than one suit, not all terminals/honors, fewer than three kans) are
+tanyao alone, which reads only whether an honor and a terminal are held.
+
+What the signature does not cover goes the reading-by-reading way: the whole hand (``None``)
+under ``yakuman_exclusive``, with a chi, with three kans, a chiitoitsu or kokushi shape, a rule
+table with reading-level yaku outside those listed, or whole-hand yaku that read more than
+tanyao does; a single wait (its value ``None``) whose hand one gate opens (one suit, all
+terminals/honors) or whose readings differ in yaku han (then dora and fu rank them).
+
+Per-suit records are kept per pattern (bounded): patterns recur across different hands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+from engine.decompose import (
+    STANDARD,
+    HandFacts,
+    Pung,
+    Reading,
+    facts_maker,
+    kokushi_kinds,
+)
+from engine.parse import HandInput
+from engine.rules import Rules
+from engine.suits import GROUP_FLAGS, GroupDecomp, group_additions, rank_decomps, receivers
+from engine.tiles import (
+    DRAGONS,
+    IS_TERMINAL,
+    IS_TH,
+    NORTH,
+    WINDS,
+)
+from engine.yaku import Context, yakuhai_kinds, yakuhai_sets
+from engine.yaku_eval import Plan, _combined_mask, _hand, _own, combined_han, situational
+
+# The reading-level yaku whose tests read only what the signature holds (RULES.md "Yaku").
+COVERED = frozenset(
+    {
+        "yakuhai",
+        "pinfu",
+        "iipeikou",
+        "ittsu",
+        "toitoi",
+        "chanta",
+        "junchan",
+        "sanankou",
+        "sanrenkou",
+        "shousangen",
+        "ryanpeikou",
+        "sanshoku_doukou",
+        "suurenkou",
+        "suuankou",
+        "daisangen",
+        "suushii",
+        "shousuushii",
+        "daisuushii",
+        "suuankou_tanki",
+    }
+)
+#: whole-hand yaku a hand opening no gate may run (they read has_honor / has_terminal only)
+UNGATED_HAND = frozenset({"tanyao"})
+
+# The winning tile's role in a reading (engine.decompose.readings' wait names).
+TANKI, SHANPON, KANCHAN, PENCHAN, RYANMEN = range(5)
+ROLE_NAMES = ("tanki", "shanpon", "kanchan", "penchan", "ryanmen")
+
+# A decomposition's features, packed so that the records of different groups add up:
+# runs (bits 0-2), triplets (3-5), pairs of identical runs (6-8), ittsu (9-10), sets and
+# pair without a terminal or honor (11-13).
+_RUN, _TRIP, _RUN_PAIR, _ITTSU, _INSIDE = 1, 1 << 3, 1 << 6, 1 << 9, 1 << 11
+_TRIPS = 7 << 3
+#: kept in a signature as they are: runs, pairs of identical runs, ittsu (the triplets follow
+#: from the runs: four sets in all)
+_KEPT = 7 | 7 << 6 | 3 << 9
+#: the roles and concealed-triplet counts as the tests tell them apart (pinfu: ryanmen,
+#: suuankou tanki: tanki; sanankou 3, suuankou 4)
+_ROLE_CLASS = (2, 0, 0, 0, 1)
+_CONC_CLASS = (0, 0, 0, 1, 2)
+_SUIT_TH = (True, False, False, False, False, False, False, False, True)
+
+DecompRecord = tuple[int, int, int, GroupDecomp]  # (features, triplet rank bits, pair rank)
+#: (features, triplet rank bits, pair rank, roles of the winning tile, decomposition)
+TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
+#: (flags, whole decompositions, (rank, flags after, taker records) per completing rank,
+#: info bits: holds tiles, a terminal, only terminals/honors)
+GroupRecord = tuple[
+    int,
+    tuple[DecompRecord, ...],
+    tuple[tuple[int, int, tuple[TakerRecord, ...]], ...],
+    int,
+]
+_INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
+
+_RECORDS: dict[tuple[int, ...], GroupRecord] = {}
+_WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {}
+_RECORDS_MAX = 1 << 17  # bounded: a server sees arbitrary hands
+
+
+def _chain(bits: int) -> int:
+    """The longest run of consecutive set bits (consecutive-rank triplets, 三連刻)."""
+    best = n = 0
+    while bits:
+        n = n + 1 if bits & 1 else 0
+        best = max(best, n)
+        bits >>= 1
+    return max(best, n)
+
+
+_CHAIN = tuple(_chain(b) for b in range(512))
+
+
+def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
+    """A decomposition's packed features, its triplet ranks as bits and its pair rank."""
+    pair, trips, runs = decomp
+    th = (True,) * 7 if honor else _SUIT_TH
+    inside = sum(1 for t in trips if not th[t]) + sum(1 for s in runs if s not in (0, 6))
+    if pair >= 0 and not th[pair]:
+        inside += 1
+    run_pairs = sum(runs.count(s) // 2 for s in set(runs))
+    ittsu = 1 if 0 in runs and 3 in runs and 6 in runs else 0
+    features = (
+        len(runs) * _RUN
+        + len(trips) * _TRIP
+        + run_pairs * _RUN_PAIR
+        + ittsu * _ITTSU
+        + inside * _INSIDE
+    )
+    return features, sum(1 << t for t in trips), pair, decomp
+
+
+def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
+    """The distinct roles of a winning tile of rank ``win`` in a decomposition (those of
+    :func:`engine.decompose.readings`, whose order the fold does not need)."""
+    pair, trips, runs = decomp
+    roles = []
+    if pair == win:
+        roles.append(TANKI)
+    if win in trips:
+        roles.append(SHANPON)
+    for s in runs:
+        if s <= win <= s + 2:
+            pos = win - s
+            if pos == 1:
+                role = KANCHAN
+            elif (pos == 0 and s == 6) or (pos == 2 and s == 0):
+                role = PENCHAN
+            else:
+                role = RYANMEN
+            if role not in roles:
+                roles.append(role)
+    return tuple(roles)
+
+
+def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
+    """The features of a whole pattern's decompositions (kept per pattern: a whole pattern
+    is met both held and as a completed group)."""
+    found = _WHOLE.get(counts)
+    if found is None:
+        if len(_WHOLE) > _RECORDS_MAX:
+            _WHOLE.clear()
+        honor = len(counts) == 7
+        found = _WHOLE[counts] = tuple(_features(d, honor) for d in rank_decomps(counts))
+    return found
+
+
+def _build(counts: tuple[int, ...]) -> GroupRecord:
+    honor = len(counts) == 7
+    flags = GROUP_FLAGS.get(counts, 0)
+    adds = tuple(
+        (i, f, tuple((tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in _whole(after)))
+        for i, f, after in group_additions(counts)
+    )
+    info = _INFO_TILES if any(counts) else 0
+    if not honor and (counts[0] or counts[8]):
+        info |= _INFO_TERMINAL
+    if honor or not any(counts[1:8]):
+        info |= _INFO_ALL_TH
+    return flags, _whole(counts) if flags else (), adds, info
+
+
+def group_record(counts: tuple[int, ...]) -> GroupRecord:
+    """The record of one suit's (or the honors') count pattern, in rank indices: its flags
+    (:func:`engine.suits.group_flags`), its decompositions' features, the kinds that
+    complete it with the completed pattern's decompositions and the winning tile's roles,
+    and whether it holds tiles, a terminal, only terminals/honors."""
+    rec = _RECORDS.get(counts)
+    if rec is None:
+        if len(_RECORDS) > _RECORDS_MAX:
+            _RECORDS.clear()
+        rec = _RECORDS[counts] = _build(counts)
+    return rec
+
+
+def plan_covered(plan: Plan) -> bool:
+    """Whether the fold applies to a plan: its reading-level yaku are all :data:`COVERED`
+    and a hand opening no gate runs only :data:`UNGATED_HAND` whole-hand yaku."""
+    ok = plan.fold.get("ok")
+    if ok is None:
+        own = {plan.ids[b.bit_length() - 1] for b, *_ in plan.own}
+        ungated = {plan.ids[b.bit_length() - 1] for b, _, _, gate in plan.hand if gate == 0}
+        ok = plan.fold["ok"] = own <= COVERED and ungated <= UNGATED_HAND
+    return bool(ok)
+
+
+_BASES = (0, 9, 18, 27)
+Parts = tuple[tuple[int, GroupDecomp], ...]  # (group base, rank decomposition) per group
+Other = tuple[int, int, int, Parts]  # features, triplet kind bits, pair kind, parts
+#: where a reading's sets are: the taker's base and decomposition, the pair kind, the others
+Where = tuple[int, GroupDecomp, int, Parts]
+
+
+def _others(recs: tuple[GroupRecord, ...], taker: int) -> list[Other]:
+    """The groups other than ``taker`` combined: (features, triplet kind bits, pair kind,
+    parts) for each combination of their decompositions (in ``product`` order)."""
+    f = tm = 0
+    pair = -1
+    parts = []
+    for gi in range(4):
+        if gi != taker:
+            whole = recs[gi][1]
+            if len(whole) != 1:
+                return _other_products(recs, taker)
+            wf, wtm, wp, d = whole[0]
+            if wf or wp >= 0:  # holds tiles
+                base = _BASES[gi]
+                f += wf
+                tm |= wtm << base
+                if wp >= 0:
+                    pair = wp + base
+                parts.append((base, d))
+    return [(f, tm, pair, tuple(parts))]
+
+
+def _other_products(recs: tuple[GroupRecord, ...], taker: int) -> list[Other]:
+    out: list[Other] = [(0, 0, -1, ())]
+    for gi in range(4):
+        if gi == taker:
+            continue
+        base = _BASES[gi]
+        out = [
+            (of + f, otm | tm << base, p + base if p >= 0 else op, parts + ((base, d),))
+            for of, otm, op, parts in out
+            for f, tm, p, d in recs[gi][1]
+            if f or p >= 0
+        ] or out
+    return out
+
+
+def _tables(plan: Plan, c: Context) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For ``c``'s seat and round: the classes of honor triplets (yakuhai han units,
+    dragons, winds: what the reading-level tests tell apart of the honor-triplet bits) and
+    of pair kinds (yakuhai, dragon, wind). Through these classes a signature holds all that
+    the tests read of the seat and round, so one table of signatures serves them all."""
+    key = (c.sit.seat, c.sit.round)
+    classes = plan.fold.get(key)
+    if classes is None:
+        table = yakuhai_kinds(c)
+        honor_class = tuple(
+            sum(table.get(27 + i, 0) for i in range(7) if m >> i & 1)
+            | sum(1 for i in range(4, 7) if m >> i & 1) << 4
+            | sum(1 for i in range(4) if m >> i & 1) << 6
+            for m in range(128)
+        )
+        pair_class = tuple(
+            (k in table) | (k in DRAGONS) << 1 | (k in WINDS) << 2 for k in range(34)
+        )
+        classes = plan.fold[key] = (honor_class, pair_class)
+    return classes
+
+
+class Folded(NamedTuple):
+    """:func:`fold_waits`' answer: each wait with its yaku han per context (None: left to
+    the reading-by-reading path), and for the kept wait, when it is read one way only, that
+    reading and its held yaku bits in the first context (else None, 0)."""
+
+    waits: list[tuple[int, tuple[int, ...] | None]]
+    reading: Reading | None
+    mask: int
+
+
+def fold_waits(
+    hand: HandInput, rules: Rules, ctxs: tuple[Context, ...], keep: int = -1
+) -> Folded | None:
+    """Each wait (as :func:`engine.waits.wait_shapes`, in order) with its best reading's yaku
+    han in each context of ``ctxs`` (contexts of one seat and round), or ``None`` for a wait
+    left to the reading-by-reading path; ``keep``: a wait whose single reading the caller
+    wants (the actual win). ``None`` in all: the hand is not covered (see the module
+    docstring)."""
+    if rules.yakuman_exclusive:
+        return None
+    concealed, melds = hand.concealed, hand.melds
+    meld_f = meld_tm = meld_conc = n_kans = meld_suits = 0
+    closed = meld_th = True
+    meld_honor = meld_terminal = False
+    if melds:
+        for m in melds:
+            if m.is_run:
+                return None
+            k = m.tile
+            meld_tm |= 1 << k
+            if k >= 27:
+                meld_honor = True
+                meld_f += _TRIP
+            else:
+                meld_suits |= 1 << (k // 9)
+                if IS_TERMINAL[k]:
+                    meld_terminal = True
+                    meld_f += _TRIP
+                else:
+                    meld_th = False
+                    meld_f += _TRIP + _INSIDE
+            if m.is_open:
+                closed = False
+            else:
+                meld_conc += 1
+            if m.is_kan:
+                n_kans += 1
+    elif (
+        concealed.count(2) >= 6
+        or 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1
+    ):
+        return None  # a chiitoitsu or kokushi wait may be among them
+    c0 = ctxs[0]
+    entry = c0.cache.get((closed, STANDARD)) or situational(c0, closed, STANDARD)
+    plan = entry[0]
+    fold = plan.fold
+    if not fold.get("ok", False) and not plan_covered(plan):
+        return None
+    r0 = group_record(concealed[0:9])
+    r1 = group_record(concealed[9:18])
+    r2 = group_record(concealed[18:27])
+    r3 = group_record(concealed[27:34])
+    recs = (r0, r1, r2, r3)
+    takers = receivers((r0[0], r1[0], r2[0], r3[0]))
+    if not takers:
+        return Folded([], None, 0)
+    by_sig = fold.get("sig")
+    if by_sig is None or len(by_sig) > 1 << 16:  # bounded
+        by_sig = fold["sig"] = {}
+    sit = c0.sit
+    honor_class, pair_class = fold.get((sit.seat, sit.round)) or _tables(plan, c0)
+    # the kinds of the shape before the win (the extracted kita as a north, by option)
+    extra = (NORTH,) if rules.kita_counts_in_shape and hand.kita else ()
+    i0, i1, i2, i3 = r0[3], r1[3], r2[3], r3[3]
+    has_honor0 = bool(i3 & _INFO_TILES) or meld_honor or bool(extra)
+    has_terminal0 = bool((i0 | i1 | i2) & _INFO_TERMINAL) or meld_terminal
+    all_th0 = bool(i0 & i1 & i2 & _INFO_ALL_TH) and meld_th
+    suits0 = (i0 & 1) | (i1 & 1) << 1 | (i2 & 1) << 2 | meld_suits
+    used: list[int] | None = None
+    if not rules.used_up_waits_count and (melds or hand.kita):
+        used = list(concealed)
+        for m in melds:
+            used[m.tile] += len(m.tiles)
+        used[NORTH] += hand.kita
+    tile_kinds = rules.tile_kinds
+    sits = [(entry[1], c0)] + [(situational(c, closed, STANDARD)[1], c) for c in ctxs[1:]]
+    post = plan.post
+    slow = _Slow(hand, plan, c0, extra)
+    reading: Reading | None = None
+    mask = 0
+    out: list[tuple[int, tuple[int, ...] | None]] = []
+    for gi, accept in takers:
+        base = _BASES[gi]
+        others: list[Other] | None = None
+        for rank, f, tk in recs[gi][2]:
+            if not f & accept:
+                continue
+            w = base + rank
+            if w not in tile_kinds or (used is not None and used[w] >= 4):
+                continue
+            if others is None:
+                others = _others(recs, gi)
+            honor = w >= 27
+            hh = has_honor0 or honor
+            suits = suits0 if honor else suits0 | 1 << (w // 9)
+            if suits in (0, 1, 2, 4) or (all_th0 and IS_TH[w]) or n_kans >= 3:
+                # a whole-hand gate is open (one suit, all terminals/honors, three kans):
+                # the whole-hand yaku from the completed hand's facts
+                hand_yaku: tuple[int, int] | None = slow.hand_yaku(w)
+                hkey = None
+            else:  # tanyao's: kept by whether an honor and a terminal are held
+                hkey = (hh, has_terminal0 or IS_TERMINAL[w])
+                hand_yaku = fold.get(hkey)
+            sig_hand = hh << 27
+            values: list[int] | None = None
+            count = 0
+            for tf, ttm, tp, roles, td in tk:
+                ttm <<= base
+                tpk = tp + base if tp >= 0 else -1
+                for of, otm, op, parts in others:
+                    both = tf + of
+                    feats = both + meld_f
+                    tm = ttm | otm | meld_tm
+                    pair = tpk if tpk >= 0 else op
+                    sig0 = (
+                        feats & _KEPT
+                        | (feats < _INSIDE) << 11
+                        | honor_class[tm >> 27] << 12
+                        | pair_class[pair] << 24
+                        | sig_hand
+                    )
+                    if feats & _TRIPS >= 3 * _TRIP:  # 三連刻, 四連刻, 三色同刻
+                        chain = max(_CHAIN[tm & 511], _CHAIN[tm >> 9 & 511], _CHAIN[tm >> 18 & 511])
+                        sig0 |= (chain > 2) + (chain > 3) << 21
+                        if tm & tm >> 9 & tm >> 18 & 511:
+                            sig0 |= 1 << 23
+                    n_trips = (both >> 3 & 7) + meld_conc
+                    for role in roles:
+                        count += 1
+                        sig1 = sig0 | _ROLE_CLASS[role] << 28
+                        hans = []
+                        for (s_mask, s_han), c in sits:
+                            opened = role == SHANPON and not c.sit.tsumo
+                            key = sig1 | _CONC_CLASS[n_trips - opened] << 30
+                            own = by_sig.get(key)
+                            if own is None or hand_yaku is None:
+                                r = slow.reading(w, role, opened, (base, td, pair, parts))
+                                if hand_yaku is None:
+                                    hand_yaku = fold[hkey] = _hand(plan, r, c)
+                                if own is None:
+                                    own = by_sig[key] = _own_yaku(plan, r, c)
+                            m = s_mask | hand_yaku[0] | own[0]
+                            if m & post:
+                                hans.append(combined_han(plan, m, own[2], c))
+                            else:
+                                hans.append(s_han + hand_yaku[1] + own[1])
+                            if w == keep and c is c0:
+                                last = (role, (base, td, pair, parts), m)
+                        if values is None:
+                            values = hans
+                        elif hans != values:
+                            values = None
+                            break
+                    if count and values is None:
+                        break
+                if count and values is None:
+                    break
+            if values is None:
+                out.append((w, None))
+                continue
+            out.append((w, tuple(values)))
+            if w == keep and count == 1:
+                role, where, m = last
+                reading = slow.reading(w, role, role == SHANPON and not c0.sit.tsumo, where)
+                mask = _combined_mask(plan, m, rules)
+    return Folded(out, reading, mask)
+
+
+def _own_yaku(plan: Plan, r: Reading, c: Context) -> tuple[int, int, int]:
+    """A reading's reading-level yaku: bits, han, and the yakuhai's share of the han."""
+    m, h = _own(plan, r, c)
+    yk = 0
+    if m & plan.yakuhai:
+        yk = plan.han[plan.yakuhai.bit_length() - 1] * sum(n for _, n in yakuhai_sets(r, c))
+    return m, h, yk
+
+
+class _Slow:
+    """What :func:`fold_waits` needs of the reading-by-reading path: a reading's real facts
+    and sets (a signature met for the first time, the kept wait's reading) and the
+    whole-hand yaku of a hand that opens a gate."""
+
+    __slots__ = ("hand", "plan", "ctx", "extra", "make")
+
+    def __init__(self, hand: HandInput, plan: Plan, ctx: Context, extra: tuple[int, ...]):
+        self.hand, self.plan, self.ctx, self.extra = hand, plan, ctx, extra
+        self.make: Callable[[int], HandFacts] | None = None
+
+    def facts(self, w: int) -> HandFacts:
+        if self.make is None:
+            self.make = facts_maker(self.hand.concealed, self.hand.melds, self.extra)
+        return self.make(w)
+
+    def hand_yaku(self, w: int) -> tuple[int, int]:
+        stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
+        return _hand(self.plan, stub, self.ctx)
+
+    def reading(self, w: int, role: int, opened: bool, where: Where) -> Reading:
+        """The real reading (as :func:`engine.decompose.readings` builds it: sets in group
+        order, then the melds')."""
+        base, taker, pair, parts = where
+        all_trips: list[int] = []
+        all_runs: list[int] = []
+        placed = False
+        for b, (_, ts, rs) in parts:
+            if b > base and not placed:
+                all_trips += [t + base for t in taker[1]]
+                all_runs += [s + base for s in taker[2]]
+                placed = True
+            all_trips += [t + b for t in ts]
+            all_runs += [s + b for s in rs]
+        if not placed:
+            all_trips += [t + base for t in taker[1]]
+            all_runs += [s + base for s in taker[2]]
+        facts = self.facts(w)
+        pungs = tuple(Pung(t, not (opened and t == w), False) for t in all_trips)
+        pungs += facts.meld_pungs
+        return Reading(facts, STANDARD, pair, tuple(all_runs), pungs, ROLE_NAMES[role])

@@ -364,6 +364,20 @@ def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
     layout = t.read()
     assert layout.hand["melds"] == [] and layout.hand["hand"] == "123456p789s1122z"
     assert not any("not seen" in w for w in layout.warnings)
+    assert any("called meld 1s 1s has 2 tiles" in w for w in layout.warnings)
+
+
+def test_rule_1_called_tile_with_one_alike_on_a_steep_row_is_a_pon() -> None:
+    """On a row turned 30° a sideways tile's box is no wider for its height than an upright
+    one's: the detector's turn alone makes it the called tile of a pon with a tile unseen."""
+    for deg in (30.0, -35.0):
+        t = Table(x=300.0, deg=deg)
+        t.row("234p678s5599s")
+        t.put("9s", "win", gap=0.5)
+        t.put("1s", "meld", gap=0.7, sideways=True)
+        t.put("1s", "meld")
+        layout = check(t, hand("234p5567899s", "9s", ["pon:111s"]), warnings=1)
+        assert "its third 1s not seen" in layout.warnings[0]
 
 
 def test_rule_1_lone_tile_touching_the_end_of_a_13_tile_hand_is_the_winning_tile() -> None:

@@ -27,7 +27,7 @@ from vision.types import TileDetection
 
 
 @dataclass(frozen=True)
-class _Placed:
+class Placed:
     """A tile right of the row in the end frame: position and extent along the row."""
 
     index: int
@@ -40,7 +40,7 @@ class _Placed:
 
 def _right_groups(
     row: list[int], tiles: list[TileDetection], geo: _Geo, frame: _Frame
-) -> list[tuple[float, list[_Placed]]]:
+) -> list[tuple[float, list[Placed]]]:
     """Tiles on the row's line right of its end, cut into groups at gaps: ``(gap, group)``.
 
     The line is followed as it goes: each accepted tile refines a straight fit of the recent
@@ -56,7 +56,7 @@ def _right_groups(
     row_aspect = float(np.median([geo.widths[k] / geo.heights[k] for k in row]))
     sa = frame.b / ASPECT  # across extent of a sideways tile (foreshortened like the row)
     side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
-    placed: list[tuple[_Placed, bool]] = []
+    placed: list[tuple[Placed, bool]] = []
     for k, tile in enumerate(tiles):
         if k in in_row or not (readable(tile) or tile.face_down):
             continue  # a flower or junk label is never part of the player's sets
@@ -71,12 +71,12 @@ def _right_groups(
         half = (ASPECT * a if sideways else a) / 2
         if t - half < -0.2 * frame.a or not 0.6 < a / frame.a < 1.7:
             continue
-        placed.append((_Placed(k, t, n, half, a), sideways))
+        placed.append((Placed(k, t, n, half, a), sideways))
     placed.sort(key=lambda ps: ps[0].t - ps[0].half)
     line_t = [float(geo.centres[k] @ frame.u - frame.origin @ frame.u) for k in row[-4:]]
     line_n = [float((geo.centres[k] - frame.origin) @ frame.v) for k in row[-4:]]
-    groups: list[tuple[float, list[_Placed]]] = []
-    raised: list[_Placed] = []
+    groups: list[tuple[float, list[Placed]]] = []
+    raised: list[Placed] = []
     edge, scale = frame.a / 2, frame.a
     for p, sideways in placed:
         ref = _line_at(line_t[-6:], line_n[-6:], p.t)
@@ -108,7 +108,7 @@ def _right_groups(
     return _split_loose(groups, tiles)
 
 
-def _added_on(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:
+def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     """``p`` lies beyond ``q`` (overlapping it along the row) as a kakan's added tile lies
     beyond the called one: one of the two reported sideways, both of one kind by their
     readings (§23)."""
@@ -122,7 +122,7 @@ def _added_on(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:
     return kind_prob(a, kind(b.tile)) >= ADDED_ALT or kind_prob(b, kind(a.tile)) >= ADDED_ALT
 
 
-def _one_beyond(p: _Placed, q: _Placed, tiles: list[TileDetection]) -> bool:
+def _one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     """Two tiles of a called set in one slot along the row: both reported sideways and
     overlapping along it, or one lying clearly beyond the other (a kakan's added tile, §23;
     a minkan's four tiles lie side by side on the row's line)."""
@@ -139,12 +139,12 @@ def _norths(dets: list[TileDetection]) -> bool:
 
 
 def _split_loose(
-    groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection]
-) -> list[tuple[float, list[_Placed]]]:
+    groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection]
+) -> list[tuple[float, list[Placed]]]:
     """Cut groups that hold more than one set (melds laid close together, or a winning tile
     and a kita) into runs: an ankan (face-down, two alike, face-down) or a run of one kind;
     a lone tile of another kind stands alone."""
-    out: list[tuple[float, list[_Placed]]] = []
+    out: list[tuple[float, list[Placed]]] = []
     for gap, group in groups:
         kinds = Counter(kind(tiles[p.index].tile) for p in group if readable(tiles[p.index]))
         marked = any(tiles[p.index].angle == 90 or tiles[p.index].face_down for p in group)
@@ -178,7 +178,7 @@ def _split_loose(
     return out
 
 
-def _odd_end(group: list[_Placed], tiles: list[TileDetection]) -> _Placed | None:
+def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
     """Four tiles, three of one kind with no face-down tile, and an upright tile at an end that
     cannot be that kind by any of its readings: that tile lies close to a set, not in it."""
     if len(group) != 4 or any(tiles[p.index].face_down for p in group):
@@ -200,10 +200,10 @@ def _odd_end(group: list[_Placed], tiles: list[TileDetection]) -> _Placed | None
     return None
 
 
-def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed]]:
+def _runs(group: list[Placed], tiles: list[TileDetection]) -> list[list[Placed]]:
     """Split one group, left to right, into ankan patterns and same-kind runs."""
     base = sorted([p for p in group], key=lambda p: p.t)
-    slots: list[list[_Placed]] = []
+    slots: list[list[Placed]] = []
     for p in base:  # a tile lying on/beyond a sideways tile shares its slot
         if (
             slots
@@ -214,14 +214,14 @@ def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed
         else:
             slots.append([p])
 
-    def slot_kind(slot: list[_Placed]) -> str | None:
+    def slot_kind(slot: list[Placed]) -> str | None:
         t = tiles[slot[0].index]
         return kind(t.tile) if readable(t) else None
 
-    def is_back(slot: list[_Placed]) -> bool:  # an ankan's end: face-down, or maybe (§23)
+    def is_back(slot: list[Placed]) -> bool:  # an ankan's end: face-down, or maybe (§23)
         return back_like(tiles[slot[0].index], SWAP_MIN_ALT)
 
-    runs: list[list[_Placed]] = []
+    runs: list[list[Placed]] = []
     i = 0
     while i < len(slots):
         if (
@@ -243,7 +243,7 @@ def _runs(group: list[_Placed], tiles: list[TileDetection]) -> list[list[_Placed
     return runs
 
 
-def _stacked(a: _Placed, b: _Placed) -> bool:
+def _stacked(a: Placed, b: Placed) -> bool:
     """Two tiles overlapping along the row by more than half: one lies on/next to the other."""
     overlap = min(a.t + a.half, b.t + b.half) - max(a.t - a.half, b.t - b.half)
     return overlap > 0.5 * min(a.half, b.half) * 2

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from vision.detect import iou
-from vision.layout.grouping import _one_beyond, _Placed, _stacked
+from vision.layout.grouping import Placed, _one_beyond, _stacked
 from vision.layout.notation import AKA_MAN, NORTH, as_sanma, back_like, kind, mpsz, readable
 from vision.layout.rulefix import may_share_kind, vote_kind
 from vision.layout.tolerances import SWAP_MIN_ALT, TWO_IN_ONE
@@ -47,7 +47,7 @@ def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
     return f"ankan:{mpsz([main] * 3 + [red])}"
 
 
-def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
+def _read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
     """A called or concealed kan group → meld string, or None when it is no meld.
 
     A tile of another kind lying on a tile of the set's kind is the same tile read twice
@@ -78,7 +78,7 @@ def _read_meld(group: list[_Placed], tiles: list[TileDetection], warnings: list[
 
 
 def _read_group(
-    group: list[_Placed], tiles: list[TileDetection], warnings: list[str]
+    group: list[Placed], tiles: list[TileDetection], warnings: list[str]
 ) -> str | None:
     """:func:`_read_meld` on a group without duplicate readings."""
     ankan = _ankan_ends(group, tiles)
@@ -146,7 +146,7 @@ def _read_group(
     return None
 
 
-def _ankan_ends(group: list[_Placed], tiles: list[TileDetection]) -> tuple[str, list[str]] | None:
+def _ankan_ends(group: list[Placed], tiles: list[TileDetection]) -> tuple[str, list[str]] | None:
     """Four tiles whose two middle ones are faces of one kind and whose two ends are backs or
     may be (a ``back`` reading listed; a back and a haku are both blank): a concealed kan as
     laid (§23), its ends read as faces. Returns its kind and the middle faces; None when the
@@ -168,13 +168,13 @@ def _ankan_ends(group: list[_Placed], tiles: list[TileDetection]) -> tuple[str, 
 
 
 def _ends_and_middle(
-    group: list[_Placed], tiles: list[TileDetection]
-) -> tuple[list[_Placed], list[_Placed]]:
+    group: list[Placed], tiles: list[TileDetection]
+) -> tuple[list[Placed], list[Placed]]:
     ordered = sorted(group, key=lambda p: p.t)
     return [ordered[0], ordered[-1]], ordered[1:-1]
 
 
-def _two_in_one(group: list[_Placed]) -> _Placed | None:
+def _two_in_one(group: list[Placed]) -> Placed | None:
     """The tile of a three-tile set whose box is ``TWO_IN_ONE`` times its neighbours' size
     (square root of the area) or more: two tiles, one beyond the other, seen as one box."""
     for p in group:

@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
-from vision.layout.grouping import _norths, _Placed, _right_groups, _stacked
+from vision.layout.grouping import Placed, _norths, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
 from vision.layout.notation import _is_north, kind, mpsz, north_like, readable
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
@@ -61,6 +61,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
     guesses = 0
     short_sets: list[list[int]] = []  # a sideways tile and one alike: a pon with a tile unseen
+    held: dict[tuple[int, ...], list[str]] = {}  # warnings on the short sets' meld reading
     pairs: list[list[int]] = []  # two alike set apart: maybe a pon with its called tile unseen
     if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
         gap0, first = groups[0]
@@ -116,10 +117,17 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
                 if len(group) in (3, 4) and sideways == 0:
                     north_sets.append(indices)
             continue
-        meld = _read_meld(group, tiles, warnings)
+        notes: list[str] = []  # what reading the group as a meld found to check
+        meld = _read_meld(group, tiles, notes)
         if meld is not None:
+            warnings.extend(notes)
             melds.append((meld, indices))
             continue
+        short = short_pon(group, tiles, frame.theta)
+        if short:  # said below unless the group is read as a pon with its third tile unseen
+            held[tuple(indices)] = notes
+        else:
+            warnings.extend(notes)
         lone_kita = LONE_KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
         if single and (gi > 0 or win is not None) and north_like(tile, lone_kita):
             # §A4: beyond the winning tile or the melds, a lone tile set aside on their line
@@ -127,7 +135,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             # kita (the hand has one winning tile); the rule-aware reading names it.
             kita.append(group[0].index)
             continue
-        if short_pon(group, tiles):
+        if short:
             short_sets.append(indices)
         elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
             pairs.append(indices)
@@ -182,11 +190,13 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         units += 3
         guesses += 1
         seen = " ".join(faces)
-        warnings[:] = [w for w in warnings if not w.startswith(f"called meld {seen} has 2 ")]
+        del held[tuple(indices)]  # "has 2 tiles": answered by the reading below
         warnings.append(
             f"called set {seen} shows 2 tiles and the hand needs 3 more (§1): read as {meld}, "
             f"its third {kind(faces[0])} not seen; check it"
         )
+    for notes in held.values():
+        warnings.extend(notes)
     taken = {k for _, idx in melds for k in idx} | ({win} if win is not None else set())
     loose = loose_pon(groups, tiles, taken) if units + 3 in (13, 14) else None
     if loose is not None and units not in (13, 14) and _pon_fits(loose, row, win, melds, tiles):
@@ -230,7 +240,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     return _Reading(row, win, melds, kita, other, warnings, guesses)
 
 
-def _north_wins(gap: float, p: _Placed) -> bool:
+def _north_wins(gap: float, p: Placed) -> bool:
     """A north set apart right after the row: the winning tile lies on the row's line at a
     small gap; a kita is set aside (off the line, or further away)."""
     return abs(p.off) < NORTH_OFF and gap < NORTH_GAP

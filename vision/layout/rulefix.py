@@ -219,7 +219,7 @@ def _no_middle_manzu(fx: _Fixer) -> None:
 # ----------------------------------------------------------------------------- steps 3–4
 
 
-def _kind_probs(det: TileDetection) -> dict[str, float]:
+def kind_probs(det: TileDetection) -> dict[str, float]:
     """Probability per kind (red fives are fives, 0m and 5m norths)."""
     out: dict[str, float] = {}
     for t, p in readings(det).items():
@@ -231,13 +231,13 @@ def _kind_probs(det: TileDetection) -> dict[str, float]:
 
 def kind_prob(det: TileDetection, target: str) -> float:
     """How likely ``det`` shows a tile of kind ``target`` (red fives are fives, 0m a north)."""
-    return _kind_probs(det).get(target, 0.0)
+    return kind_probs(det).get(target, 0.0)
 
 
 def vote_kind(dets: list[TileDetection]) -> str | None:
     """The kind all these tiles most likely share: the product of each tile's probability of
     it (a floor for readings the classifier did not list), largest first."""
-    probs = [_kind_probs(d) for d in dets if readable(d)]
+    probs = [kind_probs(d) for d in dets if readable(d)]
     kinds = {k for p in probs for k in p}
     if not kinds:
         return None
@@ -253,7 +253,7 @@ def vote_kind(dets: list[TileDetection]) -> str | None:
 
 def may_share_kind(dets: list[TileDetection]) -> bool:
     """Face-up tiles that can be one kind by their readings (a set with a misread tile)."""
-    shared = set.intersection(*(set(_kind_probs(d)) for d in dets)) if dets else set()
+    shared = set.intersection(*(set(kind_probs(d)) for d in dets)) if dets else set()
     return bool(shared) and all(readable(d) for d in dets)
 
 
@@ -277,7 +277,7 @@ def _melds_one_kind(fx: _Fixer) -> None:
             continue
         for k in idx:
             det = fx.tiles[k]
-            if readable(det) and kind(det.tile) != target and target in _kind_probs(det):
+            if readable(det) and kind(det.tile) != target and target in kind_probs(det):
                 fx.set(k, _as_kind(det, target), f"a {name}'s tiles are one kind ({target})")
 
 

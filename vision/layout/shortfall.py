@@ -15,10 +15,16 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from vision.layout.grouping import _Placed
+from vision.layout.grouping import Placed
 from vision.layout.notation import kind, north_like, readable
-from vision.layout.rulefix import _kind_probs, readings
-from vision.layout.tolerances import GROUP_GAP, KITA_ALT, SIDEWAYS_SHAPE, VOTE_FLOOR
+from vision.layout.rulefix import kind_probs, readings
+from vision.layout.tolerances import (
+    GROUP_GAP,
+    KITA_ALT,
+    SIDEWAYS_SHAPE,
+    UNTURNED_TILT,
+    VOTE_FLOOR,
+)
 from vision.types import TileDetection
 
 
@@ -27,18 +33,21 @@ def _aspect(d: TileDetection) -> float:
     return (x2 - x1) / max(y2 - y1, 1e-6)
 
 
-def short_pon(group: list[_Placed], tiles: list[TileDetection]) -> bool:
+def short_pon(group: list[Placed], tiles: list[TileDetection], theta: float = 0.0) -> bool:
     """Two face-up tiles of one kind, one of them sideways (a called tile, §23) with a box
     clearly wider for its height than the other's (``SIDEWAYS_SHAPE``): not an upright tile
-    reported sideways."""
+    reported sideways. Box shapes are image-axis shapes, told apart only while the row runs
+    within ``UNTURNED_TILT`` of the image's x axis (``theta``, radians); on a steeper row a
+    turned tile's box is no wider than an upright one's, and the detector's turn decides."""
     dets = sorted((tiles[p.index] for p in group), key=lambda d: d.angle)
     if len(dets) != 2 or [d.angle for d in dets] != [0, 90] or not all(map(readable, dets)):
         return False
-    wide = _aspect(dets[1]) >= SIDEWAYS_SHAPE * _aspect(dets[0])
+    level = abs(theta) < UNTURNED_TILT
+    wide = not level or _aspect(dets[1]) >= SIDEWAYS_SHAPE * _aspect(dets[0])
     return wide and kind(dets[0].tile) == kind(dets[1].tile)
 
 
-def apart_pair(group: list[_Placed], tiles: list[TileDetection]) -> bool:
+def apart_pair(group: list[Placed], tiles: list[TileDetection]) -> bool:
     """Two upright face-up tiles of one kind, not norths (two norths apart are kita)."""
     dets = [tiles[p.index] for p in group]
     return (
@@ -50,7 +59,7 @@ def apart_pair(group: list[_Placed], tiles: list[TileDetection]) -> bool:
 
 
 def loose_pon(
-    groups: list[tuple[float, list[_Placed]]], tiles: list[TileDetection], taken: set[int]
+    groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection], taken: set[int]
 ) -> tuple[list[int], str] | None:
     """Three tiles side by side on the melds' line (not ``taken``), face up, two of one kind
     ``K`` and the third read as ``K`` among its readings or lying sideways: their indices (left
@@ -73,7 +82,7 @@ def loose_pon(
             continue
         odd = next(d for d in dets if kind(d.tile) != main)
         if odd.angle == 90 or any(kind(t) == main for t in readings(odd)):
-            like = sum(math.log(max(_kind_probs(d).get(main, 0.0), VOTE_FLOOR)) for d in dets)
+            like = sum(math.log(max(kind_probs(d).get(main, 0.0), VOTE_FLOOR)) for d in dets)
             found.append((like, [p.index for p in trio], main))
     if not found:
         return None

@@ -259,6 +259,20 @@ def test_rule_1_three_tiles_short_a_pon_with_its_called_tile_misread_is_read_as_
     assert said(layout.warnings, "read as 2p", "read as 4p")
 
 
+def test_rule_1_three_tiles_short_a_pon_whose_called_tile_is_misread_and_reported_upright() -> None:
+    """As above, but the misread called tile lists no 4p reading and the detector reported it
+    upright: its box, shaped like a turned tile, says it is the pon's called tile (§23)."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("4p", "meld", gap=0.8)
+    t.put("2p", "meld", sideways=True, reported=0)
+    unsure(t, 0.9)
+    t.put("4p", "meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:444p"]), warnings=None)
+    assert said(layout.warnings, "4p 2p 4p right of the hand", "pon:444p")
+
+
 def test_three_tiles_right_of_a_full_hand_are_no_pon() -> None:
     t = Table()
     t.row("123p456p789s11z")

@@ -62,7 +62,8 @@ def loose_pon(
     groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection], taken: set[int]
 ) -> tuple[list[int], str] | None:
     """Three tiles side by side on the melds' line (not ``taken``), face up, two of one kind
-    ``K`` and the third read as ``K`` among its readings or lying sideways: their indices (left
+    ``K`` and the third read as ``K`` among its readings or lying sideways (reported so, or with a
+    box shaped like a turned tile): their indices (left
     to right) and ``K`` — of several such, the likeliest pon of its kind by the tiles' readings
     (the product of their probabilities of ``K``); None when there is none."""
     placed = sorted(
@@ -80,8 +81,11 @@ def loose_pon(
         main, n = Counter(kind(d.tile) for d in dets).most_common(1)[0]
         if n != 2:
             continue
-        odd = next(d for d in dets if kind(d.tile) != main)
-        if odd.angle == 90 or any(kind(t) == main for t in readings(odd)):
+        odd_at = next(i for i, d in enumerate(dets) if kind(d.tile) != main)
+        odd, placed_odd = dets[odd_at], trio[odd_at]
+        # lying sideways: reported so, or laid out so (a box shaped like a turned tile)
+        turned = odd.angle == 90 or placed_odd.half > 0.6 * placed_odd.a
+        if turned or any(kind(t) == main for t in readings(odd)):
             like = sum(math.log(max(kind_probs(d).get(main, 0.0), VOTE_FLOOR)) for d in dets)
             found.append((like, [p.index for p in trio], main))
     if not found:

@@ -8,6 +8,7 @@ import random
 from collections import Counter
 from dataclasses import replace
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -743,3 +744,20 @@ def test_rows_bent_twice_with_a_gap_in_them_are_not_read() -> None:
     lay = reconstruct(dets, (1280, 960))
     assert lay.hand["hand"] == "333444p1244s" and lay.hand["win"] == "3s"
     assert lay.hand["melds"] == ["pon:111m"]
+
+
+def test_bent_rows_join_chains_sharing_end_tiles_only_at_a_gentle_bend() -> None:
+    from vision.layout.geometry import _Geo
+    from vision.layout.rows import _bent_rows
+
+    def at(x: float, y: float) -> TileDetection:
+        return TileDetection("1p", (x - 20, y - 27, x + 20, y + 27))
+
+    # a row of four, then three more from its end: turning 20° (joined) or 90° (not)
+    for deg, joined in ((20.0, True), (90.0, False)):
+        pts = [(100 + 42 * i, 300.0) for i in range(4)]
+        r = np.radians(deg)
+        pts += [(226 + 42 * i * np.cos(r), 300 - 42 * i * np.sin(r)) for i in (1, 2, 3)]
+        geo = _Geo.of([at(x, y) for x, y in pts])
+        out = _bent_rows([[0, 1, 2, 3], [3, 4, 5, 6]], geo)
+        assert (out == [[0, 1, 2, 3, 4, 5, 6]]) is joined, (deg, out)

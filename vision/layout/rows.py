@@ -21,6 +21,7 @@ from vision.layout.tolerances import (
     ACROSS_TOL,
     ALONG_TOL,
     LINK_JUMP,
+    MAX_BEND_DEG,
     MAX_BENT,
     MAX_ROW_SLOPE_DEG,
     MAX_ROWS,
@@ -229,7 +230,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
     seen = {frozenset(c) for c in kept}
     pieces = kept[:first_joined]  # not the chains joined across a gap
     for again in (False, True):
-        for c in _bent_rows(pieces if not again else kept):
+        for c in _bent_rows(pieces if not again else kept, geo):
             # a row bent twice, or over chains joined across a gap, has no gap in it
             whole = not again or (len(c) <= MAX_BENT and len(_split_at_gaps(c, geo)) == 1)
             if frozenset(c) not in seen and 2 * face_up(c) > len(c) and whole:
@@ -241,17 +242,24 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
     return kept, first_joined
 
 
-def _bent_rows(chains: list[list[int]]) -> list[list[int]]:
+def _bent_rows(chains: list[list[int]], geo: _Geo) -> list[list[int]]:
     """``a + b`` (the shared tiles once) for chains ``a``, ``b`` where the last one to three
-    tiles of ``a`` are the first of ``b`` and no other tile is shared."""
+    tiles of ``a`` are the first of ``b``, no other tile is shared, and the row bends there by
+    at most ``MAX_BEND_DEG`` (``a``'s and ``b``'s end-to-end directions)."""
     out: list[list[int]] = []
+    cos_bend = math.cos(math.radians(MAX_BEND_DEG))
+
+    def direction(c: list[int]) -> np.ndarray:
+        return _unit(geo.centres[c[-1]] - geo.centres[c[0]])
+
     for a in chains:
         for b in chains:
             if a is b:
                 continue
             for m in (1, 2, 3):
                 if len(a) > m and len(b) > m and a[-m:] == b[:m]:
-                    if not set(a[:-m]) & set(b[m:]):
+                    bend = float(direction(a) @ direction(b))
+                    if not set(a[:-m]) & set(b[m:]) and bend >= cos_bend:
                         out.append(a + b[m:])
                     break
     return out

@@ -19,6 +19,7 @@ BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's
 NORTH_OFF = 0.08  # a north this far (× a) off the row's line is a kita, not the winning tile
 NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
 MAX_ROWS = 8  # candidate rows read in full: the longest chains
+MAX_BEND_DEG = 40.0  # ... and bending there by at most this much
 MAX_BENT = 15  # chains joined where they share end tiles: at most this long (a hand and a bit)
 LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
 ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured

@@ -26,7 +26,6 @@ Per-suit records are kept per pattern (bounded): patterns recur across different
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.decompose import (
@@ -34,7 +33,7 @@ from engine.decompose import (
     HandFacts,
     Pung,
     Reading,
-    facts_maker,
+    _shape_kinds,
     kokushi_kinds,
 )
 from engine.parse import HandInput
@@ -107,6 +106,8 @@ GroupRecord = tuple[
     int,
 ]
 _INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
+_N_SUITS = tuple(bin(b).count("1") for b in range(8))  # suit bits -> suits held
+_ONLY_SUIT = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits -> the one suit held, or -1
 
 _RECORDS: dict[tuple[int, ...], GroupRecord] = {}
 _WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {}
@@ -332,17 +333,22 @@ def fold_waits(
                 meld_conc += 1
             if m.is_kan:
                 n_kans += 1
-    elif (
-        concealed.count(2) >= 6
-        or 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1
-    ):
-        return None  # a chiitoitsu or kokushi wait may be among them
+    elif 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1:
+        return None  # a kokushi wait may be among them
+    # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
+    seven = concealed.index(1) if not melds and concealed.count(2) == 6 else -1
     c0 = ctxs[0]
     entry = c0.cache.get((closed, STANDARD)) or situational(c0, closed, STANDARD)
     plan = entry[0]
     fold = plan.fold
     if not fold.get("ok", False) and not plan_covered(plan):
         return None
+    used: list[int] | None = None
+    if not rules.used_up_waits_count and (melds or hand.kita):
+        used = list(concealed)
+        for m in melds:
+            used[m.tile] += len(m.tiles)
+        used[NORTH] += hand.kita
     r0 = group_record(concealed[0:9])
     r1 = group_record(concealed[9:18])
     r2 = group_record(concealed[18:27])
@@ -350,6 +356,8 @@ def fold_waits(
     recs = (r0, r1, r2, r3)
     takers = receivers((r0[0], r1[0], r2[0], r3[0]))
     if not takers:
+        if seven >= 0 and seven in rules.tile_kinds and (used is None or used[seven] < 4):
+            return Folded([(seven, None)], None, 0)
         return Folded([], None, 0)
     by_sig = fold.get("sig")
     if by_sig is None or len(by_sig) > 1 << 16:  # bounded
@@ -363,16 +371,11 @@ def fold_waits(
     has_terminal0 = bool((i0 | i1 | i2) & _INFO_TERMINAL) or meld_terminal
     all_th0 = bool(i0 & i1 & i2 & _INFO_ALL_TH) and meld_th
     suits0 = (i0 & 1) | (i1 & 1) << 1 | (i2 & 1) << 2 | meld_suits
-    used: list[int] | None = None
-    if not rules.used_up_waits_count and (melds or hand.kita):
-        used = list(concealed)
-        for m in melds:
-            used[m.tile] += len(m.tiles)
-        used[NORTH] += hand.kita
     tile_kinds = rules.tile_kinds
     sits = [(entry[1], c0)] + [(situational(c, closed, STANDARD)[1], c) for c in ctxs[1:]]
     post = plan.post
-    slow = _Slow(hand, plan, c0, extra)
+    shared = (closed, n_kans, has_honor0, has_terminal0, all_th0, suits0)
+    slow = _Slow(hand, plan, c0, extra, shared)
     reading: Reading | None = None
     mask = 0
     out: list[tuple[int, tuple[int, ...] | None]] = []
@@ -384,6 +387,9 @@ def fold_waits(
                 continue
             w = base + rank
             if w not in tile_kinds or (used is not None and used[w] >= 4):
+                continue
+            if w == seven:
+                out.append((w, None))
                 continue
             if others is None:
                 others = _others(recs, gi)
@@ -459,8 +465,16 @@ def fold_waits(
             if w == keep and count == 1:
                 role, where, m = last
                 reading = slow.reading(w, role, role == SHANPON and not c0.sit.tsumo, where)
-                mask = _combined_mask(plan, m, rules)
+                mask = _combined_mask(plan, m, rules) if m & post else m
+    seven_ok = seven >= 0 and seven in tile_kinds and (used is None or used[seven] < 4)
+    if seven_ok and all(w != seven for w, _ in out):  # not a standard wait too
+        out.append((seven, None))
+        out.sort(key=_first)
     return Folded(out, reading, mask)
+
+
+def _first(item: tuple[int, tuple[int, ...] | None]) -> int:
+    return item[0]
 
 
 def _own_yaku(plan: Plan, r: Reading, c: Context) -> tuple[int, int, int]:
@@ -477,16 +491,57 @@ class _Slow:
     and sets (a signature met for the first time, the kept wait's reading) and the
     whole-hand yaku of a hand that opens a gate."""
 
-    __slots__ = ("hand", "plan", "ctx", "extra", "make")
+    __slots__ = ("hand", "plan", "ctx", "extra", "shared", "kinds", "meld_pungs")
 
-    def __init__(self, hand: HandInput, plan: Plan, ctx: Context, extra: tuple[int, ...]):
+    def __init__(
+        self,
+        hand: HandInput,
+        plan: Plan,
+        ctx: Context,
+        extra: tuple[int, ...],
+        shared: tuple[bool, int, bool, bool, bool, int],
+    ):
         self.hand, self.plan, self.ctx, self.extra = hand, plan, ctx, extra
-        self.make: Callable[[int], HandFacts] | None = None
+        #: closed, kans, an honor, a terminal, only terminals/honors, suit bits (13 tiles)
+        self.shared = shared
+        self.kinds: frozenset[int] | None = None
+        self.meld_pungs: tuple[Pung, ...] | None = None
 
     def facts(self, w: int) -> HandFacts:
-        if self.make is None:
-            self.make = facts_maker(self.hand.concealed, self.hand.melds, self.extra)
-        return self.make(w)
+        """``facts_maker(concealed, melds, extra)(w)`` from what the fold knows."""
+        hand = self.hand
+        if self.kinds is None:
+            self.kinds = _shape_kinds(hand.concealed, hand.melds, self.extra)
+            new = tuple.__new__
+            self.meld_pungs = tuple(
+                [new(Pung, (m.tile, not m.is_open, m.is_kan)) for m in hand.melds]
+            )
+        closed, n_kans, honor0, terminal0, th0, suits0 = self.shared
+        counts = list(hand.concealed)
+        counts[w] += 1
+        honor, terminal = w >= 27, IS_TERMINAL[w]
+        kinds = self.kinds if w in self.kinds else self.kinds | {w}
+        suits = suits0 if honor else suits0 | 1 << (w // 9)
+        return tuple.__new__(  # HandFacts positionally (its field order)
+            HandFacts,
+            (
+                tuple(counts),
+                hand.melds,
+                w,
+                closed,
+                kinds,
+                n_kans,
+                honor0 or honor,
+                terminal0 or terminal,
+                not suits,
+                not (honor0 or honor) and th0 and terminal,
+                th0 and (honor or terminal),
+                _N_SUITS[suits],
+                _ONLY_SUIT[suits],
+                (),
+                self.meld_pungs,
+            ),
+        )
 
     def hand_yaku(self, w: int) -> tuple[int, int]:
         stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
@@ -510,6 +565,8 @@ class _Slow:
             all_trips += [t + base for t in taker[1]]
             all_runs += [s + base for s in taker[2]]
         facts = self.facts(w)
-        pungs = tuple(Pung(t, not (opened and t == w), False) for t in all_trips)
-        pungs += facts.meld_pungs
+        new = tuple.__new__  # Pung(...) without the NamedTuple's Python-level __new__
+        pungs = tuple([new(Pung, (t, not (opened and t == w), False)) for t in all_trips])
+        if facts.meld_pungs:
+            pungs += facts.meld_pungs
         return Reading(facts, STANDARD, pair, tuple(all_runs), pungs, ROLE_NAMES[role])

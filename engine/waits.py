@@ -177,10 +177,11 @@ def win_and_guarantee(
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
     win = hand.win_kind if hand.win_kind is not None else -1
     found = fold_waits(hand, rules, (ctx,), win)
-    make = completer(hand, rules)
+    make: Callable[[int], HandFacts] | None = None
     if found is not None and found.reading is not None:
         ev: Evaluation | None = evaluation(found.reading, ctx, found.mask)
     else:
+        make = completer(hand, rules)
         facts = make(win)
         ev = best(facts, ctx, extra_han, readings_in(facts, ctx))
     if found is None:
@@ -198,6 +199,8 @@ def win_and_guarantee(
         else:
             if dora is None:
                 dora = _WaitDora(hand, sit, rules)
+            if make is None:
+                make = completer(hand, rules)
             han = _wait_han(w, None, make, ctx, dora)
         values.append(new(WaitValue, (w, han)))
     minimum = min([v.yaku_han for v in values]) if values else None

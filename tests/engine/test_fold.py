@@ -1,0 +1,123 @@
+"""The wait fold (engine.fold) gives the same waits and yaku han as scoring every wait
+reading by reading (§18 guarantee, §29 tenpai), over random hands and option sets."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from benchmarks.engine import _tiles_text, random_winning_hand
+from engine.errors import InputError
+from engine.evaluate import completer
+from engine.fold import SHANPON, TANKI, fold_waits, group_record
+from engine.parse import Parsed, parse_hand
+from engine.tiles import name
+from engine.waits import _wait_han, _WaitDora, ron_and_tsumo_values, wait_shapes
+from engine.yaku import Context
+
+OPTIONS: list[dict[str, Any]] = [
+    {},
+    {"north_is_yakuhai": True},
+    {"chanta_needs_run": False, "honroutou_needs_terminals_and_honors": False},
+    {"kita_counts_in_shape": True},
+    {"used_up_waits_count": True},
+    {"rinshan_haitei_combine": True},
+]
+
+
+def _hands(n: int, seed: int) -> list[Parsed]:
+    """Random winning hands of the benchmark and dense one-suit hands (many readings), in
+    random situations and option sets, without their winning tile."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        if rng.random() < 0.3:
+            base = rng.choice([9, 18])
+            counts = [0] * 34
+            for t in rng.sample(list(range(base, base + 9)) * 4, 13):
+                counts[t] += 1
+            obj: dict[str, Any] = {"hand": _tiles_text(counts), "melds": [], "dora": ["1z"]}
+        else:
+            obj = random_winning_hand(rng)
+            obj.pop("win")
+        obj.update(
+            tsumo=rng.random() < 0.5,
+            seat=rng.choice("ESW"),
+            round=rng.choice("ES"),
+            rules=rng.choice(OPTIONS),
+        )
+        if not obj.get("melds"):
+            obj["riichi"] = rng.choice(["none", "riichi", "double"])
+            obj["ippatsu"] = obj["riichi"] != "none" and rng.random() < 0.3
+        if rng.random() < 0.2:
+            obj["kita"] = rng.choice([1, 2])
+        if rng.random() < 0.1:
+            obj["haitei" if obj["tsumo"] else "houtei"] = True
+        try:
+            out.append(parse_hand(obj, need_win=False))
+        except InputError:
+            continue
+    return out
+
+
+def test_rule_18_fold_gives_every_wait_with_its_reading_by_reading_yaku_han() -> None:
+    checked = 0
+    for p in _hands(600, 18):
+        ctx = Context(p.situation, p.rules)
+        found = fold_waits(p.hand, p.rules, (ctx,))
+        if found is None:
+            continue
+        shapes = wait_shapes(p.hand, p.rules)
+        assert [w for w, _ in found.waits] == [w for w, _ in shapes]
+        make = completer(p.hand, p.rules)
+        dora = _WaitDora(p.hand, p.situation, p.rules)
+        for (w, hans), (_, decomps) in zip(found.waits, shapes, strict=True):
+            if hans is not None:
+                assert hans[0] == _wait_han(w, decomps, make, ctx, dora), (p.hand, name(w))
+                checked += 1
+    assert checked > 500
+
+
+def test_rule_29_fold_gives_ron_and_tsumo_han_of_every_wait() -> None:
+    checked = 0
+    for p in _hands(400, 29):
+        hand, sit, rules = p.hand, p.situation, p.rules
+        folded = ron_and_tsumo_values(hand, sit, rules)
+        plain = ron_and_tsumo_values(hand, sit, rules, wait_shapes(hand, rules))
+        assert folded == plain, hand
+        checked += len(plain[0])
+    assert checked > 300
+
+
+def test_rule_18_fold_keeps_the_wins_single_reading() -> None:
+    """The kept wait's reading is the one reading the reading-by-reading path makes."""
+    from engine.evaluate import readings_in
+
+    seen = 0
+    for p in _hands(300, 7):
+        ctx = Context(p.situation, p.rules)
+        for w in range(34):
+            found = fold_waits(p.hand, p.rules, (ctx,), w)
+            if found is None or found.reading is None:
+                continue
+            rs = readings_in(completer(p.hand, p.rules)(w), ctx)
+            assert rs == [found.reading]
+            seen += 1
+    assert seen > 100
+
+
+def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
+    """55 + 77 (ranks 4 and 6): a 5 or a 7 completes it as a shanpon triplet, a 6 does not;
+    555 + 77 is a triplet and a pair; a single 7 waits on itself (tanki)."""
+    _, whole, adds, _ = group_record((0, 0, 0, 0, 2, 0, 2, 0, 0))
+    assert not whole  # two pairs are not a whole group
+    by_rank = {rank: takers for rank, _, takers in adds}
+    assert sorted(by_rank) == [4, 6]
+    roles = {role for *_, rs, _ in by_rank[4] for role in rs}
+    assert roles == {SHANPON}
+    _, whole, _, _ = group_record((0, 0, 0, 0, 3, 0, 2, 0, 0))
+    assert [(pair, trips) for _, _, pair, (_, trips, _) in whole] == [(6, (4,))]
+    _, _, adds, _ = group_record((0, 0, 0, 0, 0, 0, 1, 0, 0))  # a single 7: tanki
+    assert [(rank, {r for *_, rs, _ in takers for r in rs}) for rank, _, takers in adds] == [
+        (6, {TANKI})
+    ]

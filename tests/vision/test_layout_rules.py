@@ -761,3 +761,19 @@ def test_bent_rows_join_chains_sharing_end_tiles_only_at_a_gentle_bend() -> None
         geo = _Geo.of([at(x, y) for x, y in pts])
         out = _bent_rows([[0, 1, 2, 3], [3, 4, 5, 6]], geo)
         assert (out == [[0, 1, 2, 3, 4, 5, 6]]) is joined, (deg, out)
+
+
+def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winning_tile() -> None:
+    """13 tiles in the row (§1) and, set a little apart after it, one tile the detector
+    reported sideways though its box is an upright tile's: the winning tile, with a warning;
+    a tile whose box is shaped like a turned one is not taken."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("7p", "win", gap=0.5, reported=90)
+    layout = check(t, hand("123456p789s1122z", "7p"), warnings=None)
+    assert said(layout.warnings, "(7p) was reported lying sideways", "winning tile")
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("7p", "other", gap=0.5, sideways=True)
+    layout = check(t, hand("123456p789s1122z", None), warnings=None)
+    assert not said(layout.warnings, "reported lying sideways")

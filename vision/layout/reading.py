@@ -19,10 +19,12 @@ from vision.layout.melds import _meld_string, _read_meld
 from vision.layout.notation import _is_north, kind, mpsz, north_like, readable
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
+    KITA_ALT,
     LONE_KITA_ALT,
     MAX_WIN_GAP,
     NORTH_GAP,
     NORTH_OFF,
+    SQUARISH,
     UPRIGHT_KITA_ALT,
     WIN_GAP,
 )
@@ -58,6 +60,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     other: list[int] = []
     lone_candidates: list[int] = []
     touching: int | None = None  # a lone tile right after the row, too close to be the win
+    turned: int | None = None  # a lone tile reported sideways set a little apart after the row
     north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
     guesses = 0
     short_sets: list[list[int]] = []  # a sideways tile and one alike: a pon with a tile unseen
@@ -139,6 +142,9 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             short_sets.append(indices)
         elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
             pairs.append(indices)
+        lone_turned = gi == 0 and single and tile.angle == 90 and WIN_GAP < gap < MAX_WIN_GAP
+        if lone_turned and readable(tile) and not north_like(tile, KITA_ALT):
+            turned = group[0].index if _squarish(tile, geo, row) else None
         if lone_upright:
             lone_candidates.append(group[0].index)
             if gi == 0 and gap < MAX_WIN_GAP:
@@ -153,6 +159,17 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         warnings.append(
             f"the tile right after the hand ({tiles[touching].tile}) is barely set apart: read "
             "as the winning tile (the hand has 13 tiles without it); check it"
+        )
+    if win is None and turned is not None and len(row) + 3 * len(melds) == 13:
+        # §1: 13 tiles with the melds, and set a little apart after the row one tile reported
+        # sideways whose box may be an upright tile's, no north (a kita) and no set (a called
+        # tile lies in a meld): the winning tile, its turn misreported.
+        win = turned
+        other.remove(turned)
+        warnings.append(
+            f"the tile set apart after the hand ({tiles[turned].tile}) was reported lying "
+            "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
+            "without it): read as the winning tile; check it"
         )
     units = len(row) + (win is not None) + 3 * len(melds)
     for indices in north_sets:
@@ -238,6 +255,14 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
     kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
     return _Reading(row, win, melds, kita, other, warnings, guesses)
+
+
+def _squarish(tile: TileDetection, geo: _Geo, row: list[int]) -> bool:
+    """A tile reported sideways whose box is no wider for its height than ``SQUARISH`` × the
+    row's upright tiles' boxes (tilted alike): it may stand upright."""
+    x1, y1, x2, y2 = tile.box
+    row_aspect = float(np.median([geo.widths[k] / geo.heights[k] for k in row]))
+    return (x2 - x1) / max(y2 - y1, 1e-6) <= SQUARISH * row_aspect
 
 
 def _north_wins(gap: float, p: Placed) -> bool:

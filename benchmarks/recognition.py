@@ -221,11 +221,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--turn", choices=["on", "off"], default=None,
                     help="classifier test-time augmentation (crop + crop turned 180°); "
                          "default: the pipeline's setting")
+    ap.add_argument("--wide", choices=["on", "off"], default=None,
+                    help="classifier's looser second looks at unsure crops "
+                         "(vision.classify.WIDE_MARGINS); default: on")
     args = ap.parse_args(argv)
     rec = Recognizer(args.models) if args.models else Recognizer()
     if args.turn:
         rec.classifier.turn = args.turn == "on"
-    print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}")
+    if args.wide == "off":
+        rec.classifier.wide = ()
+    print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
+          f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}")
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):
         p = Path(args.models or "models") / name
         if p.exists():

@@ -1,0 +1,98 @@
+"""The classifier's looser second looks (vision/classify.py WIDE_MARGINS / WIDE_BELOW): a crop
+read unsure is cut again with wider margins and the readings are averaged; sure crops, plain
+arrays and a classifier without wide margins are left alone."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.classify import (
+    CLASSES,
+    CROP_H,
+    CROP_W,
+    MARGIN,
+    WIDE_BELOW,
+    WIDE_MARGINS,
+    TileClassifier,
+    TileCrop,
+    crop_tile,
+)
+
+
+class _RedShare:
+    """A stand-in session: logit 0 = 12 × the crop's mean redness (R − G); every other logit
+    0. A crop with little red is read unsure, one with much red surely class 0."""
+
+    def __init__(self) -> None:
+        self.batches: list[int] = []
+
+    def get_inputs(self) -> list:
+        return [type("I", (), {"name": "input"})()]
+
+    def run(self, _names, feed):
+        x = next(iter(feed.values()))
+        self.batches.append(x.shape[0])
+        out = np.zeros((x.shape[0], len(CLASSES)), np.float32)
+        out[:, 0] = 12 * (x[:, 0] - x[:, 1]).mean(axis=(1, 2))
+        return [out]
+
+
+def _photo() -> np.ndarray:
+    """Grey photo; tile A (a white box) inside a red surround, tile B (all red) elsewhere."""
+    img = np.full((300, 300, 3), 120, np.uint8)
+    img[40:160, 40:140] = (0, 0, 255)  # red surround (BGR)
+    img[70:130, 70:110] = 255  # tile A: white, only its surround is red
+    img[200:260, 200:240] = (0, 0, 255)  # tile B: red through and through
+    return img
+
+
+BOX_A = (70.0, 70.0, 110.0, 130.0)
+BOX_B = (200.0, 200.0, 240.0, 260.0)
+
+
+def test_crop_remembers_where_it_was_cut_and_views_do_not() -> None:
+    img = _photo()
+    crop = crop_tile(img, BOX_A, False)
+    assert isinstance(crop, TileCrop) and crop.shape == (CROP_H, CROP_W, 3)
+    src = crop.source
+    assert src is not None and src[0] is img and src[1] == BOX_A and src[2:] == (False, 1.0)
+    assert crop[::-1, ::-1].source is None and crop.copy().source is None
+    # a wider margin takes in more of the red surround (less green)
+    wide = crop_tile(img, BOX_A, False, margin=0.3)
+    assert wide[..., 1].mean() < crop[..., 1].mean() - 20
+    assert np.array_equal(np.asarray(crop_tile(img, BOX_A, False, margin=MARGIN)),
+                          np.asarray(crop))
+
+
+def test_an_unsure_crop_is_read_again_looser_and_averaged() -> None:
+    img = _photo()
+    a, b = crop_tile(img, BOX_A, False), crop_tile(img, BOX_B, False)
+    session = _RedShare()
+    clf = TileClassifier(session, turn=True, wide=(0.2, 0.3), wide_below=0.9)
+    plain = TileClassifier(_RedShare(), turn=True, wide=())
+    got = clf.probabilities([a, b])
+    base = plain.probabilities([a, b])
+    assert base[0].max() < 0.9 <= base[1].max()  # A unsure, B sure
+    looks = [crop_tile(img, BOX_A, False, margin=m) for m in (0.2, 0.3)]
+    wide = plain.probabilities([np.asarray(c) for c in looks])
+    assert got[0] == pytest.approx((base[0] + wide[0] + wide[1]) / 3, abs=1e-6)
+    assert got[0][0] > base[0][0]  # the surround made it surer
+    assert got[1] == pytest.approx(base[1], abs=1e-7)  # the sure crop is left alone
+    assert session.batches == [4, 4]  # 2 crops + turns, then A's 2 looks + turns
+
+
+def test_plain_arrays_and_no_wide_margins_are_read_once() -> None:
+    img = _photo()
+    a = crop_tile(img, BOX_A, False)
+    session = _RedShare()
+    TileClassifier(session, wide=(0.2,)).probabilities([np.asarray(a).copy()])
+    assert session.batches == [1]
+    session = _RedShare()
+    TileClassifier(session, wide=()).probabilities([a])
+    assert session.batches == [1]
+
+
+def test_the_pipeline_uses_the_chosen_looks() -> None:
+    assert WIDE_MARGINS == (0.22, 0.30) and WIDE_BELOW == 0.9
+    assert TileClassifier(_RedShare()).wide == WIDE_MARGINS

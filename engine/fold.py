@@ -128,22 +128,32 @@ _CHAIN = tuple(_chain(b) for b in range(512))
 
 
 def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
-    """A decomposition's packed features, its triplet ranks as bits and its pair rank."""
+    """A decomposition's packed features, its triplet ranks as bits and its pair rank (run
+    starts ascending, as :mod:`engine.suits` lists them)."""
     pair, trips, runs = decomp
-    th = (True,) * 7 if honor else _SUIT_TH
-    inside = sum(1 for t in trips if not th[t]) + sum(1 for s in runs if s not in (0, 6))
-    if pair >= 0 and not th[pair]:
-        inside += 1
-    run_pairs = sum(runs.count(s) // 2 for s in set(runs))
-    ittsu = 1 if 0 in runs and 3 in runs and 6 in runs else 0
-    features = (
-        len(runs) * _RUN
-        + len(trips) * _TRIP
-        + run_pairs * _RUN_PAIR
-        + ittsu * _ITTSU
-        + inside * _INSIDE
-    )
-    return features, sum(1 << t for t in trips), pair, decomp
+    n_runs = len(runs)
+    features = n_runs * _RUN + len(trips) * _TRIP
+    tm = 0
+    for t in trips:
+        tm |= 1 << t
+        if not (honor or t == 0 or t == 8):
+            features += _INSIDE
+    if pair >= 0 and not (honor or pair == 0 or pair == 8):
+        features += _INSIDE
+    if n_runs:
+        for r in runs:
+            if r != 0 and r != 6:
+                features += _INSIDE
+        i = 0
+        while i < n_runs - 1:  # pairs of identical runs (一盃口, 二盃口)
+            if runs[i] == runs[i + 1]:
+                features += _RUN_PAIR
+                i += 2
+            else:
+                i += 1
+        if n_runs >= 3 and 0 in runs and 3 in runs and 6 in runs:
+            features += _ITTSU
+    return features, tm, pair, decomp
 
 
 def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
@@ -312,7 +322,8 @@ def fold_waits(
     meld_honor = meld_terminal = False
     if melds:
         for m in melds:
-            if m.is_run:
+            kind = m.kind  # (Meld's is_run / is_open / is_kan, without the property calls)
+            if kind == "chi":
                 return None
             k = m.tile
             meld_tm |= 1 << k
@@ -327,12 +338,13 @@ def fold_waits(
                 else:
                     meld_th = False
                     meld_f += _TRIP + _INSIDE
-            if m.is_open:
-                closed = False
-            else:
+            if kind == "ankan":
                 meld_conc += 1
-            if m.is_kan:
                 n_kans += 1
+            else:
+                closed = False
+                if kind != "pon":
+                    n_kans += 1
     elif 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1:
         return None  # a kokushi wait may be among them
     # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
@@ -349,10 +361,11 @@ def fold_waits(
         for m in melds:
             used[m.tile] += len(m.tiles)
         used[NORTH] += hand.kita
-    r0 = group_record(concealed[0:9])
-    r1 = group_record(concealed[9:18])
-    r2 = group_record(concealed[18:27])
-    r3 = group_record(concealed[27:34])
+    get = _RECORDS.get
+    r0 = get(concealed[0:9]) or group_record(concealed[0:9])
+    r1 = get(concealed[9:18]) or group_record(concealed[9:18])
+    r2 = get(concealed[18:27]) or group_record(concealed[18:27])
+    r3 = get(concealed[27:34]) or group_record(concealed[27:34])
     recs = (r0, r1, r2, r3)
     takers = receivers((r0[0], r1[0], r2[0], r3[0]))
     if not takers:

@@ -182,12 +182,17 @@ def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int,
     """
     if sum(counts) % 3 == 0:
         return ()
-    reach = 0 if len(counts) == 7 else 2
+    held = 0
+    for i, c in enumerate(counts):
+        if c:
+            held |= 1 << i
+    if len(counts) == 9:
+        held |= held << 1 | held << 2 | held >> 1 | held >> 2
     out = []
-    for i in range(len(counts)):
-        if counts[i] >= 4 or not any(counts[max(i - reach, 0) : i + reach + 1]):
+    for i, c in enumerate(counts):
+        if c >= 4 or not held >> i & 1:
             continue
-        after = counts[:i] + (counts[i] + 1,) + counts[i + 1 :]
+        after = counts[:i] + (c + 1,) + counts[i + 1 :]
         f = GROUP_FLAGS.get(after, 0)
         if f:
             out.append((i, f, after))

@@ -311,3 +311,28 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         if tried == 2:
             return
     pytest.fail("no rendered hand read exactly to test the probe on")
+
+
+def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> None:
+    """Recognizer.doubles: what drop_double_hits dropped (read as a riichi tile), for the
+    kakan probe; nothing when the double rule is off."""
+    from vision.classify import CLASSES
+    from vision.pipeline import Recognizer
+
+    def hit(box: tuple[float, ...], label: str, p: float, score: float) -> tuple:
+        probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
+        probs[CLASSES.index(label)] = p
+        return (box, True, probs, score)
+
+    rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
+    rec.double_iou, rec.double_sure = 0.3, 0.6
+    rec.weak_heat, rec.weak_sure = None, 0.95
+    called = hit((0, 20, 60, 60), "6s", 0.9, 0.8)
+    added = hit((0, 0, 60, 40), "6s", 0.8, 0.5)  # on the called tile, same reading: a double
+    apart = hit((100, 20, 160, 60), "7s", 0.9, 0.7)
+    tiles, _ = rec.detections([called, added, apart])
+    assert sorted(t.tile for t in tiles) == ["6s", "7s"]
+    doubles = rec.doubles([called, added, apart], scale=2.0)
+    assert [(d.tile, d.box, d.angle) for d in doubles] == [("6s", (0, 0, 30, 20), 90)]
+    rec.double_iou = None
+    assert rec.doubles([called, added, apart]) == []

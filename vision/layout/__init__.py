@@ -9,16 +9,19 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    row's pitch is the yardstick for gaps (boxes may hug the face or include the tile's body).
    Mostly face-down chains (walls, other players' standing tiles) are never the row; a chain
    too long for a hand is cut at its relatively widest link (steep perspective closes gaps);
-   two chains sharing their end tiles (a bent row) are also read as one.
+   two chains sharing their end tiles (a bent row) are also read as one (bending by at most
+   40°; joined a second time where a misplaced box split the row twice, if no link is a gap).
 2. **Right of the row** (``grouping.py``, ``reading.py``, ``melds.py``, ``extras.py``), in
    the row end's own frame, following the line of the melds as it goes: tiles are cut into
    groups at gaps, and crowded groups into sets. The first lone upright tile set a little
-   apart is the winning tile (a north only when on the row's line, close by); a group with a
+   apart is the winning tile (a north only when on the row's line, close by; after a 13-tile
+   hand also one reported sideways whose box is an upright tile's); a group with a
    sideways tile is a pon (3), minkan (4) or kakan (4, the added tile on or beyond the called
    one, whichever of the two the detector reported upright, or both seen as one box twice a
    tile's size); two face-down ends around two face-up tiles are an ankan; norths (``4z``)
    and the aka-5-man (``0m``) set aside, beside or beyond the melds or the winning tile, are
-   kita (RULES.md §A4–§A5). A tile reported upright but shaped like a sideways one lies
+   kita (RULES.md §A4–§A5; an upright one alone needs a north reading ≥ 0.2). A tile
+   reported upright but shaped like a sideways one lies
    sideways. When the hand is three tiles short (``shortfall.py``, §1), a damaged called set
    is read as a pon: a called tile with one alike (its third tile missed), or three side by
    side, two alike and the third possibly alike (misread).
@@ -35,6 +38,10 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    (13 without a winning tile) that forms no winning (tenpai) shape takes the likeliest
    re-reading of at most two unsure tiles that does. Every change is a warning naming the
    tile, what it was read as and what it is read as now.
+
+The pipeline (``vision/probe.py``) may look again after a first layout: holes in a short
+hand's row are classified, and a hit dropped as a double of a pon's tile is tried as a kakan's
+added tile; each tile so added is named in a warning.
 
 Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
 a called tile reported upright, a set with one misread tile, a whole photo turned by 90°

@@ -525,9 +525,9 @@ def test_rule_a4_sideways_kita_laid_close_after_the_winning_tile() -> None:
 
 def test_north_on_the_line_close_to_the_row_is_the_winning_tile() -> None:
     t = Table()
-    t.row("123p456p789s1122z")
+    t.row("123p456p789s1114z")  # waits on the north (a pair): it completes the hand
     t.put("4z", "win", gap=0.4)
-    layout = check(t, hand("123456p789s1122z", "4z"), warnings=1)
+    layout = check(t, hand("123456p789s1114z", "4z"), warnings=1)
     assert "north" in layout.warnings[0]
 
 

@@ -777,3 +777,20 @@ def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winnin
     t.put("7p", "other", gap=0.5, sideways=True)
     layout = check(t, hand("123456p789s1122z", None), warnings=None)
     assert not said(layout.warnings, "reported lying sideways")
+
+
+def test_rule_a4_a_north_after_a_tenpai_hand_that_it_does_not_complete_is_a_kita() -> None:
+    """13 tiles waiting on 1z/2z and, set apart on the row's line, a north: with it the hand
+    makes no winning shape (§1), so the north is an extracted kita (§A4) of a hand shown in
+    tenpai, with a warning; a north that completes the hand (a pair wait on it) stays the
+    winning tile."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("4z", "kita", gap=0.5)
+    layout = check(t, hand("123456p789s1122z", None, kita=1), warnings=None)
+    assert said(layout.warnings, "north", "read as a kita")
+    t = Table()
+    t.row("123p456p789s1114z")
+    t.put("4z", "win", gap=0.5)
+    layout = check(t, hand("123456p789s1114z", "4z"), warnings=None)
+    assert said(layout.warnings, "read as the winning tile")

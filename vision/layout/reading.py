@@ -16,7 +16,8 @@ from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import _end_frame, _Geo
 from vision.layout.grouping import Placed, _norths, _right_groups, _stacked
 from vision.layout.melds import _meld_string, _read_meld
-from vision.layout.notation import _is_north, kind, mpsz, north_like, readable
+from vision.layout.notation import NORTH, _is_north, as_sanma, kind, mpsz, north_like, readable
+from vision.layout.rulefix import complete, tenpai
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
     KITA_ALT,
@@ -88,11 +89,6 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             and (not north or _north_wins(gap, group[0]))
         ):
             win = group[0].index
-            if north:
-                warnings.append(
-                    f"the tile set apart after the hand is a north ({tile.tile}): read as "
-                    "the winning tile; if it is an extracted kita, move it to kita"
-                )
             continue
         dets = [tiles[k] for k in indices]
         if (
@@ -171,6 +167,22 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
             "without it): read as the winning tile; check it"
         )
+    if win is not None and _is_north(tiles[win].tile):
+        if len(row) + 3 * len(melds) == 13 and _north_is_kita(row, tiles):
+            # §1, §A4: the 13 tiles wait (tenpai) and with the north make no winning shape:
+            # the north set apart is an extracted kita of a hand shown at a draw.
+            warnings.append(
+                f"the north set apart after the hand ({tiles[win].tile}) makes no winning "
+                "hand with it, which waits without it: read as a kita (the hand in tenpai); "
+                "if it is the winning tile, move it"
+            )
+            kita.append(win)
+            win = None
+        else:
+            warnings.append(
+                f"the tile set apart after the hand is a north ({tiles[win].tile}): read as "
+                "the winning tile; if it is an extracted kita, move it to kita"
+            )
     units = len(row) + (win is not None) + 3 * len(melds)
     for indices in north_sets:
         # §1 counts: norths on the melds' line that the hand needs to make 13/14 tiles are a
@@ -255,6 +267,12 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
     kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
     return _Reading(row, win, melds, kita, other, warnings, guesses)
+
+
+def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:
+    """The row's tiles (all face up) are in tenpai and make no winning shape with a north."""
+    held = [kind(as_sanma(tiles[k].tile)) for k in row if readable(tiles[k])]
+    return len(held) == len(row) and tenpai(held) and not complete([*held, NORTH])
 
 
 def _squarish(tile: TileDetection, geo: _Geo, row: list[int]) -> bool:

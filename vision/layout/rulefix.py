@@ -365,7 +365,7 @@ def _kind_counts(kinds: list[str]) -> list[int]:
     return counts
 
 
-def _complete(kinds: list[str]) -> bool:
+def complete(kinds: list[str]) -> bool:
     """A winning shape of the concealed tiles (§1): four sets and a pair, seven pairs,
     kokushi or shiisan puutaa (the engine's shape helpers)."""
     c = tuple(_kind_counts(kinds))
@@ -378,7 +378,7 @@ def _complete(kinds: list[str]) -> bool:
     )
 
 
-def _tenpai(kinds: list[str]) -> bool:
+def tenpai(kinds: list[str]) -> bool:
     """13 tiles (less three per meld) one tile from a winning shape (§1), on a sanma kind the
     player does not hold all four of."""
     counts = _kind_counts(kinds)
@@ -396,9 +396,9 @@ def _winning_shape(fx: _Fixer) -> None:
     places = fx.places
     concealed = [*places.row, *([places.win] if places.win is not None else [])]
     if places.win is not None and len(concealed) == 14 - 3 * len(places.melds):
-        _reshape(fx, concealed, _complete, SHAPE_FIX_MAX_COST, "no winning shape")
+        _reshape(fx, concealed, complete, SHAPE_FIX_MAX_COST, "no winning shape")
     elif places.win is None and len(concealed) == 13 - 3 * len(places.melds):
-        _reshape(fx, concealed, _tenpai, TENPAI_FIX_MAX_COST, "no tenpai shape")
+        _reshape(fx, concealed, tenpai, TENPAI_FIX_MAX_COST, "no tenpai shape")
 
 
 def _reshape(

@@ -47,6 +47,7 @@ def best(
     extra_han: int,
     rs: list[Reading] | None = None,
     memo: dict[Any, Any] | None = None,
+    helds: list[tuple[int, int]] | None = None,
 ) -> Evaluation | None:
     """The highest-scoring reading, or None when the tiles are not a win shape.
 
@@ -54,19 +55,21 @@ def best(
     ``rules.tie_break_by_raw_fu`` (riichi-4p, the ``mahjong`` library's order) to a yakuman
     yaku, more yaku han, more fu, then more fu before rounding up.
 
-    ``rs``: the readings if already made (``readings_in``); ``memo``: see ``yaku_of``.
+    ``rs``: the readings if already made (``readings_in``); ``memo``: see ``yaku_of``;
+    ``helds``: each reading's ``held`` value when already known (not under
+    ``yakuman_exclusive``).
     """
     if rs is None:
         rs = readings_in(facts, ctx)
     if not rs:
         return None
+    i = 0
     if len(rs) > 1:
         if memo is None:
             memo = {}  # the chosen reading's yaku are read again below
-        r = rs[_best_index(rs, ctx, extra_han, memo)[0]]
-    else:
-        r = rs[0]
-    yaku = yaku_of(r, ctx, memo)
+        i = _best_index(rs, ctx, extra_han, memo, helds)[0]
+    r = rs[i]
+    yaku = yaku_of(r, ctx, memo) if helds is None else yaku_of_mask(r, ctx, helds[i][0])
     fu, items = fu_of(r, ctx)
     return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
 
@@ -80,7 +83,11 @@ def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
 
 
 def _best_index(
-    rs: list[Reading], ctx: Context, extra_han: int, memo: dict[Any, Any]
+    rs: list[Reading],
+    ctx: Context,
+    extra_han: int,
+    memo: dict[Any, Any],
+    helds: list[tuple[int, int]] | None = None,
 ) -> tuple[int, int]:
     """Index and yaku han of the highest-scoring reading (the ranking of :func:`best`),
     without building yaku lists (unless ``yakuman_exclusive``) or fu breakdowns."""
@@ -97,7 +104,7 @@ def _best_index(
             yaku_han = sum(h for _, h in yaku)
             has_ym = yaku_han >= ym_han and any(h >= ym_han for _, h in yaku)
         else:
-            h = held(r, ctx, memo)
+            h = held(r, ctx, memo) if helds is None else helds[i]
             yaku_han = h[1]
             has_ym = has_yakuman_yaku(r, ctx, h)
         fu, raw = fu_value(r, ctx)

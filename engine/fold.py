@@ -235,6 +235,33 @@ Parts = tuple[tuple[int, GroupDecomp], ...]  # (group base, rank decomposition) 
 Other = tuple[int, int, int, Parts]  # features, triplet kind bits, pair kind, parts
 #: where a reading's sets are: the taker's base and decomposition, the pair kind, the others
 Where = tuple[int, GroupDecomp, int, Parts]
+#: (facts, decompositions, held yaku by (decomposition index, wait)) of a kept wait
+Alternatives = tuple[HandFacts, list[GroupDecomp], dict[tuple[int, str], tuple[int, int]]]
+
+
+def _sets(where: Where) -> tuple[list[int], list[int]]:
+    """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`)."""
+    base, taker, _, parts = where
+    all_trips: list[int] = []
+    all_runs: list[int] = []
+    placed = False
+    for b, (_, ts, rs) in parts:
+        if b > base and not placed:
+            all_trips += [t + base for t in taker[1]]
+            all_runs += [s + base for s in taker[2]]
+            placed = True
+        all_trips += [t + b for t in ts]
+        all_runs += [s + b for s in rs]
+    if not placed:
+        all_trips += [t + base for t in taker[1]]
+        all_runs += [s + base for s in taker[2]]
+    return all_trips, all_runs
+
+
+def _decomp(where: Where) -> GroupDecomp:
+    """A reading's decomposition in kind indices."""
+    trips, runs = _sets(where)
+    return where[2], tuple(trips), tuple(runs)
 
 
 def _others(recs: tuple[GroupRecord, ...], taker: int) -> list[Other]:
@@ -298,12 +325,17 @@ def _tables(plan: Plan, c: Context) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 class Folded(NamedTuple):
     """:func:`fold_waits`' answer: each wait with its yaku han per context (None: left to
-    the reading-by-reading path), and for the kept wait, when it is read one way only, that
-    reading and its held yaku bits in the first context (else None, 0)."""
+    the reading-by-reading path); for the kept wait, when it is read one way only, that
+    reading and its held yaku bits in the first context (else None, 0), and when it is read
+    several ways (one decomposition of the other groups), ``alternatives``: its facts, its
+    decompositions in :func:`engine.decompose.readings`' order and each reading's held yaku
+    (``engine.yaku_eval.held``'s value in the first context) by decomposition index and
+    wait."""
 
     waits: list[tuple[int, tuple[int, ...] | None]]
     reading: Reading | None
     mask: int
+    alternatives: Alternatives | None
 
 
 def fold_waits(
@@ -370,8 +402,8 @@ def fold_waits(
     takers = receivers((r0[0], r1[0], r2[0], r3[0]))
     if not takers:
         if seven >= 0 and seven in rules.tile_kinds and (used is None or used[seven] < 4):
-            return Folded([(seven, None)], None, 0)
-        return Folded([], None, 0)
+            return Folded([(seven, None)], None, 0, None)
+        return Folded([], None, 0, None)
     by_sig = fold.get("sig")
     if by_sig is None or len(by_sig) > 1 << 16:  # bounded
         by_sig = fold["sig"] = {}
@@ -391,6 +423,8 @@ def fold_waits(
     slow = _Slow(hand, plan, c0, extra, shared)
     reading: Reading | None = None
     mask = 0
+    alternatives: Alternatives | None = None
+    kept: list[tuple[int, int, Where, int, int]] = []  # the kept wait's readings
     out: list[tuple[int, tuple[int, ...] | None]] = []
     for gi, accept in takers:
         base = _BASES[gi]
@@ -418,9 +452,11 @@ def fold_waits(
                 hkey = (hh, has_terminal0 or IS_TERMINAL[w])
                 hand_yaku = fold.get(hkey)
             sig_hand = hh << 27
-            values: list[int] | None = None
+            first: list[int] | None = None  # the first reading's han per context
+            differ = False  # another reading's differ
             count = 0
-            for tf, ttm, tp, roles, td in tk:
+            keeping = w == keep
+            for ti, (tf, ttm, tp, roles, td) in enumerate(tk):
                 ttm <<= base
                 tpk = tp + base if tp >= 0 else -1
                 for of, otm, op, parts in others:
@@ -460,30 +496,37 @@ def fold_waits(
                                 hans.append(combined_han(plan, m, own[2], c))
                             else:
                                 hans.append(s_han + hand_yaku[1] + own[1])
-                            if w == keep and c is c0:
-                                last = (role, (base, td, pair, parts), m)
-                        if values is None:
-                            values = hans
-                        elif hans != values:
-                            values = None
-                            break
-                    if count and values is None:
+                            if keeping and c is c0:
+                                kept.append((ti, role, (base, td, pair, parts), m, hans[0]))
+                        if first is None:
+                            first = hans
+                        elif hans != first:
+                            differ = True
+                            if not keeping:
+                                break
+                    if differ and not keeping:
                         break
-                if count and values is None:
+                if differ and not keeping:
                     break
-            if values is None:
-                out.append((w, None))
-                continue
-            out.append((w, tuple(values)))
-            if w == keep and count == 1:
-                role, where, m = last
-                reading = slow.reading(w, role, role == SHANPON and not c0.sit.tsumo, where)
-                mask = _combined_mask(plan, m, rules) if m & post else m
+            out.append((w, None if differ or first is None else tuple(first)))
+            if keeping and kept:
+                if count == 1:
+                    _, role, where, m, _ = kept[0]
+                    reading = slow.reading(w, role, role == SHANPON and not c0.sit.tsumo, where)
+                    mask = _combined_mask(plan, m, rules) if m & post else m
+                elif len(others) == 1:  # the taker's decompositions in readings' order
+                    decomps = [_decomp(where) for _, _, where, _, _ in kept]
+                    helds = {
+                        (ti, ROLE_NAMES[role]): (_combined_mask(plan, m, rules), han)
+                        for ti, role, _, m, han in kept
+                    }
+                    by_index = dict(zip([ti for ti, *_ in kept], decomps, strict=True))
+                    alternatives = (slow.facts(w), [by_index[i] for i in sorted(by_index)], helds)
     seven_ok = seven >= 0 and seven in tile_kinds and (used is None or used[seven] < 4)
     if seven_ok and all(w != seven for w, _ in out):  # not a standard wait too
         out.append((seven, None))
         out.sort(key=_first)
-    return Folded(out, reading, mask)
+    return Folded(out, reading, mask, alternatives)
 
 
 def _first(item: tuple[int, tuple[int, ...] | None]) -> int:
@@ -563,20 +606,8 @@ class _Slow:
     def reading(self, w: int, role: int, opened: bool, where: Where) -> Reading:
         """The real reading (as :func:`engine.decompose.readings` builds it: sets in group
         order, then the melds')."""
-        base, taker, pair, parts = where
-        all_trips: list[int] = []
-        all_runs: list[int] = []
-        placed = False
-        for b, (_, ts, rs) in parts:
-            if b > base and not placed:
-                all_trips += [t + base for t in taker[1]]
-                all_runs += [s + base for s in taker[2]]
-                placed = True
-            all_trips += [t + b for t in ts]
-            all_runs += [s + b for s in rs]
-        if not placed:
-            all_trips += [t + base for t in taker[1]]
-            all_runs += [s + base for s in taker[2]]
+        all_trips, all_runs = _sets(where)
+        pair = where[2]
         facts = self.facts(w)
         new = tuple.__new__  # Pung(...) without the NamedTuple's Python-level __new__
         pungs = tuple([new(Pung, (t, not (opened and t == w), False)) for t in all_trips])

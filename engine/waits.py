@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from engine.decompose import Completion, HandFacts, completions, readings
+from engine.decompose import Completion, HandFacts, Reading, completions, readings
 from engine.evaluate import (
     Evaluation,
     best,
@@ -180,6 +180,15 @@ def win_and_guarantee(
     make: Callable[[int], HandFacts] | None = None
     if found is not None and found.reading is not None:
         ev: Evaluation | None = evaluation(found.reading, ctx, found.mask)
+    elif found is not None and found.alternatives is not None:
+        facts, decomps, by_wait = found.alternatives
+        rs: list[Reading] = []
+        helds = []
+        for i, d in enumerate(decomps):  # readings' order, one decomposition at a time
+            for r in readings(facts, sit.tsumo, rules.tile_kinds, False, (d,)):
+                rs.append(r)
+                helds.append(by_wait[i, r.wait])
+        ev = best(facts, ctx, extra_han, rs, None, helds)
     else:
         make = completer(hand, rules)
         facts = make(win)

@@ -38,7 +38,7 @@ from engine.decompose import (
 )
 from engine.parse import HandInput
 from engine.rules import Rules
-from engine.suits import GROUP_FLAGS, GroupDecomp, group_additions, rank_decomps, receivers
+from engine.suits import GROUP_FLAGS, GroupDecomp, receivers, whole_patterns
 from engine.tiles import (
     DRAGONS,
     IS_TERMINAL,
@@ -110,8 +110,7 @@ _N_SUITS = tuple(bin(b).count("1") for b in range(8))  # suit bits -> suits held
 _ONLY_SUIT = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits -> the one suit held, or -1
 
 _RECORDS: dict[tuple[int, ...], GroupRecord] = {}
-_WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {}
-_RECORDS_MAX = 1 << 17  # bounded: a server sees arbitrary hands
+_RECORDS_MAX = 1 << 14  # bounded (about 0.7 kB a record): a server sees arbitrary hands
 
 
 def _chain(bits: int) -> int:
@@ -156,6 +155,13 @@ def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
     return features, tm, pair, decomp
 
 
+#: every whole pattern's decomposition features, worked out at import (about 30 ms)
+_WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {
+    counts: tuple([_features(d, len(counts) == 7) for d in decomps])
+    for counts, decomps in whole_patterns()
+}
+
+
 def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
     """The distinct roles of a winning tile of rank ``win`` in a decomposition (those of
     :func:`engine.decompose.readings`, whose order the fold does not need)."""
@@ -179,31 +185,32 @@ def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
     return tuple(roles)
 
 
-def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
-    """The features of a whole pattern's decompositions (kept per pattern: a whole pattern
-    is met both held and as a completed group)."""
-    found = _WHOLE.get(counts)
-    if found is None:
-        if len(_WHOLE) > _RECORDS_MAX:
-            _WHOLE.clear()
-        honor = len(counts) == 7
-        found = _WHOLE[counts] = tuple(_features(d, honor) for d in rank_decomps(counts))
-    return found
-
-
 def _build(counts: tuple[int, ...]) -> GroupRecord:
+    """A pattern's record; the kinds that complete it as :func:`engine.suits.group_additions`
+    finds them (a kind within two ranks of a held one, honors: a held one)."""
     honor = len(counts) == 7
     flags = GROUP_FLAGS.get(counts, 0)
-    adds = tuple(
-        (i, f, tuple((tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in _whole(after)))
-        for i, f, after in group_additions(counts)
-    )
+    adds = []
+    if sum(counts) % 3:  # whole sets plus one tile never complete
+        near = 0
+        for i, c in enumerate(counts):
+            if c:
+                near |= 1 << i
+        if not honor:
+            near |= near << 1 | near << 2 | near >> 1 | near >> 2
+        for i, c in enumerate(counts):
+            if c < 4 and near >> i & 1:
+                after = counts[:i] + (c + 1,) + counts[i + 1 :]
+                whole = _WHOLE.get(after)
+                if whole:
+                    takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
+                    adds.append((i, GROUP_FLAGS[after], takers))
     info = _INFO_TILES if any(counts) else 0
     if not honor and (counts[0] or counts[8]):
         info |= _INFO_TERMINAL
     if honor or not any(counts[1:8]):
         info |= _INFO_ALL_TH
-    return flags, _whole(counts) if flags else (), adds, info
+    return flags, _WHOLE[counts] if flags else (), tuple(adds), info
 
 
 def group_record(counts: tuple[int, ...]) -> GroupRecord:

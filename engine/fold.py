@@ -97,19 +97,16 @@ _SUIT_TH = (True, False, False, False, False, False, False, False, True)
 DecompRecord = tuple[int, int, int, GroupDecomp]  # (features, triplet rank bits, pair rank)
 #: (features, triplet rank bits, pair rank, roles of the winning tile, decomposition)
 TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
-#: (flags, whole decompositions, (rank, flags after, taker records) per completing rank,
-#: info bits: holds tiles, a terminal, only terminals/honors)
-GroupRecord = tuple[
-    int,
-    tuple[DecompRecord, ...],
-    tuple[tuple[int, int, tuple[TakerRecord, ...]], ...],
-    int,
-]
+#: (flags, whole decompositions, info bits: holds tiles, a terminal, only terminals/honors)
+GroupRecord = tuple[int, tuple[DecompRecord, ...], int]
+#: (rank, flags after, taker records) per kind that completes a pattern
+Additions = tuple[tuple[int, int, tuple[TakerRecord, ...]], ...]
 _INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
 _N_SUITS = tuple(bin(b).count("1") for b in range(8))  # suit bits -> suits held
 _ONLY_SUIT = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits -> the one suit held, or -1
 
 _RECORDS: dict[tuple[int, ...], GroupRecord] = {}
+_ADDS: dict[tuple[int, ...], Additions] = {}
 _RECORDS_MAX = 1 << 14  # bounded (about 0.7 kB a record): a server sees arbitrary hands
 
 
@@ -186,17 +183,31 @@ def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
 
 
 def _build(counts: tuple[int, ...]) -> GroupRecord:
-    """A pattern's record; the kinds that complete it as :func:`engine.suits.group_additions`
-    finds them (a kind within two ranks of a held one, honors: a held one)."""
     honor = len(counts) == 7
     flags = GROUP_FLAGS.get(counts, 0)
+    info = _INFO_TILES if any(counts) else 0
+    if not honor and (counts[0] or counts[8]):
+        info |= _INFO_TERMINAL
+    if honor or not any(counts[1:8]):
+        info |= _INFO_ALL_TH
+    return flags, _WHOLE[counts] if flags else (), info
+
+
+def additions(counts: tuple[int, ...]) -> Additions:
+    """For a pattern: ``(rank, flags after, taker records)`` of each kind that completes it
+    (as :func:`engine.suits.group_additions`: a kind within two ranks of a held one, for the
+    honors a held one), the completed pattern's decompositions with the winning tile's roles
+    (worked out when the pattern first takes a winning tile, then kept; bounded)."""
+    found = _ADDS.get(counts)
+    if found is not None:
+        return found
     adds = []
     if sum(counts) % 3:  # whole sets plus one tile never complete
         near = 0
         for i, c in enumerate(counts):
             if c:
                 near |= 1 << i
-        if not honor:
+        if len(counts) == 9:
             near |= near << 1 | near << 2 | near >> 1 | near >> 2
         for i, c in enumerate(counts):
             if c < 4 and near >> i & 1:
@@ -205,19 +216,16 @@ def _build(counts: tuple[int, ...]) -> GroupRecord:
                 if whole:
                     takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
                     adds.append((i, GROUP_FLAGS[after], takers))
-    info = _INFO_TILES if any(counts) else 0
-    if not honor and (counts[0] or counts[8]):
-        info |= _INFO_TERMINAL
-    if honor or not any(counts[1:8]):
-        info |= _INFO_ALL_TH
-    return flags, _WHOLE[counts] if flags else (), tuple(adds), info
+    if len(_ADDS) > _RECORDS_MAX:
+        _ADDS.clear()
+    found = _ADDS[counts] = tuple(adds)
+    return found
 
 
 def group_record(counts: tuple[int, ...]) -> GroupRecord:
     """The record of one suit's (or the honors') count pattern, in rank indices: its flags
-    (:func:`engine.suits.group_flags`), its decompositions' features, the kinds that
-    complete it with the completed pattern's decompositions and the winning tile's roles,
-    and whether it holds tiles, a terminal, only terminals/honors."""
+    (:func:`engine.suits.group_flags`), its decompositions' features, and whether it holds
+    tiles, a terminal, only terminals/honors."""
     rec = _RECORDS.get(counts)
     if rec is None:
         if len(_RECORDS) > _RECORDS_MAX:
@@ -418,7 +426,7 @@ def fold_waits(
     honor_class, pair_class = fold.get((sit.seat, sit.round)) or _tables(plan, c0)
     # the kinds of the shape before the win (the extracted kita as a north, by option)
     extra = (NORTH,) if rules.kita_counts_in_shape and hand.kita else ()
-    i0, i1, i2, i3 = r0[3], r1[3], r2[3], r3[3]
+    i0, i1, i2, i3 = r0[2], r1[2], r2[2], r3[2]
     has_honor0 = bool(i3 & _INFO_TILES) or meld_honor or bool(extra)
     has_terminal0 = bool((i0 | i1 | i2) & _INFO_TERMINAL) or meld_terminal
     all_th0 = bool(i0 & i1 & i2 & _INFO_ALL_TH) and meld_th
@@ -436,7 +444,8 @@ def fold_waits(
     for gi, accept in takers:
         base = _BASES[gi]
         others: list[Other] | None = None
-        for rank, f, tk in recs[gi][2]:
+        pattern = concealed[base : base + 9] if base < 27 else concealed[27:34]
+        for rank, f, tk in _ADDS.get(pattern) or additions(pattern):
             if not f & accept:
                 continue
             w = base + rank

@@ -9,7 +9,7 @@ from typing import Any
 from benchmarks.engine import _tiles_text, random_winning_hand
 from engine.errors import InputError
 from engine.evaluate import completer
-from engine.fold import SHANPON, TANKI, fold_waits, group_record
+from engine.fold import SHANPON, TANKI, additions, fold_waits, group_record
 from engine.parse import Parsed, parse_hand
 from engine.tiles import name
 from engine.waits import _wait_han, _WaitDora, ron_and_tsumo_values, wait_shapes
@@ -109,15 +109,17 @@ def test_rule_18_fold_keeps_the_wins_single_reading() -> None:
 def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
     """55 + 77 (ranks 4 and 6): a 5 or a 7 completes it as a shanpon triplet, a 6 does not;
     555 + 77 is a triplet and a pair; a single 7 waits on itself (tanki)."""
-    _, whole, adds, _ = group_record((0, 0, 0, 0, 2, 0, 2, 0, 0))
+    _, whole, _ = group_record((0, 0, 0, 0, 2, 0, 2, 0, 0))
     assert not whole  # two pairs are not a whole group
+    adds = additions((0, 0, 0, 0, 2, 0, 2, 0, 0))
     by_rank = {rank: takers for rank, _, takers in adds}
     assert sorted(by_rank) == [4, 6]
     roles = {role for *_, rs, _ in by_rank[4] for role in rs}
     assert roles == {SHANPON}
-    _, whole, _, _ = group_record((0, 0, 0, 0, 3, 0, 2, 0, 0))
+    _, whole, info = group_record((0, 0, 0, 0, 3, 0, 2, 0, 0))
+    assert info == 1  # tiles, no terminal, not only terminals/honors
     assert [(pair, trips) for _, _, pair, (_, trips, _) in whole] == [(6, (4,))]
-    _, _, adds, _ = group_record((0, 0, 0, 0, 0, 0, 1, 0, 0))  # a single 7: tanki
+    adds = additions((0, 0, 0, 0, 0, 0, 1, 0, 0))  # a single 7: tanki
     assert [(rank, {r for *_, rs, _ in takers for r in rs}) for rank, _, takers in adds] == [
         (6, {TANKI})
     ]

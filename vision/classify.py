@@ -7,7 +7,8 @@ turn, either way. Besides the 37 face kinds it knows ``back`` (face-down), ``flo
 (HK flower/season tiles, never a riichi tile) and ``none`` (not a tile: a false detection).
 
 Looser second looks: a crop that the network reads with top probability below ``WIDE_BELOW`` is
-read again cut with wider margins (``WIDE_MARGINS``) and the readings are averaged. The network
+read again cut with wider margins (``WIDE_MARGINS``); when the looser looks agree on the
+likeliest class, all the readings are averaged, otherwise the first reading stands. The network
 learnt from boxes that are often loose (hk-hands' train photos are rotated copies whose boxes
 grew around the turned tiles), so a tight detector box alone can hide what a tile's neighbours
 and edges tell it. ``crop_tile`` returns a :class:`TileCrop` that remembers where it was cut,
@@ -95,7 +96,8 @@ class TileClassifier:
     was trained to read a tile and the tile upside down alike — and the two readings'
     probabilities are averaged (one batched call, twice the crops). With ``wide`` margins, a
     :class:`TileCrop` read with top probability below ``wide_below`` is cut again with each
-    margin (a second batched call) and all its readings are averaged (module docstring).
+    margin (a second batched call); when those looser looks agree on the likeliest class, all
+    its readings are averaged, otherwise the first reading stands (module docstring).
     """
 
     def __init__(self, session: object, turn: bool = False,
@@ -127,7 +129,8 @@ class TileClassifier:
                      for m in self.wide]
             more = self._read(looks).reshape(len(unsure), len(self.wide), -1)
             for n, (i, _) in enumerate(unsure):
-                probs[i] = (probs[i] + more[n].sum(axis=0)) / (1 + len(self.wide))
+                if len(set(more[n].argmax(axis=1).tolist())) == 1:  # the looks agree
+                    probs[i] = (probs[i] + more[n].sum(axis=0)) / (1 + len(self.wide))
         return probs
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:

@@ -1,6 +1,7 @@
 """The classifier's looser second looks (vision/classify.py WIDE_MARGINS / WIDE_BELOW): a crop
-read unsure is cut again with wider margins and the readings are averaged; sure crops, plain
-arrays and a classifier without wide margins are left alone."""
+read unsure is cut again with wider margins and, when those looks agree, the readings are
+averaged; looks that disagree, sure crops, plain arrays and a classifier without wide margins
+leave the first reading alone."""
 
 from __future__ import annotations
 
@@ -35,6 +36,7 @@ class _RedShare:
         self.batches.append(x.shape[0])
         out = np.zeros((x.shape[0], len(CLASSES)), np.float32)
         out[:, 0] = 12 * (x[:, 0] - x[:, 1]).mean(axis=(1, 2))
+        out[:, 2] = 40 * (x[:, 2] - x[:, 1]).mean(axis=(1, 2))  # blueness: class 2
         return [out]
 
 
@@ -96,3 +98,19 @@ def test_plain_arrays_and_no_wide_margins_are_read_once() -> None:
 def test_the_pipeline_uses_the_chosen_looks() -> None:
     assert WIDE_MARGINS == (0.22, 0.30) and WIDE_BELOW == 0.9
     assert TileClassifier(_RedShare()).wide == WIDE_MARGINS
+
+
+def test_looks_that_disagree_leave_the_first_reading() -> None:
+    """A blue ring just outside the 0.2 margin: the 0.3 look reads class 2, the 0.2 look
+    class 0 (the red surround); they disagree, so the tight reading stands."""
+    img = _photo()
+    img[40:160, 40:140] = (255, 0, 0)  # blue ring (BGR) …
+    img[58:142, 62:118] = (0, 0, 255)  # … around a red band around tile A (the 0.2 box)
+    img[70:130, 70:110] = 255
+    a = crop_tile(img, BOX_A, False)
+    looks = [crop_tile(img, BOX_A, False, margin=m) for m in (0.2, 0.3)]
+    plain = TileClassifier(_RedShare(), turn=True, wide=())
+    read = plain.probabilities([np.asarray(c) for c in [a, *looks]]).argmax(axis=1)
+    assert read[1] == 0 and read[2] == 2  # the two looks disagree
+    got = TileClassifier(_RedShare(), turn=True, wide=(0.2, 0.3)).probabilities([a])
+    assert got[0] == pytest.approx(plain.probabilities([np.asarray(a)])[0], abs=1e-7)

@@ -3,25 +3,30 @@
 The §18 guarantee (score) and tenpai need, for every wait, the yaku han of the completed
 hand's best reading. The reading-by-reading path (:mod:`engine.waits`) builds each completed
 hand's facts and readings and runs the yaku tests on them. Here each suit pattern (and the
-honors) has a record, in rank indices and so shared by the three suits: its decompositions'
-features, and for each kind that completes it, the completed pattern's decompositions with
+honors) has a record in rank indices, shared by the three suits: its decompositions'
+features (worked out for every whole pattern at import), and, once the pattern takes a
+winning tile, each kind that completes it with the completed pattern's decompositions and
 the roles the winning tile takes in them. A reading is then the sum of at most four records
-plus the melds, and its reading-level yaku are looked up by a *signature*: the features the
-plan's reading-level tests (and their skips) read: runs, triplets, pairs of identical runs,
-ittsu, sets without a terminal or honor, honor triplets, the longest triplet chain, 三色同刻,
-the pair's class, the wait, the concealed triplets, an honor held, all three suits. The first
-reading of a signature runs the real tests (:func:`engine.yaku_eval._own`); later ones reuse
-the answer (per plan, seat and round: yakuhai depend on them). The whole-hand yaku of a hand
-that no gate opens (more than one suit, not all terminals/honors, fewer than three kans) are
-tanyao alone, which reads only whether an honor and a terminal are held.
+plus the melds, and its reading-level yaku are looked up by a *signature* of what the
+plan's reading-level tests read: runs, pairs of identical runs, ittsu, whether every set and
+the pair hold a terminal or honor, the honor triplets as yakuhai han units, dragons and
+winds, the pair as yakuhai, dragon or wind, a chain of three or four triplets, 三色同刻, the
+wait as ryanmen, tanki or other, three or four concealed triplets, an honor held. The first
+reading of a signature runs the real tests (:func:`engine.yaku_eval._own`); later ones, in
+any hand, seat or round, reuse the answer (one table per plan). The whole-hand yaku of a
+hand that opens no gate (more than one suit, not all terminals/honors, fewer than three
+kans) are tanyao's alone, kept by whether an honor and a terminal are held; of another, they
+are worked out from its facts.
 
-What the signature does not cover goes the reading-by-reading way: the whole hand (``None``)
-under ``yakuman_exclusive``, with a chi, with three kans, a chiitoitsu or kokushi shape, a rule
-table with reading-level yaku outside those listed, or whole-hand yaku that read more than
-tanyao does; a single wait (its value ``None``) whose hand one gate opens (one suit, all
-terminals/honors) or whose readings differ in yaku han (then dora and fu rank them).
+Left to the reading-by-reading path: the whole hand (``None``) under ``yakuman_exclusive``,
+with a chi, with a kokushi shape, or under a rule table with reading-level yaku outside
+:data:`COVERED` or ungated whole-hand yaku other than tanyao; a single wait (its value
+``None``): a chiitoitsu tanki, or one whose readings differ in yaku han (dora and fu then
+rank them). For the actual win (``keep``) the fold also hands back its reading, or its
+readings' decompositions and yaku, so that the win is not read again.
 
-Per-suit records are kept per pattern (bounded): patterns recur across different hands.
+Records and signature tables are kept per pattern and per plan (bounded): patterns and
+signatures recur across different hands.
 """
 
 from __future__ import annotations

@@ -123,3 +123,29 @@ def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
     assert [(rank, {r for *_, rs, _ in takers for r in rs}) for rank, _, takers in adds] == [
         (6, {TANKI})
     ]
+
+
+def test_rule_18_win_evaluated_through_the_fold_is_best_of_its_readings() -> None:
+    """The actual win's evaluation (one reading, or several ranked with the fold's yaku) is
+    :func:`engine.evaluate.best` of the completed hand (highest points, ties as it breaks
+    them), and the guarantee's value of that wait is its yaku han."""
+    from engine.evaluate import best, dora_of, readings_in
+    from engine.waits import win_and_guarantee
+
+    rng = random.Random(33)
+    several = 0
+    for _ in range(600):
+        obj = random_winning_hand(rng)
+        obj["rules"] = rng.choice(OPTIONS)
+        p = parse_hand(obj, need_win=True)
+        hand, win = p.hand, p.hand.win_kind
+        assert win is not None
+        ctx = Context(p.situation, p.rules)
+        extra = dora_of(hand, hand.win, win, p.situation, p.rules).total
+        found = fold_waits(hand, p.rules, (ctx,), win)
+        several += found is not None and found.alternatives is not None
+        ev, g, _ = win_and_guarantee(p, Context(p.situation, p.rules), extra)
+        facts = completer(hand, p.rules)(win)
+        assert ev == best(facts, ctx, extra, readings_in(facts, ctx)), obj
+        assert [v.yaku_han for v in g.waits if v.tile == win] in ([], [ev.yaku_han if ev else 0])
+    assert several > 30

@@ -170,32 +170,24 @@ def _single_evaluation(p: Any) -> Any:
 def _score_prefixes() -> list[tuple[str, Any]]:
     """Growing prefixes of ``score``'s work (``--phases``): the differences between
     consecutive lines are what each step adds."""
-    from engine.evaluate import best_yaku_han, completer, readings_in
+    from engine.evaluate import dora_of
+    from engine.fold import fold_waits
     from engine.score import score
-    from engine.waits import wait_shapes
+    from engine.waits import win_and_guarantee
     from engine.yaku import Context
 
-    def shapes(p: Any) -> Any:
-        return wait_shapes(p.hand, p.rules)
+    def folded(p: Any) -> Any:
+        return fold_waits(p.hand, p.rules, (Context(p.situation, p.rules),), p.hand.win_kind)
 
-    def facts(p: Any) -> Any:
-        make = completer(p.hand, p.rules)
-        return [(make(w), d) for w, d in shapes(p)]
-
-    def reads(p: Any) -> Any:
-        ctx = Context(p.situation, p.rules)
-        return ctx, [(f, readings_in(f, ctx, d)) for f, d in facts(p)]
-
-    def hans(p: Any) -> Any:
-        ctx, fr = reads(p)
-        return [best_yaku_han(f, ctx, 0, rs) for f, rs in fr]
+    def win(p: Any) -> Any:
+        h = p.hand
+        dora = dora_of(h, h.win, h.win_kind, p.situation, p.rules)
+        return win_and_guarantee(p, Context(p.situation, p.rules), dora.total)
 
     return [
-        ("waits with decompositions", shapes),
-        ("+ completed hand facts", facts),
-        ("+ readings", reads),
-        ("+ yaku han of every wait", hans),
-        ("score (+ dora, fu, chosen reading, JSON)", score),
+        ("every wait's yaku han folded (engine.fold)", folded),
+        ("+ dora, the win's evaluation, the guarantee", win),
+        ("score (+ limits, payments, JSON)", score),
     ]
 
 

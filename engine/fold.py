@@ -4,9 +4,8 @@ The §18 guarantee (score) and tenpai need, for every wait, the yaku han of the 
 hand's best reading. The reading-by-reading path (:mod:`engine.waits`) builds each completed
 hand's facts and readings and runs the yaku tests on them. Here each suit pattern (and the
 honors) has a record in rank indices, shared by the three suits: its decompositions'
-features (worked out for every whole pattern at import), and, once the pattern takes a
-winning tile, each kind that completes it with the completed pattern's decompositions and
-the roles the winning tile takes in them. A reading is then the sum of at most four records
+features, and, once the pattern takes a winning tile, each kind that completes it with the
+completed pattern's decompositions and the roles the winning tile takes in them. A reading is then the sum of at most four records
 plus the melds, and its reading-level yaku are looked up by a *signature* of what the
 plan's reading-level tests read: runs, pairs of identical runs, ittsu, whether every set and
 the pair hold a terminal or honor, the honor triplets as yakuhai han units, dragons and
@@ -43,7 +42,7 @@ from engine.decompose import (
 )
 from engine.parse import HandInput
 from engine.rules import Rules
-from engine.suits import GROUP_FLAGS, GroupDecomp, receivers, whole_patterns
+from engine.suits import GROUP_FLAGS, GroupDecomp, rank_decomps, receivers
 from engine.tiles import (
     DRAGONS,
     IS_TERMINAL,
@@ -157,11 +156,18 @@ def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
     return features, tm, pair, decomp
 
 
-#: every whole pattern's decomposition features, worked out at import (about 30 ms)
-_WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {
-    counts: tuple([_features(d, len(counts) == 7) for d in decomps])
-    for counts, decomps in whole_patterns()
-}
+_WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {}
+
+
+def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
+    """A whole pattern's decomposition features (none for another pattern), worked out on
+    first sight and kept (bounded; 22,241 whole patterns in all)."""
+    found = _WHOLE.get(counts)
+    if found is None:
+        found = _WHOLE[counts] = tuple(
+            [_features(d, len(counts) == 7) for d in rank_decomps(counts)]
+        )
+    return found
 
 
 def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
@@ -195,7 +201,7 @@ def _build(counts: tuple[int, ...]) -> GroupRecord:
         info |= _INFO_TERMINAL
     if honor or not any(counts[1:8]):
         info |= _INFO_ALL_TH
-    return flags, _WHOLE[counts] if flags else (), info
+    return flags, _whole(counts) if flags else (), info
 
 
 def additions(counts: tuple[int, ...]) -> Additions:
@@ -217,7 +223,7 @@ def additions(counts: tuple[int, ...]) -> Additions:
         for i, c in enumerate(counts):
             if c < 4 and near >> i & 1:
                 after = counts[:i] + (c + 1,) + counts[i + 1 :]
-                whole = _WHOLE.get(after)
+                whole = _whole(after) if after in GROUP_FLAGS else ()
                 if whole:
                     takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
                     adds.append((i, GROUP_FLAGS[after], takers))

@@ -17,7 +17,6 @@ worked out on first sight and cached. The three suits share the rank tables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
 
@@ -118,10 +117,14 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     return found
 
 
-def whole_patterns() -> Iterable[tuple[tuple[int, ...], tuple[GroupDecomp, ...]]]:
-    """Every whole pattern (9 counts for a suit, 7 for the honors) with its decompositions
-    in rank indices."""
-    return _RANK_DECOMPS.items()
+def rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
+    """:func:`group_decomps` in rank indices (the same for the three suits; empty for a
+    pattern that is not whole).
+
+    >>> rank_decomps((0, 0, 0, 1, 1, 1, 0, 0, 0))
+    ((-1, (), (3,)),)
+    """
+    return _RANK_DECOMPS.get(counts, ())
 
 
 def group_flags(counts: tuple[int, ...]) -> int:

@@ -5,17 +5,17 @@ hand's best reading. The reading-by-reading path (:mod:`engine.waits`) builds ea
 hand's facts and readings and runs the yaku tests on them. Here each suit pattern (and the
 honors) has a record in rank indices, shared by the three suits: its decompositions'
 features, and, once the pattern takes a winning tile, each kind that completes it with the
-completed pattern's decompositions and the roles the winning tile takes in them. A reading is then the sum of at most four records
-plus the melds, and its reading-level yaku are looked up by a *signature* of what the
-plan's reading-level tests read: runs, pairs of identical runs, ittsu, whether every set and
-the pair hold a terminal or honor, the honor triplets as yakuhai han units, dragons and
-winds, the pair as yakuhai, dragon or wind, a chain of three or four triplets, 三色同刻, the
-wait as ryanmen, tanki or other, three or four concealed triplets, an honor held. The first
-reading of a signature runs the real tests (:func:`engine.yaku_eval._own`); later ones, in
-any hand, seat or round, reuse the answer (one table per plan). The whole-hand yaku of a
-hand that opens no gate (more than one suit, not all terminals/honors, fewer than three
-kans) are tanyao's alone, kept by whether an honor and a terminal are held; of another, they
-are worked out from its facts.
+completed pattern's decompositions and the roles the winning tile takes in them. A reading
+is then the sum of at most four records plus the melds, and its reading-level yaku are
+looked up by a *signature* of what the plan's reading-level tests read: runs, pairs of
+identical runs, ittsu, whether every set and the pair hold a terminal or honor, the honor
+triplets as yakuhai han units, dragons and winds, the pair as yakuhai, dragon or wind, a
+chain of three or four triplets, 三色同刻, the wait as ryanmen, tanki or other, three or four
+concealed triplets, an honor held. The first reading of a signature runs the real tests
+(:func:`engine.yaku_eval._own`); later ones, in any hand, seat or round, reuse the answer
+(one table per plan). The whole-hand yaku of a hand that opens no gate (more than one suit,
+not all terminals/honors, fewer than three kans) are tanyao's alone, kept by whether an
+honor and a terminal are held; of another, they are worked out from its facts.
 
 Left to the reading-by-reading path: the whole hand (``None``) under ``yakuman_exclusive``,
 with a chi, with a kokushi shape, or under a rule table with reading-level yaku outside

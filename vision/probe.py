@@ -43,6 +43,10 @@ ALONG = (0.5, 3.3)  # the row's line continues with a tile this far (× pitch) p
 ACROSS = 0.3  # ... this far (× tile height) off the line
 SIZE = 1.35  # ... whose size (√area) is within this factor of the row's
 GROUPS = ("hand", "win", "meld", "kita", "dora")  # the player's tiles, counted for §1's limit
+# A hand short by more tiles than this, counting the tiles found further along its row's line,
+# is no hand with a tile missed but part of a hand, a heap or discards (real held-out photos:
+# the probe added only tiles the labels do not hold where 6–9 were missing).
+MAX_NEED = 2
 
 
 @dataclass(frozen=True)
@@ -143,7 +147,9 @@ def _iou(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / union if union > 0 else 0.0
 
 
-def gap_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
+def gap_boxes(
+    tiles: Sequence[TileDetection], image_size: tuple[int, int], need: int = 1
+) -> list[Probe]:
     """Places in and beside the concealed row where a tile may lie unreported.
 
     ``tiles`` are a layout's tiles (``group`` set). The row (group ``hand``), continued along
@@ -151,6 +157,8 @@ def gap_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
     hole, or the winning tile), is walked link by link: a link ``HOLE`` pitches long or more
     leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced; one pitch past each end
     is a place too. A place overlapping a reported tile, or outside the photo, is dropped.
+    None when the concealed part, ``need`` tiles short (§1), stays more than ``MAX_NEED``
+    short with the tiles further along the line counted.
     """
     row = _row(tiles)
     if len(row) < 2:
@@ -161,6 +169,8 @@ def gap_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
         return []
     chain = _extend(_extend(row, tiles, pitch, True), tiles, pitch, False)
     in_row = set(row)
+    if need - sum(tiles[k].group == "other" for k in chain) > MAX_NEED:
+        return []  # too few tiles along the row's line for a hand with a tile or two missed
     cp = np.array([tiles[k].center for k in chain])
     links = np.hypot(*np.diff(cp, axis=0).T)
     places: list[tuple[np.ndarray, list[TileDetection], str, bool]] = []
@@ -275,7 +285,7 @@ def gap_probe(
     the detections ``tiles``, and the photo is laid out again. The new layout (its warnings
     led by one per probed tile) is kept only when the hand comes nearer its count."""
     need = short_by(layout.hand)
-    places = gap_boxes(layout.tiles, size) if need else []
+    places = gap_boxes(layout.tiles, size, need) if need else []
     if not places:
         return layout
     found = accept(places, read([p.box for p in places]), layout.tiles, need)

@@ -13,6 +13,7 @@ import pytest
 from tests.vision.test_layout import Table
 from vision.layout import reconstruct
 from vision.probe import (
+    MAX_NEED,
     PROBE_SURE,
     PROBE_SURE_INSIDE,
     Probe,
@@ -198,6 +199,21 @@ def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
     first = reconstruct(t.tiles, (1600, 1200))
     lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
     assert lay is first
+
+
+def test_a_hand_short_of_many_tiles_is_not_probed() -> None:
+    """Part of a hand, a heap or discards: more than MAX_NEED tiles missing is no hand with a
+    tile the detector missed, and nothing is looked at."""
+    t = Table()
+    t.row("123p7899s")  # 9 tiles, no melds: 4 short
+    t.tiles.pop(4)  # and a hole: 5 short
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert short_by(first.hand) > MAX_NEED + 3  # more than MAX_NEED with the rest of the line
+
+    def read(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float, tuple]]:
+        raise AssertionError("probed a hand short of more than MAX_NEED tiles")
+
+    assert gap_probe(t.tiles, first, (1600, 1200), read) is first
 
 
 def _hits(box: tuple[float, ...], det: TileDetection) -> bool:

@@ -8,7 +8,7 @@ they are passed in as ``extra_han`` so that limits are compared correctly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
 from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
@@ -16,9 +16,11 @@ from engine.fu import FuItem, fu_of, fu_value
 from engine.parse import HandInput, Situation, Tile
 from engine.points import limited_base
 from engine.rules import Rules
-from engine.tiles import FIVE_P, FIVE_S, NORTH, next_kind
+from engine.tiles import FIVE_M, FIVE_P, FIVE_S, NORTH, next_kind
 from engine.yaku import Context
 from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
+
+_HAN = itemgetter(1)  # a yaku's han in ``(id, han)``
 
 
 class Evaluation(NamedTuple):
@@ -71,7 +73,7 @@ def best(
     r = rs[i]
     yaku = yaku_of(r, ctx, memo) if helds is None else yaku_of_mask(r, ctx, helds[i][0])
     fu, items = fu_of(r, ctx)
-    return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
+    return tuple.__new__(Evaluation, (r, tuple(yaku), sum(map(_HAN, yaku)), fu, tuple(items)))
 
 
 def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
@@ -79,7 +81,8 @@ def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
     (:func:`best` of a single reading)."""
     yaku = yaku_of_mask(r, ctx, mask)
     fu, items = fu_of(r, ctx)
-    return Evaluation(r, tuple(yaku), sum(h for _, h in yaku), fu, tuple(items))
+    # Evaluation(...) positionally, without the NamedTuple's Python-level __new__
+    return tuple.__new__(Evaluation, (r, tuple(yaku), sum(map(_HAN, yaku)), fu, tuple(items)))
 
 
 def _best_index(
@@ -186,13 +189,8 @@ class Dora(NamedTuple):
         return self.dora + self.ura + self.aka + self.kita + self.aka5man_bonus
 
     def to_json(self) -> dict[str, int]:
-        return {
-            "dora": self.dora,
-            "ura": self.ura,
-            "aka": self.aka,
-            "kita": self.kita,
-            "aka5man_bonus": self.aka5man_bonus,
-        }
+        dora, ura, aka, kita, bonus = self
+        return {"dora": dora, "ura": ura, "aka": aka, "kita": kita, "aka5man_bonus": bonus}
 
 
 def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list[Tile]:
@@ -233,20 +231,54 @@ def hand_counts(hand: HandInput) -> list[int]:
 _RED = attrgetter("red")
 
 
+def _shape_count(hand: HandInput, kind: int, win_kind: int | None) -> int:
+    """How many tiles of ``kind`` hand, melds (kans 4) and the winning tile's shape kind
+    hold: :func:`hand_counts`' entry without counting every kind."""
+    n = hand.concealed[kind]
+    if kind == win_kind:
+        n += 1
+    for m in hand.melds:
+        if m.kind == "chi":
+            if m.tile <= kind <= m.tile + 2:
+                n += 1
+        elif m.tile == kind:
+            n += len(m.tiles)
+    return n
+
+
+def _hits(indicators: tuple[Tile, ...], hand: HandInput, win_kind: int | None, rules: Rules) -> int:
+    """:func:`indicator_hits` on the shape's tiles (hand, melds, winning tile), counting only
+    the indicated kinds (all of them for an aka-5-man indicator, §A9)."""
+    total = 0
+    for ind in indicators:
+        if ind.aka5man:
+            counts = hand_counts(hand)
+            if win_kind is not None:
+                counts[win_kind] += 1
+            return indicator_hits(indicators, counts, hand.kita, rules)
+        k = next_kind(ind.kind, rules.tile_kinds)
+        total += _shape_count(hand, k, win_kind)
+        if k == NORTH and hand.kita and rules.kita_count_as_dora_when_north_indicated:
+            total += hand.kita  # §2 [interp]: extracted norths count as indicated norths
+    return total
+
+
 def dora_of(
     hand: HandInput, win: Tile | None, win_kind: int | None, sit: Situation, rules: Rules
 ) -> Dora:
     """All non-yaku han of a hand: dora, ura (with riichi), red fives, kita, aka-5-man bonus."""
-    counts = hand_counts(hand)
-    if win is not None and win_kind is not None:
-        counts[win_kind] += 1
-    dora = indicator_hits(hand.dora, counts, hand.kita, rules)
-    ura = indicator_hits(hand.ura, counts, hand.kita, rules) if sit.riichi != "none" else 0
+    if win is None:
+        win_kind = None
+    dora = _hits(hand.dora, hand, win_kind, rules) if hand.dora else 0
+    ura = _hits(hand.ura, hand, win_kind, rules) if hand.ura and sit.riichi != "none" else 0
     if rules.all_fives_red:
         tiles = shape_tiles(hand, win, win_kind)
         aka = sum(1 for t in tiles if t.kind in (FIVE_P, FIVE_S) and not t.aka5man)
     else:  # the red fives among hand, melds and the winning tile (the shape's tiles)
-        aka = sum(map(_RED, hand.concealed_tiles))
+        held = hand.concealed
+        aka = 0
+        if held[FIVE_M] or held[FIVE_P] or held[FIVE_S]:  # a red five is a 5m, 5p or 5s
+            aka = sum(map(_RED, hand.concealed_tiles))
         for m in hand.melds:
             aka += sum(map(_RED, m.tiles))
         if win is not None and win_kind is not None and win.kind == win_kind:
@@ -255,4 +287,4 @@ def dora_of(
         aka += hand.kita_aka
     kita = rules.kita_all_four_han if hand.kita == 4 else hand.kita
     bonus = rules.aka5man_as_bonus_han if hand.aka5man_as else 0
-    return Dora(dora, ura, aka, kita, bonus)
+    return tuple.__new__(Dora, (dora, ura, aka, kita, bonus))  # Dora(...) positionally

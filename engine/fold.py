@@ -101,8 +101,11 @@ _SUIT_TH = (True, False, False, False, False, False, False, False, True)
 DecompRecord = tuple[int, int, int, GroupDecomp]  # (features, triplet rank bits, pair rank)
 #: (features, triplet rank bits, pair rank, roles of the winning tile, decomposition)
 TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
-#: (flags, whole decompositions, info bits: holds tiles, a terminal, only terminals/honors)
-GroupRecord = tuple[int, tuple[DecompRecord, ...], int]
+#: (flags, whole decompositions, info bits: holds tiles, a terminal, only terminals/honors,
+#: the ranks held, the kinds held per group index (filled on first use, :func:`_kinds`))
+GroupRecord = tuple[
+    int, tuple[DecompRecord, ...], int, tuple[int, ...], list[frozenset[int] | None]
+]
 #: (rank, flags after, taker records) per kind that completes a pattern
 Additions = tuple[tuple[int, int, tuple[TakerRecord, ...]], ...]
 _INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
@@ -201,7 +204,25 @@ def _build(counts: tuple[int, ...]) -> GroupRecord:
         info |= _INFO_TERMINAL
     if honor or not any(counts[1:8]):
         info |= _INFO_ALL_TH
-    return flags, _whole(counts) if flags else (), info
+    ranks = tuple([i for i, c in enumerate(counts) if c])
+    return flags, _whole(counts) if flags else (), info, ranks, [None, None, None, None]
+
+
+_NO_KINDS: frozenset[int] = frozenset()
+
+
+def _kinds(recs: tuple[GroupRecord, ...]) -> frozenset[int]:
+    """The kinds the four groups' patterns hold (each group's set kept in its record)."""
+    out = _NO_KINDS
+    for gi in range(4):
+        rec = recs[gi]
+        if rec[3]:
+            held = rec[4][gi]
+            if held is None:
+                base = _BASES[gi]
+                held = rec[4][gi] = frozenset([base + i for i in rec[3]])
+            out = out | held if out else held
+    return out
 
 
 def additions(counts: tuple[int, ...]) -> Additions:
@@ -268,20 +289,17 @@ Alternatives = tuple[HandFacts, list[GroupDecomp], dict[tuple[int, str], tuple[i
 def _sets(where: Where) -> tuple[list[int], list[int]]:
     """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`)."""
     base, taker, _, parts = where
-    all_trips: list[int] = []
-    all_runs: list[int] = []
-    placed = False
-    for b, (_, ts, rs) in parts:
-        if b > base and not placed:
-            all_trips += [t + base for t in taker[1]]
-            all_runs += [s + base for s in taker[2]]
-            placed = True
-        all_trips += [t + b for t in ts]
-        all_runs += [s + b for s in rs]
-    if not placed:
-        all_trips += [t + base for t in taker[1]]
-        all_runs += [s + base for s in taker[2]]
-    return all_trips, all_runs
+    i = 0
+    while i < len(parts) and parts[i][0] < base:
+        i += 1
+    trips: list[int] = []
+    runs: list[int] = []
+    for b, (_, ts, rs) in parts[:i] + ((base, taker),) + parts[i:]:
+        for t in ts:
+            trips.append(t + b)
+        for r in rs:
+            runs.append(r + b)
+    return trips, runs
 
 
 def _decomp(where: Where) -> GroupDecomp:
@@ -446,7 +464,7 @@ def fold_waits(
     sits = [(entry[1], c0)] + [(situational(c, closed, STANDARD)[1], c) for c in ctxs[1:]]
     post = plan.post
     shared = (closed, n_kans, has_honor0, has_terminal0, all_th0, suits0)
-    slow = _Slow(hand, plan, c0, extra, shared)
+    slow = _Slow(hand, plan, c0, extra, shared, recs)
     reading: Reading | None = None
     mask = 0
     alternatives: Alternatives | None = None
@@ -574,7 +592,7 @@ class _Slow:
     and sets (a signature met for the first time, the kept wait's reading) and the
     whole-hand yaku of a hand that opens a gate."""
 
-    __slots__ = ("hand", "plan", "ctx", "extra", "shared", "kinds", "meld_pungs")
+    __slots__ = ("hand", "plan", "ctx", "extra", "shared", "recs", "kinds", "meld_pungs")
 
     def __init__(
         self,
@@ -583,22 +601,26 @@ class _Slow:
         ctx: Context,
         extra: tuple[int, ...],
         shared: tuple[bool, int, bool, bool, bool, int],
+        recs: tuple[GroupRecord, ...],
     ):
         self.hand, self.plan, self.ctx, self.extra = hand, plan, ctx, extra
         #: closed, kans, an honor, a terminal, only terminals/honors, suit bits (13 tiles)
         self.shared = shared
+        self.recs = recs  # the concealed tiles' group records
         self.kinds: frozenset[int] | None = None
-        self.meld_pungs: tuple[Pung, ...] | None = None
+        self.meld_pungs: tuple[Pung, ...] = ()
 
     def facts(self, w: int) -> HandFacts:
         """``facts_maker(concealed, melds, extra)(w)`` from what the fold knows."""
         hand = self.hand
         if self.kinds is None:
-            self.kinds = _shape_kinds(hand.concealed, hand.melds, self.extra)
-            new = tuple.__new__
-            self.meld_pungs = tuple(
-                [new(Pung, (m.tile, not m.is_open, m.is_kan)) for m in hand.melds]
-            )
+            self.kinds = _kinds(self.recs)
+            if hand.melds or self.extra:
+                self.kinds = self.kinds | _shape_kinds((), hand.melds, self.extra)
+                new = tuple.__new__
+                self.meld_pungs = tuple(
+                    [new(Pung, (m.tile, m.kind == "ankan", m.kind != "pon")) for m in hand.melds]
+                )
         closed, n_kans, honor0, terminal0, th0, suits0 = self.shared
         counts = list(hand.concealed)
         counts[w] += 1
@@ -633,11 +655,13 @@ class _Slow:
     def reading(self, w: int, role: int, opened: bool, where: Where) -> Reading:
         """The real reading (as :func:`engine.decompose.readings` builds it: sets in group
         order, then the melds')."""
-        all_trips, all_runs = _sets(where)
-        pair = where[2]
+        trips, runs = _sets(where)
         facts = self.facts(w)
-        new = tuple.__new__  # Pung(...) without the NamedTuple's Python-level __new__
-        pungs = tuple([new(Pung, (t, not (opened and t == w), False)) for t in all_trips])
-        if facts.meld_pungs:
-            pungs += facts.meld_pungs
-        return Reading(facts, STANDARD, pair, tuple(all_runs), pungs, ROLE_NAMES[role])
+        new = tuple.__new__  # Pung(...), Reading(...) without the NamedTuple's __new__
+        pungs = []
+        for t in trips:
+            pungs.append(new(Pung, (t, not (opened and t == w), False)))
+        if self.meld_pungs:
+            pungs += self.meld_pungs
+        wait = ROLE_NAMES[role]
+        return new(Reading, (facts, STANDARD, where[2], tuple(runs), tuple(pungs), wait))

@@ -16,42 +16,63 @@ from engine.yaku import Context, pinfu
 FuItem = tuple[str, int]
 
 
+def _pung_item(kind: int, concealed: bool, kan: bool) -> FuItem:
+    """A triplet's or kan's breakdown item: 2 (simple) or 4 (terminal/honor), ×2 concealed,
+    ×4 kan."""
+    fu = 2 * (2 if IS_TH[kind] else 1) * (2 if concealed else 1) * (4 if kan else 1)
+    what = ("ankan" if concealed else "minkan") if kan else ("ankou" if concealed else "minkou")
+    return f"{what}_{NAMES[kind]}", fu
+
+
+#: every triplet's item by ``kind << 2 | concealed << 1 | kan`` (the items are shared values)
+_PUNG_ITEMS = tuple(_pung_item(k >> 2, bool(k & 2), bool(k & 1)) for k in range(34 << 2))
+_PAIR_REASONS = tuple(f"pair_{n}" for n in NAMES)
+#: the waits worth 2 fu and their items
+_WAIT_ITEMS = {w: (f"wait_{w}", 2) for w in ("kanchan", "penchan", "tanki")}
+
+
 def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
     """``(fu, breakdown)``; the breakdown's fu add up to the fu before rounding."""
     rules = c.rules
-    if r.form == CHIITOITSU:
+    form = r.form
+    if form == CHIITOITSU:
         return rules.chiitoitsu_fu, [("chiitoitsu", rules.chiitoitsu_fu)]
     tsumo = c.sit.tsumo
     closed = r.facts.closed
-    items: list[FuItem] = [("base", 20)]
-    if r.form != STANDARD:
+    if form != STANDARD:
+        items: list[FuItem] = [("base", 20)]
         items.append(("tsumo", 2) if tsumo else ("closed_ron", 10) if closed else ("ron", 0))
         return _round(items), items
     if closed and pinfu(r, c):
         if tsumo:
             return rules.pinfu_tsumo_fu, [("pinfu_tsumo", rules.pinfu_tsumo_fu)]
         return 30, [("base", 20), ("closed_ron", 10)]
-    if closed and not tsumo:
-        items.append(("closed_ron", 10))
+    items = [("base", 20)]
+    total = 20
     if tsumo:
         items.append(("tsumo", 2))
-    if r.wait in ("kanchan", "penchan", "tanki"):
-        items.append((f"wait_{r.wait}", 2))
-    for p in r.pungs:
-        fu = 2 * (2 if IS_TH[p.kind] else 1) * (2 if p.concealed else 1) * (4 if p.kan else 1)
-        what = (
-            ("ankan" if p.concealed else "minkan")
-            if p.kan
-            else ("ankou" if p.concealed else "minkou")
-        )
-        items.append((f"{what}_{NAMES[p.kind]}", fu))
-    pair_fu = _pair_fu(r.pair, c)
-    if pair_fu:
-        items.append((f"pair_{NAMES[r.pair]}", pair_fu))
-    fu = _round(items)
+        total += 2
+    elif closed:
+        items.append(("closed_ron", 10))
+        total += 10
+    wait = _WAIT_ITEMS.get(r.wait)
+    if wait is not None:
+        items.append(wait)
+        total += 2
+    for kind, concealed, kan in r.pungs:
+        item = _PUNG_ITEMS[kind << 2 | concealed << 1 | kan]
+        items.append(item)
+        total += item[1]
+    pair = r.pair
+    if pair >= 27:  # a suit pair is worth nothing
+        pair_fu = _pair_fu(pair, c)
+        if pair_fu:
+            items.append((_PAIR_REASONS[pair], pair_fu))
+            total += pair_fu
+    fu = -(-total // 10) * 10
     if not closed and fu == 20:
-        items.append(("open_pinfu", c.rules.open_pinfu_fu - 20))
-        fu = c.rules.open_pinfu_fu
+        items.append(("open_pinfu", rules.open_pinfu_fu - 20))
+        fu = rules.open_pinfu_fu
     return fu, items
 
 
@@ -91,16 +112,13 @@ def fu_value(r: Reading, c: Context) -> tuple[int, int]:
         if tsumo:
             return rules.pinfu_tsumo_fu, rules.pinfu_tsumo_fu
         return 30, 30
-    total = 20
-    if closed and not tsumo:
-        total += 10
-    if tsumo:
+    total = 22 if tsumo else 30 if closed else 20
+    if r.wait in _WAIT_ITEMS:
         total += 2
-    if r.wait in ("kanchan", "penchan", "tanki"):
-        total += 2
-    for p in r.pungs:
-        total += 2 * (2 if IS_TH[p.kind] else 1) * (2 if p.concealed else 1) * (4 if p.kan else 1)
-    total += _pair_fu(r.pair, c)
+    for kind, concealed, kan in r.pungs:
+        total += _PUNG_ITEMS[kind << 2 | concealed << 1 | kan][1]
+    if r.pair >= 27:
+        total += _pair_fu(r.pair, c)
     fu = -(-total // 10) * 10
     if not closed and fu == 20:
         return rules.open_pinfu_fu, total + 2

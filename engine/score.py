@@ -14,43 +14,41 @@ from typing import Any
 from engine.evaluate import Dora, Evaluation, dora_of
 from engine.parse import Parsed
 from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
-from engine.rules import Rules
-from engine.tiles import WIND_LETTERS
+from engine.tiles import EAST, WIND_LETTERS
 from engine.waits import Guarantee, is_furiten, win_and_guarantee
 from engine.yaku import Context
 
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
 
 
-def _seat_letter(parsed: Parsed) -> str:
-    return name_of_wind[parsed.situation.seat]
-
-
 @cache
-def _payer_seats(
-    seat: str, seats: tuple[str, ...], roles: tuple[str, ...]
-) -> tuple[tuple[int, str], ...]:
-    """For payers listed by role (the dealer, then children): ``(index in the list, seat)``
-    in settling order, shimocha first (§17). Few keys: seat × seats × role pattern."""
+def _payer_order(seat: str, seats: tuple[str, ...], dealer: bool) -> tuple[tuple[int, str], ...]:
+    """For the payers of a win or chombo of ``seat`` as :mod:`engine.points` lists them (the
+    dealer, then children; all children when ``seat`` is the dealer): ``(index in that list,
+    seat)`` in settling order, shimocha first (§17). Few keys: seat × seats × dealer."""
     i = seats.index(seat)
     others = [seats[(i + k) % len(seats)] for k in range(1, len(seats))]
     children = [s for s in others if s != seats[0]]
     rows = []
-    for j, role in enumerate(roles):
-        s = seats[0] if role == "dealer" else children.pop(0)
+    for j in range(len(others)):
+        s = seats[0] if j == 0 and not dealer else children.pop(0)
         rows.append((others.index(s), j, s))
     return tuple((j, s) for _, j, s in sorted(rows))
 
 
-def _with_seats(
-    amounts: list[tuple[str, int]], seat: str, rules: Rules, sign: int
-) -> list[dict[str, Any]]:
-    """Attach seats to ``[("dealer"|"child", n)]`` in shimocha-first order."""
-    roles = tuple([role for role, _ in amounts])
-    return [
-        {"from": amounts[j][0], "seat": s, "amount": sign * amounts[j][1]}
-        for j, s in _payer_seats(seat, rules.seats, roles)
-    ]
+def _payments(
+    amounts: list[tuple[str, int]], order: tuple[tuple[int, str], ...], factor: int
+) -> tuple[list[dict[str, Any]], int]:
+    """Payment rows ``{"from", "seat", "amount"}`` of ``[("dealer"|"child", n)]`` in settling
+    order (``order``: :func:`_payer_order`), each amount times ``factor``, and their sum."""
+    rows = []
+    total = 0
+    for j, s in order:
+        role, n = amounts[j]
+        n *= factor
+        total += n
+        rows.append({"from": role, "seat": s, "amount": n})
+    return rows, total
 
 
 def score(parsed: Parsed) -> dict[str, Any]:
@@ -67,86 +65,113 @@ def score(parsed: Parsed) -> dict[str, Any]:
         return _invalid(parsed, "no_win_shape", None, dora, g)
     if not sit.tsumo and is_furiten(hand, wait_kinds):
         return _invalid(parsed, "furiten", ev, dora, g)
+    yaku_han = ev.yaku_han
     # a yaku worth a yakuman on its own needs at least that many yaku han in all
-    has_yakuman_yaku = ev.yaku_han >= rules.yakuman_han and any(
+    has_yakuman_yaku = yaku_han >= rules.yakuman_han and any(
         h >= rules.yakuman_han for _, h in ev.yaku
     )
     if has_yakuman_yaku and not rules.dora_with_yakuman:
         dora = Dora()  # riichi-4p: a yakuman counts its yakuman yaku only
-    han = ev.yaku_han + dora.total
+    han = yaku_han + dora.total
     if sit.ron_on is not None:
         ok = has_yakuman_yaku if rules.kita_ron_needs_yakuman_yaku else han >= rules.yakuman_han
         if not ok:
             return _invalid(parsed, "yakuman_only", ev, dora, g)
     if sit.tsumo and sit.riichi == "none" and rules.non_riichi_tsumo_exception:
-        enough = ev.yaku_han >= required  # §18.2
+        enough = yaku_han >= required  # §18.2
     elif rules.guarantee:
-        enough = g.ok and ev.yaku_han >= required
+        enough = g.ok and yaku_han >= required
     else:
-        enough = ev.yaku_han >= required
+        enough = yaku_han >= required
     if not enough:
         return _invalid(parsed, "insufficient_yaku", ev, dora, g)
 
     base, limit, multiple = limited_base(han, ev.fu, has_yakuman_yaku, rules)
     factor = rules.aka5man_payment_multiplier if hand.kita_aka else 1  # §A8
-    seat = _seat_letter(parsed)
+    dealer = sit.seat == EAST
     if sit.tsumo:
-        amounts = [
-            (role, n * factor) for role, n in tsumo_amounts(base, sit.is_dealer, sit.honba, rules)
-        ]
-        payments = _with_seats(amounts, seat, rules, 1)
+        order = _payer_order(name_of_wind[sit.seat], rules.seats, dealer)
+        amounts = tsumo_amounts(base, dealer, sit.honba, rules)
+        payments, paid = _payments(amounts, order, factor)
     else:
-        payments = [
-            {
-                "from": "discarder",
-                "amount": ron_amount(base, sit.is_dealer, sit.honba, rules) * factor,
-            }
-        ]
+        paid = ron_amount(base, dealer, sit.honba, rules) * factor
+        payments = [{"from": "discarder", "amount": paid}]
     deposits = sit.deposits * rules.riichi_deposit
     if rules.aka5man_doubles_deposits:
         deposits *= factor
-    result = _body(True, None, ev, dora, g)
-    result.update(
-        han=han,
-        limit=limit,
-        yakuman_multiple=multiple,
-        base=base,
-        payments=payments,
-        deposits=deposits,
-        total=sum(p["amount"] for p in payments) + deposits,
-    )
+    result = _result(True, None, ev, dora, g, han, limit, multiple, payments, paid + deposits)
+    result["base"] = base
+    result["deposits"] = deposits
     return result
 
 
-def _body(
-    valid: bool, reason: str | None, ev: Evaluation | None, dora: Any, g: Guarantee
+def _result(
+    valid: bool,
+    reason: str | None,
+    ev: Evaluation | None,
+    dora: Dora,
+    g: Guarantee,
+    han: int,
+    limit: str | None,
+    multiple: int,
+    payments: list[dict[str, Any]],
+    total: int,
 ) -> dict[str, Any]:
+    """The Result JSON's fields up to ``wait`` (CONTRACT order): the chosen reading's yaku
+    and fu breakdown, dora by source, the §18 guarantee, ``han`` the total with dora."""
+    if ev is None:
+        return {
+            "valid": valid,
+            "reason": reason,
+            "han": han,
+            "yaku_han": 0,
+            "fu": 0,
+            "limit": limit,
+            "yakuman_multiple": multiple,
+            "yaku": [],
+            "dora": dora.to_json(),
+            "payments": payments,
+            "total": total,
+            "guarantee": g.to_json(),
+            "fu_breakdown": [],
+            "form": None,
+            "wait": None,
+        }
+    reading, yaku, yaku_han, fu, fu_items = ev
+    yaku_rows = []
+    for y, h in yaku:
+        yaku_rows.append({"id": y, "han": h})
+    fu_rows = []
+    for r, f in fu_items:
+        fu_rows.append({"reason": r, "fu": f})
     return {
         "valid": valid,
         "reason": reason,
-        "han": (ev.yaku_han if ev else 0) + dora.total,
-        "yaku_han": ev.yaku_han if ev else 0,
-        "fu": ev.fu if ev else 0,
-        "limit": None,
-        "yakuman_multiple": 0,
-        "yaku": [{"id": y, "han": h} for y, h in ev.yaku] if ev else [],
+        "han": han,
+        "yaku_han": yaku_han,
+        "fu": fu,
+        "limit": limit,
+        "yakuman_multiple": multiple,
+        "yaku": yaku_rows,
         "dora": dora.to_json(),
-        "payments": [],
-        "total": 0,
+        "payments": payments,
+        "total": total,
         "guarantee": g.to_json(),
-        "fu_breakdown": [{"reason": r, "fu": f} for r, f in ev.fu_items] if ev else [],
-        "form": ev.reading.form if ev else None,
-        "wait": ev.reading.wait if ev else None,
+        "fu_breakdown": fu_rows,
+        "form": reading.form,
+        "wait": reading.wait,
     }
 
 
 def _invalid(
-    parsed: Parsed, reason: str, ev: Evaluation | None, dora: Any, g: Guarantee
+    parsed: Parsed, reason: str, ev: Evaluation | None, dora: Dora, g: Guarantee
 ) -> dict[str, Any]:
     """A false win (誤栄/誤自模) is paid as chombo (§18.1, §R1.3): negative amounts."""
-    rules = parsed.rules
-    amounts = chombo_amounts(parsed.situation.is_dealer, rules)
-    payments = _with_seats(amounts, _seat_letter(parsed), rules, -1)
-    result = _body(False, reason, ev, dora, g)
-    result.update(payments=payments, total=sum(p["amount"] for p in payments), deposits=0)
+    rules, sit = parsed.rules, parsed.situation
+    dealer = sit.seat == EAST
+    order = _payer_order(name_of_wind[sit.seat], rules.seats, dealer)
+    payments, total = _payments(chombo_amounts(dealer, rules), order, -1)
+    han = (ev.yaku_han if ev is not None else 0) + dora.total
+    result = _result(False, reason, ev, dora, g, han, None, 0, payments, total)
+    result["deposits"] = 0
     return result

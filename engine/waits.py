@@ -75,11 +75,15 @@ class Guarantee(NamedTuple):
         return self.minimum is not None and self.minimum >= self.required
 
     def to_json(self) -> dict[str, object]:
+        required, waits, minimum = self
+        rows = []
+        for w, han in waits:
+            rows.append({"tile": NAMES[w], "yaku_han": han})
         return {
-            "required": self.required,
-            "minimum_over_waits": self.minimum,
-            "ok": self.ok,
-            "waits": [{"tile": NAMES[w.tile], "yaku_han": w.yaku_han} for w in self.waits],
+            "required": required,
+            "minimum_over_waits": minimum,
+            "ok": minimum is not None and minimum >= required,
+            "waits": rows,
         }
 
 

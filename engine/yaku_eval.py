@@ -55,6 +55,7 @@ class Plan(NamedTuple):
     own: tuple[tuple[int, int, YakuTest, int, int, bool, int, bool], ...]
     han: tuple[int, ...]  # han of each bit (composites: their own han; 0 when unavailable)
     ids: tuple[str, ...]  # yaku id of each bit
+    items: tuple[tuple[str, int], ...]  # (id, han) of each bit (yakuhai: per set)
     weaker: tuple[tuple[int, int], ...]  # (stronger form's bit, mask of the weaker forms)
     composites: tuple[tuple[int, int], ...]  # (mask of all parts, the composite's bit)
     #: bits of which one must be held for any combination rule to change the held mask
@@ -149,6 +150,7 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
         own=tuple(own),
         han=tuple(han),
         ids=tuple(spec.id for spec in rules.yaku),
+        items=tuple((spec.id, h) for spec, h in zip(rules.yaku, han, strict=True)),
         weaker=tuple(weaker.items()),
         composites=tuple(composites),
         post=post,
@@ -404,16 +406,18 @@ def _mask_han(plan: Plan, mask: int, yakuhai_han: int, c: Context) -> int:
 def _items(plan: Plan, mask: int, r: Reading, c: Context) -> list[tuple[str, int]]:
     """``(id, han)`` of each held bit in table order (yakuhai once per set, §21.1 applied)."""
     out: list[tuple[str, int]] = []
+    items = plan.items
+    special = plan.yakuhai | plan.open_riichi
     while mask:
         b = mask & -mask  # the lowest held bit
         mask ^= b
         i = b.bit_length() - 1
-        if b == plan.yakuhai:
+        if not b & special:
+            out.append(items[i])
+        elif b == plan.yakuhai:
             out.extend(("yakuhai", plan.han[i] * n) for _, n in yakuhai_sets(r, c))
-        elif b == plan.open_riichi:
-            out.append((plan.ids[i], _open_riichi_han(plan.han[i], c)))
         else:
-            out.append((plan.ids[i], plan.han[i]))
+            out.append((plan.ids[i], _open_riichi_han(plan.han[i], c)))
     return out
 
 
@@ -437,7 +441,9 @@ def yaku_of_mask(r: Reading, c: Context, mask: int) -> list[tuple[str, int]]:
     known."""
     if not mask:
         return []
-    out = _items(plan_of(c.rules, r.facts.closed, r.form), mask, r, c)
+    entry = c.cache.get((r.facts.closed, r.form))  # (plan, situational yaku) of this context
+    plan = entry[0] if entry is not None else plan_of(c.rules, r.facts.closed, r.form)
+    out = _items(plan, mask, r, c)
     rules = c.rules
     if rules.yakuman_exclusive and any(h >= rules.yakuman_han for _, h in out):
         out = [(y, h) for y, h in out if h >= rules.yakuman_han]

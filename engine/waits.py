@@ -201,8 +201,10 @@ def win_and_guarantee(
         shapes = wait_shapes(hand, rules)
         g = guarantee(parsed, shapes, {win: ev}, ctx, make)
         return ev, g, [w for w, _ in shapes]
-    new = tuple.__new__
+    new = tuple.__new__  # WaitValue(...), Guarantee(...) without the NamedTuple's __new__
     values = []
+    kinds = []
+    minimum: int | None = None
     dora: _WaitDora | None = None
     for w, hans in found.waits:
         if w == win:  # its evaluation is the guarantee's value of that wait
@@ -216,9 +218,11 @@ def win_and_guarantee(
                 make = completer(hand, rules)
             han = _wait_han(w, None, make, ctx, dora)
         values.append(new(WaitValue, (w, han)))
-    minimum = min([v.yaku_han for v in values]) if values else None
-    g = Guarantee(rules.min_han(sit.honba), tuple(values), minimum)
-    return ev, g, [w for w, _ in found.waits]
+        kinds.append(w)
+        if minimum is None or han < minimum:
+            minimum = han
+    g = new(Guarantee, (rules.min_han(sit.honba), tuple(values), minimum))
+    return ev, g, kinds
 
 
 def ron_and_tsumo_values(

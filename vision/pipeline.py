@@ -3,7 +3,8 @@
 ``Recognizer`` loads both ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
 is the cached process-wide one. Tiles the classifier calls ``flower`` (HK flower/season tiles,
 never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers. Each crop
-is read twice (as cut and turned 180°, probabilities averaged: ``TURN``), a second hit on one
+is read twice (as cut and turned 180°, probabilities averaged: ``TURN``); a crop read with
+p < 0.9 is cut again looser and re-read (``vision.classify.WIDE_MARGINS``). A second hit on one
 tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
 ``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
 (``WEAK_HEAT``, ``WEAK_SURE``); the settings and their measurements are in

@@ -25,14 +25,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face, kind, readable, unpack
+from vision.layout.notation import AKA_MAN, NORTH, as_sanma, is_face, kind, readable, unpack
 from vision.types import TileDetection
 
 # A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
 Reading = tuple[str, float, tuple[tuple[str, float], ...]]
 
-# Tiles the classifier names, in its output order (vision/classify.py CLASSES); only these
-# (no back, flower or none) may be accepted from a probe.
 PROBE_SURE = 0.5  # the probed crop's best reading at least this likely past the row's ends
 PROBE_SURE_INSIDE = 0.2  # ... and in a hole between two tiles of the row's line
 PROBE_IOU = 0.25  # a probe box overlapping a reported tile this much (IoU) is no hole
@@ -182,17 +180,23 @@ def gap_boxes(
         step = _local_pitch(links, i, pitch)
         if links[i] < HOLE * step:
             continue
+        # The winning tile is set apart on purpose: a gap beside it may be no hole (a crop
+        # there straddles a neighbour), so it takes the bar of a place past the row's end.
+        inside = "win" not in (tiles[a].group, tiles[b].group)
         m = min(MAX_HOLE, round(links[i] / step) - 1)
         for j in range(1, m + 1):
             p = cp[i] + (cp[i + 1] - cp[i]) * j / (m + 1)
-            places.append((p, [tiles[a], tiles[b]], f"between {name(a)} and {name(b)}", True))
+            places.append((p, [tiles[a], tiles[b]], f"between {name(a)} and {name(b)}", inside))
     first, second, last, before = chain[0], chain[1], chain[-1], chain[-2]
     step_l = _centre(tiles[first]) - _centre(tiles[second])
     step_r = _centre(tiles[last]) - _centre(tiles[before])
     step_l *= _local_pitch(links, -1, pitch) / max(float(np.linalg.norm(step_l)), 1e-6)
     step_r *= _local_pitch(links, len(links), pitch) / max(float(np.linalg.norm(step_r)), 1e-6)
-    places.append((cp[0] + step_l, [tiles[first]], f"left of {name(first)}", False))
-    places.append((cp[-1] + step_r, [tiles[last]], f"right of {name(last)}", False))
+    # Nothing of the hand lies past the winning tile (§1: it is set apart at the row's end).
+    if tiles[first].group != "win":
+        places.append((cp[0] + step_l, [tiles[first]], f"left of {name(first)}", False))
+    if tiles[last].group != "win":
+        places.append((cp[-1] + step_r, [tiles[last]], f"right of {name(last)}", False))
 
     # Boxes of touching tiles overlap (they hold the tiles' bodies): a probe may overlap a
     # reported tile as much as the row's neighbours overlap each other, and a little more.
@@ -292,9 +296,33 @@ def gap_probe(
     if not found:
         return layout
     again = reconstruct([*tiles, *(det for det, _ in found)], image_size=size)
-    if short_by(again.hand) >= need:
+    if short_by(again.hand) >= need or not _only_filled(again, found):
         return layout
     return Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
+
+
+def _only_filled(again: Layout, found: Sequence[tuple[TileDetection, str]]) -> bool:
+    """Whether the layout read with the probed tiles took them as the concealed row's: every
+    probed tile lies in it (as its warning says), and no kind is held five times (§1; tiles
+    beyond a hole join the row too, so the probe's own count of the first layout cannot
+    promise that). The rest may change: a row cut by a hole can have been misread as melds."""
+    boxes = {det.box for det, _ in found}
+    if any(t.group != "hand" for t in again.tiles if t.box in boxes):
+        return False
+    return not fifth_of_a_kind(again.hand)
+
+
+def fifth_of_a_kind(hand: Mapping[str, object]) -> bool:
+    """Whether a hand JSON holds some kind five times or more (hand, win, melds and kita)."""
+    tiles = unpack(str(hand.get("hand") or ""))
+    if hand.get("win"):
+        tiles.append(str(hand["win"]))
+    for meld in hand.get("melds") or []:  # type: ignore[attr-defined]
+        tiles += unpack(str(meld).split(":")[-1])
+    kita, aka = int(hand.get("kita") or 0), int(hand.get("kita_aka") or 0)  # type: ignore[call-overload]
+    tiles += [NORTH] * (kita - aka) + [AKA_MAN] * aka
+    counts = Counter(kind(as_sanma(t)) for t in tiles)
+    return any(n > 4 for n in counts.values())
 
 
 def kakan_probe(

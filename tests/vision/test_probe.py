@@ -19,6 +19,7 @@ from vision.probe import (
     Probe,
     accept,
     added_tiles,
+    fifth_of_a_kind,
     gap_boxes,
     gap_probe,
     kakan_probe,
@@ -190,6 +191,38 @@ def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
     assert [d.group for d in lay.tiles].count("hand") == 13
     # a whole hand is not probed
     assert gap_probe(lay.tiles, lay, (1600, 1200), read) is lay and len(looked) == 1
+
+
+def test_the_winning_tiles_gap_takes_the_end_bar_and_nothing_is_probed_past_it() -> None:
+    """§1: the winning tile is set apart at the row's end on purpose; a crop in its gap may
+    straddle a neighbour, so it needs the sure bar of a place past the row's end."""
+    row = _row(12)
+    win = TileDetection("3z", (100 + PITCH * 13.6, 300, 100 + PITCH * 13.6 + W, 354), 0, 0.9,
+                        "win")
+    probes = gap_boxes([*row, win], SIZE)
+    assert probes and not any(p.inside for p in probes)
+    assert all(_centre_x(p) < win.box[0] for p in probes)  # nothing right of the winning tile
+
+
+def test_rule_1_gap_probe_refuses_a_fifth_made_with_the_tiles_beyond_the_hole() -> None:
+    """The tiles past a hole join the row only in the second layout: a probed tile that makes
+    a fifth of a kind with them is not taken (the first layout kept)."""
+    t = Table()
+    t.row("555p7p123s456s11z")
+    gone = t.tiles.pop(4)  # the 7p
+    t.tiles.insert(4, replace(gone, tile="5p"))  # ... read 5p beyond the hole: four 5p
+    t.tiles.pop(3)  # and the fourth tile of the row missed: the hole
+    first = reconstruct(t.tiles, (1600, 1200))
+    lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
+    assert lay is first
+
+
+def test_fifth_of_a_kind_counts_hand_win_melds_and_kita() -> None:
+    assert fifth_of_a_kind({"hand": "555557p123456s1z", "win": "1z"})
+    assert fifth_of_a_kind({"hand": "55p", "win": "0p", "melds": ["pon:555p"]})
+    assert fifth_of_a_kind({"hand": "4444z", "kita": 1, "kita_aka": 0})
+    assert not fifth_of_a_kind({"hand": "123p", "win": "1p", "melds": ["kakan:5555p"],
+                                "kita": 1, "kita_aka": 1})
 
 
 def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:

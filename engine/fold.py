@@ -30,6 +30,7 @@ signatures recur across different hands.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import NamedTuple
 
 from engine.decompose import (
@@ -50,7 +51,7 @@ from engine.tiles import (
     NORTH,
     WINDS,
 )
-from engine.yaku import Context, yakuhai_kinds, yakuhai_sets
+from engine.yaku import Context, yakuhai_sets, yakuhai_table
 from engine.yaku_eval import Plan, _combined_mask, _hand, _own, combined_han, situational
 
 # The reading-level yaku whose tests read only what the signature holds (RULES.md "Yaku").
@@ -353,18 +354,27 @@ def _tables(plan: Plan, c: Context) -> tuple[tuple[int, ...], tuple[int, ...]]:
     key = (c.sit.seat, c.sit.round)
     classes = plan.fold.get(key)
     if classes is None:
-        table = yakuhai_kinds(c)
-        honor_class = tuple(
-            sum(table.get(27 + i, 0) for i in range(7) if m >> i & 1)
-            | sum(1 for i in range(4, 7) if m >> i & 1) << 4
-            | sum(1 for i in range(4) if m >> i & 1) << 6
-            for m in range(128)
-        )
-        pair_class = tuple(
-            (k in table) | (k in DRAGONS) << 1 | (k in WINDS) << 2 for k in range(34)
-        )
-        classes = plan.fold[key] = (honor_class, pair_class)
+        classes = plan.fold[key] = _class_tables(c.sit.seat, c.sit.round,
+                                                 c.rules.north_is_yakuhai)
     return classes
+
+
+@cache
+def _class_tables(seat: int, round_wind: int, north: bool
+                  ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`_tables` by seat, round and the North option (at most 4·4·2 pairs), shared by
+    every plan: a new rule set's plan must not build them again (about 0.75 ms each)."""
+    table = yakuhai_table(seat, round_wind, north)
+    honor_class = tuple(
+        sum(table.get(27 + i, 0) for i in range(7) if m >> i & 1)
+        | sum(1 for i in range(4, 7) if m >> i & 1) << 4
+        | sum(1 for i in range(4) if m >> i & 1) << 6
+        for m in range(128)
+    )
+    pair_class = tuple(
+        (k in table) | (k in DRAGONS) << 1 | (k in WINDS) << 2 for k in range(34)
+    )
+    return honor_class, pair_class
 
 
 class Folded(NamedTuple):
@@ -397,11 +407,11 @@ def fold_waits(
     closed = meld_th = True
     meld_honor = meld_terminal = False
     if melds:
-        for m in melds:
-            kind = m.kind  # (Meld's is_run / is_open / is_kan, without the property calls)
+        for meld in melds:
+            kind = meld.kind  # (Meld's is_run / is_open / is_kan, without the property calls)
             if kind == "chi":
                 return None
-            k = m.tile
+            k = meld.tile
             meld_tm |= 1 << k
             if k >= 27:
                 meld_honor = True
@@ -434,8 +444,8 @@ def fold_waits(
     used: list[int] | None = None
     if not rules.used_up_waits_count and (melds or hand.kita):
         used = list(concealed)
-        for m in melds:
-            used[m.tile] += len(m.tiles)
+        for meld in melds:
+            used[meld.tile] += len(meld.tiles)
         used[NORTH] += hand.kita
     get = _RECORDS.get
     r0 = get(concealed[0:9]) or group_record(concealed[0:9])

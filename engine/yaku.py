@@ -146,12 +146,12 @@ def yakuhai_kinds(c: Context) -> dict[int, int]:
     """
     table = c.yakuhai
     if table is None:
-        table = c.yakuhai = _yakuhai_table(c.sit.seat, c.sit.round, c.rules.north_is_yakuhai)
+        table = c.yakuhai = yakuhai_table(c.sit.seat, c.sit.round, c.rules.north_is_yakuhai)
     return table
 
 
 @cache
-def _yakuhai_table(seat: int, round_wind: int, north: bool) -> dict[int, int]:
+def yakuhai_table(seat: int, round_wind: int, north: bool) -> dict[int, int]:
     """:func:`yakuhai_kinds` by seat, round and the North option (at most 4·4·2 tables;
     callers never modify them)."""
     out = {d: 1 for d in DRAGONS}

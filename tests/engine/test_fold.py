@@ -150,3 +150,49 @@ def test_rule_18_win_evaluated_through_the_fold_is_best_of_its_readings() -> Non
         assert ev == best(facts, ctx, extra, readings_in(facts, ctx)), obj
         assert [v.yaku_han for v in g.waits if v.tile == win] in ([], [ev.yaku_han if ev else 0])
     assert several > 30
+
+
+def _fold_matches(objs: list[dict[str, Any]]) -> int:
+    """Fold every hand of ``objs`` in order in one process (the signature table shared) and
+    compare each wait's han with the reading-by-reading path; the number of waits checked."""
+    checked = 0
+    for obj in objs:
+        p = parse_hand(obj, need_win=False)
+        ctx = Context(p.situation, p.rules)
+        found = fold_waits(p.hand, p.rules, (ctx,))
+        assert found is not None, obj
+        make = completer(p.hand, p.rules)
+        dora = _WaitDora(p.hand, p.situation, p.rules)
+        for (w, hans), (_, decomps) in zip(found.waits, wait_shapes(p.hand, p.rules),
+                                           strict=True):
+            if hans is not None:
+                assert hans[0] == _wait_han(w, decomps, make, ctx, dora), (obj, name(w))
+                checked += 1
+    return checked
+
+
+def _fresh_plans() -> None:
+    """Empty the rule-set and plan caches, so the next hand meets an empty signature table."""
+    from engine import rules, yaku_eval
+
+    rules._RULES_CACHE.clear()
+    yaku_eval._PLAN_CACHE.clear()
+
+
+def test_rule_18_fold_signatures_tell_apart_hands_alike_but_for_one_feature() -> None:
+    """Pairs that share every signature feature but one, folded one after the other both
+    ways round: a cached signature answer must never serve the other hand (found by
+    breaking the fold one feature at a time)."""
+    kita_shape = {"hand": "12378999p12379s", "rules": {"kita_counts_in_shape": True}}
+    doukou = {"hand": "111p111s234p5s", "melds": ["pon:111m"]}
+    three_kans = {"hand": "123p4s", "melds": ["ankan:1111z", "minkan:2222z", "minkan:9999p"]}
+    pairs = [
+        (kita_shape, {**kita_shape, "kita": 1}),
+        (doukou, {**doukou, "melds": ["pon:999m"]}),
+        (three_kans, {**three_kans, "melds": ["ankan:1111z", "minkan:2222z", "pon:999p"],
+                      "hand": "123p4s"}),
+    ]
+    for a, b in pairs:
+        for order in ([a, b], [b, a]):
+            _fresh_plans()
+            assert _fold_matches(order) > 0

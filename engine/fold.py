@@ -43,7 +43,7 @@ from engine.decompose import (
 )
 from engine.parse import HandInput
 from engine.rules import Rules
-from engine.suits import GROUP_FLAGS, GroupDecomp, rank_decomps, receivers
+from engine.suits import GROUP_FLAGS, GroupDecomp, group_additions, rank_decomps, receivers
 from engine.tiles import (
     DRAGONS,
     IS_TERMINAL,
@@ -228,27 +228,18 @@ def _kinds(recs: tuple[GroupRecord, ...]) -> frozenset[int]:
 
 def additions(counts: tuple[int, ...]) -> Additions:
     """For a pattern: ``(rank, flags after, taker records)`` of each kind that completes it
-    (as :func:`engine.suits.group_additions`: a kind within two ranks of a held one, for the
-    honors a held one), the completed pattern's decompositions with the winning tile's roles
-    (worked out when the pattern first takes a winning tile, then kept; bounded)."""
+    (the kinds of :func:`engine.suits.group_additions`), the completed pattern's
+    decompositions with the winning tile's roles (worked out when the pattern first takes a
+    winning tile, then kept; bounded)."""
     found = _ADDS.get(counts)
     if found is not None:
         return found
     adds = []
-    if sum(counts) % 3:  # whole sets plus one tile never complete
-        near = 0
-        for i, c in enumerate(counts):
-            if c:
-                near |= 1 << i
-        if len(counts) == 9:
-            near |= near << 1 | near << 2 | near >> 1 | near >> 2
-        for i, c in enumerate(counts):
-            if c < 4 and near >> i & 1:
-                after = counts[:i] + (c + 1,) + counts[i + 1 :]
-                whole = _whole(after) if after in GROUP_FLAGS else ()
-                if whole:
-                    takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
-                    adds.append((i, GROUP_FLAGS[after], takers))
+    for i, flags, after in group_additions(counts):
+        whole = _whole(after)
+        if whole:
+            takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
+            adds.append((i, flags, takers))
     if len(_ADDS) > _RECORDS_MAX:
         _ADDS.clear()
     found = _ADDS[counts] = tuple(adds)

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.detect import iou
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import AKA_MAN, NORTH, as_sanma, is_face, kind, readable, unpack
 from vision.types import TileDetection
@@ -137,14 +138,6 @@ def _box_at(p: np.ndarray, like: Sequence[TileDetection]) -> tuple[float, float,
     return (float(p[0]) - w / 2, float(p[1]) - h / 2, float(p[0]) + w / 2, float(p[1]) + h / 2)
 
 
-def _iou(a: Sequence[float], b: Sequence[float]) -> float:
-    ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def gap_boxes(
     tiles: Sequence[TileDetection], image_size: tuple[int, int], need: int = 1
 ) -> list[Probe]:
@@ -200,7 +193,7 @@ def gap_boxes(
 
     # Boxes of touching tiles overlap (they hold the tiles' bodies): a probe may overlap a
     # reported tile as much as the row's neighbours overlap each other, and a little more.
-    touching = [_iou(tiles[a].box, tiles[b].box) for a, b in zip(row, row[1:], strict=False)]
+    touching = [iou(tiles[a].box, tiles[b].box) for a, b in zip(row, row[1:], strict=False)]
     limit = PROBE_IOU + float(np.median(touching))
     w, h = image_size
     centres = [_centre(t) for t in tiles]
@@ -211,7 +204,7 @@ def gap_boxes(
             continue
         if any(float(np.linalg.norm(p - c)) < PROBE_NEAR * pitch for c in centres):
             continue
-        if any(_iou(box, t.box) >= limit for t in tiles):
+        if any(iou(box, t.box) >= limit for t in tiles):
             continue
         out.append(Probe(box, where, inside))
     return out
@@ -271,7 +264,7 @@ def added_tiles(
         if k not in pons or d.confidence < KAKAN_SURE or counts[k] >= 4:
             continue
         if any(
-            t.group == "meld" and kind(t.tile) == k and _iou(d.box, t.box) >= KAKAN_IOU
+            t.group == "meld" and kind(t.tile) == k and iou(d.box, t.box) >= KAKAN_IOU
             for t in tiles
         ):
             out.append(d)

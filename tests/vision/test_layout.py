@@ -297,6 +297,15 @@ def test_rule_23_kakan_whose_called_tile_is_reported_upright() -> None:
     check(t, hand("123p789s1122z", "2z", ["kakan:6666p"]))
 
 
+def hand_with_pon_of_7z(t: Table) -> None:
+    """The hand 234p5567899s (winning tile 9s set a little apart) and a pon of 7z, called
+    from the left, right of it: the scene of the kita tests."""
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("7z", "meld", gap=0.7, sideways=True)
+    t.row("77z", "meld")
+
+
 def one_box_kakan(t: Table, tile: str) -> None:
     """A kakan right of the hand whose called and added tiles the detector saw as one upright
     box twice a tile's height, between two upright tiles of the set."""
@@ -343,10 +352,15 @@ def test_rule_23_minkan_tiles_side_by_side_are_no_kakan() -> None:
     check(t, hand("123p789s1122z", "2z", ["minkan:9999p"]))
 
 
-def test_rule_1_called_tile_with_one_alike_is_a_pon_when_the_count_needs_it() -> None:
+@pytest.mark.parametrize("where", [{}, {"x": 300.0, "deg": 30.0}, {"x": 300.0, "deg": -35.0}])
+def test_rule_1_called_tile_with_one_alike_is_a_pon_when_the_count_needs_it(
+    where: dict[str, float],
+) -> None:
     """A sideways tile and one of its kind, the hand three tiles short (§1): a pon whose third
-    tile the detector missed, with a warning naming it."""
-    t = Table()
+    tile the detector missed, with a warning naming it. On a row turned 30° a sideways tile's
+    box is no wider for its height than an upright one's: the detector's turn alone makes it
+    the called tile."""
+    t = Table(**where)
     t.row("234p678s5599s")
     t.put("9s", "win", gap=0.5)
     t.put("1s", "meld", gap=0.7, sideways=True)
@@ -365,19 +379,6 @@ def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
     assert layout.hand["melds"] == [] and layout.hand["hand"] == "123456p789s1122z"
     assert not any("not seen" in w for w in layout.warnings)
     assert any("called meld 1s 1s has 2 tiles" in w for w in layout.warnings)
-
-
-def test_rule_1_called_tile_with_one_alike_on_a_steep_row_is_a_pon() -> None:
-    """On a row turned 30° a sideways tile's box is no wider for its height than an upright
-    one's: the detector's turn alone makes it the called tile of a pon with a tile unseen."""
-    for deg in (30.0, -35.0):
-        t = Table(x=300.0, deg=deg)
-        t.row("234p678s5599s")
-        t.put("9s", "win", gap=0.5)
-        t.put("1s", "meld", gap=0.7, sideways=True)
-        t.put("1s", "meld")
-        layout = check(t, hand("234p5567899s", "9s", ["pon:111s"]), warnings=1)
-        assert "its third 1s not seen" in layout.warnings[0]
 
 
 def test_rule_1_lone_tile_touching_the_end_of_a_13_tile_hand_is_the_winning_tile() -> None:
@@ -542,20 +543,14 @@ def test_north_set_apart_off_the_line_is_kita_and_the_hand_is_tenpai() -> None:
 
 def test_kita_after_melds() -> None:
     t = Table()
-    t.row("234p678s5599s")
-    t.put("9s", "win", gap=0.5)
-    t.put("7z", "meld", gap=0.7, sideways=True)
-    t.row("77z", "meld")
+    hand_with_pon_of_7z(t)
     t.put("0m", "kita", gap=0.8)
     check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1))
 
 
 def test_kita_laid_in_a_line_beyond_the_melds() -> None:
     t = Table(y=900.0)
-    t.row("234p678s5599s")
-    t.put("9s", "win", gap=0.5)
-    t.put("7z", "meld", gap=0.7, sideways=True)
-    t.row("77z", "meld")
+    hand_with_pon_of_7z(t)
     meld_x = t.tiles[-3].box[0]
     t.elsewhere("4z", meld_x - 2.8 * A, 900 - 2.0 * B, "kita")  # in line with the 0m
     t.elsewhere("0m", meld_x - 1.0 * A, 900 - 2.0 * B, "kita")
@@ -729,10 +724,7 @@ def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
     from vision.layout import _turn
 
     t = Table()
-    t.row("234p678s5599s")
-    t.put("9s", "win", gap=0.5)
-    t.put("7z", "meld", gap=0.7, sideways=True)
-    t.row("77z", "meld")
+    hand_with_pon_of_7z(t)
     t.put("0m", "kita", gap=0.8)
     w, h = 1600, 1200
     t.tiles = [_turn(d, w, h, clockwise) for d in t.tiles]

@@ -12,7 +12,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.vision.test_layout import A, B, Table, check, hand, one_box_kakan
+from tests.vision.test_layout import (
+    A,
+    B,
+    Table,
+    check,
+    hand,
+    hand_with_pon_of_7z,
+    one_box_kakan,
+)
 from vision.layout import kind, reconstruct
 from vision.layout.notation import readable
 from vision.layout.rulefix import Places, correct, vote_kind
@@ -411,10 +419,7 @@ def test_rule_a4_an_upright_lone_tile_needs_a_real_north_reading_to_be_a_kita() 
 def test_rule_a4_an_upright_tile_beyond_the_melds_needs_a_real_north_reading() -> None:
     for north, group in ((0.12, "other"), (UPRIGHT_KITA_ALT, "kita")):
         t = Table(y=900.0)
-        t.row("234p678s5599s")
-        t.put("9s", "win", gap=0.5)
-        t.put("7z", "meld", gap=0.7, sideways=True)
-        t.row("77z", "meld")
+        hand_with_pon_of_7z(t)
         meld_x = t.tiles[-3].box[0]
         t.elsewhere("1s", meld_x - 1.0 * A, 900 - 2.0 * B, group)
         unsure(t, 0.29, ("1z", 0.16), ("4z", north))

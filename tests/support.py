@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 # The hand JSON's fields as CONTRACT.md lists them, written out here on purpose: the tests check
@@ -75,6 +77,17 @@ def open_page(browser: Any, server: str, path: str, *, bypass_csp: bool, **conte
     )
     page.goto(server + path)
     return ctx, page, errors, outside
+
+
+@contextmanager
+def checked_page(browser: Any, server: str, path: str, **context: Any) -> Iterator[Any]:
+    """The page at ``server + path`` for a test to drive (CSP bypassed, so it may evaluate script
+    in it); after the test, no script error and no request outside the server are allowed."""
+    ctx, page, errors, outside = open_page(browser, server, path, bypass_csp=True, **context)
+    yield page
+    assert errors == [], errors
+    assert outside == [], f"the page reached outside the server: {outside}"
+    ctx.close()
 
 
 def _console_error(errors: list[str], msg: Any) -> None:

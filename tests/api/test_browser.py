@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import free_port, open_page
+from tests.support import checked_page, free_port, open_page
 
 from .conftest import drawn_photo, require_engine
 
@@ -80,12 +80,9 @@ def _open(browser, server, bypass_csp: bool):  # type: ignore[no-untyped-def]
 
 @pytest.fixture()
 def page(browser, server):
-    """The page at 360 px (CSP bypassed so the test may evaluate script in it)."""
-    ctx, pg, errors, outside = _open(browser, server, bypass_csp=True)
-    yield pg
-    assert errors == [], errors
-    assert outside == [], f"the page reached outside the server: {outside}"
-    ctx.close()
+    """The page at 360 px."""
+    with checked_page(browser, server, "/", device_scale_factor=2) as pg:
+        yield pg
 
 
 def test_page_works_under_its_content_security_policy(browser, server, tmp_path):

@@ -196,3 +196,130 @@ def test_rule_18_fold_signatures_tell_apart_hands_alike_but_for_one_feature() ->
         for order in ([a, b], [b, a]):
             _fresh_plans()
             assert _fold_matches(order) > 0
+
+
+# Situations the random hands above never meet: open riichi (§21.1: 15 han on a ron from a
+# player not in riichi, open double riichi 3 [interp]), rinshan and chankan (§18.3: they hold
+# for every wait), and 8+ honba (§18.4: 3 han required from 5 honba; §35 paarenchan for the
+# dealer). Each set of hands is checked wait by wait (score's single context and tenpai's ron
+# and tsumo contexts) and as whole score/tenpai results against the engine with the fold off.
+SITUATIONS: dict[str, list[dict[str, Any]]] = {
+    "open_riichi": [
+        {"riichi": r, "tsumo": t, "discarder_riichi": d}
+        for r in ("open", "double_open")
+        for t, d in ((True, False), (False, False), (False, True))
+    ],
+    "rinshan_chankan": [
+        {"rinshan": True, "tsumo": True},
+        {"chankan": True, "tsumo": False},
+        {"rinshan": True, "haitei": True, "tsumo": True},
+    ],
+    "honba_8": [{"honba": h, "seat": s} for h in (8, 9, 12) for s in ("E", "S", "W")],
+}
+
+
+def _situated(kind: str, n: int, seed: int, win: bool) -> list[dict[str, Any]]:
+    """``n`` hand JSONs of the benchmark's and dense one-suit shapes (with their winning tile
+    when ``win``), each in one of ``SITUATIONS[kind]`` and a random option set (hands the
+    situation cannot hold, such as open riichi with a pon, are drawn again)."""
+    rng = random.Random(seed)
+    out: list[dict[str, Any]] = []
+    while len(out) < n:
+        if rng.random() < 0.3:
+            base = rng.choice([9, 18])
+            tiles = rng.sample(list(range(base, base + 9)) * 4, 14)
+            counts = [0] * 34
+            for t in tiles:
+                counts[t] += 1
+            counts[tiles[0]] -= 1
+            obj: dict[str, Any] = {"hand": _tiles_text(counts), "win": name(tiles[0])}
+        else:
+            obj = random_winning_hand(rng)
+        obj.update(
+            riichi="none",
+            seat=rng.choice("ESW"),
+            round=rng.choice("ES"),
+            rules=rng.choice(OPTIONS),
+            honba=rng.choice([0, 3]),
+        )
+        obj.update(rng.choice(SITUATIONS[kind]))
+        if kind == "rinshan_chankan" and rng.random() < 0.3:
+            obj["honba"] = 5
+        if obj["riichi"] != "none" and rng.random() < 0.3:
+            obj["ippatsu"] = True
+        if not win:
+            obj.pop("win")
+        try:
+            parse_hand(obj, need_win=win)
+        except InputError:
+            continue
+        out.append(obj)
+    return out
+
+
+def _no_fold(*_: Any, **__: Any) -> None:
+    """``fold_waits`` switched off: every wait read reading by reading."""
+    return None
+
+
+def _check_waits(objs: list[dict[str, Any]]) -> int:
+    """Each hand's folded waits (score's context; tenpai's ron and tsumo contexts) equal the
+    reading-by-reading values; the number of folded waits checked."""
+    checked = 0
+    for obj in objs:
+        p = parse_hand(obj, need_win=False)
+        ctx = Context(p.situation, p.rules)
+        found = fold_waits(p.hand, p.rules, (ctx,))
+        if found is None:
+            continue
+        shapes = wait_shapes(p.hand, p.rules)
+        assert [w for w, _ in found.waits] == [w for w, _ in shapes], obj
+        make = completer(p.hand, p.rules)
+        dora = _WaitDora(p.hand, p.situation, p.rules)
+        for (w, hans), (_, decomps) in zip(found.waits, shapes, strict=True):
+            if hans is not None:
+                assert hans[0] == _wait_han(w, decomps, make, ctx, dora), (obj, name(w))
+                checked += 1
+        folded = ron_and_tsumo_values(p.hand, p.situation, p.rules)
+        assert folded == ron_and_tsumo_values(p.hand, p.situation, p.rules, shapes), obj
+    return checked
+
+
+def _check_results(objs: list[dict[str, Any]], monkeypatch: Any) -> None:
+    """score() (hands with a win) or tenpai() (without) are the same with the fold off."""
+    from engine import waits
+    from engine.score import score
+
+    win = "win" in objs[0]
+    run = score if win else waits.tenpai
+    folded = [run(parse_hand(obj, need_win=win)) for obj in objs]
+    with monkeypatch.context() as m:
+        m.setattr(waits, "fold_waits", _no_fold)
+        plain = [run(parse_hand(obj, need_win=win)) for obj in objs]
+    for obj, a, b in zip(objs, folded, plain, strict=True):
+        assert a == b, obj
+
+
+def test_rule_21_1_fold_open_riichi_and_open_double_riichi(monkeypatch: Any) -> None:
+    """Open riichi is 15 han on a ron from a player not in riichi (2 on tsumo or from a
+    riichi player), open double riichi 3 [interp]: a combination-rule yaku the fold must
+    value per context, never from a signature."""
+    assert _check_waits(_situated("open_riichi", 300, 211, False)) > 300
+    _check_results(_situated("open_riichi", 200, 212, True), monkeypatch)
+    _check_results(_situated("open_riichi", 150, 213, False), monkeypatch)
+
+
+def test_rule_18_3_fold_rinshan_and_chankan_hold_for_every_wait(monkeypatch: Any) -> None:
+    """Rinshan (tsumo) and chankan (ron) count for every wait (§18.3); rinshan with haitei
+    counts once unless the option combines them (§40)."""
+    assert _check_waits(_situated("rinshan_chankan", 300, 183, False)) > 300
+    _check_results(_situated("rinshan_chankan", 200, 184, True), monkeypatch)
+    _check_results(_situated("rinshan_chankan", 150, 185, False), monkeypatch)
+
+
+def test_rule_18_4_fold_eight_honba_three_han_and_paarenchan(monkeypatch: Any) -> None:
+    """With 8+ honba the guarantee needs 3 han (§18.4) and the dealer holds paarenchan
+    (§35, 15 han, counted for every wait)."""
+    assert _check_waits(_situated("honba_8", 300, 184, False)) > 300
+    _check_results(_situated("honba_8", 200, 185, True), monkeypatch)
+    _check_results(_situated("honba_8", 150, 186, False), monkeypatch)

@@ -8,15 +8,19 @@ p < 0.9 is cut again looser and re-read (``vision.classify.WIDE_MARGINS``). A se
 tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
 ``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
 (``WEAK_HEAT``, ``WEAK_SURE``); the settings and their measurements are in
-models/MODEL_CARD.md ("Inference tuning"). After the layout, two second looks
+models/MODEL_CARD.md ("Inference tuning"). After the layout, three second looks
 (vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
-classified, and a second hit dropped as a double of a pon's tile is tried as its kakan's added
-tile (§23); each tile added so is named in a warning.
+classified; a box bigger than the tiles around it is cut in two (vision/split.py: two touching
+tiles, or a kakan's added tile on its called one) and kept cut when both halves read surely and
+the layout comes out better; and a second hit dropped as a double of a pon's tile is tried as its
+kakan's added tile (§23). Each look works on the detections the looks before it kept; each tile
+added or cut so is named in a warning.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -29,7 +33,8 @@ from vision.decode import decode
 from vision.detect import HEAT_THRESHOLD, SQUASHES, RawBox, TileDetector, iou, squash, unsquash
 from vision.detect import decode as decode_heat
 from vision.layout import Layout, reconstruct
-from vision.probe import Reading, gap_probe, kakan_probe
+from vision.probe import Box, Reading, gap_probe, kakan_probe
+from vision.split import split_probe
 from vision.types import TileDetection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -185,13 +190,13 @@ class Recognizer:
     ) -> dict[str, Any]:
         named = self.hits(image)
         tiles, flowers = self.detections(named, scale)
-        doubles = self.doubles(named, scale)
         warnings: list[str] = []
         if flowers:
             warnings.append(f"ignored {flowers} flower/season tile(s): not riichi tiles")
-        layout = self.probed(image, scale, tiles, reconstruct(tiles, image_size=size), size)
+        layout = reconstruct(tiles, image_size=size)
         if self.probe:
-            layout = kakan_probe(tiles, layout, doubles, size)
+            tiles, layout = self.probed(image, scale, tiles, layout, size)
+            layout = kakan_probe(tiles, layout, self.doubles(named, scale), size)
         warnings.extend(layout.warnings)
         return {
             "tiles": [t.to_json() for t in layout.tiles],
@@ -203,22 +208,33 @@ class Recognizer:
     def probed(
         self, image: np.ndarray, scale: float, tiles: list[TileDetection], layout: Layout,
         size: tuple[int, int],
-    ) -> Layout:
-        """The gap probe (vision/probe.py ``gap_probe``): a hand read short of tiles (§1) has
-        the holes in and beside its row cut out (``scale``: image px per photo px) and read by
-        the classifier; tiles read surely there are added and the photo laid out again."""
+    ) -> tuple[list[TileDetection], Layout]:
+        """The second looks of vision/probe.py and vision/split.py at a first ``layout`` of the
+        detections ``tiles`` (``scale``: image px per photo px): a hand read short of tiles
+        (§1) has the holes in and beside its row read by the classifier (``gap_probe``), then
+        boxes bigger than a tile are cut in two and their halves read (``split_probe``).
+        Returns the detections with what each kept look added, and the layout they give."""
         if not self.probe:
-            return layout
+            return tiles, layout
+        read = self.reader(image, scale)
+        tiles, layout = gap_probe(tiles, layout, size, read)
+        return split_probe(tiles, layout, size, read)
 
-        def read(boxes: list[tuple[float, float, float, float]]) -> list[Reading]:
-            crops = [crop_tile(image, box, False, scale) for box in boxes]
+    def reader(
+        self, image: np.ndarray, scale: float
+    ) -> Callable[[list[tuple[Box, bool]]], list[Reading]]:
+        """The classifier on crops cut from ``image`` at photo boxes (sideways: turned
+        upright): each crop's best reading, its probability and the next-best readings."""
+
+        def read(cuts: list[tuple[Box, bool]]) -> list[Reading]:
+            crops = [crop_tile(image, box, sideways, scale) for box, sideways in cuts]
             out = []
             for p in self.classifier.probabilities(crops):
                 k = int(np.argmax(p))
                 out.append((CLASSES[k], float(p[k]), _alternatives(p, k)))
             return out
 
-        return gap_probe(tiles, layout, size, read)
+        return read
 
     def recognize_bytes(self, data: bytes) -> dict[str, Any]:
         dec = decode(data)

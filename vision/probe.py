@@ -31,6 +31,7 @@ from vision.types import TileDetection
 
 # A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
 Reading = tuple[str, float, tuple[tuple[str, float], ...]]
+Box = tuple[float, float, float, float]  # photo pixels, x1 y1 x2 y2
 
 PROBE_SURE = 0.5  # the probed crop's best reading at least this likely past the row's ends
 PROBE_SURE_INSIDE = 0.2  # ... and in a hole between two tiles of the row's line
@@ -55,6 +56,7 @@ class Probe:
     box: tuple[float, float, float, float]
     where: str
     inside: bool = False  # in a hole between two tiles of the row's line (not past an end)
+    angle: int = 0  # the row's tiles' reported turn: 90 in a photo turned by 90° (cut so)
 
 
 def short_by(hand: Mapping[str, object]) -> int:
@@ -91,16 +93,17 @@ def _row(tiles: Sequence[TileDetection]) -> list[int]:
 
 
 def _extend(
-    chain: list[int], tiles: Sequence[TileDetection], pitch: float, forward: bool
+    chain: list[int], tiles: Sequence[TileDetection], pitch: float, forward: bool, angle: int
 ) -> list[int]:
-    """Tiles further along the row's line past one end (upright, face up, of the row's size,
-    not in a meld or kita): the rest of a row a hole cut in two."""
+    """Tiles further along the row's line past one end (turned as the row's tiles are reported,
+    ``angle``; face up, of the row's size, not in a meld or kita): the rest of a row a hole cut
+    in two."""
     chain = list(chain)
     size = float(np.median([_scale(tiles[k]) for k in chain]))
     free = [
         k
         for k, t in enumerate(tiles)
-        if t.group in ("other", "win") and t.angle == 0 and readable(t)
+        if t.group in ("other", "win") and t.angle == angle and readable(t)
         and 1 / SIZE < _scale(t) / size < SIZE
     ]
     while len(chain) < 14:
@@ -158,7 +161,9 @@ def gap_boxes(
     pitch = float(np.median(np.hypot(*np.diff(pts, axis=0).T)))
     if pitch <= 0:
         return []
-    chain = _extend(_extend(row, tiles, pitch, True), tiles, pitch, False)
+    # A photo turned by 90° shows the row's tiles sideways: the places are cut and read so.
+    angle = 90 if 2 * sum(tiles[k].angle == 90 for k in row) > len(row) else 0
+    chain = _extend(_extend(row, tiles, pitch, True, angle), tiles, pitch, False, angle)
     in_row = set(row)
     if need - sum(tiles[k].group == "other" for k in chain) > MAX_NEED:
         return []  # too few tiles along the row's line for a hand with a tile or two missed
@@ -206,7 +211,7 @@ def gap_boxes(
             continue
         if any(iou(box, t.box) >= limit for t in tiles):
             continue
-        out.append(Probe(box, where, inside))
+        out.append(Probe(box, where, inside, angle))
     return out
 
 
@@ -231,7 +236,7 @@ def accept(
         if p < sure or not is_face(tile) or counts[kind(tile)] >= 4:
             continue
         counts[kind(tile)] += 1
-        det = TileDetection(tile, probes[i].box, 0, round(p, 4), "other", alts)
+        det = TileDetection(tile, probes[i].box, probes[i].angle, round(p, 4), "other", alts)
         out.append(
             (
                 det,
@@ -275,23 +280,27 @@ def gap_probe(
     tiles: list[TileDetection],
     layout: Layout,
     size: tuple[int, int],
-    read: Callable[[list[tuple[float, float, float, float]]], list[Reading]],
-) -> Layout:
+    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
+) -> tuple[list[TileDetection], Layout]:
     """A hand read short of tiles (§1): the places :func:`gap_boxes` finds are read by
-    ``read`` (the classifier on crops cut there), the tiles :func:`accept` takes are added to
-    the detections ``tiles``, and the photo is laid out again. The new layout (its warnings
-    led by one per probed tile) is kept only when the hand comes nearer its count."""
+    ``read`` (the classifier on crops cut there: box, sideways), the tiles :func:`accept`
+    takes are added to the detections ``tiles``, and the photo is laid out again. The new
+    layout (its warnings led by one per probed tile) is kept only when the hand comes nearer
+    its count. Returns the detections (with the tiles kept added, so that later looks lay out
+    what this one kept) and the layout; ``tiles`` and ``layout`` themselves when nothing was
+    kept."""
     need = short_by(layout.hand)
     places = gap_boxes(layout.tiles, size, need) if need else []
     if not places:
-        return layout
-    found = accept(places, read([p.box for p in places]), layout.tiles, need)
+        return tiles, layout
+    found = accept(places, read([(p.box, p.angle == 90) for p in places]), layout.tiles, need)
     if not found:
-        return layout
-    again = reconstruct([*tiles, *(det for det, _ in found)], image_size=size)
+        return tiles, layout
+    dets = [*tiles, *(det for det, _ in found)]
+    again = reconstruct(dets, image_size=size)
     if short_by(again.hand) >= need or not _only_filled(again, found):
-        return layout
-    return Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
+        return tiles, layout
+    return dets, Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
 
 
 def _only_filled(again: Layout, found: Sequence[tuple[TileDetection, str]]) -> bool:

@@ -178,19 +178,52 @@ def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
     gone = t.tiles.pop(4)  # the 8s: no box for it; the layout reads only the row past the hole
     first = reconstruct(t.tiles, (1600, 1200))
     assert short_by(first.hand) > 0
-    looked: list[list[tuple[float, float, float, float]]] = []
+    looked: list[list[tuple[tuple[float, float, float, float], bool]]] = []
 
-    def read(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float, tuple]]:
-        looked.append(boxes)
+    def read(cuts: list[tuple[tuple[float, float, float, float], bool]]
+             ) -> list[tuple[str, float, tuple]]:
+        looked.append(cuts)
         return [("8s", 0.8, (("9s", 0.1),)) if _hits(b, gone) else ("none", 0.9, ())
-                for b in boxes]
+                for b, _ in cuts]
 
-    lay = gap_probe(t.tiles, first, (1600, 1200), read)
+    dets, lay = gap_probe(t.tiles, first, (1600, 1200), read)
+    assert dets[:-1] == t.tiles and dets[-1].tile == "8s"  # the detections, the probed one added
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
     assert "8s" in lay.warnings[0] and "check it" in lay.warnings[0]
     assert [d.group for d in lay.tiles].count("hand") == 13
     # a whole hand is not probed
-    assert gap_probe(lay.tiles, lay, (1600, 1200), read) is lay and len(looked) == 1
+    assert gap_probe(dets, lay, (1600, 1200), read) == (dets, lay) and len(looked) == 1
+    assert not any(sideways for _, sideways in looked[0])  # upright crops
+
+
+def _turned(d: TileDetection, height: float) -> TileDetection:
+    """A detection in the photo turned by 90° clockwise (``height``: the photo's height)."""
+    x1, y1, x2, y2 = d.box
+    return replace(d, box=(height - y2, x1, height - y1, x2), angle=90 - d.angle)
+
+
+def test_in_a_photo_turned_by_90_degrees_the_hole_is_read_and_added_sideways() -> None:
+    """The row's tiles are reported sideways there: a probed place is cut turned upright
+    (sideways crop) and its tile added as the row's tiles are (angle 90), so the layout turns
+    it upright with them."""
+    t = Table()
+    t.row("123p789s1122233z")
+    t.put("3z", "win", gap=0.5)
+    gone = _turned(t.tiles.pop(4), 1200)
+    tiles = [_turned(d, 1200) for d in t.tiles]
+    first = reconstruct(tiles, (1200, 1600))
+    assert short_by(first.hand) > 0
+    asked: list[bool] = []
+
+    def read(cuts: list[tuple[tuple[float, float, float, float], bool]]
+             ) -> list[tuple[str, float, tuple]]:
+        asked.extend(sideways for _, sideways in cuts)
+        return [("8s", 0.8, ()) if _hits(b, gone) else ("none", 0.9, ()) for b, _ in cuts]
+
+    dets, lay = gap_probe(tiles, first, (1200, 1600), read)
+    assert asked and all(asked)
+    assert dets[-1].tile == "8s" and dets[-1].angle == 90
+    assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
 
 
 def test_the_winning_tiles_gap_takes_the_end_bar_and_nothing_is_probed_past_it() -> None:
@@ -213,7 +246,7 @@ def test_rule_1_gap_probe_refuses_a_fifth_made_with_the_tiles_beyond_the_hole() 
     t.tiles.insert(4, replace(gone, tile="5p"))  # ... read 5p beyond the hole: four 5p
     t.tiles.pop(3)  # and the fourth tile of the row missed: the hole
     first = reconstruct(t.tiles, (1600, 1200))
-    lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
+    _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
     assert lay is first
 
 
@@ -230,7 +263,7 @@ def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
     t.row("123p789s1122233z")
     t.tiles.pop(4)
     first = reconstruct(t.tiles, (1600, 1200))
-    lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
+    _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
     assert lay is first
 
 
@@ -243,10 +276,10 @@ def test_a_hand_short_of_many_tiles_is_not_probed() -> None:
     first = reconstruct(t.tiles, (1600, 1200))
     assert short_by(first.hand) > MAX_NEED + 3  # more than MAX_NEED with the rest of the line
 
-    def read(boxes: list[tuple[float, float, float, float]]) -> list[tuple[str, float, tuple]]:
+    def read(cuts: list[tuple[tuple[float, float, float, float], bool]]) -> list[tuple]:
         raise AssertionError("probed a hand short of more than MAX_NEED tiles")
 
-    assert gap_probe(t.tiles, first, (1600, 1200), read) is first
+    assert gap_probe(t.tiles, first, (1600, 1200), read)[1] is first
 
 
 def _hits(box: tuple[float, ...], det: TileDetection) -> bool:
@@ -350,12 +383,12 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         if short_by(short.hand) != 1:
             continue
         tried += 1
-        again = rec.probed(dec.image, dec.scale, kept, short, size)
+        _, again = rec.probed(dec.image, dec.scale, kept, short, size)
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
         assert gone.tile in note and "check it" in note, again.warnings
         rec.probe = False
-        assert rec.probed(dec.image, dec.scale, kept, short, size) == short
+        assert rec.probed(dec.image, dec.scale, kept, short, size) == (kept, short)
         del rec.probe  # back to the class default
         if tried == 2:
             return

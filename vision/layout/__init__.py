@@ -40,8 +40,9 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    tile, what it was read as and what it is read as now.
 
 The pipeline (``vision/probe.py``) may look again after a first layout: holes in a short
-hand's row are classified, and a hit dropped as a double of a pon's tile is tried as a kakan's
-added tile; each tile so added is named in a warning.
+hand's row are classified, a box bigger than the tiles around it is cut in two and its halves
+classified (``vision/split.py``), and a hit dropped as a double of a pon's tile is tried as a
+kakan's added tile; each tile so added is named in a warning.
 
 Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
 a called tile reported upright, a set with one misread tile, a whole photo turned by 90°

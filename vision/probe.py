@@ -258,9 +258,10 @@ def added_tiles(
 ) -> list[TileDetection]:
     """Second boxes (hits the pipeline dropped as a double of a tile it reported) that may be
     a kakan's added tile (§23): read as the kind of a pon the layout found, at least
-    ``KAKAN_SURE`` likely, overlapping one of the pon's tiles, and no fifth of that kind (§1).
-    The pipeline lays the photo out again with one of them added and keeps the reading only
-    when the pon became that kakan and nothing else changed."""
+    ``KAKAN_SURE`` likely, overlapping one of the pon's tiles and lying beyond it across the
+    pon's line (:func:`_beyond`), and no fifth of that kind (§1). The pipeline lays the photo
+    out again with one of them added and keeps the reading only when the pon became that
+    kakan and nothing else changed."""
     pons = {_meld_kind(m) for m in melds if m.startswith("pon:")}
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
     out: list[TileDetection] = []
@@ -268,12 +269,23 @@ def added_tiles(
         k = kind(d.tile) if is_face(d.tile) else ""
         if k not in pons or d.confidence < KAKAN_SURE or counts[k] >= 4:
             continue
-        if any(
-            t.group == "meld" and kind(t.tile) == k and iou(d.box, t.box) >= KAKAN_IOU
-            for t in tiles
-        ):
+        pon = [t for t in tiles if t.group == "meld" and kind(t.tile) == k]
+        if any(iou(d.box, t.box) >= KAKAN_IOU and _beyond(d, t, pon) for t in pon):
             out.append(d)
     return out
+
+
+def _beyond(d: TileDetection, t: TileDetection, pon: Sequence[TileDetection]) -> bool:
+    """Whether box ``d`` lies off tile ``t`` across the line of the pon's tiles ``pon`` more
+    than along it: a kakan's added tile lies on (beyond) its called tile, while a second box
+    straddling two touching tiles of the set lies between them along the line (dev renders:
+    added tiles about 0.35 of a tile across and 0.1 along, straddling boxes the reverse)."""
+    pts = np.array([p.center for p in pon], dtype=float)
+    if len(pts) < 2:
+        return True  # no line to measure against: the layout's pon decides
+    _, _, vt = np.linalg.svd(pts - pts.mean(axis=0), full_matrices=False)
+    r = _centre(d) - _centre(t)
+    return abs(float(r @ vt[1])) > abs(float(r @ vt[0]))
 
 
 def gap_probe(

@@ -329,6 +329,20 @@ def test_rule_23_a_second_box_of_another_kind_or_elsewhere_changes_nothing() -> 
     assert kakan_probe(t.tiles, first, [unsure], (1600, 1200)) is first
 
 
+def test_rule_23_a_second_box_between_two_tiles_of_the_pon_is_no_added_tile() -> None:
+    """A second box of the pon's kind straddling two touching tiles of the set lies between
+    them along the pon's line, not beyond the called tile across it: no kakan."""
+    t, extra = _pon_with_added()
+    first = reconstruct(t.tiles, (1600, 1200))
+    called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
+    x1, y1, x2, y2 = called.box
+    shift = 0.5 * (x2 - x1)
+    between = replace(extra, box=(x1 + shift, y1, x2 + shift, y2))
+    assert added_tiles(first.tiles, list(first.hand["melds"]), [extra]) == [extra]
+    assert added_tiles(first.tiles, list(first.hand["melds"]), [between]) == []
+    assert kakan_probe(t.tiles, first, [between], (1600, 1200)) is first
+
+
 def test_rule_1_no_added_tile_that_would_be_a_fifth() -> None:
     t = Table()
     t.row("123p789s1126s")  # a 6s in the hand: with the pon's three, the added one is a fifth

@@ -141,18 +141,31 @@ def _box_at(p: np.ndarray, like: Sequence[TileDetection]) -> tuple[float, float,
     return (float(p[0]) - w / 2, float(p[1]) - h / 2, float(p[0]) + w / 2, float(p[1]) + h / 2)
 
 
+@dataclass(frozen=True)
+class _Place:
+    """A place to look before the overlap checks: its centre, the tiles whose box size it
+    takes, where it lies (in words), whether in a hole, and the row's local pitch there."""
+
+    p: np.ndarray
+    like: tuple[TileDetection, ...]
+    where: str
+    inside: bool
+    step: float
+
+
 def gap_boxes(
     tiles: Sequence[TileDetection], image_size: tuple[int, int], need: int = 1
 ) -> list[Probe]:
     """Places in and beside the concealed row where a tile may lie unreported.
 
     ``tiles`` are a layout's tiles (``group`` set). The row (group ``hand``), continued along
-    its line by upright tiles of its size past either end (the rest of a row cut in two by a
-    hole, or the winning tile), is walked link by link: a link ``HOLE`` pitches long or more
-    leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced; one pitch past each end
-    is a place too. A place overlapping a reported tile, or outside the photo, is dropped.
-    None when the concealed part, ``need`` tiles short (§1), stays more than ``MAX_NEED``
-    short with the tiles further along the line counted.
+    its line by tiles of its size and turn past either end (the rest of a row cut in two by a
+    hole, or the winning tile), is walked link by link: a link ``HOLE`` local pitches long or
+    more leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced (:func:`_holes`); one
+    pitch past each end is a place too (:func:`_ends`). A place overlapping a reported tile, or
+    outside the photo, is dropped (:func:`_free`). None when the concealed part, ``need``
+    tiles short (§1), stays more than ``MAX_NEED`` short with the tiles further along the line
+    counted.
     """
     row = _row(tiles)
     if len(row) < 2:
@@ -164,16 +177,24 @@ def gap_boxes(
     # A photo turned by 90° shows the row's tiles sideways: the places are cut and read so.
     angle = 90 if 2 * sum(tiles[k].angle == 90 for k in row) > len(row) else 0
     chain = _extend(_extend(row, tiles, pitch, True, angle), tiles, pitch, False, angle)
-    in_row = set(row)
     if need - sum(tiles[k].group == "other" for k in chain) > MAX_NEED:
         return []  # too few tiles along the row's line for a hand with a tile or two missed
-    cp = np.array([tiles[k].center for k in chain])
-    links = np.hypot(*np.diff(cp, axis=0).T)
-    places: list[tuple[np.ndarray, list[TileDetection], str, bool]] = []
+    in_row = set(row)
 
     def name(k: int) -> str:
         return f"the hand's {tiles[k].tile}" if k in in_row else f"the {tiles[k].tile} beyond it"
 
+    places = [*_holes(chain, tiles, pitch, name), *_ends(chain, tiles, pitch, name)]
+    return _free(places, tiles, row, image_size, angle)
+
+
+def _holes(
+    chain: list[int], tiles: Sequence[TileDetection], pitch: float, name: Callable[[int], str]
+) -> list[_Place]:
+    """The places in the holes between the chain's tiles (links ``HOLE`` local pitches long)."""
+    cp = np.array([tiles[k].center for k in chain])
+    links = np.hypot(*np.diff(cp, axis=0).T)
+    out: list[_Place] = []
     for i, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
         step = _local_pitch(links, i, pitch)
         if links[i] < HOLE * step:
@@ -184,34 +205,55 @@ def gap_boxes(
         m = min(MAX_HOLE, round(links[i] / step) - 1)
         for j in range(1, m + 1):
             p = cp[i] + (cp[i + 1] - cp[i]) * j / (m + 1)
-            places.append((p, [tiles[a], tiles[b]], f"between {name(a)} and {name(b)}", inside))
-    first, second, last, before = chain[0], chain[1], chain[-1], chain[-2]
-    step_l = _centre(tiles[first]) - _centre(tiles[second])
-    step_r = _centre(tiles[last]) - _centre(tiles[before])
-    step_l *= _local_pitch(links, -1, pitch) / max(float(np.linalg.norm(step_l)), 1e-6)
-    step_r *= _local_pitch(links, len(links), pitch) / max(float(np.linalg.norm(step_r)), 1e-6)
-    # Nothing of the hand lies past the winning tile (§1: it is set apart at the row's end).
-    if tiles[first].group != "win":
-        places.append((cp[0] + step_l, [tiles[first]], f"left of {name(first)}", False))
-    if tiles[last].group != "win":
-        places.append((cp[-1] + step_r, [tiles[last]], f"right of {name(last)}", False))
+            where = f"between {name(a)} and {name(b)}"
+            out.append(_Place(p, (tiles[a], tiles[b]), where, inside, step))
+    return out
 
-    # Boxes of touching tiles overlap (they hold the tiles' bodies): a probe may overlap a
-    # reported tile as much as the row's neighbours overlap each other, and a little more.
+
+def _ends(
+    chain: list[int], tiles: Sequence[TileDetection], pitch: float, name: Callable[[int], str]
+) -> list[_Place]:
+    """One local pitch past either end of the chain; nothing of the hand lies past the
+    winning tile (§1: it is set apart at the row's end)."""
+    cp = np.array([tiles[k].center for k in chain])
+    links = np.hypot(*np.diff(cp, axis=0).T)
+    out: list[_Place] = []
+    for end, nxt, i, side in ((0, 1, -1, "left"), (-1, -2, len(links), "right")):
+        k = chain[end]
+        if tiles[k].group == "win":
+            continue
+        step = _local_pitch(links, i, pitch)
+        u = cp[end] - cp[nxt]
+        p = cp[end] + u * step / max(float(np.linalg.norm(u)), 1e-6)
+        out.append(_Place(p, (tiles[k],), f"{side} of {name(k)}", False, step))
+    return out
+
+
+def _free(
+    places: Sequence[_Place],
+    tiles: Sequence[TileDetection],
+    row: list[int],
+    image_size: tuple[int, int],
+    angle: int,
+) -> list[Probe]:
+    """The places inside the photo whose box overlaps no reported tile: its centre at least
+    ``PROBE_NEAR`` local pitches from every tile's (the local pitch: perspective shrinks the
+    row's far end), its IoU with every box below ``PROBE_IOU`` more than the row's touching
+    neighbours overlap each other (boxes hold the tiles' bodies)."""
     touching = [iou(tiles[a].box, tiles[b].box) for a, b in zip(row, row[1:], strict=False)]
     limit = PROBE_IOU + float(np.median(touching))
     w, h = image_size
     centres = [_centre(t) for t in tiles]
     out: list[Probe] = []
-    for p, like, where, inside in places:
-        box = _box_at(p, like)
+    for place in places:
+        box = _box_at(place.p, place.like)
         if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
             continue
-        if any(float(np.linalg.norm(p - c)) < PROBE_NEAR * pitch for c in centres):
+        if any(float(np.linalg.norm(place.p - c)) < PROBE_NEAR * place.step for c in centres):
             continue
         if any(iou(box, t.box) >= limit for t in tiles):
             continue
-        out.append(Probe(box, where, inside, angle))
+        out.append(Probe(box, place.where, place.inside, angle))
     return out
 
 

@@ -122,6 +122,23 @@ def test_a_tilted_row_in_perspective_is_probed_along_its_own_line() -> None:
     assert got == pytest.approx(mid, abs=1.0)
 
 
+def test_a_hole_at_the_far_end_of_a_steep_row_is_measured_by_the_pitch_there() -> None:
+    """Steep perspective: the far tiles' pitch is half the near ones'. A hole of one far tile
+    is a hole by the pitch there, and its place lies far enough from its neighbours by that
+    pitch (by the row's median pitch it would seem to touch them)."""
+    tiles, x = [], 100.0
+    for i in range(13):
+        s = 0.5 if i < 5 else 1.0  # the far part half the size
+        if i == 2:
+            x += 0.5 * PITCH  # the far tile the detector missed
+        tiles.append(TileDetection("3s", (x, 300, x + W * s, 300 + H * s), 0, 0.9, "hand"))
+        x += PITCH * s
+    inside = [p for p in gap_boxes(tiles, SIZE) if p.inside]
+    assert len(inside) == 1
+    a, b = tiles[1].box, tiles[2].box
+    assert a[2] < _centre_x(inside[0]) < b[0] + W * 0.5
+
+
 def test_too_short_a_row_is_not_probed() -> None:
     assert gap_boxes([_tile(0)], SIZE) == []
     assert gap_boxes([], SIZE) == []

@@ -11,15 +11,19 @@ read again cut with wider margins (``WIDE_MARGINS``); when the looser looks agre
 likeliest class, all the readings are averaged, otherwise the first reading stands. The network
 learnt from boxes that are often loose (hk-hands' train photos are rotated copies whose boxes
 grew around the turned tiles), so a tight detector box alone can hide what a tile's neighbours
-and edges tell it. ``crop_tile`` returns a :class:`TileCrop` that remembers where it was cut,
-so the classifier can cut the tile again without the caller's help. Chosen on the odd-indexed
-half of hk-hands valid, confirmed on the even half, jp-upright held-out and renders
-(models/MODEL_CARD.md, "Looser second looks").
+and edges tell it. Chosen on the odd-indexed half of hk-hands valid, confirmed on the even half,
+jp-upright held-out and renders (models/MODEL_CARD.md, "Looser second looks").
+
+The entry point is :meth:`TileClassifier.classify_boxes` (photo, boxes, sideways flags): it
+cuts every crop itself, so it can cut an unsure tile again looser. :meth:`TileClassifier.
+probabilities` reads crops the caller cut (:func:`cut_tile`); a :class:`TileCrop` from
+:func:`crop_tile` still gets the looser looks there, for callers not yet moved to
+``classify_boxes`` (the pipeline's probe reader, vision/pipeline.py ``Recognizer.reader``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
@@ -39,7 +43,9 @@ WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser 
 
 class TileCrop(np.ndarray):
     """A 48×64 BGR crop that remembers where it was cut: ``source`` = (image, box, sideways,
-    scale) for :func:`crop_tile`, or None. Views and copies of it do not carry the source."""
+    scale) for :func:`crop_tile`, or None. Views and copies of it do not carry the source.
+    Kept so :meth:`TileClassifier.probabilities` can still give a caller's crops the looser
+    looks; new code calls :meth:`TileClassifier.classify_boxes` instead."""
 
     source: tuple[np.ndarray, tuple[float, ...], bool, float] | None = None
 
@@ -51,15 +57,17 @@ def crop_tile(
     image: np.ndarray, box: Sequence[float], sideways: bool, scale: float = 1.0,
     margin: float = MARGIN,
 ) -> TileCrop:
-    """The box (in photo pixels × ``scale``) cut out with ``margin`` × its size around it,
-    turned upright, resized to 48×64 BGR; the result remembers where it was cut."""
-    out = _cut(image, box, sideways, scale, margin).view(TileCrop)
+    """:func:`cut_tile` as a :class:`TileCrop` that remembers where it was cut."""
+    out = cut_tile(image, box, sideways, scale, margin).view(TileCrop)
     out.source = (image, tuple(float(v) for v in box), bool(sideways), float(scale))
     return out
 
 
-def _cut(image: np.ndarray, box: Sequence[float], sideways: bool, scale: float, margin: float
-         ) -> np.ndarray:
+def cut_tile(image: np.ndarray, box: Sequence[float], sideways: bool, scale: float = 1.0,
+             margin: float = MARGIN) -> np.ndarray:
+    """The box (in photo pixels × ``scale``) cut out with ``margin`` × its size around it
+    (edges beyond the image repeat its border), turned upright (a quarter turn when
+    ``sideways``: the network reads upright tiles), resized to 48×64 BGR."""
     x1, y1, x2, y2 = (float(v) * scale for v in box)
     mw, mh = (x2 - x1) * margin, (y2 - y1) * margin
     ix1, iy1 = int(np.floor(x1 - mw)), int(np.floor(y1 - mh))
@@ -90,14 +98,15 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 class TileClassifier:
-    """The ONNX classifier; ``classify(crops)`` → list of (label, probability).
+    """The ONNX classifier: ``classify_boxes(image, boxes, sideways)`` → class probabilities
+    of the tiles in a photo; ``classify(crops)`` → (label, probability) of cut crops.
 
     With ``turn`` (test-time augmentation) each crop is also read turned 180° — the network
     was trained to read a tile and the tile upside down alike — and the two readings'
     probabilities are averaged (one batched call, twice the crops). With ``wide`` margins, a
-    :class:`TileCrop` read with top probability below ``wide_below`` is cut again with each
-    margin (a second batched call); when those looser looks agree on the likeliest class, all
-    its readings are averaged, otherwise the first reading stands (module docstring).
+    tile read with top probability below ``wide_below`` is cut again with each margin (a
+    second batched call); when those looser looks agree on the likeliest class, all its
+    readings are averaged, otherwise the first reading stands (module docstring).
     """
 
     def __init__(self, session: object, turn: bool = False,
@@ -117,20 +126,49 @@ class TileClassifier:
             probs = 0.5 * (probs[:n] + probs[n:])
         return probs
 
+    def classify_boxes(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
+                       sideways: Sequence[bool], scale: float = 1.0) -> np.ndarray:
+        """N×len(CLASSES) class probabilities of the tiles in ``boxes`` (photo pixels; the
+        image is the photo × ``scale``), each cut with ``MARGIN`` and turned upright when its
+        ``sideways`` flag is set; a tile read unsure is cut again with the ``wide`` margins
+        (the looser second looks, module docstring)."""
+        if len(boxes) != len(sideways):
+            raise ValueError(f"{len(boxes)} boxes but {len(sideways)} sideways flags")
+        if not boxes:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        probs = self._read([cut_tile(image, b, s, scale) for b, s in zip(boxes, sideways,
+                                                                          strict=True)])
+        return self._second_looks(
+            probs, range(len(boxes)),
+            lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
+
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """N×len(CLASSES) class probabilities of crops the caller cut (48×64 BGR); a
+        :class:`TileCrop` read unsure also gets the looser looks, a plain array does not."""
         if not crops:
             return np.zeros((0, len(CLASSES)), np.float32)
         probs = self._read(crops)
-        unsure = [(i, src) for i, c in enumerate(crops)
-                  if (src := getattr(c, "source", None)) is not None
-                  and probs[i].max() < self.wide_below]
-        if self.wide and unsure:
-            looks = [_cut(src[0], src[1], src[2], src[3], m) for _, src in unsure
-                     for m in self.wide]
-            more = self._read(looks).reshape(len(unsure), len(self.wide), -1)
-            for n, (i, _) in enumerate(unsure):
-                if len(set(more[n].argmax(axis=1).tolist())) == 1:  # the looks agree
-                    probs[i] = (probs[i] + more[n].sum(axis=0)) / (1 + len(self.wide))
+        sources = [getattr(c, "source", None) for c in crops]
+
+        def recut(i: int, margin: float) -> np.ndarray:
+            image, box, sideways, scale = sources[i]  # type: ignore[misc]
+            return cut_tile(image, box, sideways, scale, margin)
+
+        return self._second_looks(probs, [i for i, s in enumerate(sources) if s is not None],
+                                  recut)
+
+    def _second_looks(self, probs: np.ndarray, recuttable: Sequence[int],
+                      recut: Callable[[int, float], np.ndarray]) -> np.ndarray:
+        """``probs`` with each unsure row of ``recuttable`` averaged with its looser looks
+        (``recut(i, margin)``, one batched call for all) when those looks agree."""
+        unsure = [i for i in recuttable if probs[i].max() < self.wide_below]
+        if not self.wide or not unsure:
+            return probs
+        looks = [recut(i, m) for i in unsure for m in self.wide]
+        more = self._read(looks).reshape(len(unsure), len(self.wide), -1)
+        for n, i in enumerate(unsure):
+            if len(set(more[n].argmax(axis=1).tolist())) == 1:  # the looks agree
+                probs[i] = (probs[i] + more[n].sum(axis=0)) / (1 + len(self.wide))
         return probs
 
     def classify(self, crops: Sequence[np.ndarray]) -> list[tuple[str, float]]:

@@ -176,14 +176,13 @@ class Recognizer:
                 and CLASSES[k] not in NOT_TILES and hit[2][k] >= self.weak_sure)
 
     def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[_Named]:
-        """Classify each detector hit: (box, sideways, class probabilities, heat score)."""
-        crops = []
-        for r in raw:
-            w, h = r.box[2] - r.box[0], r.box[3] - r.box[1]
-            sideways = r.sideways_prob >= SIDEWAYS_PROB and w > 0.9 * h
-            crops.append((crop_tile(image, r.box, sideways), sideways))
-        probs = self.classifier.probabilities([c for c, _ in crops])
-        return [(r.box, sw, p, r.score) for r, (_, sw), p in zip(raw, crops, probs, strict=True)]
+        """Classify each detector hit: (box, sideways, class probabilities, heat score). A
+        hit is read turned upright when the detector calls it sideways and it is not clearly
+        taller than wide; the classifier cuts the crops (and unsure ones again, looser)."""
+        sideways = [r.sideways_prob >= SIDEWAYS_PROB and r.box[2] - r.box[0] > 0.9 * (
+            r.box[3] - r.box[1]) for r in raw]
+        probs = self.classifier.classify_boxes(image, [r.box for r in raw], sideways)
+        return [(r.box, sw, p, r.score) for r, sw, p in zip(raw, sideways, probs, strict=True)]
 
     def recognize_image(
         self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0

@@ -179,17 +179,21 @@ class Pung(NamedTuple):
 class HandFacts(NamedTuple):
     """What every reading of one completed hand shares (no reading-specific structure).
 
-    ``counts`` are the concealed shape kinds including the winning tile; ``all_kinds`` the
-    kinds in hand and melds (extracted kita are not part of the shape, RULES.md Notes).
+    ``counts`` are the concealed shape kinds including the winning tile; ``extra_kinds``
+    the kinds that join the shape besides hand and melds (option ``kita_counts_in_shape``: a
+    north for the extracted kita; otherwise extracted kita are not part of the shape,
+    RULES.md Notes). The set of kinds itself (:attr:`all_kinds`) is worked out only when a
+    test reads it: two one-suit yaku do, and a frozenset per completed hand is among the
+    costliest parts of building one.
     """
 
     counts: tuple[int, ...]
     melds: tuple[Meld, ...]
     win: int
     closed: bool
-    all_kinds: frozenset[int]
+    extra_kinds: tuple[int, ...]
     n_kans: int
-    # derived from all_kinds (computed once; the yaku tests read them)
+    # derived from the kinds held (computed once; the yaku tests read them)
     has_honor: bool = False
     has_terminal: bool = False
     all_honor: bool = False
@@ -200,6 +204,11 @@ class HandFacts(NamedTuple):
     # the melds as parts of every reading: chi start kinds and pon/kan triplets
     meld_runs: tuple[int, ...] = ()
     meld_pungs: tuple[Pung, ...] = ()
+
+    @property
+    def all_kinds(self) -> frozenset[int]:
+        """The kinds in hand and melds, and ``extra_kinds`` (ryuuiisou, beni kujaku)."""
+        return shape_kinds(self.counts, self.melds, self.extra_kinds)
 
     @property
     def pre_win(self) -> tuple[int, ...]:
@@ -236,7 +245,7 @@ def hand_facts(
 ) -> HandFacts:
     """Facts of a completed hand; ``extra_kinds`` join the shape's kinds (option
     ``kita_counts_in_shape``: a north for the extracted kita)."""
-    fk = _shape_kinds(counts, melds, extra_kinds)
+    fk = shape_kinds(counts, melds, extra_kinds)
     suits = [i for i, ss in enumerate(_SUIT_SETS) if not fk.isdisjoint(ss)]
     if melds:
         closed = not any(m.is_open for m in melds)
@@ -250,7 +259,7 @@ def hand_facts(
         melds,
         win,
         closed,
-        fk,
+        extra_kinds,
         n_kans,
         not fk.isdisjoint(HONORS),
         not fk.isdisjoint(TERMINALS),
@@ -265,9 +274,11 @@ def hand_facts(
 
 
 _SUIT_SETS = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
+N_SUITS = tuple(bin(b).count("1") for b in range(8))  # suit bits (man 1, pin 2, sou 4) → suits
+ONLY_SUIT = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits → the one suit held, or -1
 
 
-def _shape_kinds(
+def shape_kinds(
     counts: tuple[int, ...], melds: tuple[Meld, ...], extra_kinds: tuple[int, ...]
 ) -> frozenset[int]:
     """The kinds in the hand's shape: held tiles, every meld's tiles, ``extra_kinds``."""
@@ -286,13 +297,11 @@ def facts_maker(
     """``win → hand_facts(concealed + win, melds, win, extra_kinds)`` for many winning kinds of
     one 13-tile hand: what does not depend on the winning tile is worked out once."""
     # the fields of hand_facts(concealed, melds, -1, extra_kinds), without building it
-    fk0 = _shape_kinds(concealed, melds, extra_kinds)
-    man, pin, sou = _SUIT_SETS  # the suits held (written out: cheaper than a comprehension)
-    suits0 = frozenset(
-        (0,) * (not fk0.isdisjoint(man))
-        + (1,) * (not fk0.isdisjoint(pin))
-        + (2,) * (not fk0.isdisjoint(sou))
-    )
+    fk0 = shape_kinds(concealed, melds, extra_kinds)
+    man, pin, sou = _SUIT_SETS  # the suits held, as bits (written out: cheaper than a loop)
+    suits0 = (not fk0.isdisjoint(man)) | (not fk0.isdisjoint(pin)) << 1 | (
+        not fk0.isdisjoint(sou)
+    ) << 2
     has_honor, has_terminal = not fk0.isdisjoint(HONORS), not fk0.isdisjoint(TERMINALS)
     all_honor, all_terminal, all_th = fk0 <= HONORS, fk0 <= TERMINALS, fk0 <= TERMINALS_HONORS
     if melds:
@@ -308,11 +317,7 @@ def facts_maker(
         counts = list(concealed)
         counts[win] += 1
         honor, terminal = win >= 27, IS_TERMINAL[win]
-        if win in fk0:
-            fk, suits = fk0, suits0
-        else:
-            fk = fk0 | {win}
-            suits = suits0 if honor else suits0 | {win // 9}
+        suits = suits0 if honor else suits0 | 1 << (win // 9)
         # HandFacts without its Python-level __new__ (one per wait): the field order
         return new(
             HandFacts,
@@ -321,15 +326,15 @@ def facts_maker(
                 melds,
                 win,
                 closed,
-                fk,
+                extra_kinds,
                 n_kans,
                 has_honor or honor,
                 has_terminal or terminal,
                 all_honor and honor,
                 all_terminal and terminal,
                 all_th and (honor or terminal),
-                len(suits),
-                min(suits) if len(suits) == 1 else -1,
+                N_SUITS[suits],
+                ONLY_SUIT[suits],
                 meld_runs,
                 meld_pungs,
             ),

@@ -34,14 +34,15 @@ from functools import cache
 from typing import NamedTuple
 
 from engine.decompose import (
+    N_SUITS,
+    ONLY_SUIT,
     STANDARD,
     HandFacts,
     Pung,
     Reading,
-    _shape_kinds,
     kokushi_kinds,
 )
-from engine.parse import HandInput
+from engine.parse import HandInput, Meld
 from engine.rules import Rules
 from engine.suits import GROUP_FLAGS, GroupDecomp, group_additions, rank_decomps, receivers
 from engine.tiles import (
@@ -85,33 +86,47 @@ UNGATED_HAND = frozenset({"tanyao"})
 TANKI, SHANPON, KANCHAN, PENCHAN, RYANMEN = range(5)
 ROLE_NAMES = ("tanki", "shanpon", "kanchan", "penchan", "ryanmen")
 
-# A decomposition's features, packed so that the records of different groups add up:
-# runs (bits 0-2), triplets (3-5), pairs of identical runs (6-8), ittsu (9-10), sets and
-# pair without a terminal or honor (11-13).
-_RUN, _TRIP, _RUN_PAIR, _ITTSU, _INSIDE = 1, 1 << 3, 1 << 6, 1 << 9, 1 << 11
-_TRIPS = 7 << 3
-#: kept in a signature as they are: runs, pairs of identical runs, ittsu (the triplets follow
-#: from the runs: four sets in all)
-_KEPT = 7 | 7 << 6 | 3 << 9
-#: the roles and concealed-triplet counts as the tests tell them apart (pinfu: ryanmen,
-#: suuankou tanki: tanki; sanankou 3, suuankou 4)
-_ROLE_CLASS = (2, 0, 0, 0, 1)
-_CONC_CLASS = (0, 0, 0, 1, 2)
-_SUIT_TH = (True, False, False, False, False, False, False, False, True)
+# A decomposition's features, packed into one int so that the records of different groups
+# (and the melds) add up field by field; each field is wide enough for a whole hand's count.
+_FIELD = 7  # a 3-bit count
+_RUN_SHIFT = 0  # runs (3 bits)
+_TRIP_SHIFT = 3  # triplets (3 bits)
+_RUN_PAIR_SHIFT = 6  # pairs of identical runs, 一盃口 / 二盃口 (3 bits)
+_ITTSU_SHIFT = 9  # 一気通貫 (2 bits)
+_INSIDE_SHIFT = 11  # sets and pair without a terminal or honor (3 bits)
+_RUN, _TRIP, _RUN_PAIR = 1 << _RUN_SHIFT, 1 << _TRIP_SHIFT, 1 << _RUN_PAIR_SHIFT
+_ITTSU, _INSIDE = 1 << _ITTSU_SHIFT, 1 << _INSIDE_SHIFT
+_TRIPS = _FIELD << _TRIP_SHIFT
+_THREE_TRIPS = 3 * _TRIP  # from three triplets on: 三連刻, 四連刻, 三色同刻 can hold
+
+# A reading's *signature*: what the reading-level tests read of it, one int. Each class that
+# is looked up in a table is stored there already shifted into its field (the hot loop only
+# ORs them together).
+#: runs, pairs of identical runs, ittsu, kept from the features as they are (the triplets
+#: follow from the runs: four sets in all)
+SIG_KEPT = _FIELD << _RUN_SHIFT | _FIELD << _RUN_PAIR_SHIFT | 3 << _ITTSU_SHIFT
+SIG_OUTSIDE = 1 << 11  # every set and the pair hold a terminal or honor (chanta, junchan)
+SIG_HONOR_SHIFT = 12  # 8 bits: the honor triplets' class (yakuhai units, dragons, winds)
+SIG_CHAIN_SHIFT = 21  # 2 bits: a chain of three (三連刻) / four (四連刻) triplets
+SIG_DOUKOU = 1 << 23  # one rank's triplet in all three suits (三色同刻)
+SIG_PAIR_SHIFT = 24  # 3 bits: the pair's class (yakuhai, dragon, wind)
+SIG_HAS_HONOR = 1 << 27  # an honor held
+SIG_ROLE_SHIFT = 28  # 2 bits: the winning tile's role as the tests tell them apart
+SIG_CONC_SHIFT = 30  # 2 bits: the concealed triplets as the tests tell them apart
+#: role → its signature field (pinfu reads ryanmen, suuankou tanki reads tanki)
+_ROLE_SIG = tuple(c << SIG_ROLE_SHIFT for c in (2, 0, 0, 0, 1))
+#: concealed triplets → their signature field (sanankou 3, suuankou 4)
+_CONC_SIG = tuple(c << SIG_CONC_SHIFT for c in (0, 0, 0, 1, 2))
 
 DecompRecord = tuple[int, int, int, GroupDecomp]  # (features, triplet rank bits, pair rank)
 #: (features, triplet rank bits, pair rank, roles of the winning tile, decomposition)
 TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
 #: (flags, whole decompositions, info bits: holds tiles, a terminal, only terminals/honors,
-#: the ranks held, the kinds held per group index (filled on first use, :func:`_kinds`))
-GroupRecord = tuple[
-    int, tuple[DecompRecord, ...], int, tuple[int, ...], list[frozenset[int] | None]
-]
+#: the ranks held)
+GroupRecord = tuple[int, tuple[DecompRecord, ...], int, tuple[int, ...]]
 #: (rank, flags after, taker records) per kind that completes a pattern
 Additions = tuple[tuple[int, int, tuple[TakerRecord, ...]], ...]
 _INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
-_N_SUITS = tuple(bin(b).count("1") for b in range(8))  # suit bits -> suits held
-_ONLY_SUIT = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits -> the one suit held, or -1
 
 _RECORDS: dict[tuple[int, ...], GroupRecord] = {}
 _ADDS: dict[tuple[int, ...], Additions] = {}
@@ -128,7 +143,8 @@ def _chain(bits: int) -> int:
     return max(best, n)
 
 
-_CHAIN = tuple(_chain(b) for b in range(512))
+#: triplet rank bits of one suit → the chain's signature field (三連刻 1, 四連刻 2)
+_CHAIN_SIG = tuple(((c > 2) + (c > 3)) << SIG_CHAIN_SHIFT for c in map(_chain, range(512)))
 
 
 def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
@@ -206,24 +222,7 @@ def _build(counts: tuple[int, ...]) -> GroupRecord:
     if honor or not any(counts[1:8]):
         info |= _INFO_ALL_TH
     ranks = tuple([i for i, c in enumerate(counts) if c])
-    return flags, _whole(counts) if flags else (), info, ranks, [None, None, None, None]
-
-
-_NO_KINDS: frozenset[int] = frozenset()
-
-
-def _kinds(recs: tuple[GroupRecord, ...]) -> frozenset[int]:
-    """The kinds the four groups' patterns hold (each group's set kept in its record)."""
-    out = _NO_KINDS
-    for gi in range(4):
-        rec = recs[gi]
-        if rec[3]:
-            held = rec[4][gi]
-            if held is None:
-                base = _BASES[gi]
-                held = rec[4][gi] = frozenset([base + i for i in rec[3]])
-            out = out | held if out else held
-    return out
+    return flags, _whole(counts) if flags else (), info, ranks
 
 
 def additions(counts: tuple[int, ...]) -> Additions:
@@ -279,18 +278,31 @@ Alternatives = tuple[HandFacts, list[GroupDecomp], dict[tuple[int, str], tuple[i
 
 
 def _sets(where: Where) -> tuple[list[int], list[int]]:
-    """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`)."""
+    """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`):
+    the other groups' sets below the taker's, the taker's, then the rest."""
     base, taker, _, parts = where
-    i = 0
-    while i < len(parts) and parts[i][0] < base:
-        i += 1
     trips: list[int] = []
     runs: list[int] = []
-    for b, (_, ts, rs) in parts[:i] + ((base, taker),) + parts[i:]:
+    after = False  # a group above the taker's
+    for b, (_, ts, rs) in parts:
+        if b > base:
+            after = True
+            break
         for t in ts:
             trips.append(t + b)
         for r in rs:
             runs.append(r + b)
+    for t in taker[1]:
+        trips.append(t + base)
+    for r in taker[2]:
+        runs.append(r + base)
+    if after:
+        for b, (_, ts, rs) in parts:
+            if b > base:
+                for t in ts:
+                    trips.append(t + b)
+                for r in rs:
+                    runs.append(r + b)
     return trips, runs
 
 
@@ -340,8 +352,9 @@ def _other_products(recs: tuple[GroupRecord, ...], taker: int) -> list[Other]:
 def _tables(plan: Plan, c: Context) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """For ``c``'s seat and round: the classes of honor triplets (yakuhai han units,
     dragons, winds: what the reading-level tests tell apart of the honor-triplet bits) and
-    of pair kinds (yakuhai, dragon, wind). Through these classes a signature holds all that
-    the tests read of the seat and round, so one table of signatures serves them all."""
+    of pair kinds (yakuhai, dragon, wind), each already in its signature field. Through
+    these classes a signature holds all that the tests read of the seat and round, so one
+    table of signatures serves them all."""
     key = (c.sit.seat, c.sit.round)
     classes = plan.fold.get(key)
     if classes is None:
@@ -357,13 +370,17 @@ def _class_tables(seat: int, round_wind: int, north: bool
     every plan: a new rule set's plan must not build them again (about 0.75 ms each)."""
     table = yakuhai_table(seat, round_wind, north)
     honor_class = tuple(
-        sum(table.get(27 + i, 0) for i in range(7) if m >> i & 1)
-        | sum(1 for i in range(4, 7) if m >> i & 1) << 4
-        | sum(1 for i in range(4) if m >> i & 1) << 6
+        (
+            sum(table.get(27 + i, 0) for i in range(7) if m >> i & 1)  # yakuhai units
+            | sum(1 for i in range(4, 7) if m >> i & 1) << 4  # dragon triplets
+            | sum(1 for i in range(4) if m >> i & 1) << 6  # wind triplets
+        )
+        << SIG_HONOR_SHIFT
         for m in range(128)
     )
     pair_class = tuple(
-        (k in table) | (k in DRAGONS) << 1 | (k in WINDS) << 2 for k in range(34)
+        ((k in table) | (k in DRAGONS) << 1 | (k in WINDS) << 2) << SIG_PAIR_SHIFT
+        for k in range(34)
     )
     return honor_class, pair_class
 
@@ -383,250 +400,165 @@ class Folded(NamedTuple):
     alternatives: Alternatives | None
 
 
-def fold_waits(
-    hand: HandInput, rules: Rules, ctxs: tuple[Context, ...], keep: int = -1
-) -> Folded | None:
-    """Each wait (as :func:`engine.waits.wait_shapes`, in order) with its best reading's yaku
-    han in each context of ``ctxs`` (contexts of one seat and round), or ``None`` for a wait
-    left to the reading-by-reading path; ``keep``: a wait whose single reading the caller
-    wants (the actual win). ``None`` in all: the hand is not covered (see the module
-    docstring)."""
-    if rules.yakuman_exclusive:
-        return None
-    concealed, melds = hand.concealed, hand.melds
-    meld_f = meld_tm = meld_conc = n_kans = meld_suits = 0
-    closed = meld_th = True
-    meld_honor = meld_terminal = False
-    if melds:
-        for meld in melds:
-            kind = meld.kind  # (Meld's is_run / is_open / is_kan, without the property calls)
-            if kind == "chi":
-                return None
-            k = meld.tile
-            meld_tm |= 1 << k
-            if k >= 27:
-                meld_honor = True
-                meld_f += _TRIP
+class MeldPart(NamedTuple):
+    """What the fold needs of the declared pons and kans (a chi leaves the hand to the
+    reading-by-reading path): their packed features and triplet kind bits as a
+    decomposition's, the concealed kans (san/suuankou), the kans (sankantsu, §18 gates),
+    the suits held, and whether the hand stays closed, holds only terminals/honors in the
+    melds, an honor, a terminal."""
+
+    features: int
+    trip_bits: int
+    concealed: int
+    kans: int
+    suits: int
+    closed: bool
+    all_th: bool
+    honor: bool
+    terminal: bool
+
+
+NO_MELDS = MeldPart(0, 0, 0, 0, 0, True, True, False, False)
+
+
+def meld_part(melds: tuple[Meld, ...]) -> MeldPart | None:
+    """The melds' :class:`MeldPart`, or None with a chi."""
+    if not melds:
+        return NO_MELDS
+    features = trip_bits = concealed = kans = suits = 0
+    closed = all_th = True
+    honor = terminal = False
+    for meld in melds:
+        kind = meld.kind  # (Meld's is_run / is_open / is_kan, without the property calls)
+        if kind == "chi":
+            return None
+        k = meld.tile
+        trip_bits |= 1 << k
+        features += _TRIP
+        if k >= 27:
+            honor = True
+        else:
+            suits |= 1 << (k // 9)
+            if IS_TERMINAL[k]:
+                terminal = True
             else:
-                meld_suits |= 1 << (k // 9)
-                if IS_TERMINAL[k]:
-                    meld_terminal = True
-                    meld_f += _TRIP
-                else:
-                    meld_th = False
-                    meld_f += _TRIP + _INSIDE
-            if kind == "ankan":
-                meld_conc += 1
-                n_kans += 1
-            else:
-                closed = False
-                if kind != "pon":
-                    n_kans += 1
-    elif 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1:
-        return None  # a kokushi wait may be among them
-    # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
-    seven = concealed.index(1) if not melds and concealed.count(2) == 6 else -1
-    c0 = ctxs[0]
-    entry = c0.cache.get((closed, STANDARD)) or situational(c0, closed, STANDARD)
-    plan = entry[0]
-    fold = plan.fold
-    if not fold.get("ok", False) and not plan_covered(plan):
+                all_th = False
+                features += _INSIDE
+        if kind == "ankan":
+            concealed += 1
+            kans += 1
+        else:
+            closed = False
+            if kind != "pon":
+                kans += 1
+    return tuple.__new__(  # MeldPart positionally (its field order), without its __new__
+        MeldPart, (features, trip_bits, concealed, kans, suits, closed, all_th, honor, terminal)
+    )
+
+
+def _used(hand: HandInput, rules: Rules) -> list[int] | None:
+    """The tiles of each kind the player's melds and kita use up with the concealed ones
+    (RULES.md §18: a wait must still exist), or None when nothing but concealed tiles could
+    (a wait is never a fifth concealed tile) or the option counts used-up waits."""
+    if rules.used_up_waits_count or not (hand.melds or hand.kita):
         return None
-    used: list[int] | None = None
-    if not rules.used_up_waits_count and (melds or hand.kita):
-        used = list(concealed)
-        for meld in melds:
-            used[meld.tile] += len(meld.tiles)
-        used[NORTH] += hand.kita
-    get = _RECORDS.get
-    r0 = get(concealed[0:9]) or group_record(concealed[0:9])
-    r1 = get(concealed[9:18]) or group_record(concealed[9:18])
-    r2 = get(concealed[18:27]) or group_record(concealed[18:27])
-    r3 = get(concealed[27:34]) or group_record(concealed[27:34])
-    recs = (r0, r1, r2, r3)
-    takers = receivers((r0[0], r1[0], r2[0], r3[0]))
-    if not takers:
-        if seven >= 0 and seven in rules.tile_kinds and (used is None or used[seven] < 4):
-            return Folded([(seven, None)], None, 0, None)
-        return Folded([], None, 0, None)
-    by_sig = fold.get("sig")
-    if by_sig is None or len(by_sig) > 1 << 16:  # bounded
-        by_sig = fold["sig"] = {}
-    sit = c0.sit
-    honor_class, pair_class = fold.get((sit.seat, sit.round)) or _tables(plan, c0)
-    # the kinds of the shape before the win (the extracted kita as a north, by option)
-    extra = (NORTH,) if rules.kita_counts_in_shape and hand.kita else ()
-    i0, i1, i2, i3 = r0[2], r1[2], r2[2], r3[2]
-    has_honor0 = bool(i3 & _INFO_TILES) or meld_honor or bool(extra)
-    has_terminal0 = bool((i0 | i1 | i2) & _INFO_TERMINAL) or meld_terminal
-    all_th0 = bool(i0 & i1 & i2 & _INFO_ALL_TH) and meld_th
-    suits0 = (i0 & 1) | (i1 & 1) << 1 | (i2 & 1) << 2 | meld_suits
-    tile_kinds = rules.tile_kinds
-    sits = [(entry[1], c0)] + [(situational(c, closed, STANDARD)[1], c) for c in ctxs[1:]]
-    post = plan.post
-    shared = (closed, n_kans, has_honor0, has_terminal0, all_th0, suits0)
-    slow = _Slow(hand, plan, c0, extra, shared, recs)
-    reading: Reading | None = None
-    mask = 0
-    alternatives: Alternatives | None = None
-    kept: list[tuple[int, int, Where, int, int]] = []  # the kept wait's readings
-    out: list[tuple[int, tuple[int, ...] | None]] = []
-    for gi, accept in takers:
-        base = _BASES[gi]
-        others: list[Other] | None = None
-        pattern = concealed[base : base + 9] if base < 27 else concealed[27:34]
-        for rank, f, tk in _ADDS.get(pattern) or additions(pattern):
-            if not f & accept:
-                continue
-            w = base + rank
-            if w not in tile_kinds or (used is not None and used[w] >= 4):
-                continue
-            if w == seven:
-                out.append((w, None))
-                continue
-            if others is None:
-                others = _others(recs, gi)
-            honor = w >= 27
-            hh = has_honor0 or honor
-            suits = suits0 if honor else suits0 | 1 << (w // 9)
-            if suits in (0, 1, 2, 4) or (all_th0 and IS_TH[w]) or n_kans >= 3:
-                # a whole-hand gate is open (one suit, all terminals/honors, three kans):
-                # the whole-hand yaku from the completed hand's facts
-                hand_yaku: tuple[int, int] | None = slow.hand_yaku(w)
-                hkey = None
-            else:  # tanyao's: kept by whether an honor and a terminal are held
-                hkey = (hh, has_terminal0 or IS_TERMINAL[w])
-                hand_yaku = fold.get(hkey)
-            sig_hand = hh << 27
-            first: list[int] | None = None  # the first reading's han per context
-            differ = False  # another reading's differ
-            count = 0
-            keeping = w == keep
-            for ti, (tf, ttm, tp, roles, td) in enumerate(tk):
-                ttm <<= base
-                tpk = tp + base if tp >= 0 else -1
-                for of, otm, op, parts in others:
-                    both = tf + of
-                    feats = both + meld_f
-                    tm = ttm | otm | meld_tm
-                    pair = tpk if tpk >= 0 else op
-                    sig0 = (
-                        feats & _KEPT
-                        | (feats < _INSIDE) << 11
-                        | honor_class[tm >> 27] << 12
-                        | pair_class[pair] << 24
-                        | sig_hand
-                    )
-                    if feats & _TRIPS >= 3 * _TRIP:  # 三連刻, 四連刻, 三色同刻
-                        chain = max(_CHAIN[tm & 511], _CHAIN[tm >> 9 & 511], _CHAIN[tm >> 18 & 511])
-                        sig0 |= (chain > 2) + (chain > 3) << 21
-                        if tm & tm >> 9 & tm >> 18 & 511:
-                            sig0 |= 1 << 23
-                    n_trips = (both >> 3 & 7) + meld_conc
-                    for role in roles:
-                        count += 1
-                        sig1 = sig0 | _ROLE_CLASS[role] << 28
-                        hans = []
-                        for (s_mask, s_han), c in sits:
-                            opened = role == SHANPON and not c.sit.tsumo
-                            key = sig1 | _CONC_CLASS[n_trips - opened] << 30
-                            own = by_sig.get(key)
-                            if own is None or hand_yaku is None:
-                                r = slow.reading(w, role, opened, (base, td, pair, parts))
-                                if hand_yaku is None:
-                                    hand_yaku = fold[hkey] = _hand(plan, r, c)
-                                if own is None:
-                                    own = by_sig[key] = _own_yaku(plan, r, c)
-                            m = s_mask | hand_yaku[0] | own[0]
-                            if m & post:
-                                hans.append(combined_han(plan, m, own[2], c))
-                            else:
-                                hans.append(s_han + hand_yaku[1] + own[1])
-                            if keeping and c is c0:
-                                kept.append((ti, role, (base, td, pair, parts), m, hans[0]))
-                        if first is None:
-                            first = hans
-                        elif hans != first:
-                            differ = True
-                            if not keeping:
-                                break
-                    if differ and not keeping:
-                        break
-                if differ and not keeping:
-                    break
-            out.append((w, None if differ or first is None else tuple(first)))
-            if keeping and kept:
-                if count == 1:
-                    _, role, where, m, _ = kept[0]
-                    reading = slow.reading(w, role, role == SHANPON and not c0.sit.tsumo, where)
-                    mask = _combined_mask(plan, m, rules) if m & post else m
-                elif len(others) == 1:  # the taker's decompositions in readings' order
-                    decomps = [_decomp(where) for _, _, where, _, _ in kept]
-                    helds = {
-                        (ti, ROLE_NAMES[role]): (_combined_mask(plan, m, rules), han)
-                        for ti, role, _, m, han in kept
-                    }
-                    by_index = dict(zip([ti for ti, *_ in kept], decomps, strict=True))
-                    alternatives = (slow.facts(w), [by_index[i] for i in sorted(by_index)], helds)
-    seven_ok = seven >= 0 and seven in tile_kinds and (used is None or used[seven] < 4)
-    if seven_ok and all(w != seven for w, _ in out):  # not a standard wait too
-        out.append((seven, None))
-        out.sort(key=_first)
-    return Folded(out, reading, mask, alternatives)
+    used = list(hand.concealed)
+    for meld in hand.melds:
+        used[meld.tile] += len(meld.tiles)
+    used[NORTH] += hand.kita
+    return used
 
 
-def _first(item: tuple[int, tuple[int, ...] | None]) -> int:
-    return item[0]
+def _can_come(w: int, rules: Rules, used: list[int] | None) -> bool:
+    """Whether a wait of kind ``w`` is one (§18): in the rule set and not used up."""
+    return w in rules.tile_kinds and (used is None or used[w] < 4)
 
 
-def _own_yaku(plan: Plan, r: Reading, c: Context) -> tuple[int, int, int]:
-    """A reading's reading-level yaku: bits, han, and the yakuhai's share of the han."""
-    m, h = _own(plan, r, c)
-    yk = 0
-    if m & plan.yakuhai:
-        yk = plan.han[plan.yakuhai.bit_length() - 1] * sum(n for _, n in yakuhai_sets(r, c))
-    return m, h, yk
+class _Pass:
+    """One hand's fold, built once: what every wait's loop reads (the plan's signature and
+    class tables, each context's situational yaku, the melds, the 13 tiles' honors,
+    terminals and suits) and what it needs of the reading-by-reading path (a reading's
+    real facts and sets: a signature met for the first time, the kept wait's reading; the
+    whole-hand yaku of a hand that opens a gate). A slotted class: the loop reads its
+    fields as cheap slot loads."""
 
-
-class _Slow:
-    """What :func:`fold_waits` needs of the reading-by-reading path: a reading's real facts
-    and sets (a signature met for the first time, the kept wait's reading) and the
-    whole-hand yaku of a hand that opens a gate."""
-
-    __slots__ = ("hand", "plan", "ctx", "extra", "shared", "recs", "kinds", "meld_pungs")
+    __slots__ = (
+        "hand", "plan", "fold", "post", "by_sig", "honor_class", "pair_class", "sits",
+        "ctx", "melds", "extra", "closed", "has_honor", "has_terminal", "all_th", "suits",
+        "meld_pungs",
+    )  # fmt: skip
 
     def __init__(
         self,
         hand: HandInput,
-        plan: Plan,
-        ctx: Context,
-        extra: tuple[int, ...],
-        shared: tuple[bool, int, bool, bool, bool, int],
+        rules: Rules,
+        ctxs: tuple[Context, ...],
+        entry: tuple[Plan, tuple[int, int]],
+        melds: MeldPart,
         recs: tuple[GroupRecord, ...],
-    ):
-        self.hand, self.plan, self.ctx, self.extra = hand, plan, ctx, extra
-        #: closed, kans, an honor, a terminal, only terminals/honors, suit bits (13 tiles)
-        self.shared = shared
-        self.recs = recs  # the concealed tiles' group records
-        self.kinds: frozenset[int] | None = None
+    ) -> None:
+        self.hand = hand
+        self.plan = plan = entry[0]
+        self.fold = fold = plan.fold
+        self.post = plan.post
+        by_sig = fold.get("sig")
+        if by_sig is None or len(by_sig) > 1 << 16:  # bounded
+            by_sig = fold["sig"] = {}
+        self.by_sig: dict[int, tuple[int, int, int]] = by_sig
+        self.ctx = c0 = ctxs[0]
+        sit = c0.sit
+        classes: tuple[tuple[int, ...], tuple[int, ...]] = fold.get(
+            (sit.seat, sit.round)
+        ) or _tables(plan, c0)
+        self.honor_class, self.pair_class = classes
+        _, _, _, _, meld_suits, closed, meld_th, meld_honor, meld_terminal = melds
+        sits = [(entry[1], c0)]
+        for c in ctxs[1:]:  # (a loop: a comprehension would be a call of its own)
+            sits.append((situational(c, closed, STANDARD)[1], c))
+        #: (situational yaku (mask, han), context) per context
+        self.sits: list[tuple[tuple[int, int], Context]] = sits
+        self.melds, self.closed = melds, closed
+        # the kinds of the shape before the win (the extracted kita as a north, by option)
+        self.extra = extra = (NORTH,) if rules.kita_counts_in_shape and hand.kita else ()
+        i0, i1, i2, i3 = recs[0][2], recs[1][2], recs[2][2], recs[3][2]
+        self.has_honor = bool(i3 & _INFO_TILES) or meld_honor or bool(extra)
+        self.has_terminal = bool((i0 | i1 | i2) & _INFO_TERMINAL) or meld_terminal
+        self.all_th = bool(i0 & i1 & i2 & _INFO_ALL_TH) and meld_th
+        self.suits = (i0 & 1) | (i1 & 1) << 1 | (i2 & 1) << 2 | meld_suits
         self.meld_pungs: tuple[Pung, ...] = ()
+
+    def hand_yaku(self, w: int) -> tuple[int, int]:
+        """The completed hand's whole-hand yaku (bits, han). A hand opening no gate (more
+        than one suit, not all terminals/honors, fewer than three kans) holds tanyao's at
+        most: kept per plan by whether an honor and a terminal are held; another's are
+        worked out from its facts."""
+        honor = w >= 27
+        suits = self.suits if honor else self.suits | 1 << (w // 9)
+        if suits in (0, 1, 2, 4) or (self.all_th and IS_TH[w]) or self.melds[3] >= 3:  # kans
+            return self._hand_yaku(w)
+        # (an int key: the plan's other fold entries are keyed by strings and tuples)
+        key = _TANYAO_CLASS | (self.has_honor or honor) | (self.has_terminal or IS_TERMINAL[w]) << 1
+        found = self.fold.get(key)
+        if found is None:
+            found = self.fold[key] = self._hand_yaku(w)
+        return found
+
+    def _hand_yaku(self, w: int) -> tuple[int, int]:
+        stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
+        return _hand(self.plan, stub, self.ctx)
 
     def facts(self, w: int) -> HandFacts:
         """``facts_maker(concealed, melds, extra)(w)`` from what the fold knows."""
         hand = self.hand
-        if self.kinds is None:
-            self.kinds = _kinds(self.recs)
-            if hand.melds or self.extra:
-                self.kinds = self.kinds | _shape_kinds((), hand.melds, self.extra)
-                new = tuple.__new__
-                self.meld_pungs = tuple(
-                    [new(Pung, (m.tile, m.kind == "ankan", m.kind != "pon")) for m in hand.melds]
-                )
-        closed, n_kans, honor0, terminal0, th0, suits0 = self.shared
+        if hand.melds and not self.meld_pungs:
+            new = tuple.__new__
+            self.meld_pungs = tuple(
+                [new(Pung, (m.tile, m.kind == "ankan", m.kind != "pon")) for m in hand.melds]
+            )
+        honor0, terminal0, th0, suits0 = self.has_honor, self.has_terminal, self.all_th, self.suits
         counts = list(hand.concealed)
         counts[w] += 1
         honor, terminal = w >= 27, IS_TERMINAL[w]
-        kinds = self.kinds if w in self.kinds else self.kinds | {w}
         suits = suits0 if honor else suits0 | 1 << (w // 9)
         return tuple.__new__(  # HandFacts positionally (its field order)
             HandFacts,
@@ -634,24 +566,20 @@ class _Slow:
                 tuple(counts),
                 hand.melds,
                 w,
-                closed,
-                kinds,
-                n_kans,
+                self.closed,
+                self.extra,
+                self.melds[3],  # kans
                 honor0 or honor,
                 terminal0 or terminal,
                 not suits,
                 not (honor0 or honor) and th0 and terminal,
                 th0 and (honor or terminal),
-                _N_SUITS[suits],
-                _ONLY_SUIT[suits],
+                N_SUITS[suits],
+                ONLY_SUIT[suits],
                 (),
                 self.meld_pungs,
             ),
         )
-
-    def hand_yaku(self, w: int) -> tuple[int, int]:
-        stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
-        return _hand(self.plan, stub, self.ctx)
 
     def reading(self, w: int, role: int, opened: bool, where: Where) -> Reading:
         """The real reading (as :func:`engine.decompose.readings` builds it: sets in group
@@ -666,3 +594,185 @@ class _Slow:
             pungs += self.meld_pungs
         wait = ROLE_NAMES[role]
         return new(Reading, (facts, STANDARD, where[2], tuple(runs), tuple(pungs), wait))
+
+
+_TANYAO_CLASS = 1 << 8  # the key of a hand opening no gate: | an honor | a terminal << 1
+
+
+def fold_waits(
+    hand: HandInput, rules: Rules, ctxs: tuple[Context, ...], keep: int = -1
+) -> Folded | None:
+    """Each wait (as :func:`engine.waits.wait_shapes`, in order) with its best reading's yaku
+    han in each context of ``ctxs`` (contexts of one seat and round), or ``None`` for a wait
+    left to the reading-by-reading path; ``keep``: a wait whose single reading the caller
+    wants (the actual win). ``None`` in all: the hand is not covered (see the module
+    docstring)."""
+    if rules.yakuman_exclusive:
+        return None
+    concealed = hand.concealed
+    melds = meld_part(hand.melds) if hand.melds else NO_MELDS
+    if melds is None:
+        return None
+    if not hand.melds and 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1:
+        return None  # a kokushi wait may be among them
+    c0 = ctxs[0]
+    closed = melds.closed
+    entry = c0.cache.get((closed, STANDARD)) or situational(c0, closed, STANDARD)
+    plan = entry[0]
+    if not plan.fold.get("ok", False) and not plan_covered(plan):
+        return None
+    # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
+    seven = concealed.index(1) if not hand.melds and concealed.count(2) == 6 else -1
+    used = _used(hand, rules) if hand.melds or hand.kita else None
+    get = _RECORDS.get  # the four groups' records (man, pin, sou, honors)
+    r0 = get(concealed[0:9]) or group_record(concealed[0:9])
+    r1 = get(concealed[9:18]) or group_record(concealed[9:18])
+    r2 = get(concealed[18:27]) or group_record(concealed[18:27])
+    r3 = get(concealed[27:34]) or group_record(concealed[27:34])
+    recs = (r0, r1, r2, r3)
+    out: list[tuple[int, tuple[int, ...] | None]] = []
+    reading: Reading | None = None
+    mask = 0
+    alternatives: Alternatives | None = None
+    # each group that can take the winning tile (group index, accepted flags), each kind
+    # completing it
+    takers = receivers((r0[0], r1[0], r2[0], r3[0]))
+    p: _Pass | None = None  # built with the first standard wait
+    tile_kinds = rules.tile_kinds
+    kept: list[Kept] = []
+    for gi, accept in takers:
+        base = _BASES[gi]
+        others: list[Other] | None = None
+        pattern = concealed[base : base + 9] if base < 27 else concealed[27:34]
+        for rank, f, tk in _ADDS.get(pattern) or additions(pattern):
+            if not f & accept:
+                continue
+            w = base + rank
+            if w not in tile_kinds or (used is not None and used[w] >= 4):  # _can_come
+                continue
+            if w == seven:
+                out.append((w, None))
+                continue
+            if others is None:
+                others = _others(recs, gi)
+            if p is None:
+                p = _Pass(hand, rules, ctxs, entry, melds, recs)
+            keeping = kept if w == keep else None
+            hans, count = _fold_wait(p, w, base, tk, others, keeping)
+            out.append((w, hans))
+            if keeping:
+                reading, mask, alternatives = _kept_answer(p, w, kept, count, len(others))
+    if seven >= 0 and _can_come(seven, rules, used) and all(w != seven for w, _ in out):
+        out.append((seven, None))  # not a standard wait too
+        out.sort(key=_first)
+    return Folded(out, reading, mask, alternatives)
+
+
+#: a reading of the kept wait: taker decomposition index, role, where its sets are, held
+#: bits and yaku han in the first context
+Kept = tuple[int, int, Where, int, int]
+
+
+def _fold_wait(
+    p: _Pass,
+    w: int,
+    base: int,
+    takers: tuple[TakerRecord, ...],
+    others: list[Other],
+    kept: list[Kept] | None,
+) -> tuple[tuple[int, ...] | None, int]:
+    """One wait ``w`` completing the group at ``base``: the yaku han per context of its
+    readings when they all agree (else None: dora and fu rank them, reading by reading),
+    and the number of readings. Each reading's reading-level yaku come from its signature
+    (:data:`SIG_KEPT` …), worked out on first sight by the real tests on the real reading.
+    ``kept``: the list to receive the readings of the caller's kept wait (all of them are
+    then read)."""
+    plan, post, by_sig, sits = p.plan, p.post, p.by_sig, p.sits
+    honor_class, pair_class = p.honor_class, p.pair_class
+    hand_m, hand_h = p.hand_yaku(w)
+    meld_f, meld_tm, meld_conc, _, _, _, _, _, _ = p.melds
+    sig_hand = SIG_HAS_HONOR if p.has_honor or w >= 27 else 0
+    first: list[int] | None = None  # the first reading's han per context
+    count = 0
+    for ti, (tf, ttm, tp, roles, td) in enumerate(takers):
+        ttm <<= base
+        tpk = tp + base if tp >= 0 else -1
+        for of, otm, op, parts in others:
+            both = tf + of
+            feats = both + meld_f
+            tm = ttm | otm | meld_tm
+            pair = tpk if tpk >= 0 else op
+            sig0 = (
+                feats & SIG_KEPT
+                | (SIG_OUTSIDE if feats < _INSIDE else 0)
+                | honor_class[tm >> 27]
+                | pair_class[pair]
+                | sig_hand
+            )
+            if feats & _TRIPS >= _THREE_TRIPS:  # 三連刻, 四連刻, 三色同刻
+                sig0 |= max(
+                    _CHAIN_SIG[tm & 511], _CHAIN_SIG[tm >> 9 & 511], _CHAIN_SIG[tm >> 18 & 511]
+                )
+                if tm & tm >> 9 & tm >> 18 & 511:
+                    sig0 |= SIG_DOUKOU
+            n_trips = (both >> _TRIP_SHIFT & _FIELD) + meld_conc
+            for role in roles:
+                count += 1
+                sig1 = sig0 | _ROLE_SIG[role]
+                hans = []
+                for (s_mask, s_han), c in sits:
+                    opened = role == SHANPON and not c.sit.tsumo
+                    key = sig1 | _CONC_SIG[n_trips - opened]
+                    own = by_sig.get(key)
+                    if own is None:
+                        where = (base, td, pair, parts)
+                        own = by_sig[key] = _own_yaku(plan, p.reading(w, role, opened, where), c)
+                    m = s_mask | hand_m | own[0]
+                    if m & post:
+                        hans.append(combined_han(plan, m, own[2], c))
+                    else:
+                        hans.append(s_han + hand_h + own[1])
+                    if kept is not None and c is sits[0][1]:
+                        kept.append((ti, role, (base, td, pair, parts), m, hans[0]))
+                if first is None:
+                    first = hans
+                elif hans != first:
+                    if kept is None:
+                        return None, count
+                    first = []  # they differ: go on reading the kept wait
+    return (tuple(first) if first else None), count
+
+
+def _kept_answer(
+    p: _Pass, w: int, kept: list[Kept], count: int, n_others: int
+) -> tuple[Reading | None, int, Alternatives | None]:
+    """The kept wait's answer: its one reading and held bits (after the combination rules),
+    or, read several ways with one decomposition of the other groups, its facts,
+    decompositions in readings' order and each reading's held yaku."""
+    plan, post, rules = p.plan, p.post, p.ctx.rules
+    if count == 1:
+        _, role, where, m, _ = kept[0]
+        reading = p.reading(w, role, role == SHANPON and not p.ctx.sit.tsumo, where)
+        return reading, (_combined_mask(plan, m, rules) if m & post else m), None
+    if n_others != 1:
+        return None, 0, None
+    decomps = [_decomp(where) for _, _, where, _, _ in kept]
+    helds = {
+        (ti, ROLE_NAMES[role]): (_combined_mask(plan, m, rules), han)
+        for ti, role, _, m, han in kept
+    }
+    by_index = dict(zip([ti for ti, *_ in kept], decomps, strict=True))
+    return None, 0, (p.facts(w), [by_index[i] for i in sorted(by_index)], helds)
+
+
+def _first(item: tuple[int, tuple[int, ...] | None]) -> int:
+    return item[0]
+
+
+def _own_yaku(plan: Plan, r: Reading, c: Context) -> tuple[int, int, int]:
+    """A reading's reading-level yaku: bits, han, and the yakuhai's share of the han."""
+    m, h = _own(plan, r, c)
+    yk = 0
+    if m & plan.yakuhai:
+        yk = plan.han[plan.yakuhai.bit_length() - 1] * sum(n for _, n in yakuhai_sets(r, c))
+    return m, h, yk

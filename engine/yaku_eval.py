@@ -189,7 +189,7 @@ def _situational(plan: Plan, closed: bool, form: str, c: Context) -> Held:
 
 def _form_reading(closed: bool, form: str) -> Reading:
     """A reading with only its form and closedness (what situational tests may read)."""
-    facts = HandFacts((), (), -1, closed, frozenset(), 0)
+    facts = HandFacts((), (), -1, closed, (), 0)
     return Reading(facts, form, -1, (), (), "none")
 
 

@@ -109,7 +109,7 @@ def test_rule_18_fold_keeps_the_wins_single_reading() -> None:
 def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
     """55 + 77 (ranks 4 and 6): a 5 or a 7 completes it as a shanpon triplet, a 6 does not;
     555 + 77 is a triplet and a pair; a single 7 waits on itself (tanki)."""
-    _, whole, _, ranks, _ = group_record((0, 0, 0, 0, 2, 0, 2, 0, 0))
+    _, whole, _, ranks = group_record((0, 0, 0, 0, 2, 0, 2, 0, 0))
     assert not whole  # two pairs are not a whole group
     assert ranks == (4, 6)
     adds = additions((0, 0, 0, 0, 2, 0, 2, 0, 0))
@@ -117,7 +117,7 @@ def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
     assert sorted(by_rank) == [4, 6]
     roles = {role for *_, rs, _ in by_rank[4] for role in rs}
     assert roles == {SHANPON}
-    _, whole, info, _, _ = group_record((0, 0, 0, 0, 3, 0, 2, 0, 0))
+    _, whole, info, _ = group_record((0, 0, 0, 0, 3, 0, 2, 0, 0))
     assert info == 1  # tiles, no terminal, not only terminals/honors
     assert [(pair, trips) for _, _, pair, (_, trips, _) in whole] == [(6, (4,))]
     adds = additions((0, 0, 0, 0, 0, 0, 1, 0, 0))  # a single 7: tanki

@@ -40,7 +40,8 @@ SUIT_RUN_STARTS = [b + i for b in (9, 18) for i in range(7)]
 KINDS = sorted(SANMA_KINDS)
 
 
-def _tiles_text(counts: list[int]) -> str:
+def tiles_text(counts: list[int]) -> str:
+    """MPSZ text of 34 kind counts, e.g. ``123p55z`` (also used by the engine's tests)."""
     groups: dict[str, str] = {}
     for k, c in enumerate(counts):
         if c:
@@ -103,7 +104,7 @@ def random_winning_hand(rng: random.Random) -> dict[str, Any]:
         tsumo = rng.random() < 0.4
         riichi = rng.choice(["none", "riichi", "riichi"]) if closed else "none"
         return {
-            "hand": _tiles_text(concealed),
+            "hand": tiles_text(concealed),
             "win": name(win),
             "melds": melds,
             "dora": [name(dora)],

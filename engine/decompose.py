@@ -350,8 +350,27 @@ def _pungs(trips: tuple[int, ...], opened: int) -> tuple[Pung, ...]:
     return tuple(Pung(t, t != opened, False) for t in trips)
 
 
+#: The wait a winning tile makes in a run, by the run's start rank (0–6) and the tile's
+#: place in it: kanchan in the middle, penchan as the 3 of 12-3 or the 7 of 7-89, else
+#: ryanmen (RULES.md fu: kanchan/penchan +2). Shared with :mod:`engine.fold`.
+RUN_WAITS = tuple(
+    tuple(
+        "kanchan"
+        if pos == 1
+        else "penchan"
+        if (pos == 0 and start == 6) or (pos == 2 and start == 0)
+        else "ryanmen"
+        for pos in range(3)
+    )
+    for start in range(7)
+)
 _TANKI, _SHANPON_TSUMO = ("tanki", -1), ("shanpon", -1)
-_KANCHAN, _PENCHAN, _RYANMEN = ("kanchan", -1), ("penchan", -1), ("ryanmen", -1)
+#: (wait, kind of the pung opened by ron or -1) of a run's wait, by kind of the run's start
+#: and place (:data:`RUN_WAITS`; honor starts never occur)
+_RUN_ROLES = tuple(
+    tuple((wait, -1) for wait in RUN_WAITS[start % 9]) if start < 27 and start % 9 < 7 else ()
+    for start in range(34)
+)
 
 
 def readings(
@@ -392,13 +411,7 @@ def readings(
             # first reading, so the order is kept as it always was)
             taking = [s for s in set(runs) if s <= win <= s + 2] if other else (first,)
             for s in taking:
-                pos = win - s
-                if pos == 1:
-                    role = _KANCHAN
-                elif (pos == 0 and s % 9 == 6) or (pos == 2 and s % 9 == 0):
-                    role = _PENCHAN
-                else:
-                    role = _RYANMEN
+                role = _RUN_ROLES[s][win - s]
                 if role not in roles:
                     roles.append(role)
         for wait, opened in roles:

@@ -12,7 +12,7 @@ identical runs, ittsu, whether every set and the pair hold a terminal or honor, 
 triplets as yakuhai han units, dragons and winds, the pair as yakuhai, dragon or wind, a
 chain of three or four triplets, 三色同刻, the wait as ryanmen, tanki or other, three or four
 concealed triplets, an honor held. The first reading of a signature runs the real tests
-(:func:`engine.yaku_eval._own`); later ones, in any hand, seat or round, reuse the answer
+(:func:`engine.yaku_eval.reading_yaku`); later ones, in any hand, seat or round, reuse the answer
 (one table per plan). The whole-hand yaku of a hand that opens no gate (more than one suit,
 not all terminals/honors, fewer than three kans) are tanyao's alone, kept by whether an
 honor and a terminal are held; of another, they are worked out from its facts.
@@ -36,6 +36,7 @@ from typing import NamedTuple
 from engine.decompose import (
     N_SUITS,
     ONLY_SUIT,
+    RUN_WAITS,
     STANDARD,
     HandFacts,
     Pung,
@@ -53,7 +54,14 @@ from engine.tiles import (
     WINDS,
 )
 from engine.yaku import Context, yakuhai_sets, yakuhai_table
-from engine.yaku_eval import Plan, _combined_mask, _hand, _own, combined_han, situational
+from engine.yaku_eval import (
+    Plan,
+    combined_han,
+    combined_mask,
+    reading_yaku,
+    situational,
+    whole_hand_yaku,
+)
 
 # The reading-level yaku whose tests read only what the signature holds (RULES.md "Yaku").
 COVERED = frozenset(
@@ -190,6 +198,11 @@ def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
     return found
 
 
+#: the fold's role of a winning tile in a run, by the run's start rank and the tile's place
+#: (:data:`engine.decompose.RUN_WAITS`, which :func:`engine.decompose.readings` reads)
+_RUN_ROLE = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
+
+
 def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
     """The distinct roles of a winning tile of rank ``win`` in a decomposition (those of
     :func:`engine.decompose.readings`, whose order the fold does not need)."""
@@ -201,13 +214,7 @@ def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
         roles.append(SHANPON)
     for s in runs:
         if s <= win <= s + 2:
-            pos = win - s
-            if pos == 1:
-                role = KANCHAN
-            elif (pos == 0 and s == 6) or (pos == 2 and s == 0):
-                role = PENCHAN
-            else:
-                role = RYANMEN
+            role = _RUN_ROLE[s][win - s]
             if role not in roles:
                 roles.append(role)
     return tuple(roles)
@@ -545,7 +552,7 @@ class _Pass:
 
     def _hand_yaku(self, w: int) -> tuple[int, int]:
         stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
-        return _hand(self.plan, stub, self.ctx)
+        return whole_hand_yaku(self.plan, stub, self.ctx)
 
     def facts(self, w: int) -> HandFacts:
         """``facts_maker(concealed, melds, extra)(w)`` from what the fold knows."""
@@ -753,12 +760,12 @@ def _kept_answer(
     if count == 1:
         _, role, where, m, _ = kept[0]
         reading = p.reading(w, role, role == SHANPON and not p.ctx.sit.tsumo, where)
-        return reading, (_combined_mask(plan, m, rules) if m & post else m), None
+        return reading, (combined_mask(plan, m, rules) if m & post else m), None
     if n_others != 1:
         return None, 0, None
     decomps = [_decomp(where) for _, _, where, _, _ in kept]
     helds = {
-        (ti, ROLE_NAMES[role]): (_combined_mask(plan, m, rules), han)
+        (ti, ROLE_NAMES[role]): (combined_mask(plan, m, rules), han)
         for ti, role, _, m, han in kept
     }
     by_index = dict(zip([ti for ti, *_ in kept], decomps, strict=True))
@@ -771,7 +778,7 @@ def _first(item: tuple[int, tuple[int, ...] | None]) -> int:
 
 def _own_yaku(plan: Plan, r: Reading, c: Context) -> tuple[int, int, int]:
     """A reading's reading-level yaku: bits, han, and the yakuhai's share of the han."""
-    m, h = _own(plan, r, c)
+    m, h = reading_yaku(plan, r, c)
     yk = 0
     if m & plan.yakuhai:
         yk = plan.han[plan.yakuhai.bit_length() - 1] * sum(n for _, n in yakuhai_sets(r, c))

@@ -106,7 +106,7 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
     return per_kind, base
 
 
-class _WaitDora:
+class WaitDora:
     """A wait's dora han (:func:`_base_dora` plus kita), worked out on first use: dora only
     rank a wait's readings, and most waits have one reading."""
 
@@ -140,7 +140,7 @@ def wait_values(
     """
     if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
         ctx = Context(sit, rules)
-    dora = _WaitDora(hand, sit, rules)
+    dora = WaitDora(hand, sit, rules)
     new = tuple.__new__  # WaitValue(...) without the NamedTuple's Python-level __new__
     out = []
     for w, decomps in shapes:
@@ -150,17 +150,17 @@ def wait_values(
         else:
             if make is None:
                 make = completer(hand, rules)
-            han = _wait_han(w, decomps, make, ctx, dora)
+            han = wait_han(w, decomps, make, ctx, dora)
         out.append(new(WaitValue, (w, han)))
     return out
 
 
-def _wait_han(
+def wait_han(
     w: int,
     decomps: tuple[GroupDecomp, ...] | None,
     make: Callable[[int], HandFacts],
     ctx: Context,
-    dora: _WaitDora,
+    dora: WaitDora,
 ) -> int:
     """One wait's yaku han read reading by reading (``decomps``: its standard
     decompositions, or None to work them out)."""
@@ -205,7 +205,7 @@ def win_and_guarantee(
     values = []
     kinds = []
     minimum: int | None = None
-    dora: _WaitDora | None = None
+    dora: WaitDora | None = None
     for w, hans in found.waits:
         if w == win:  # its evaluation is the guarantee's value of that wait
             han = ev.yaku_han if ev is not None else 0
@@ -213,10 +213,10 @@ def win_and_guarantee(
             han = hans[0]
         else:
             if dora is None:
-                dora = _WaitDora(hand, sit, rules)
+                dora = WaitDora(hand, sit, rules)
             if make is None:
                 make = completer(hand, rules)
-            han = _wait_han(w, None, make, ctx, dora)
+            han = wait_han(w, None, make, ctx, dora)
         values.append(new(WaitValue, (w, han)))
         kinds.append(w)
         if minimum is None or han < minimum:
@@ -246,7 +246,7 @@ def ron_and_tsumo_values(
     kinds = rules.tile_kinds
     shiisan = tsumo_ctx.first_turn and not hand.melds  # 十三不塔 on tsumo only
     exclusive = rules.yakuman_exclusive  # then yaku lists decide (yaku_han_of)
-    dora: _WaitDora | None = None  # only for waits read more than one way
+    dora: WaitDora | None = None  # only for waits read more than one way
     waits_: list[int] = []
     ron: list[int] = []
     tsumo: list[int] = []
@@ -279,7 +279,7 @@ def ron_and_tsumo_values(
         extra = 0
         if len(rs_ron) > 1 or len(rs_tsumo) > 1:
             if dora is None:
-                dora = _WaitDora(hand, sit, rules)
+                dora = WaitDora(hand, sit, rules)
             extra = dora.of(w)
         ron.append(best_yaku_han(f, ron_ctx, extra, rs_ron, memo) or 0)
         tsumo.append(best_yaku_han(f, tsumo_ctx, extra, rs_tsumo, memo) or 0)

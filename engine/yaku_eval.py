@@ -67,7 +67,7 @@ class Plan(NamedTuple):
     #: (one suit | all terminals/honors << 1 | three kans << 2) → the ``hand`` tests such a
     #: hand can pass
     hand_by_gates: dict[int, tuple[tuple[int, int, YakuTest], ...]]
-    #: the skip conditions' inputs as one int (see ``_own``) → the ``own`` tests to run
+    #: the skip conditions' inputs as one int (see ``reading_yaku``) → the ``own`` tests to run
     own_by_shape: dict[int, tuple[tuple[int, int, YakuTest], ...]]
     #: (hand gates << 9 | own shape) → the ``hand`` then the ``own`` tests (``_tiles_yaku``)
     tiles_by_key: dict[int, tuple[tuple[int, int, YakuTest], ...]]
@@ -224,13 +224,13 @@ def held(r: Reading, c: Context, memo: dict[Any, Any] | None = None) -> Held:
     else:
         hand = memo.get(form)
         if hand is None:
-            hand = memo[form] = _hand(plan, r, c)
+            hand = memo[form] = whole_hand_yaku(plan, r, c)
         hm, hh = hand
         own = memo.get(id(r))
         if own is not None and own[0] is r:
             _, om, oh = own
         else:
-            om, oh = _own(plan, r, c)
+            om, oh = reading_yaku(plan, r, c)
             memo[id(r)] = (r, om, oh)
     mask |= hm | om
     han += hh + oh
@@ -265,8 +265,8 @@ def held_ron_tsumo(r: Reading, ron: Context, tsumo: Context) -> tuple[int, int]:
 
 
 def _tiles_yaku(plan: Plan, r: Reading, c: Context) -> Held:
-    """:func:`_hand` and :func:`_own` together (one lookup and one loop over the tests both
-    would run): the yaku a reading holds by its tiles, without a memo."""
+    """:func:`whole_hand_yaku` and :func:`reading_yaku` together (one lookup and one loop
+    over the tests both would run): the yaku a reading holds by its tiles, without a memo."""
     f = r.facts
     key = _gates(f) << 9 | _shape(r)
     tests = plan.tiles_by_key.get(key)
@@ -275,7 +275,7 @@ def _tiles_yaku(plan: Plan, r: Reading, c: Context) -> Held:
     return _run(tests, plan, r, c)
 
 
-def _hand(plan: Plan, r: Reading, c: Context) -> Held:
+def whole_hand_yaku(plan: Plan, r: Reading, c: Context) -> Held:
     """Whole-hand yaku, skipping tests whose gate (one suit, all terminals/honors, three
     kans) the hand fails."""
     f = r.facts
@@ -286,7 +286,7 @@ def _hand(plan: Plan, r: Reading, c: Context) -> Held:
     return _run(tests, plan, r, c)
 
 
-def _own(plan: Plan, r: Reading, c: Context) -> Held:
+def reading_yaku(plan: Plan, r: Reading, c: Context) -> Held:
     """Reading-level yaku, skipping tests whose necessary conditions fail: least pungs and
     runs, a terminal/honor pair, an honor in the hand (or none), all three suits."""
     shape = _shape(r)
@@ -354,7 +354,7 @@ def _own_tests(plan: Plan, r: Reading) -> tuple[tuple[int, int, YakuTest], ...]:
 def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:
     """Stronger forms remove their weaker ones, composites replace their parts, §40 counts
     rinshan/haitei and kanburi/houtei once, §21.1 sets open riichi's han."""
-    mask = _combined_mask(plan, mask, c.rules)
+    mask = combined_mask(plan, mask, c.rules)
     yakuhai_han = 0
     if mask & plan.yakuhai:
         yakuhai_han = plan.han[plan.yakuhai.bit_length() - 1] * sum(
@@ -366,10 +366,10 @@ def _combine(plan: Plan, mask: int, r: Reading, c: Context) -> Held:
 def combined_han(plan: Plan, mask: int, yakuhai_han: int, c: Context) -> int:
     """:func:`_combine`'s han for held bits ``mask`` whose yakuhai (if held) are worth
     ``yakuhai_han`` in all (once per set)."""
-    return _mask_han(plan, _combined_mask(plan, mask, c.rules), yakuhai_han, c)
+    return _mask_han(plan, combined_mask(plan, mask, c.rules), yakuhai_han, c)
 
 
-def _combined_mask(plan: Plan, mask: int, rules: Rules) -> int:
+def combined_mask(plan: Plan, mask: int, rules: Rules) -> int:
     """The held bits after the combination rules (see :func:`_combine`)."""
     drop = 0
     for strong, weak in plan.weaker:

@@ -231,8 +231,8 @@ def test_rule_29_ron_and_tsumo_yaku_han_of_one_reading_share_its_yaku() -> None:
 
 def test_held_without_a_memo_equals_the_memo_path() -> None:
     """Without a memo a reading's whole-hand and reading-level tests run as one list
-    (_tiles_yaku); with a memo they run apart (_hand, _own) so that readings share the
-    whole-hand part. Both give the same yaku."""
+    (_tiles_yaku); with a memo they run apart (whole_hand_yaku, reading_yaku) so that
+    readings share the whole-hand part. Both give the same yaku."""
     from engine.yaku_eval import held
 
     checked = 0

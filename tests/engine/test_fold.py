@@ -6,13 +6,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from benchmarks.engine import _tiles_text, random_winning_hand
+from benchmarks.engine import random_winning_hand, tiles_text
 from engine.errors import InputError
 from engine.evaluate import completer
 from engine.fold import SHANPON, TANKI, additions, fold_waits, group_record
 from engine.parse import Parsed, parse_hand
 from engine.tiles import name
-from engine.waits import _wait_han, _WaitDora, ron_and_tsumo_values, wait_shapes
+from engine.waits import WaitDora, ron_and_tsumo_values, wait_han, wait_shapes
 from engine.yaku import Context
 
 OPTIONS: list[dict[str, Any]] = [
@@ -36,7 +36,7 @@ def _hands(n: int, seed: int) -> list[Parsed]:
             counts = [0] * 34
             for t in rng.sample(list(range(base, base + 9)) * 4, 13):
                 counts[t] += 1
-            obj: dict[str, Any] = {"hand": _tiles_text(counts), "melds": [], "dora": ["1z"]}
+            obj: dict[str, Any] = {"hand": tiles_text(counts), "melds": [], "dora": ["1z"]}
         else:
             obj = random_winning_hand(rng)
             obj.pop("win")
@@ -70,10 +70,10 @@ def test_rule_18_fold_gives_every_wait_with_its_reading_by_reading_yaku_han() ->
         shapes = wait_shapes(p.hand, p.rules)
         assert [w for w, _ in found.waits] == [w for w, _ in shapes]
         make = completer(p.hand, p.rules)
-        dora = _WaitDora(p.hand, p.situation, p.rules)
+        dora = WaitDora(p.hand, p.situation, p.rules)
         for (w, hans), (_, decomps) in zip(found.waits, shapes, strict=True):
             if hans is not None:
-                assert hans[0] == _wait_han(w, decomps, make, ctx, dora), (p.hand, name(w))
+                assert hans[0] == wait_han(w, decomps, make, ctx, dora), (p.hand, name(w))
                 checked += 1
     assert checked > 500
 
@@ -162,11 +162,11 @@ def _fold_matches(objs: list[dict[str, Any]]) -> int:
         found = fold_waits(p.hand, p.rules, (ctx,))
         assert found is not None, obj
         make = completer(p.hand, p.rules)
-        dora = _WaitDora(p.hand, p.situation, p.rules)
+        dora = WaitDora(p.hand, p.situation, p.rules)
         for (w, hans), (_, decomps) in zip(found.waits, wait_shapes(p.hand, p.rules),
                                            strict=True):
             if hans is not None:
-                assert hans[0] == _wait_han(w, decomps, make, ctx, dora), (obj, name(w))
+                assert hans[0] == wait_han(w, decomps, make, ctx, dora), (obj, name(w))
                 checked += 1
     return checked
 
@@ -232,7 +232,7 @@ def _situated(kind: str, n: int, seed: int, win: bool) -> list[dict[str, Any]]:
             for t in tiles:
                 counts[t] += 1
             counts[tiles[0]] -= 1
-            obj: dict[str, Any] = {"hand": _tiles_text(counts), "win": name(tiles[0])}
+            obj: dict[str, Any] = {"hand": tiles_text(counts), "win": name(tiles[0])}
         else:
             obj = random_winning_hand(rng)
         obj.update(
@@ -275,10 +275,10 @@ def _check_waits(objs: list[dict[str, Any]]) -> int:
         shapes = wait_shapes(p.hand, p.rules)
         assert [w for w, _ in found.waits] == [w for w, _ in shapes], obj
         make = completer(p.hand, p.rules)
-        dora = _WaitDora(p.hand, p.situation, p.rules)
+        dora = WaitDora(p.hand, p.situation, p.rules)
         for (w, hans), (_, decomps) in zip(found.waits, shapes, strict=True):
             if hans is not None:
-                assert hans[0] == _wait_han(w, decomps, make, ctx, dora), (obj, name(w))
+                assert hans[0] == wait_han(w, decomps, make, ctx, dora), (obj, name(w))
                 checked += 1
         folded = ron_and_tsumo_values(p.hand, p.situation, p.rules)
         assert folded == ron_and_tsumo_values(p.hand, p.situation, p.rules, shapes), obj

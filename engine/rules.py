@@ -12,6 +12,7 @@ A hand JSON selects a preset and overrides options with
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -396,7 +397,20 @@ OPTION_TYPES: dict[str, type] = {
 
 _POSITIVE = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base"}
 
-_RULES_CACHE: dict[tuple[tuple[str, str, Any], ...], Rules] = {}
+#: how many option sets :func:`rules_from_json` keeps: a server meets arbitrary ones, and a
+#: bounded cache must still serve the sets in use (least recently used evicted first)
+RULES_CACHE_SIZE = 256
+_RULES_CACHE: OrderedDict[tuple[tuple[str, str, Any], ...], Rules] = OrderedDict()
+
+
+def clear_rules_cache() -> None:
+    """Forget every cached option set (tests that need a rule set built afresh)."""
+    _RULES_CACHE.clear()
+
+
+def cached_rule_sets() -> int:
+    """How many option sets are cached now (at most :data:`RULES_CACHE_SIZE`)."""
+    return len(_RULES_CACHE)
 
 
 def rules_from_json(obj: Any) -> Rules:
@@ -417,6 +431,7 @@ def rules_from_json(obj: Any) -> Rules:
     except TypeError:  # unhashable values: validated below
         cached = None
     if cached is not None:
+        _RULES_CACHE.move_to_end(key)  # the most recently used
         return cached
     preset = obj.get("preset", "sanma-1.3")
     if preset not in PRESETS:
@@ -440,6 +455,7 @@ def rules_from_json(obj: Any) -> Rules:
             raise InputError("bad_rule_option", f"rule option {name!r} must be at least 1")
         overrides[name] = value
     rules = replace(PRESETS[preset], **overrides)
-    if len(_RULES_CACHE) < 256:
-        _RULES_CACHE[key] = rules
+    _RULES_CACHE[key] = rules
+    if len(_RULES_CACHE) > RULES_CACHE_SIZE:
+        _RULES_CACHE.popitem(last=False)  # the least recently used
     return rules

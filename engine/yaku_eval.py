@@ -81,6 +81,11 @@ class Plan(NamedTuple):
 _PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
 
 
+def clear_plans() -> None:
+    """Forget every compiled plan and its fold tables (tests that need them built afresh)."""
+    _PLAN_CACHE.clear()
+
+
 def plan_of(rules: Rules, closed: bool, form: str) -> Plan:
     """The compiled tests of a rule set for a closed or open hand of one win form."""
     key = (id(rules), closed, form)

@@ -173,10 +173,11 @@ def _fold_matches(objs: list[dict[str, Any]]) -> int:
 
 def _fresh_plans() -> None:
     """Empty the rule-set and plan caches, so the next hand meets an empty signature table."""
-    from engine import rules, yaku_eval
+    from engine.rules import clear_rules_cache
+    from engine.yaku_eval import clear_plans
 
-    rules._RULES_CACHE.clear()
-    yaku_eval._PLAN_CACHE.clear()
+    clear_rules_cache()
+    clear_plans()
 
 
 def test_rule_18_fold_signatures_tell_apart_hands_alike_but_for_one_feature() -> None:

@@ -130,3 +130,28 @@ def test_option_formal_tenpai_and_used_up_waits() -> None:
     assert [w["tile"] for w in tenpai(**used_up)["waits"]] == ["4p"]
     counted = tenpai(**used_up, rules={"used_up_waits_count": True})
     assert [w["tile"] for w in counted["waits"]] == ["1p", "4p"]
+
+
+def test_rules_cache_evicts_the_least_recently_used_option_set() -> None:
+    """The option-set cache stays bounded and keeps the sets in use: a set read again is
+    kept, and a new set beyond the bound evicts the least recently used one (a server
+    meets arbitrary option sets; the first 256 must not hold the cache for ever)."""
+    from engine.rules import RULES_CACHE_SIZE, cached_rule_sets, clear_rules_cache
+
+    clear_rules_cache()
+    first = rules_from_json({"riichi_deposit": 1})
+    second = rules_from_json({"riichi_deposit": 2})
+    for deposit in range(3, RULES_CACHE_SIZE + 1):  # the cache is full
+        rules_from_json({"riichi_deposit": deposit})
+    assert cached_rule_sets() == RULES_CACHE_SIZE
+    assert rules_from_json({"riichi_deposit": 1}) is first  # read again: the most recent
+    rules_from_json({"riichi_deposit": 10_000})  # one more: evicts deposit 2, not 1
+    assert cached_rule_sets() == RULES_CACHE_SIZE
+    assert rules_from_json({"riichi_deposit": 1}) is first
+    again = rules_from_json({"riichi_deposit": 2})
+    assert again is not second and again == second  # built afresh, the same rules
+    assert rules_from_json({"riichi_deposit": 10_000}).riichi_deposit == 10_000
+    for deposit in range(20_000, 20_000 + 2 * RULES_CACHE_SIZE):
+        rules_from_json({"riichi_deposit": deposit})
+    assert cached_rule_sets() == RULES_CACHE_SIZE
+    clear_rules_cache()

@@ -459,6 +459,19 @@ def test_row_of_narrow_boxes_with_uneven_heights_is_one_row() -> None:
     assert [t.group for t in layout.tiles] == ["hand"] * 13
 
 
+def test_rule_1_a_row_end_tile_whose_box_lies_nearer_than_a_pitch_is_in_the_row() -> None:
+    """The detector's box of the row's first tile shifted towards its neighbour (cut short on
+    its far side): its centre lies 0.65 pitch from the next one. It is still the hand's first
+    tile (§1: 13 tiles and the winning tile), not a stray tile beside the row."""
+    t = Table()
+    t.row("123p789s1122233z")
+    t.put("3z", "win", gap=0.5)
+    x1, y1, x2, y2 = t.tiles[0].box
+    shift = 0.35 * A
+    t.tiles[0] = TileDetection("1p", (x1 + shift, y1, x2 + shift * 0.6, y2), 0, 0.97)
+    check(t, hand("123p789s1122233z", "3z"))
+
+
 def test_ankan_with_face_down_ends() -> None:
     t = Table()
     t.row("123p678s1122z")  # no 9s in the row: the kan holds all four

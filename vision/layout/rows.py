@@ -19,6 +19,7 @@ from vision.layout.geometry import _Geo, _true_dims, _unit
 from vision.layout.notation import readable
 from vision.layout.tolerances import (
     ACROSS_TOL,
+    ALONG_SHORT,
     ALONG_TOL,
     LINK_JUMP,
     MAX_BEND_DEG,
@@ -49,7 +50,8 @@ def _grow(
         ratio = np.sqrt(geo.widths * geo.heights) / geo.scale(cur)
         ok = (
             allowed
-            & (np.abs(along) < ALONG_TOL * step)
+            & (along < ALONG_TOL * step)
+            & (along > -ALONG_SHORT * step)
             & (np.abs(across) < ACROSS_TOL * step)
             & (ratio < SIZE_RATIO)
             & (ratio > 1 / SIZE_RATIO)
@@ -68,10 +70,12 @@ def _grow(
             or _skips(geo, cur, j, allowed)
         ):
             return added
-        step = 0.5 * step + 0.5 * float(np.linalg.norm(link))
-        d = _unit(d + new_d)
         added.append(j)
         used.add(j)
+        if along[j] < -ALONG_TOL * step:
+            return added  # a tile nearer than a pitch ends the row: no pitch to go on from
+        step = 0.5 * step + 0.5 * float(np.linalg.norm(link))
+        d = _unit(d + new_d)
         cur = j
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 # Geometry tolerances, in units of the local tile width ``a`` (the short side of an upright
 # tile) or of the pitch (centre-to-centre distance of touching tiles in the row).
 ALONG_TOL = 0.25  # growing the row: along-row miss allowed, × pitch
+# ... but a tile may lie this much nearer than a pitch (a box cut short on its far side or
+# shifted by the tile's body in a steep view; dev renders: a row's end tile at 0.66–0.76 pitch)
+ALONG_SHORT = 0.4
 ACROSS_TOL = 0.35  # growing the row: across-row miss allowed, × pitch
 MAX_TURN_DEG = 25.0  # growing the row: largest bend between two links
 SIZE_RATIO = 1.6  # neighbours in the row differ in size by at most this factor

@@ -8,7 +8,7 @@ a pon. A box clearly bigger than the player's tiles around it (``SPLIT_SIZE``) i
 along the row and across it; both halves are read by the classifier and the photo is laid out
 again with the halves in the box's place. A cut is kept only when both halves read as sure
 riichi tiles (``SPLIT_SURE``) and the layout comes out better: the hand nearer its count (§1)
-with both halves in its concealed part and the melds unchanged, or a pon turned into the kakan
+with both halves in its concealed part and no new meld, or a pon turned into the kakan
 of its kind with the rest unchanged (§23, and only for a box deep enough across the row for two,
 ``KAKAN_ACROSS``); never a kind held five times (§1). Each cut kept is named in a warning
 (issue #4: a changed reading always carries one).
@@ -20,6 +20,7 @@ the crops.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -140,16 +141,19 @@ def cut_boxes(tiles: Sequence[TileDetection]) -> list[Cut]:
 
 def improves(first: Layout, again: Layout, halves: Sequence[TileDetection], cut: Cut) -> bool:
     """Whether the layout with the halves beats the first one: no kind five times (§1), and
-    either both halves in the concealed part, the melds as they were and the hand nearer its
-    count (§1; a new meld would lower the count needed, not fill it), or one pon turned into
+    either both halves in the concealed part, no meld that was not there before and the hand
+    nearer its count (§1; a new meld would lower the count needed, not fill it; a meld made
+    of a misread row may go), or one pon turned into
     its kakan with nothing else changed (§23; only for a box cut across the row and
     ``KAKAN_ACROSS`` deep: two tiles one on the other)."""
     if fifth_of_a_kind(again.hand):
         return False
     groups = [t.group for t in again.tiles if t.box in {h.box for h in halves}]
+    melds_now = Counter(str(m) for m in again.hand.get("melds") or [])  # type: ignore[attr-defined]
+    melds_was = Counter(str(m) for m in first.hand.get("melds") or [])  # type: ignore[attr-defined]
     if (
         all(g in ("hand", "win") for g in groups)
-        and again.hand.get("melds") == first.hand.get("melds")
+        and melds_now <= melds_was
         and short_by(again.hand) < short_by(first.hand)
     ):
         return True

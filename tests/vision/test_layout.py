@@ -545,6 +545,18 @@ def test_north_on_the_line_close_to_the_row_is_the_winning_tile() -> None:
     assert "north" in layout.warnings[0]
 
 
+def test_rule_a4_north_set_apart_after_a_row_of_14_tiles_is_kita() -> None:
+    """§1, §A4: the row holds 13 tiles and the winning tile laid without a gap; a north set
+    apart after it would be a 15th tile: an extracted kita. The row's last tile is the
+    winning tile."""
+    t = Table()
+    t.row("22344445p23s444z", "hand")
+    t.put("4s", "win")
+    t.put("4z", "kita", gap=0.5)  # set apart as a winning tile would be
+    layout = check(t, hand("22344445p23s444z", "4s", kita=1), warnings=None)
+    assert any("15th" in w and "kita" in w for w in layout.warnings)
+
+
 def test_north_set_apart_off_the_line_is_kita_and_the_hand_is_tenpai() -> None:
     t = Table()
     t.row("123p456p789s1122z")

@@ -167,6 +167,16 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
             "without it): read as the winning tile; check it"
         )
+    if win is not None and _is_north(tiles[win].tile) and len(row) + 3 * len(melds) == 14:
+        # §1, §A4: the row already holds the 14 tiles (its winning tile laid without a gap):
+        # the north set apart after it is an extracted kita, not a fifteenth tile.
+        warnings.append(
+            f"the north set apart after the hand ({tiles[win].tile}) would be a 15th tile: "
+            "the hand's 14 are in the row (its winning tile not set apart), so it is read as "
+            "a kita; check it"
+        )
+        kita.append(win)
+        win = None
     if win is not None and _is_north(tiles[win].tile):
         if len(row) + 3 * len(melds) == 13 and _north_is_kita(row, tiles):
             # §1, §A4: the 13 tiles wait (tenpai) and with the north make no winning shape:

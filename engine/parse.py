@@ -199,42 +199,69 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
     >>> [t.text() for t in parse_tiles("120p0m", rules_from_json({"aka_5man": True}), "hand")]
     ['1p', '2p', '0p', '0m']
     """
+    return list(tiles_of(text, rules, where))
+
+
+def tiles_of(text: Any, rules: Rules, where: str) -> tuple[Tile, ...]:
+    """:func:`parse_tiles` as a tuple, kept per rule set by the text (bounded): the win,
+    dora and meld strings of one hand recur in the next, and a hand shown again (the
+    camera's next frame, the page's next request) is read once. Errors are never kept."""
     if not isinstance(text, str):
         raise InputError("bad_type", f'{where} must be a string of tiles like "123p55z"')
+    _, by_suit, by_text = _tables_of(rules)
+    found = by_text.get(text)
+    if found is None:
+        found = _read_tiles(text, rules, where, by_suit)
+        if len(by_text) >= _TEXTS_MAX:
+            by_text.clear()
+        by_text[text] = found
+    return found
+
+
+def _read_tiles(
+    text: str, rules: Rules, where: str, by_suit: dict[str, dict[str, Tile]]
+) -> tuple[Tile, ...]:
+    """The tiles of an MPSZ string met for the first time (or an InputError); ``by_suit``:
+    the rule set's tiles by suit letter and digit, filled as they are first met."""
     tiles: list[Tile] = []
     digits: list[str] = []
-    table = _tile_table(rules)
     for ch in text.replace(" ", ""):
-        if ch.isdigit():
+        if ch in _ASCII_DIGITS or ch.isdigit():  # (the first test is the cheaper)
             digits.append(ch)
         elif ch in SUIT_LETTERS:
             if not digits:
                 raise InputError("bad_tiles", f"{where}: suit letter {ch!r} without digits")
+            table = by_suit[ch]
             for d in digits:
-                tile = table.get(d + ch)
+                tile = table.get(d)
                 if tile is None:  # first sight in this rule set, or an error (never cached)
-                    tile = table[d + ch] = _make_tile(d, ch, rules, where)
+                    tile = table[d] = _make_tile(d, ch, rules, where)
                 tiles.append(tile)
             digits = []
         else:
             raise InputError("bad_tiles", f"{where}: unexpected character {ch!r} in {text!r}")
     if digits:
         raise InputError("bad_tiles", f"{where}: digits {''.join(digits)!r} without a suit letter")
-    return tiles
+    return tuple(tiles)
 
 
-_TILE_TABLES: dict[int, tuple[Rules, dict[str, Tile]]] = {}
+_ASCII_DIGITS = "0123456789"
+TileTables = tuple[Rules, dict[str, dict[str, Tile]], dict[str, tuple[Tile, ...]]]
+#: per rule set (by id, the Rules kept to check the id): its valid tiles by suit letter and
+#: digit, and the tiles of whole strings read before
+_TILE_TABLES: dict[int, TileTables] = {}
+_TEXTS_MAX = 4096  # strings kept per rule set (a server meets arbitrary hands)
 
 
-def _tile_table(rules: Rules) -> dict[str, Tile]:
-    """The valid tiles of a rule set by MPSZ name, filled as they are first parsed."""
+def _tables_of(rules: Rules) -> TileTables:
+    """The rule set's tile tables (filled as tiles and strings are first parsed)."""
     entry = _TILE_TABLES.get(id(rules))
     if entry is None or entry[0] is not rules:
         if len(_TILE_TABLES) > 512:  # many one-off rule sets: stay bounded
             _TILE_TABLES.clear()
-        entry = (rules, {})
+        entry = (rules, {suit: {} for suit in SUIT_LETTERS}, {})
         _TILE_TABLES[id(rules)] = entry
-    return entry[1]
+    return entry
 
 
 def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
@@ -267,7 +294,7 @@ def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
 
 
 def parse_one_tile(text: Any, rules: Rules, where: str) -> Tile:
-    tiles = parse_tiles(text, rules, where)
+    tiles = tiles_of(text, rules, where)
     if len(tiles) != 1:
         raise InputError("bad_tiles", f"{where} must be exactly one tile, got {text!r}")
     return tiles[0]
@@ -286,7 +313,7 @@ def parse_meld(text: Any, rules: Rules, n: int) -> Meld:
         )
     if kind == "chi" and not rules.chi_allowed:
         raise InputError("chi_not_allowed", f"{where}: there is no chi in this rule set (§19)")
-    tiles = parse_tiles(body, rules, where)
+    tiles = tiles_of(body, rules, where)
     if len(tiles) != MELD_KINDS[kind]:
         raise InputError(
             "bad_meld", f"{where}: a {kind} has {MELD_KINDS[kind]} tiles, got {len(tiles)}"
@@ -298,7 +325,7 @@ def parse_meld(text: Any, rules: Rules, n: int) -> Meld:
             raise InputError("bad_meld", f"{where}: a chi is three consecutive tiles of one suit")
     elif len(set(kinds)) != 1:
         raise InputError("bad_meld", f"{where}: a {kind} is {len(tiles)} tiles of one kind")
-    return Meld(kind, kinds[0], tuple(tiles))
+    return Meld(kind, kinds[0], tiles)
 
 
 def _get_int(obj: dict[str, Any], key: str) -> int:
@@ -312,18 +339,20 @@ def _get_int(obj: dict[str, Any], key: str) -> int:
     return v
 
 
-def _get_tile_list(obj: dict[str, Any], key: str, rules: Rules) -> list[Tile]:
+def _get_tile_list(obj: dict[str, Any], key: str, rules: Rules) -> tuple[Tile, ...]:
     v = obj.get(key)
     if v is None:
-        return []
+        return ()
     if isinstance(v, str):
-        return parse_tiles(v, rules, key)
+        return tiles_of(v, rules, key)
     if not isinstance(v, list):
         raise InputError("bad_type", f'{key} must be a list of tiles like ["3p"]')
+    if len(v) == 1 and isinstance(v[0], str):  # the usual one indicator
+        return tiles_of(v[0], rules, f"{key}[0]")
     out: list[Tile] = []
     for i, item in enumerate(v):
-        out.extend(parse_tiles(item, rules, f"{key}[{i}]"))
-    return out
+        out.extend(tiles_of(item, rules, f"{key}[{i}]"))
+    return tuple(out)
 
 
 def _wind(obj: dict[str, Any], key: str, default: str, allowed: tuple[str, ...]) -> int:
@@ -345,7 +374,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     rules = rules_from_json(obj.get("rules"))
     if "hand" not in obj:
         raise InputError("missing_field", "hand is required (the concealed tiles, MPSZ)")
-    hand_tiles = parse_tiles(obj["hand"], rules, "hand")
+    hand_tiles = tiles_of(obj["hand"], rules, "hand")
     win_raw = obj.get("win")
     win = None if win_raw is None else parse_one_tile(win_raw, rules, "win")
     if need_win and win is None:
@@ -355,7 +384,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     melds_raw = obj.get("melds") or []
     if not isinstance(melds_raw, list):
         raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
-    melds = tuple(parse_meld(m, rules, i) for i, m in enumerate(melds_raw))
+    melds = tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)]) if melds_raw else ()
     dora = _get_tile_list(obj, "dora", rules)
     ura = _get_tile_list(obj, "ura", rules)
     discards_tiles = _get_tile_list(obj, "discards", rules)
@@ -367,7 +396,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
 
     _check_counts(hand_tiles, melds, need_win)
-    _check_physical(hand_tiles, win, melds, kita, kita_aka, dora + ura, rules)
+    concealed = _check_physical(hand_tiles, win, melds, kita, kita_aka, dora + ura, rules)
     win_kind = None
     if win is not None:
         win_kind = win.kind
@@ -381,20 +410,17 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     elif aka5man_as is not None:
         raise InputError("inconsistent_situation", "aka5man_as needs a winning tile")
     _check_situation(sit, melds, win, ura, rules)
-    concealed = [0] * 34
-    for t in hand_tiles:
-        concealed[t.kind] += 1
     hand = HandInput(
-        concealed=tuple(concealed),
-        concealed_tiles=tuple(hand_tiles),
+        concealed=concealed,
+        concealed_tiles=hand_tiles,
         melds=melds,
         win=win,
         win_kind=win_kind,
         kita=kita,
         kita_aka=kita_aka,
-        dora=tuple(dora),
-        ura=tuple(ura),
-        discards=tuple(t.kind for t in discards_tiles),
+        dora=dora,
+        ura=ura,
+        discards=tuple([t.kind for t in discards_tiles]) if discards_tiles else (),
         aka5man_as=aka5man_as,
     )
     return Parsed(hand, sit, rules)
@@ -409,15 +435,11 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     ron_on = obj.get("ron_on")
     if ron_on not in RON_ON:
         raise InputError("bad_value", f'ron_on must be null, "kita" or "ankan", got {ron_on!r}')
-    flags = []  # checked first, as they always were
-    get = obj.get
-    for key in _BOOL_FIELDS:
-        v = get(key, False)
-        if v is None:
-            v = False
-        elif v is not True and v is not False:
-            raise InputError("bad_type", f"{key} must be true or false")
-        flags.append(v)
+    # the flags, checked first as they always were: all read at once (absent: false), and
+    # only a null or a value of another type goes the way of one check per field
+    flags = tuple(map(obj.get, _BOOL_FIELDS, _NO_FLAGS))
+    if tuple(map(type, flags)).count(bool) != len(_BOOL_FIELDS):
+        flags = _checked_flags(obj)
     seat = _wind(obj, "seat", "S", rules.seats)
     round_wind = _wind(obj, "round", "E", rules.rounds)
     honba, deposits = _get_int(obj, "honba"), _get_int(obj, "deposits")
@@ -437,7 +459,24 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     )
 
 
-def _check_counts(hand: list[Tile], melds: tuple[Meld, ...], need_win: bool) -> None:
+_NO_FLAGS = (False,) * len(_BOOL_FIELDS)
+
+
+def _checked_flags(obj: dict[str, Any]) -> tuple[bool, ...]:
+    """The flags one field at a time: a null is false, another non-boolean an error."""
+    flags = []
+    get = obj.get
+    for key in _BOOL_FIELDS:
+        v = get(key, False)
+        if v is None:
+            v = False
+        elif v is not True and v is not False:
+            raise InputError("bad_type", f"{key} must be true or false")
+        flags.append(v)
+    return tuple(flags)
+
+
+def _check_counts(hand: tuple[Tile, ...], melds: tuple[Meld, ...], need_win: bool) -> None:
     """13 tiles before the win, each meld counting 3 (a kan's fourth tile is its replacement)."""
     n = len(hand) + 3 * len(melds)
     if len(melds) > 4 or n != 13:
@@ -450,15 +489,16 @@ def _check_counts(hand: list[Tile], melds: tuple[Meld, ...], need_win: bool) -> 
 
 
 def _check_physical(
-    hand: list[Tile],
+    hand: tuple[Tile, ...],
     win: Tile | None,
     melds: tuple[Meld, ...],
     kita: int,
     kita_aka: int,
-    indicators: list[Tile],
+    indicators: tuple[Tile, ...],
     rules: Rules,
-) -> None:
-    """No fifth tile, no more red fives or aka-5-man than the set holds (§1, §3, §A1–A2)."""
+) -> tuple[int, ...]:
+    """No fifth tile, no more red fives or aka-5-man than the set holds (§1, §3, §A1–A2).
+    Returns the concealed tiles' counts by kind (counted on the way)."""
     if kita and not rules.kita_enabled:
         raise InputError("bad_value", "this rule set has no kita (north extraction)")
     if kita > 4:
@@ -470,14 +510,25 @@ def _check_physical(
             "too_many_red",
             "kita_aka needs the aka_5man rule option, and there is only one aka-5-man",
         )
-    tiles = list(hand) + [t for m in melds for t in m.tiles] + list(indicators)
-    if win is not None:
-        tiles.append(win)
     counts = [0] * 34
     reds = {"m": 0, "p": 0, "s": 0}
     aka5 = kita_aka
-    for kind, red, aka5man in tiles:  # Tile fields, unpacked (cheaper than attributes)
-        counts[kind] += 1
+    specials: list[Tile] = []  # red fives and aka-5-man
+    for tile in hand:
+        counts[tile[0]] += 1  # Tile.kind (an index: cheaper than the attribute)
+        if tile[1] or tile[2]:
+            specials.append(tile)
+    concealed = tuple(counts)
+    others = list(indicators)
+    for m in melds:
+        others += m.tiles
+    if win is not None:
+        others.append(win)
+    for tile in others:
+        counts[tile[0]] += 1
+        if tile[1] or tile[2]:
+            specials.append(tile)
+    for kind, red, aka5man in specials:
         if red:
             reds[SUIT_LETTERS[SUIT[kind]]] += 1
         if aka5man:
@@ -502,17 +553,22 @@ def _check_physical(
         )
     if FIVE_M not in rules.tile_kinds and counts[FIVE_M]:
         raise InputError("invalid_tile", "5m is not used in this rule set")
+    return concealed
 
 
 def _check_situation(
-    sit: Situation, melds: tuple[Meld, ...], win: Tile | None, ura: list[Tile], rules: Rules
+    sit: Situation,
+    melds: tuple[Meld, ...],
+    win: Tile | None,
+    ura: tuple[Tile, ...],
+    rules: Rules,
 ) -> None:
     """Flags that cannot be true together are refused rather than scored (never a silent guess)."""
 
     def bad(msg: str) -> InputError:
         return InputError("inconsistent_situation", msg)
 
-    is_open = any(m.is_open for m in melds)
+    is_open = bool(melds) and any(m.is_open for m in melds)
     riichi = sit.riichi != "none"
     if riichi and is_open:
         raise bad("riichi needs a closed hand (no pon or open kan)")
@@ -522,11 +578,12 @@ def _check_situation(
         raise bad("ura dora count only with riichi; give ura only for a riichi hand")
     tsumo_only = ("haitei", "rinshan", "tenhou", "chihou", "first_draw")
     ron_only = ("houtei", "kanburi", "chankan", "renhou")
-    if not sit.tsumo and win is not None:
+    tsumo_flags = sit.haitei or sit.rinshan or sit.tenhou or sit.chihou or sit.first_draw
+    if not sit.tsumo and win is not None and tsumo_flags:  # (which one, for the message)
         for f in tsumo_only:
             if getattr(sit, f):
                 raise bad(f"{f} is a win by tsumo; set tsumo true")
-    if sit.tsumo:
+    if sit.tsumo and (sit.houtei or sit.kanburi or sit.chankan or sit.renhou):
         for f in ron_only:
             if getattr(sit, f):
                 raise bad(f"{f} is a win by ron; set tsumo false")

@@ -165,3 +165,46 @@ def test_tenpai_refuses_a_winning_tile() -> None:
 
 def test_no_hand_with_a_fifth_tile_is_scored_with_melds() -> None:
     refused({"hand": "1p567p345s678s", "win": "1p", "melds": ["ankan:1111p"]}, "fifth_tile")
+
+
+@pytest.mark.parametrize("flag", ["tsumo", "ippatsu", "chankan", "discarder_riichi"])
+@pytest.mark.parametrize("value", [1, 0, "true", [], 1.0])
+def test_situation_flags_must_be_booleans(flag: str, value: Any) -> None:
+    """The flags are read all at once; a non-boolean (1 and 0 included, which equal True
+    and False) is refused, naming the field."""
+    with pytest.raises(InputError) as info:
+        score_json({**OK, flag: value})
+    assert info.value.code == "bad_type"
+    assert info.value.message == f"{flag} must be true or false"
+
+
+def test_situation_flag_null_is_false() -> None:
+    nulls = {**OK, "tsumo": None, "ippatsu": None, "haitei": None, "renhou": None}
+    assert score_json(nulls) == score_json(OK)
+
+
+def test_tile_strings_read_again_give_the_same_tiles_and_errors() -> None:
+    """Strings are kept once read (and a bad one is refused every time, never kept): reading
+    any string a second time gives the first answer (tiles, or the same error), and so does
+    an equal rule set met for the first time (its own, empty tables)."""
+    import random
+    from dataclasses import replace
+
+    from engine.parse import parse_tiles
+    from engine.rules import rules_from_json
+
+    rng = random.Random(7)
+    rules = rules_from_json({"aka_5man": True})
+    alphabet = "0123456789mpsz z x"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 12)))
+        answers = []
+        for rule_set in (rules, rules, replace(rules)):
+            try:
+                answers.append([t.text() for t in parse_tiles(text, rule_set, "hand")])
+            except InputError as e:
+                answers.append([e.code, e.message])
+        assert answers[0] == answers[1] == answers[2], text
+    assert [t.text() for t in parse_tiles("1 9m 0m0p5p", rules, "hand")] == [
+        "1m", "9m", "0m", "0p", "5p",
+    ]  # fmt: skip

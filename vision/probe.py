@@ -26,7 +26,8 @@ import numpy as np
 
 from vision.detect import iou
 from vision.layout import Layout, reconstruct
-from vision.layout.notation import AKA_MAN, NORTH, as_sanma, is_face, kind, readable, unpack
+from vision.layout.notation import is_face, kind, readable, unpack
+from vision.layout.sanity import kind_counts
 from vision.types import TileDetection
 
 # A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
@@ -369,16 +370,9 @@ def _only_filled(again: Layout, found: Sequence[tuple[TileDetection, str]]) -> b
 
 
 def fifth_of_a_kind(hand: Mapping[str, object]) -> bool:
-    """Whether a hand JSON holds some kind five times or more (hand, win, melds and kita)."""
-    tiles = unpack(str(hand.get("hand") or ""))
-    if hand.get("win"):
-        tiles.append(str(hand["win"]))
-    for meld in hand.get("melds") or []:  # type: ignore[attr-defined]
-        tiles += unpack(str(meld).split(":")[-1])
-    kita, aka = int(hand.get("kita") or 0), int(hand.get("kita_aka") or 0)  # type: ignore[call-overload]
-    tiles += [NORTH] * (kita - aka) + [AKA_MAN] * aka
-    counts = Counter(kind(as_sanma(t)) for t in tiles)
-    return any(n > 4 for n in counts.values())
+    """Whether a hand JSON holds some kind five times or more (hand, win, melds and kita;
+    the layout's own count, ``vision.layout.sanity.kind_counts``)."""
+    return max(kind_counts(hand).values(), default=0) > 4
 
 
 def kakan_probe(

@@ -647,7 +647,7 @@ def test_rule_tiles_a_set_made_up_with_an_unseen_tile_warns_of_a_fifth() -> None
     t.put("2z", "win", gap=0.5)
     one_box_kakan(t, "6s")
     lay = t.read()
-    assert said(lay.warnings, "holds 5 6s")
+    assert said(lay.warnings, "5 tiles of 6s", "made up")
 
 
 def test_rule_23_a_tile_touching_a_pon_joins_it_as_added_tile_only_on_a_real_reading() -> None:

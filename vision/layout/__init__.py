@@ -67,7 +67,7 @@ from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
-from vision.layout.sanity import _count_warnings, _made_up_fifth, _sanity
+from vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
 from vision.layout.turn import _plausibility, _turn
 from vision.types import TileDetection
 
@@ -200,7 +200,6 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     concealed = mpsz([read(k) for k in hand_idx])
     win = read(best.win) if best.win is not None else None
     meld_names = [m for m, _ in best.melds]
-    _made_up_fifth(concealed, win, meld_names, len(kita_tiles), warnings)
     hand: dict[str, object] = {
         "hand": concealed,
         "win": win,
@@ -210,6 +209,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     }
     if dora_idx:
         hand["dora"] = [read(k) for k in dora_idx]
+    fifth_warnings(hand, [read(k) for k in dora_idx], warnings)
 
     group_of = {k: name for name, idx in groups.items() for k in idx}
     out = [replace(t, group=group_of.get(k, "other")) for k, t in enumerate(tiles)]

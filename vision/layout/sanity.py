@@ -5,23 +5,17 @@ warning."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 
-from vision.layout.notation import NORTH, _sort_key, kind, readable, unpack
+from vision.layout.notation import NORTH, _sort_key, kind, unpack
 from vision.layout.reading import _Reading
 from vision.layout.tolerances import LOW_CONFIDENCE
 from vision.types import TileDetection
 
 
 def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection], warnings: list[str]) -> None:
-    """RULES.md Tiles: four of a kind at most, no 2m–8m; low-confidence tiles to check."""
-    shown = [k for name in ("hand", "win", "meld", "kita", "dora") for k in groups[name]]
-    counts = Counter(kind(tiles[k].tile) for k in shown if readable(tiles[k]))
-    for name, count in sorted(counts.items(), key=lambda kv: _sort_key(kv[0])):
-        if count > 4:
-            warnings.append(
-                f"{count} tiles of {name} seen (at most 4 exist; red fives count as fives, "
-                "0m as a north): one is misread, check them"
-            )
+    """RULES.md Tiles: no 2m–8m; low-confidence tiles to check (four of a kind at most:
+    :func:`fifth_warnings`, on the hand as read)."""
     for place in ("hand", "win", "meld", "kita", "dora"):
         for pos, k in enumerate(groups[place], start=1):
             tile = tiles[k]
@@ -44,21 +38,35 @@ def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection], warnings: 
                 )
 
 
-def _made_up_fifth(
-    hand: str, win: str | None, melds: list[str], kita: int, warnings: list[str]
-) -> None:
-    """§1 on the hand as read: a set completed with a tile no box showed (a kakan seen as one
-    box, a pon with a tile missed) may make a fifth of a kind that the boxes alone do not."""
-    tiles = unpack(hand) + [t for m in melds for t in unpack(m.split(":")[1])]
-    tiles += [win] if win else []
-    counts = Counter(kind(t) for t in tiles)
-    counts[NORTH] += kita  # each extracted north, 4z or 0m
+def kind_counts(hand: Mapping[str, object], dora: Sequence[str] = ()) -> Counter[str]:
+    """How many tiles of each kind a hand JSON holds (hand, winning tile, melds as written,
+    each kita a north) with the dora indicators ``dora``; red fives count as fives, ``0m``
+    as a north (RULES.md Tiles).
+
+    >>> kind_counts({"hand": "50p", "melds": ["pon:555p"], "kita": 1})["5p"]
+    5
+    """
+    melds = [str(m) for m in hand.get("melds") or []]  # type: ignore[attr-defined]
+    shown = unpack(str(hand.get("hand") or ""))
+    shown += [t for m in melds for t in unpack(m.split(":")[1])]
+    shown += [str(hand["win"])] if hand.get("win") else []
+    counts = Counter(kind(t) for t in [*shown, *dora])
+    counts[NORTH] += int(hand.get("kita") or 0)  # type: ignore[call-overload]
+    return counts
+
+
+def fifth_warnings(hand: Mapping[str, object], dora: Sequence[str], warnings: list[str]) -> None:
+    """§1, RULES.md Tiles: at most four tiles of a kind, counted on the hand as read and the
+    dora indicators (:func:`kind_counts`). A set completed with a tile no box showed (a kakan
+    seen as one box, a pon with a tile missed) counts too: it may make a fifth the boxes alone
+    do not. One warning per kind."""
+    counts = kind_counts(hand, dora)
     for name, count in sorted(counts.items(), key=lambda kv: _sort_key(kv[0])):
-        already = f"{count} tiles of {name} seen"
-        if count > 4 and not any(w.startswith(already) for w in warnings):
+        if count > 4:
             warnings.append(
-                f"the hand as read holds {count} {name} (at most 4 exist): a set was made up "
-                "with a tile no box showed, or a tile is misread; check it"
+                f"{count} tiles of {name} seen in the hand as read (at most 4 exist; red fives "
+                "count as fives, 0m as a north): one is misread, or a set was made up with a "
+                "tile no box showed; check them"
             )
 
 

@@ -768,6 +768,12 @@ def test_bent_rows_join_chains_sharing_end_tiles_only_at_a_gentle_bend() -> None
         assert (out == [[0, 1, 2, 3, 4, 5, 6]]) is joined, (deg, out)
 
 
+def _turned(d: TileDetection, height: float) -> TileDetection:
+    """A detection in the photo turned by 90° clockwise (``height``: the photo's height)."""
+    x1, y1, x2, y2 = d.box
+    return replace(d, box=(height - y2, x1, height - y1, x2), angle=90 - d.angle)
+
+
 def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winning_tile() -> None:
     """13 tiles in the row (§1) and, set a little apart after it, one tile the detector
     reported sideways though its box is an upright tile's: the winning tile, with a warning;
@@ -777,6 +783,12 @@ def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winnin
     t.put("7p", "win", gap=0.5, reported=90)
     layout = check(t, hand("123456p789s1122z", "7p"), warnings=None)
     assert said(layout.warnings, "(7p) was reported lying sideways", "winning tile")
+    win = next(d for d in layout.tiles if d.group == "win")
+    assert win.angle == 0  # it comes back upright, as read
+    turned = reconstruct([_turned(d, 1200) for d in t.tiles], (1200, 1600))
+    assert turned.hand == layout.hand
+    assert next(d for d in turned.tiles if d.group == "win").angle == 90  # upright, turned
+    assert {d.angle for d in turned.tiles if d.group == "hand"} == {90}
     t = Table()
     t.row("123p456p789s1122z")
     t.put("7p", "other", gap=0.5, sideways=True)

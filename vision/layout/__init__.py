@@ -96,32 +96,35 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
     kept, dup_warnings = _dedupe(given)
     chosen = [given[k] for k in kept]
-    layout = _reconstruct(chosen, dup_warnings)
+    inputs, layout = chosen, _reconstruct(chosen, dup_warnings)
     sideways = sum(t.angle == 90 for t in chosen)
     if sideways > len(chosen) / 2 and sideways >= 5:
         # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
         # keep the reading that finds more of a hand (melds and the winning tile sit right).
         w, h = image_size
-        turned = [_reconstruct([_turn(t, w, h, cw) for t in chosen], dup_warnings) for cw in (1, 0)]
-        best = max(turned, key=_plausibility)
-        if _plausibility(best) > _plausibility(layout):
-            layout = replace(
-                best,
+        turned = [[_turn(t, w, h, cw) for t in chosen] for cw in (1, 0)]
+        readings = [_reconstruct(dets, dup_warnings) for dets in turned]
+        i = max(range(2), key=lambda j: _plausibility(readings[j]))
+        if _plausibility(readings[i]) > _plausibility(layout):
+            inputs, layout = turned[i], replace(
+                readings[i],
                 warnings=[
                     "the photo seems turned by 90°: it was read turned upright; check which "
                     "end of the hand is the winning tile's",
-                    *best.warnings,
+                    *readings[i].warnings,
                 ],
             )
-    # Kept tiles come back as read (rule-aware corrections included) in the photo's own frame.
-    read = {k: layout.tiles[i] for i, k in enumerate(kept)}
+    # Kept tiles come back as read (rule-aware corrections and turns included) in the photo's
+    # own frame: a tile the layout turned is turned in the photo too.
+    read = {k: (layout.tiles[i], inputs[i]) for i, k in enumerate(kept)}
     out = [
         replace(
             t,
-            tile=read[k].tile,
-            confidence=read[k].confidence,
-            alternatives=read[k].alternatives,
-            group=read[k].group,
+            tile=read[k][0].tile,
+            confidence=read[k][0].confidence,
+            alternatives=read[k][0].alternatives,
+            group=read[k][0].group,
+            angle=t.angle if read[k][0].angle == read[k][1].angle else 90 - t.angle,
         )
         if k in read
         else replace(t, group="other")
@@ -212,8 +215,17 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     fifth_warnings(hand, [read(k) for k in dora_idx], warnings)
 
     group_of = {k: name for name, idx in groups.items() for k in idx}
-    out = [replace(t, group=group_of.get(k, "other")) for k, t in enumerate(tiles)]
+    # The concealed tiles and the winning tile stand upright (§1): one reported sideways but
+    # read as one of them (its box an upright tile's) comes back upright.
+    out = [
+        replace(t, group=group_of.get(k, "other"), angle=0 if group_of.get(k) in UPRIGHT
+                else t.angle)
+        for k, t in enumerate(tiles)
+    ]
     return Layout(out, hand, warnings)
+
+
+UPRIGHT = ("hand", "win")  # the groups whose tiles stand upright
 
 
 def _empty_hand() -> dict[str, object]:

@@ -746,13 +746,13 @@ def test_reconstructed_hands_are_accepted_by_the_engine() -> None:
 
 @pytest.mark.parametrize("clockwise", [0, 1])
 def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
-    from vision.layout import _turn
+    from vision.layout import turn_tile
 
     t = Table()
     hand_with_pon_of_7z(t)
     t.put("0m", "kita", gap=0.8)
     w, h = 1600, 1200
-    t.tiles = [_turn(d, w, h, clockwise) for d in t.tiles]
+    t.tiles = [turn_tile(d, w, h, clockwise) for d in t.tiles]
     layout = reconstruct(t.tiles, (h, w))
     assert layout.hand == hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1)
     assert [d.group for d in layout.tiles] == t.expect

@@ -752,8 +752,8 @@ def test_rows_bent_twice_with_a_gap_in_them_are_not_read() -> None:
 
 
 def test_bent_rows_join_chains_sharing_end_tiles_only_at_a_gentle_bend() -> None:
-    from vision.layout.geometry import _Geo
-    from vision.layout.rows import _bent_rows
+    from vision.layout.geometry import Geo
+    from vision.layout.rows import bent_rows
 
     def at(x: float, y: float) -> TileDetection:
         return TileDetection("1p", (x - 20, y - 27, x + 20, y + 27))
@@ -763,8 +763,8 @@ def test_bent_rows_join_chains_sharing_end_tiles_only_at_a_gentle_bend() -> None
         pts = [(100 + 42 * i, 300.0) for i in range(4)]
         r = np.radians(deg)
         pts += [(226 + 42 * i * np.cos(r), 300 - 42 * i * np.sin(r)) for i in (1, 2, 3)]
-        geo = _Geo.of([at(x, y) for x, y in pts])
-        out = _bent_rows([[0, 1, 2, 3], [3, 4, 5, 6]], geo)
+        geo = Geo.of([at(x, y) for x, y in pts])
+        out = bent_rows([[0, 1, 2, 3], [3, 4, 5, 6]], geo)
         assert (out == [[0, 1, 2, 3, 4, 5, 6]]) is joined, (deg, out)
 
 

@@ -61,14 +61,14 @@ from dataclasses import dataclass, replace
 
 from vision.layout.dedupe import _dedupe
 from vision.layout.extras import _dora_groups
-from vision.layout.geometry import _end_frame, _Geo
+from vision.layout.geometry import Geo, _end_frame
 from vision.layout.melds import reread_meld
 from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
 from vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
-from vision.layout.turn import _plausibility, _turn
+from vision.layout.turn import _plausibility, turn_tile
 from vision.types import TileDetection
 
 __all__ = ["Layout", "kind", "mpsz", "reconstruct"]
@@ -102,7 +102,7 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
         # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
         # keep the reading that finds more of a hand (melds and the winning tile sit right).
         w, h = image_size
-        turned = [[_turn(t, w, h, cw) for t in chosen] for cw in (1, 0)]
+        turned = [[turn_tile(t, w, h, cw) for t in chosen] for cw in (1, 0)]
         readings = [_reconstruct(dets, dup_warnings) for dets in turned]
         i = max(range(2), key=lambda j: _plausibility(readings[j]))
         if _plausibility(readings[i]) > _plausibility(layout):
@@ -137,7 +137,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     """:func:`reconstruct` on detections without duplicates."""
     if not tiles:
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
-    geo = _Geo.of(tiles)
+    geo = Geo.of(tiles)
     rows, first_joined = _candidate_rows(tiles, geo)
     if not rows:
         return Layout(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.layout.geometry import _Frame, _Geo, _unit
-from vision.layout.notation import _is_north, north_like, readable
+from vision.layout.geometry import Geo, _Frame, _unit
+from vision.layout.notation import is_north, north_like, readable
 from vision.layout.tolerances import KITA_ALT, UPRIGHT_KITA_ALT
 from vision.types import TileDetection
 
@@ -15,7 +15,7 @@ from vision.types import TileDetection
 def _kita_beside_melds(
     row: list[int],
     tiles: list[TileDetection],
-    geo: _Geo,
+    geo: Geo,
     frame: _Frame,
     melds: list[tuple[str, list[int]]],
     kita: list[int],
@@ -45,7 +45,7 @@ def _kita_beside_melds(
             for j in range(len(tiles))
             if j != k
             and j not in taken
-            and not _is_north(tiles[j].tile)
+            and not is_north(tiles[j].tile)
             and not tiles[j].face_down  # a wall's backs may lie close by
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
         ]
@@ -75,7 +75,7 @@ def _kita_alt(tile: TileDetection) -> float:
 
 def _dora_groups(
     tiles: list[TileDetection],
-    geo: _Geo,
+    geo: Geo,
     taken: set[int],
     row: list[int],
     frame: _Frame,
@@ -129,7 +129,7 @@ def _dora_groups(
     return out
 
 
-def _above_row_start(members: list[int], row: list[int], geo: _Geo, frame: _Frame) -> bool:
+def _above_row_start(members: list[int], row: list[int], geo: Geo, frame: _Frame) -> bool:
     """The cluster lies where dora indicators go: beyond the row (away from the player),
     within a few tiles of its left end."""
     if len(row) < 2:

@@ -12,7 +12,7 @@ from vision.types import TileDetection
 
 
 @dataclass(frozen=True)
-class _Geo:
+class Geo:
     """Centres and box sizes of all detections as arrays."""
 
     centres: np.ndarray  # (n, 2)
@@ -20,12 +20,12 @@ class _Geo:
     heights: np.ndarray  # (n,)
 
     @staticmethod
-    def of(tiles: list[TileDetection]) -> _Geo:
+    def of(tiles: list[TileDetection]) -> Geo:
         boxes = np.array([t.box for t in tiles], dtype=float).reshape(-1, 4)
         centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
         widths = np.abs(boxes[:, 2] - boxes[:, 0])
         heights = np.abs(boxes[:, 3] - boxes[:, 1])
-        return _Geo(centres, np.maximum(widths, 1e-6), np.maximum(heights, 1e-6))
+        return Geo(centres, np.maximum(widths, 1e-6), np.maximum(heights, 1e-6))
 
     def scale(self, i: int) -> float:
         return float(math.sqrt(self.widths[i] * self.heights[i]))
@@ -71,7 +71,7 @@ class _Frame:
         return float(r @ self.u), float(r @ self.v)
 
 
-def _end_frame(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Frame:
+def _end_frame(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Frame:
     pts = geo.centres[row]
     if len(row) >= 2:
         tail = pts[-min(len(row), 4) :]

@@ -9,8 +9,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.layout.geometry import _Frame, _Geo, _line_at
-from vision.layout.notation import _is_north, back_like, kind, north_like, readable
+from vision.layout.geometry import Geo, _Frame, _line_at
+from vision.layout.notation import back_like, is_north, kind, north_like, readable
 from vision.layout.rulefix import kind_prob, may_share_kind
 from vision.layout.tolerances import (
     ADDED_ALT,
@@ -39,7 +39,7 @@ class Placed:
 
 
 def _right_groups(
-    row: list[int], tiles: list[TileDetection], geo: _Geo, frame: _Frame
+    row: list[int], tiles: list[TileDetection], geo: Geo, frame: _Frame
 ) -> list[tuple[float, list[Placed]]]:
     """Tiles on the row's line right of its end, cut into groups at gaps: ``(gap, group)``.
 
@@ -113,7 +113,7 @@ def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     beyond the called one: one of the two reported sideways, both of one kind by their
     readings (§23)."""
     a, b = tiles[p.index], tiles[q.index]
-    if 90 not in (a.angle, b.angle) or not _stacked(p, q) or not (readable(a) and readable(b)):
+    if 90 not in (a.angle, b.angle) or not share_slot(p, q) or not (readable(a) and readable(b)):
         return False
     if kind(a.tile) == kind(b.tile):
         return True
@@ -122,11 +122,11 @@ def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     return kind_prob(a, kind(b.tile)) >= ADDED_ALT or kind_prob(b, kind(a.tile)) >= ADDED_ALT
 
 
-def _one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
+def one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     """Two tiles of a called set in one slot along the row: both reported sideways and
     overlapping along it, or one lying clearly beyond the other (a kakan's added tile, §23;
     a minkan's four tiles lie side by side on the row's line)."""
-    if not _stacked(p, q):
+    if not share_slot(p, q):
         return False
     both = tiles[p.index].angle == 90 and tiles[q.index].angle == 90
     return both or abs(p.off - q.off) > BEYOND
@@ -135,7 +135,7 @@ def _one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
 def _norths(dets: list[TileDetection]) -> bool:
     """Tiles that may all be norths (each read as one, or with a north reading at least
     ``KITA_ALT`` likely), at least one read as a north: kita, or a called set of norths."""
-    return all(north_like(d, KITA_ALT) for d in dets) and any(_is_north(d.tile) for d in dets)
+    return all(north_like(d, KITA_ALT) for d in dets) and any(is_north(d.tile) for d in dets)
 
 
 def _split_loose(
@@ -208,7 +208,7 @@ def _runs(group: list[Placed], tiles: list[TileDetection]) -> list[list[Placed]]
         if (
             slots
             and tiles[p.index].angle == 90
-            and any(tiles[q.index].angle == 90 and _stacked(p, q) for q in slots[-1])
+            and any(tiles[q.index].angle == 90 and share_slot(p, q) for q in slots[-1])
         ):
             slots[-1].append(p)
         else:
@@ -243,7 +243,7 @@ def _runs(group: list[Placed], tiles: list[TileDetection]) -> list[list[Placed]]
     return runs
 
 
-def _stacked(a: Placed, b: Placed) -> bool:
+def share_slot(a: Placed, b: Placed) -> bool:
     """Two tiles overlapping along the row by more than half: one lies on/next to the other."""
     overlap = min(a.t + a.half, b.t + b.half) - max(a.t - a.half, b.t - b.half)
     return overlap > 0.5 * min(a.half, b.half) * 2

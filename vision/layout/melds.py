@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from vision.detect import iou
-from vision.layout.grouping import Placed, _one_beyond, _stacked
+from vision.layout.grouping import Placed, one_beyond, share_slot
 from vision.layout.notation import AKA_MAN, NORTH, as_sanma, back_like, kind, mpsz, readable
 from vision.layout.rulefix import may_share_kind, vote_kind
 from vision.layout.tolerances import SWAP_MIN_ALT, TWO_IN_ONE
@@ -107,7 +107,7 @@ def _read_group(
     if main is None:
         return None
     if sideways:
-        if len(sideways) > 2 or (len(sideways) == 2 and not _stacked(sideways[0], sideways[1])):
+        if len(sideways) > 2 or (len(sideways) == 2 and not share_slot(sideways[0], sideways[1])):
             return None  # a called meld shows one sideways tile (two stacked for a kakan)
         if kinds[main] < 2:
             return None  # no two tiles of one kind: someone else's discards, not a set
@@ -118,14 +118,14 @@ def _read_group(
             # and added tiles (§23), however the detector reported their turn; a minkan's four
             # tiles lie side by side.
             stacked = any(
-                _one_beyond(p, q, tiles) for i, p in enumerate(group) for q in group[i + 1 :]
+                one_beyond(p, q, tiles) for i, p in enumerate(group) for q in group[i + 1 :]
             )
             return _meld_string("kakan" if stacked else "minkan", faces_main, 4)
         warnings.append(
             f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
         )
         return None
-    stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+    stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
     double = _two_in_one(group) if len(group) == 3 and len(kinds) == 1 else None
     if double is not None and main != NORTH:
         # §23: a kakan's called tile with the added one beyond it, seen as one box.

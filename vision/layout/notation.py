@@ -91,16 +91,16 @@ def unpack(text: str) -> list[str]:
     return out
 
 
-def _is_north(tile: str) -> bool:
+def is_north(tile: str) -> bool:
     return tile in (NORTH, AKA_MAN, "5m")
 
 
 def north_like(det: TileDetection, min_alt: float) -> bool:
     """Read as a north (4z, 0m, or 5m — the aka-5-man), or with a north among its next-best
     readings at least ``min_alt`` likely: a kita candidate (RULES.md §A4) for the layout."""
-    if _is_north(det.tile):
+    if is_north(det.tile):
         return True
-    return any(_is_north(t) and p >= min_alt for t, p in det.alternatives)
+    return any(is_north(t) and p >= min_alt for t, p in det.alternatives)
 
 
 def back_like(det: TileDetection, min_alt: float) -> bool:

@@ -13,10 +13,10 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.layout.extras import _kita_beside_melds
-from vision.layout.geometry import _end_frame, _Geo
-from vision.layout.grouping import Placed, _norths, _right_groups, _stacked
+from vision.layout.geometry import Geo, _end_frame
+from vision.layout.grouping import Placed, _norths, _right_groups, share_slot
 from vision.layout.melds import _meld_string, _read_meld
-from vision.layout.notation import NORTH, _is_north, as_sanma, kind, mpsz, north_like, readable
+from vision.layout.notation import NORTH, as_sanma, is_north, kind, mpsz, north_like, readable
 from vision.layout.rulefix import complete, tenpai
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
@@ -50,7 +50,7 @@ class _Reading:
         return len(self.row) + (self.win is not None) + 3 * len(self.melds)
 
 
-def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Reading:
+def _read_right(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Reading:
     """Interpret everything right of a candidate row: winning tile, melds, kita."""
     warnings: list[str] = []
     frame = _end_frame(row, tiles, geo)
@@ -70,7 +70,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
     if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
         gap0, first = groups[0]
         if (
-            all(_is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
+            all(is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
             and WIN_GAP < gap0 < MAX_WIN_GAP
             and _north_wins(gap0, first[0])
             and not _north_wins(gap0, first[1])
@@ -81,7 +81,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         single = len(group) == 1
         tile = tiles[group[0].index]
         lone_upright = single and tile.angle == 0 and readable(tile)
-        north = _is_north(tile.tile)
+        north = is_north(tile.tile)
         if (
             gi == 0
             and lone_upright
@@ -106,7 +106,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
             # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).
             sideways = sum(tiles[k].angle == 90 for k in indices)
-            stacked = any(_stacked(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+            stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
             called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
             meld = _read_meld(group, tiles, warnings) if called else None
             if meld is not None:
@@ -167,7 +167,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
             "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
             "without it): read as the winning tile; check it"
         )
-    if win is not None and _is_north(tiles[win].tile) and len(row) + 3 * len(melds) == 14:
+    if win is not None and is_north(tiles[win].tile) and len(row) + 3 * len(melds) == 14:
         # §1, §A4: the row already holds the 14 tiles (its winning tile laid without a gap):
         # the north set apart after it is an extracted kita, not a fifteenth tile.
         warnings.append(
@@ -177,7 +177,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: _Geo) -> _Readi
         )
         kita.append(win)
         win = None
-    if win is not None and _is_north(tiles[win].tile):
+    if win is not None and is_north(tiles[win].tile):
         if len(row) + 3 * len(melds) == 13 and _north_is_kita(row, tiles):
             # §1, §A4: the 13 tiles wait (tenpai) and with the north make no winning shape:
             # the north set apart is an extracted kita of a hand shown at a draw.
@@ -285,7 +285,7 @@ def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:
     return len(held) == len(row) and tenpai(held) and not complete([*held, NORTH])
 
 
-def _squarish(tile: TileDetection, geo: _Geo, row: list[int]) -> bool:
+def _squarish(tile: TileDetection, geo: Geo, row: list[int]) -> bool:
     """A tile reported sideways whose box is no wider for its height than ``SQUARISH`` × the
     row's upright tiles' boxes (tilted alike): it may stand upright."""
     x1, y1, x2, y2 = tile.box
@@ -299,7 +299,7 @@ def _north_wins(gap: float, p: Placed) -> bool:
     return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
 
 
-def _score(reading: _Reading, geo: _Geo, joined: bool = False) -> tuple[float, ...]:
+def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ...]:
     """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
     one that made up fewer sets from damaged tiles, then a row as found before one rejoined
     across a gap, then the longer row, then the larger tiles (nearer the camera: the player's

@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from vision.layout.geometry import _Geo, _true_dims, _unit
+from vision.layout.geometry import Geo, _true_dims, _unit
 from vision.layout.notation import readable
 from vision.layout.tolerances import (
     ACROSS_TOL,
@@ -36,7 +36,7 @@ from vision.types import TileDetection
 
 
 def _grow(
-    geo: _Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
+    geo: Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
 ) -> list[int]:
     """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added."""
     added: list[int] = []
@@ -79,7 +79,7 @@ def _grow(
         cur = j
 
 
-def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
+def _touching(geo: Geo, i: int, j: int, link: np.ndarray) -> bool:
     """Upright tiles ``i`` and ``j`` touch side by side: the link is about one tile width."""
     theta = math.atan2(float(link[1]), float(link[0]))
     ai, _ = _true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
@@ -92,7 +92,7 @@ def _touching(geo: _Geo, i: int, j: int, link: np.ndarray) -> bool:
     return TOUCH[0] < ratio < TOUCH[1]
 
 
-def _skips(geo: _Geo, i: int, j: int, allowed: np.ndarray) -> bool:
+def _skips(geo: Geo, i: int, j: int, allowed: np.ndarray) -> bool:
     """The link ``i``→``j`` jumps over another tile lying between them."""
     length = float(np.linalg.norm(geo.centres[j] - geo.centres[i]))
     mid = (geo.centres[i] + geo.centres[j]) / 2
@@ -120,7 +120,7 @@ def _trim(chain: list[int], tiles: list[TileDetection]) -> list[int]:
     return chain[lo:hi]
 
 
-def _cuts(chain: list[int], geo: _Geo) -> list[list[int]]:
+def _cuts(chain: list[int], geo: Geo) -> list[list[int]]:
     """A chain too long for one hand: the hand ends at one of its relatively widest links
     (under steep perspective a set-apart winning tile or kita can close up to the row)."""
     links = np.hypot(*np.diff(geo.centres[chain], axis=0).T)
@@ -131,7 +131,7 @@ def _cuts(chain: list[int], geo: _Geo) -> list[list[int]]:
     return [chain[: k + 1] for ratio, k in sorted(jump, reverse=True)[:3] if ratio > 1.08]
 
 
-def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
+def _split_at_gaps(chain: list[int], geo: Geo) -> list[list[int]]:
     """Cut a chain where a link is clearly longer than the links around it (a set-apart tile).
 
     The row's own pitch is the yardstick, not box sizes: labelled or detected boxes may hug
@@ -151,7 +151,7 @@ def _split_at_gaps(chain: list[int], geo: _Geo) -> list[list[int]]:
 
 
 def _chains(
-    tiles: list[TileDetection], geo: _Geo, upright: np.ndarray
+    tiles: list[TileDetection], geo: Geo, upright: np.ndarray
 ) -> tuple[dict[frozenset[int], list[int]], dict[frozenset[int], list[int]]]:
     """Chains of touching tiles among ``upright``, grown from every close pair: the pieces
     (cut at gaps) and the chains that were cut, whole."""
@@ -192,7 +192,7 @@ def _chains(
     return chains, joined
 
 
-def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[int]], int]:
+def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int]], int]:
     """Every maximal chain of upright touching tiles, longest (most face-up tiles) first; then,
     for the reading to weigh, chains cut at a gap (:func:`_split_at_gaps`) taken whole, and
     chains that also take squarish tiles reported sideways (in a steeply slanted row an upright
@@ -234,7 +234,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
     seen = {frozenset(c) for c in kept}
     pieces = kept[:first_joined]  # not the chains joined across a gap
     for again in (False, True):
-        for c in _bent_rows(pieces if not again else kept, geo):
+        for c in bent_rows(pieces if not again else kept, geo):
             # a row bent twice, or over chains joined across a gap, has no gap in it
             whole = not again or (len(c) <= MAX_BENT and len(_split_at_gaps(c, geo)) == 1)
             if frozenset(c) not in seen and 2 * face_up(c) > len(c) and whole:
@@ -246,7 +246,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: _Geo) -> tuple[list[list[in
     return kept, first_joined
 
 
-def _bent_rows(chains: list[list[int]], geo: _Geo) -> list[list[int]]:
+def bent_rows(chains: list[list[int]], geo: Geo) -> list[list[int]]:
     """``a + b`` (the shared tiles once) for chains ``a``, ``b`` where the last one to three
     tiles of ``a`` are the first of ``b``, no other tile is shared, and the row bends there by
     at most ``MAX_BEND_DEG`` (``a``'s and ``b``'s end-to-end directions)."""

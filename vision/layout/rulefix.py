@@ -46,7 +46,7 @@ from engine.decompose import (
     standard_decomps,
 )
 from engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
-from vision.layout.notation import AKA_MAN, NORTH, _is_north, as_sanma, is_face, kind, readable
+from vision.layout.notation import AKA_MAN, NORTH, as_sanma, is_face, is_north, kind, readable
 from vision.layout.tolerances import (
     SHAPE_FIX_MAX_COST,
     SHAPE_FIX_MIN_ALT,
@@ -262,7 +262,7 @@ def _as_kind(det: TileDetection, target: str) -> str:
     probs = readings(det)
     options = [(t, p) for t, p in probs.items() if is_face(t) and kind(t) == target]
     if target == NORTH:
-        options = [(as_sanma(t), p) for t, p in probs.items() if _is_north(t)]
+        options = [(as_sanma(t), p) for t, p in probs.items() if is_north(t)]
     return max(options, key=lambda tp: tp[1])[0] if options else target
 
 

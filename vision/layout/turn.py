@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from vision.layout import Layout
 
 
-def _turn(t: TileDetection, w: float, h: float, clockwise: int) -> TileDetection:
+def turn_tile(t: TileDetection, w: float, h: float, clockwise: int) -> TileDetection:
     """The detection in the photo turned by 90° (clockwise or not); sideways ↔ upright."""
     x1, y1, x2, y2 = t.box
     box = (h - y2, x1, h - y1, x2) if clockwise else (y1, w - x2, y2, w - x1)

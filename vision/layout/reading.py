@@ -8,7 +8,7 @@ aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (RULES.md §A
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -50,233 +50,321 @@ class _Reading:
         return len(self.row) + (self.win is not None) + 3 * len(self.melds)
 
 
-def _read_right(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Reading:
-    """Interpret everything right of a candidate row: winning tile, melds, kita."""
-    warnings: list[str] = []
-    frame = _end_frame(row, tiles, geo)
-    groups = _right_groups(row, tiles, geo, frame)
+@dataclass
+class _Right:
+    """What :func:`_read_right` has placed right of one candidate row so far (a working
+    record, filled step by step)."""
+
+    row: list[int]
+    tiles: list[TileDetection]
+    groups: list[tuple[float, list[Placed]]]  # the groups right of the row, with their gaps
+    warnings: list[str] = field(default_factory=list)
     win: int | None = None
-    melds: list[tuple[str, list[int]]] = []
-    kita: list[int] = []
-    other: list[int] = []
-    lone_candidates: list[int] = []
+    melds: list[tuple[str, list[int]]] = field(default_factory=list)
+    kita: list[int] = field(default_factory=list)
+    other: list[int] = field(default_factory=list)
+    lone_candidates: list[int] = field(default_factory=list)
     touching: int | None = None  # a lone tile right after the row, too close to be the win
     turned: int | None = None  # a lone tile reported sideways set a little apart after the row
-    north_sets: list[list[int]] = []  # 3–4 upright norths in line: kita, or a called set
-    guesses = 0
-    short_sets: list[list[int]] = []  # a sideways tile and one alike: a pon with a tile unseen
-    held: dict[tuple[int, ...], list[str]] = {}  # warnings on the short sets' meld reading
-    pairs: list[list[int]] = []  # two alike set apart: maybe a pon with its called tile unseen
-    if groups and len(groups[0][1]) > 1:  # a winning north with kita close beside it
-        gap0, first = groups[0]
-        if (
-            all(is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
-            and WIN_GAP < gap0 < MAX_WIN_GAP
-            and _north_wins(gap0, first[0])
-            and not _north_wins(gap0, first[1])
-        ):
-            groups = [(gap0, first[:1]), (0.0, first[1:]), *groups[1:]]
+    north_sets: list[list[int]] = field(default_factory=list)  # 3–4 upright norths in line
+    guesses: int = 0
+    short_sets: list[list[int]] = field(default_factory=list)  # a sideways tile and one alike
+    held: dict[tuple[int, ...], list[str]] = field(default_factory=dict)  # their meld notes
+    pairs: list[list[int]] = field(default_factory=list)  # two alike set apart
+
+    def units(self) -> int:
+        """Tiles toward 14 (§1): concealed + winning tile + 3 per meld."""
+        return len(self.row) + (self.win is not None) + 3 * len(self.melds)
+
+    def add_meld(self, meld: str, indices: list[int]) -> None:
+        """A meld read from tiles counted as other or kita before (§1 counts)."""
+        self.melds.append((meld, indices))
+        self.other = [k for k in self.other if k not in indices]
+        self.kita = [k for k in self.kita if k not in indices]
+
+
+def _read_right(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Reading:
+    """Interpret everything right of a candidate row: winning tile, melds, kita. Each group
+    right of the row is placed in turn (:func:`_place`), then the winning tile is settled
+    (:func:`_settle_win`), the hand's count completed from damaged sets (:func:`_fill_count`)
+    and the lone tiles left out named."""
+    frame = _end_frame(row, tiles, geo)
+    groups = _winning_north_apart(_right_groups(row, tiles, geo, frame), tiles)
+    acc = _Right(row, tiles, groups)
     for gi, (gap, group) in enumerate(groups):
-        indices = [p.index for p in group]
-        single = len(group) == 1
-        tile = tiles[group[0].index]
-        lone_upright = single and tile.angle == 0 and readable(tile)
-        north = is_north(tile.tile)
-        if (
-            gi == 0
-            and lone_upright
-            and WIN_GAP < gap < MAX_WIN_GAP
-            and (not north or _north_wins(gap, group[0]))
-        ):
-            win = group[0].index
-            continue
-        dets = [tiles[k] for k in indices]
-        if (
-            gi == 0
-            and gap <= WIN_GAP
-            and len(group) > 1
-            and all(d.angle == 0 for d in dets)
-            and not _norths(dets)
-        ):
-            # §1: upright tiles touching the row's end, none sideways, continue the concealed
-            # tiles (a row the chain stage cut); a called set is laid apart (kita may not be).
-            other.extend(indices)
-            continue
-        if _norths([tiles[k] for k in indices]):
-            # Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked
-            # for a kakan); otherwise they are kita, upright or laid sideways (§23–§24).
-            sideways = sum(tiles[k].angle == 90 for k in indices)
-            stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
-            called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
-            meld = _read_meld(group, tiles, warnings) if called else None
-            if meld is not None:
-                melds.append((meld, indices))
-            else:
-                kita.extend(indices)
-                if len(group) in (3, 4) and sideways == 0:
-                    north_sets.append(indices)
-            continue
-        notes: list[str] = []  # what reading the group as a meld found to check
-        meld = _read_meld(group, tiles, notes)
-        if meld is not None:
-            warnings.extend(notes)
-            melds.append((meld, indices))
-            continue
-        short = short_pon(group, tiles, frame.theta)
-        if short:  # said below unless the group is read as a pon with its third tile unseen
-            held[tuple(indices)] = notes
-        else:
-            warnings.extend(notes)
-        lone_kita = LONE_KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
-        if single and (gi > 0 or win is not None) and north_like(tile, lone_kita):
-            # §A4: beyond the winning tile or the melds, a lone tile set aside on their line
-            # (sideways: as kita are laid, never another set's tile) that may be a north is a
-            # kita (the hand has one winning tile); the rule-aware reading names it.
-            kita.append(group[0].index)
-            continue
-        if short:
-            short_sets.append(indices)
-        elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
-            pairs.append(indices)
-        lone_turned = gi == 0 and single and tile.angle == 90 and WIN_GAP < gap < MAX_WIN_GAP
-        if lone_turned and readable(tile) and not north_like(tile, KITA_ALT):
-            turned = group[0].index if _squarish(tile, geo, row) else None
-        if lone_upright:
-            lone_candidates.append(group[0].index)
-            if gi == 0 and gap < MAX_WIN_GAP:
-                touching = group[0].index
-        other.extend(indices)
-    if win is None and touching is not None and len(row) + 3 * len(melds) == 13:
+        _place(acc, gi, gap, group, geo, frame.theta)
+    _settle_win(acc)
+    _fill_count(acc)
+    _name_lone_tiles(acc)
+    acc.kita += _kita_beside_melds(
+        row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other
+    )
+    return _Reading(row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses)
+
+
+def _winning_north_apart(
+    groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection]
+) -> list[tuple[float, list[Placed]]]:
+    """A first group of upright norths whose first lies as a winning tile does and the next
+    as a kita: the winning north with kita close beside it, cut in two."""
+    if not groups or len(groups[0][1]) < 2:
+        return groups
+    gap0, first = groups[0]
+    if (
+        all(is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
+        and WIN_GAP < gap0 < MAX_WIN_GAP
+        and _north_wins(gap0, first[0])
+        and not _north_wins(gap0, first[1])
+    ):
+        return [(gap0, first[:1]), (0.0, first[1:]), *groups[1:]]
+    return groups
+
+
+def _place(
+    acc: _Right, gi: int, gap: float, group: list[Placed], geo: Geo, theta: float
+) -> None:
+    """Place group ``gi`` right of the row (``gap``: its gap before it, × tile width): the
+    winning tile, the row's continuation, norths, a meld, or tiles to weigh later."""
+    tiles = acc.tiles
+    indices = [p.index for p in group]
+    tile = tiles[group[0].index]
+    lone_upright = len(group) == 1 and tile.angle == 0 and readable(tile)
+    if (
+        gi == 0
+        and lone_upright
+        and WIN_GAP < gap < MAX_WIN_GAP
+        and (not is_north(tile.tile) or _north_wins(gap, group[0]))
+    ):
+        acc.win = group[0].index
+        return
+    dets = [tiles[k] for k in indices]
+    if gi == 0 and gap <= WIN_GAP and len(group) > 1 and all(d.angle == 0 for d in dets) and not (
+        _norths(dets)
+    ):
+        # §1: upright tiles touching the row's end, none sideways, continue the concealed
+        # tiles (a row the chain stage cut); a called set is laid apart (kita may not be).
+        acc.other.extend(indices)
+        return
+    if _norths(dets):
+        _place_norths(acc, group, indices)
+        return
+    notes: list[str] = []  # what reading the group as a meld found to check
+    meld = _read_meld(group, tiles, notes)
+    if meld is not None:
+        acc.warnings.extend(notes)
+        acc.melds.append((meld, indices))
+        return
+    _place_rest(acc, gi, gap, group, geo, theta, notes)
+
+
+def _place_norths(acc: _Right, group: list[Placed], indices: list[int]) -> None:
+    """Norths: a called pon/kan of norths shows exactly one sideways tile (two stacked for a
+    kakan); otherwise they are kita, upright or laid sideways (§23–§24)."""
+    tiles = acc.tiles
+    sideways = sum(tiles[k].angle == 90 for k in indices)
+    stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+    called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
+    meld = _read_meld(group, tiles, acc.warnings) if called else None
+    if meld is not None:
+        acc.melds.append((meld, indices))
+        return
+    acc.kita.extend(indices)
+    if len(group) in (3, 4) and sideways == 0:
+        acc.north_sets.append(indices)
+
+
+def _place_rest(
+    acc: _Right,
+    gi: int,
+    gap: float,
+    group: list[Placed],
+    geo: Geo,
+    theta: float,
+    notes: list[str],
+) -> None:
+    """A group that reads as no meld: a lone kita, or tiles kept as other and remembered as
+    what the count may still make a set or the winning tile of (:func:`_fill_count`,
+    :func:`_settle_win`)."""
+    tiles = acc.tiles
+    indices = [p.index for p in group]
+    single = len(group) == 1
+    tile = tiles[group[0].index]
+    short = short_pon(group, tiles, theta)
+    if short:  # said below unless the group is read as a pon with its third tile unseen
+        acc.held[tuple(indices)] = notes
+    else:
+        acc.warnings.extend(notes)
+    lone_kita = LONE_KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
+    if single and (gi > 0 or acc.win is not None) and north_like(tile, lone_kita):
+        # §A4: beyond the winning tile or the melds, a lone tile set aside on their line
+        # (sideways: as kita are laid, never another set's tile) that may be a north is a
+        # kita (the hand has one winning tile); the rule-aware reading names it.
+        acc.kita.append(group[0].index)
+        return
+    if short:
+        acc.short_sets.append(indices)
+    elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
+        acc.pairs.append(indices)
+    lone_turned = gi == 0 and single and tile.angle == 90 and WIN_GAP < gap < MAX_WIN_GAP
+    if lone_turned and readable(tile) and not north_like(tile, KITA_ALT):
+        acc.turned = group[0].index if _squarish(tile, geo, acc.row) else None
+    if single and tile.angle == 0 and readable(tile):
+        acc.lone_candidates.append(group[0].index)
+        if gi == 0 and gap < MAX_WIN_GAP:
+            acc.touching = group[0].index
+    acc.other.extend(indices)
+
+
+def _settle_win(acc: _Right) -> None:
+    """The winning tile when none lies plainly set apart, and a north taken as it (§1, §A4):
+    a lone tile touching the row's end or one reported sideways after a 13-tile hand is it;
+    a north after a row already holding 14 tiles, or after a 13-tile hand in tenpai that it
+    does not complete, is a kita."""
+    tiles, row = acc.tiles, acc.row
+    thirteen = len(row) + 3 * len(acc.melds) == 13
+    if acc.win is None and acc.touching is not None and thirteen:
         # §1: 13 tiles with the melds, and one lone tile right at the row's end (too close to
         # look set apart): it is the winning tile.
-        win = touching
-        lone_candidates.remove(touching)
-        other.remove(touching)
-        warnings.append(
-            f"the tile right after the hand ({tiles[touching].tile}) is barely set apart: read "
-            "as the winning tile (the hand has 13 tiles without it); check it"
+        acc.win = acc.touching
+        acc.lone_candidates.remove(acc.touching)
+        acc.other.remove(acc.touching)
+        acc.warnings.append(
+            f"the tile right after the hand ({tiles[acc.touching].tile}) is barely set apart: "
+            "read as the winning tile (the hand has 13 tiles without it); check it"
         )
-    if win is None and turned is not None and len(row) + 3 * len(melds) == 13:
+    if acc.win is None and acc.turned is not None and thirteen:
         # §1: 13 tiles with the melds, and set a little apart after the row one tile reported
         # sideways whose box may be an upright tile's, no north (a kita) and no set (a called
         # tile lies in a meld): the winning tile, its turn misreported.
-        win = turned
-        other.remove(turned)
-        warnings.append(
-            f"the tile set apart after the hand ({tiles[turned].tile}) was reported lying "
+        acc.win = acc.turned
+        acc.other.remove(acc.turned)
+        acc.warnings.append(
+            f"the tile set apart after the hand ({tiles[acc.turned].tile}) was reported lying "
             "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
             "without it): read as the winning tile; check it"
         )
-    if win is not None and is_north(tiles[win].tile) and len(row) + 3 * len(melds) == 14:
-        # §1, §A4: the row already holds the 14 tiles (its winning tile laid without a gap):
-        # the north set apart after it is an extracted kita, not a fifteenth tile.
-        warnings.append(
+    if acc.win is not None and is_north(tiles[acc.win].tile):
+        _settle_north_win(acc, acc.win)
+
+
+def _settle_north_win(acc: _Right, win: int) -> None:
+    """A north taken as the winning tile (§1, §A4): after a row that already holds the 14
+    tiles (its winning tile laid without a gap) it is an extracted kita, not a 15th tile;
+    after 13 tiles in tenpai that it does not complete, a kita of a hand shown at a draw;
+    else the winning tile, with a warning."""
+    tiles = acc.tiles
+    held = len(acc.row) + 3 * len(acc.melds)
+    if held == 14:
+        acc.warnings.append(
             f"the north set apart after the hand ({tiles[win].tile}) would be a 15th tile: "
             "the hand's 14 are in the row (its winning tile not set apart), so it is read as "
             "a kita; check it"
         )
-        kita.append(win)
-        win = None
-    if win is not None and is_north(tiles[win].tile):
-        if len(row) + 3 * len(melds) == 13 and _north_is_kita(row, tiles):
-            # §1, §A4: the 13 tiles wait (tenpai) and with the north make no winning shape:
-            # the north set apart is an extracted kita of a hand shown at a draw.
-            warnings.append(
-                f"the north set apart after the hand ({tiles[win].tile}) makes no winning "
-                "hand with it, which waits without it: read as a kita (the hand in tenpai); "
-                "if it is the winning tile, move it"
-            )
-            kita.append(win)
-            win = None
-        else:
-            warnings.append(
-                f"the tile set apart after the hand is a north ({tiles[win].tile}): read as "
-                "the winning tile; if it is an extracted kita, move it to kita"
-            )
-    units = len(row) + (win is not None) + 3 * len(melds)
-    for indices in north_sets:
-        # §1 counts: norths on the melds' line that the hand needs to make 13/14 tiles are a
-        # called pon/kan whose sideways tile was not seen as such, not kita.
-        if units not in (13, 14) and units + 3 in (13, 14):
+    elif held == 13 and _north_is_kita(acc.row, tiles):
+        acc.warnings.append(
+            f"the north set apart after the hand ({tiles[win].tile}) makes no winning "
+            "hand with it, which waits without it: read as a kita (the hand in tenpai); "
+            "if it is the winning tile, move it"
+        )
+    else:
+        acc.warnings.append(
+            f"the tile set apart after the hand is a north ({tiles[win].tile}): read as "
+            "the winning tile; if it is an extracted kita, move it to kita"
+        )
+        return
+    acc.kita.append(win)
+    acc.win = None
+
+
+def _short(acc: _Right) -> bool:
+    """§1 counts: the hand is three tiles short of 13/14, and a set would make it."""
+    units = acc.units()
+    return units not in (13, 14) and units + 3 in (13, 14)
+
+
+def _fill_count(acc: _Right) -> None:
+    """§1 counts: a hand three tiles short takes one damaged set as a meld, strongest
+    evidence first: norths in line (a called set of norths, not kita), a called tile with one
+    alike (a pon with its third tile unseen), three side by side two alike (a pon with a
+    misread tile), two alike set apart (a pon with its called tile unseen)."""
+    tiles = acc.tiles
+    for indices in acc.north_sets:
+        if _short(acc):
             name = "pon" if len(indices) == 3 else "minkan"
             faces = [tiles[k].tile for k in indices if readable(tiles[k])]
-            melds.append((_meld_string(name, faces, len(indices)), indices))
-            kita = [k for k in kita if k not in indices]
-            units += 3
-            warnings.append(
+            acc.melds.append((_meld_string(name, faces, len(indices)), indices))
+            acc.kita = [k for k in acc.kita if k not in indices]
+            acc.warnings.append(
                 f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
                 f"read as a {name} (its sideways tile not seen), not kita; check it"
             )
-    def room(indices: list[int]) -> bool:
-        """§1: a set padded with one unseen tile of its kind makes no fifth of that kind."""
-        main = kind(tiles[indices[0]].tile)
-        seen = [*row, *([win] if win is not None else []), *(k for _, i in melds for k in i)]
-        return sum(kind(tiles[k].tile) == main for k in {*seen, *indices}) < 4
-
-    if (
-        len(short_sets) == 1
-        and units not in (13, 14)
-        and units + 3 in (13, 14)
-        and room(short_sets[0])
-    ):
-        # §1 counts: the hand needs three more tiles, and a called tile (§23) with one of its
-        # kind beside it is a pon whose third tile the detector did not find.
-        indices = short_sets[0]
+    if len(acc.short_sets) == 1 and _short(acc) and _room(acc, acc.short_sets[0]):
+        indices = acc.short_sets[0]
         faces = [tiles[k].tile for k in indices]
         meld = _meld_string("pon", faces, 3)
-        melds.append((meld, indices))
-        other = [k for k in other if k not in indices]
-        units += 3
-        guesses += 1
-        seen = " ".join(faces)
-        del held[tuple(indices)]  # "has 2 tiles": answered by the reading below
-        warnings.append(
-            f"called set {seen} shows 2 tiles and the hand needs 3 more (§1): read as {meld}, "
-            f"its third {kind(faces[0])} not seen; check it"
+        acc.add_meld(meld, indices)
+        acc.guesses += 1
+        del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
+        acc.warnings.append(
+            f"called set {' '.join(faces)} shows 2 tiles and the hand needs 3 more (§1): read "
+            f"as {meld}, its third {kind(faces[0])} not seen; check it"
         )
-    for notes in held.values():
-        warnings.extend(notes)
-    taken = {k for _, idx in melds for k in idx} | ({win} if win is not None else set())
-    loose = loose_pon(groups, tiles, taken) if units + 3 in (13, 14) else None
-    if loose is not None and units not in (13, 14) and _pon_fits(loose, row, win, melds, tiles):
-        # §1 counts: the hand needs three more tiles, and three side by side right of it,
-        # two alike and the third possibly alike (or sideways), are a pon with a misread tile.
-        indices, main = loose
-        melds.append((f"pon:{mpsz([main] * 3)}", indices))
-        other = [k for k in other if k not in indices]
-        kita = [k for k in kita if k not in indices]
-        lone_candidates = [k for k in lone_candidates if k not in indices]
-        units += 3
-        guesses += 1
-        seen = " ".join(tiles[k].tile for k in indices)
-        warnings.append(
-            f"{seen} right of the hand: the hand needs 3 more tiles (§1) and two are {main}: "
-            f"read as pon:{mpsz([main] * 3)}, check the odd tile"
-        )
-    if len(pairs) == 1 and units not in (13, 14) and units + 3 in (13, 14) and room(pairs[0]):
-        # §1 counts, the weakest evidence: two alike set apart on the melds' line, nothing else
-        # to make up the three missing tiles: a pon whose called tile was not found.
-        indices = pairs[0]
-        guesses += 1
+    for notes in acc.held.values():
+        acc.warnings.extend(notes)
+    _fill_with_loose_pon(acc)
+    if len(acc.pairs) == 1 and _short(acc) and _room(acc, acc.pairs[0]):
+        indices = acc.pairs[0]
+        acc.guesses += 1
         meld = _meld_string("pon", [tiles[k].tile for k in indices], 3)
-        melds.append((meld, indices))
-        other = [k for k in other if k not in indices]
-        units += 3
-        warnings.append(
+        acc.add_meld(meld, indices)
+        acc.warnings.append(
             f"two {kind(tiles[indices[0]].tile)} set apart right of the hand and the hand needs "
             f"3 more tiles (§1): read as {meld}, its called tile not seen; check it"
         )
-    if win is not None and lone_candidates:
-        extra = ", ".join(tiles[k].tile for k in lone_candidates)
-        warnings.append(
-            f"two candidates for the winning tile: {tiles[win].tile} (taken) and {extra} "
-            "further right: check which one it is"
+
+
+def _room(acc: _Right, indices: list[int]) -> bool:
+    """§1: a set padded with one unseen tile of its kind makes no fifth of that kind."""
+    tiles = acc.tiles
+    main = kind(tiles[indices[0]].tile)
+    seen = [*acc.row, *([acc.win] if acc.win is not None else [])]
+    seen += [k for _, i in acc.melds for k in i]
+    return sum(kind(tiles[k].tile) == main for k in {*seen, *indices}) < 4
+
+
+def _fill_with_loose_pon(acc: _Right) -> None:
+    """§1 counts: the hand needs three more tiles, and three side by side right of it, two
+    alike and the third possibly alike (or sideways), are a pon with a misread tile."""
+    tiles = acc.tiles
+    taken = {k for _, idx in acc.melds for k in idx} | ({acc.win} if acc.win is not None else set())
+    loose = loose_pon(acc.groups, tiles, taken) if acc.units() + 3 in (13, 14) else None
+    if loose is None or acc.units() in (13, 14):
+        return
+    if not _pon_fits(loose, acc.row, acc.win, acc.melds, tiles):
+        return
+    indices, main = loose
+    acc.add_meld(f"pon:{mpsz([main] * 3)}", indices)
+    acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
+    acc.guesses += 1
+    seen = " ".join(tiles[k].tile for k in indices)
+    acc.warnings.append(
+        f"{seen} right of the hand: the hand needs 3 more tiles (§1) and two are {main}: "
+        f"read as pon:{mpsz([main] * 3)}, check the odd tile"
+    )
+
+
+def _name_lone_tiles(acc: _Right) -> None:
+    """Lone upright tiles right of the row that are not the winning tile: named to check."""
+    if not acc.lone_candidates:
+        return
+    extra = ", ".join(acc.tiles[k].tile for k in acc.lone_candidates)
+    if acc.win is not None:
+        acc.warnings.append(
+            f"two candidates for the winning tile: {acc.tiles[acc.win].tile} (taken) and "
+            f"{extra} further right: check which one it is"
         )
-    elif win is None and lone_candidates:
-        extra = ", ".join(tiles[k].tile for k in lone_candidates)
-        warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
-    kita += _kita_beside_melds(row, tiles, geo, frame, melds, kita, win, other)
-    return _Reading(row, win, melds, kita, other, warnings, guesses)
+    else:
+        acc.warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
 
 
 def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:

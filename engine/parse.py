@@ -544,18 +544,17 @@ def _check_physical(
         raise InputError("fifth_tile", f"kita {kita}: there are only four norths")
     if kita_aka > kita:
         raise InputError("bad_value", "kita_aka counts aka-5-man among kita, so kita_aka <= kita")
-    if kita_aka > rules.aka5man_tiles:
+    if kita_aka and kita_aka > rules.aka5man_tiles:
         raise InputError(
             "too_many_red",
             "kita_aka needs the aka_5man rule option, and there is only one aka-5-man",
         )
     counts = [0] * 34
-    reds = {"m": 0, "p": 0, "s": 0}
-    aka5 = kita_aka
     specials: list[Tile] = []  # red fives and aka-5-man
     for tile in hand:
-        counts[tile[0]] += 1  # Tile.kind (an index: cheaper than the attribute)
-        if tile[1] or tile[2]:
+        kind, red, aka5man = tile  # (unpacked: cheaper than the attributes)
+        counts[kind] += 1
+        if red or aka5man:
             specials.append(tile)
     concealed = tuple(counts)
     others = list(indicators)
@@ -564,14 +563,10 @@ def _check_physical(
     if win is not None:
         others.append(win)
     for tile in others:
-        counts[tile[0]] += 1
-        if tile[1] or tile[2]:
+        kind, red, aka5man = tile
+        counts[kind] += 1
+        if red or aka5man:
             specials.append(tile)
-    for kind, red, aka5man in specials:
-        if red:
-            reds[SUIT_LETTERS[SUIT[kind]]] += 1
-        if aka5man:
-            aka5 += 1
     counts[NORTH] += kita
     if max(counts) > 4:
         for k, c in enumerate(counts):
@@ -581,12 +576,20 @@ def _check_physical(
                     f"{c} tiles of {name(k)} (hand, win, melds, kita and indicators together); "
                     "there are only four",
                 )
-    for suit, n in reds.items():
-        if n and n > rules.max_red(suit):
-            raise InputError(
-                "too_many_red", f"{n} red 5{suit}; this rule set has {rules.max_red(suit)}"
-            )
-    if aka5 > rules.aka5man_tiles:
+    aka5 = kita_aka
+    if specials:
+        reds = {"m": 0, "p": 0, "s": 0}
+        for kind, red, aka5man in specials:
+            if red:
+                reds[SUIT_LETTERS[SUIT[kind]]] += 1
+            if aka5man:
+                aka5 += 1
+        for suit, n in reds.items():
+            if n and n > rules.max_red(suit):
+                raise InputError(
+                    "too_many_red", f"{n} red 5{suit}; this rule set has {rules.max_red(suit)}"
+                )
+    if aka5 and aka5 > rules.aka5man_tiles:
         raise InputError(
             "too_many_red", f"{aka5} aka-5-man tiles; the set has {rules.aka5man_tiles}"
         )
@@ -603,46 +606,55 @@ def _check_situation(
     rules: Rules,
 ) -> None:
     """Flags that cannot be true together are refused rather than scored (never a silent guess)."""
-
-    def bad(msg: str) -> InputError:
-        return InputError("inconsistent_situation", msg)
-
+    (
+        tsumo, seat, _, riichi_kind, ippatsu, haitei, houtei, rinshan, kanburi, chankan,
+        tenhou, chihou, renhou, first_draw, _, _, _, ron_on,
+    ) = sit  # the fields once (a NamedTuple's attributes cost more than locals)  # fmt: skip
     is_open = bool(melds) and any(m.is_open for m in melds)
-    riichi = sit.riichi != "none"
+    riichi = riichi_kind != "none"
     if riichi and is_open:
-        raise bad("riichi needs a closed hand (no pon or open kan)")
-    if sit.ippatsu and not riichi:
-        raise bad("ippatsu needs riichi")
+        raise _inconsistent("riichi needs a closed hand (no pon or open kan)")
+    if ippatsu and not riichi:
+        raise _inconsistent("ippatsu needs riichi")
     if ura and not riichi:
-        raise bad("ura dora count only with riichi; give ura only for a riichi hand")
-    tsumo_only = ("haitei", "rinshan", "tenhou", "chihou", "first_draw")
-    ron_only = ("houtei", "kanburi", "chankan", "renhou")
-    tsumo_flags = sit.haitei or sit.rinshan or sit.tenhou or sit.chihou or sit.first_draw
-    if not sit.tsumo and win is not None and tsumo_flags:  # (which one, for the message)
-        for f in tsumo_only:
+        raise _inconsistent("ura dora count only with riichi; give ura only for a riichi hand")
+    if not tsumo and win is not None and (haitei or rinshan or tenhou or chihou or first_draw):
+        for f in ("haitei", "rinshan", "tenhou", "chihou", "first_draw"):  # the first set
             if getattr(sit, f):
-                raise bad(f"{f} is a win by tsumo; set tsumo true")
-    if sit.tsumo and (sit.houtei or sit.kanburi or sit.chankan or sit.renhou):
-        for f in ron_only:
+                raise _inconsistent(f"{f} is a win by tsumo; set tsumo true")
+    if tsumo and (houtei or kanburi or chankan or renhou):
+        for f in ("houtei", "kanburi", "chankan", "renhou"):
             if getattr(sit, f):
-                raise bad(f"{f} is a win by ron; set tsumo false")
+                raise _inconsistent(f"{f} is a win by ron; set tsumo false")
     if not rules.last_tile_and_kan_win_together:
-        if sit.haitei and sit.rinshan:
-            raise bad("haitei and rinshan cannot both hold in this rule set")
-        if sit.houtei and sit.chankan:
-            raise bad("houtei and chankan cannot both hold in this rule set")
-    if sit.ron_on is not None and sit.tsumo:
-        raise bad("ron_on describes a ron; set tsumo false")
-    if sit.ron_on == "kita" and win is not None and win.kind != NORTH:
-        raise bad("ron_on kita: the winning tile is the extracted north (4z or 0m)")
-    if sit.tenhou and not sit.is_dealer:
-        raise bad("tenhou is the dealer's win (seat E)")
-    if (sit.chihou or sit.renhou) and sit.is_dealer:
-        raise bad("chihou and renhou are a child's win (seat not E)")
-    if (sit.tenhou or sit.chihou or sit.renhou or sit.first_draw) and (riichi or is_open):
-        raise bad("tenhou/chihou/renhou/first_draw: no riichi and no call can come before")
-    first_turn = sit.tenhou or sit.chihou or sit.renhou or sit.first_draw
+        if haitei and rinshan:
+            raise _inconsistent("haitei and rinshan cannot both hold in this rule set")
+        if houtei and chankan:
+            raise _inconsistent("houtei and chankan cannot both hold in this rule set")
+    if ron_on is not None and tsumo:
+        raise _inconsistent("ron_on describes a ron; set tsumo false")
+    if ron_on == "kita" and win is not None and win.kind != NORTH:
+        raise _inconsistent("ron_on kita: the winning tile is the extracted north (4z or 0m)")
+    dealer = seat == _EAST
+    if tenhou and not dealer:
+        raise _inconsistent("tenhou is the dealer's win (seat E)")
+    if (chihou or renhou) and dealer:
+        raise _inconsistent("chihou and renhou are a child's win (seat not E)")
+    first_turn = tenhou or chihou or renhou or first_draw
+    if first_turn and (riichi or is_open):
+        raise _inconsistent(
+            "tenhou/chihou/renhou/first_draw: no riichi and no call can come before"
+        )
     if first_turn and melds and not rules.first_turn_after_ankan:
-        raise bad("tenhou/chihou/renhou/first_draw: no kan can come before in this rule set")
-    if sit.ron_on is not None and rules.kita_enabled is False and sit.ron_on == "kita":
-        raise bad("this rule set has no kita to ron on")
+        raise _inconsistent(
+            "tenhou/chihou/renhou/first_draw: no kan can come before in this rule set"
+        )
+    if ron_on is not None and rules.kita_enabled is False and ron_on == "kita":
+        raise _inconsistent("this rule set has no kita to ron on")
+
+
+_EAST = WIND_LETTERS["E"]  # the dealer's seat (Situation.is_dealer)
+
+
+def _inconsistent(msg: str) -> InputError:
+    return InputError("inconsistent_situation", msg)

@@ -474,11 +474,16 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     ron_on = obj.get("ron_on")
     if ron_on not in RON_ON:
         raise InputError("bad_value", f'ron_on must be null, "kita" or "ankan", got {ron_on!r}')
-    # the flags, checked first as they always were: all read at once (absent: false), and
-    # only a null or a value of another type goes the way of one check per field
-    flags = tuple(map(obj.get, _BOOL_FIELDS, _NO_FLAGS))
-    if tuple(map(type, flags)).count(bool) != len(_BOOL_FIELDS):
-        flags = _checked_flags(obj)
+    # the flags, checked first as they always were: only those present are read (a hand
+    # names few), and a null or a value of another type goes the way of one check per field
+    flags = list(_NO_FLAGS)
+    for key in _FLAG_INDEX.keys() & obj.keys():
+        v = obj[key]
+        if v is True:
+            flags[_FLAG_INDEX[key]] = True
+        elif v is not False:
+            flags = _checked_flags(obj)
+            break
     seat = _wind(obj, "seat", "S", rules.seats)
     round_wind = _wind(obj, "round", "E", rules.rounds)
     honba, deposits = _get_int(obj, "honba"), _get_int(obj, "deposits")
@@ -499,9 +504,10 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
 
 
 _NO_FLAGS = (False,) * len(_BOOL_FIELDS)
+_FLAG_INDEX = {key: i for i, key in enumerate(_BOOL_FIELDS)}
 
 
-def _checked_flags(obj: dict[str, Any]) -> tuple[bool, ...]:
+def _checked_flags(obj: dict[str, Any]) -> list[bool]:
     """The flags one field at a time: a null is false, another non-boolean an error."""
     flags = []
     get = obj.get
@@ -512,7 +518,7 @@ def _checked_flags(obj: dict[str, Any]) -> tuple[bool, ...]:
         elif v is not True and v is not False:
             raise InputError("bad_type", f"{key} must be true or false")
         flags.append(v)
-    return tuple(flags)
+    return flags
 
 
 def _check_counts(hand: tuple[Tile, ...], melds: tuple[Meld, ...], need_win: bool) -> None:

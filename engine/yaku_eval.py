@@ -84,6 +84,7 @@ _PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
 def clear_plans() -> None:
     """Forget every compiled plan and its fold tables (tests that need them built afresh)."""
     _PLAN_CACHE.clear()
+    _SIT_CACHE.clear()
 
 
 def plan_of(rules: Rules, closed: bool, form: str) -> Plan:
@@ -95,6 +96,7 @@ def plan_of(rules: Rules, closed: bool, form: str) -> Plan:
     plan = _compile(rules, closed, form)
     if len(_PLAN_CACHE) > 4096:  # many one-off rule sets: stay bounded
         _PLAN_CACHE.clear()
+        _SIT_CACHE.clear()  # (it holds plans too)
     _PLAN_CACHE[key] = (rules, plan)
     return plan
 
@@ -170,25 +172,20 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
     )
 
 
-# Situational yaku by rule set, situation, closedness and form: they depend on nothing else
-# (the Context cache holds them per Context; this one serves new Contexts of equal situations).
-_SIT_CACHE: dict[tuple[int, Situation, bool, str], tuple[Rules, Held]] = {}
+# The plan and situational yaku by rule set, situation, closedness and form: they depend on
+# nothing else (the Context cache holds them per Context; this one serves new Contexts of
+# equal situations, one per evaluated hand, without compiling or even looking up the plan).
+_SIT_CACHE: dict[tuple[int, Situation, bool, str], tuple[Rules, tuple[Plan, Held]]] = {}
 
 
 def _situational(plan: Plan, closed: bool, form: str, c: Context) -> Held:
-    key = (id(c.rules), c.sit, closed, form)
-    entry = _SIT_CACHE.get(key)
-    if entry is not None and entry[0] is c.rules:
-        return entry[1]
+    """The situational yaku of ``c`` for a hand of this closedness and form."""
     mask = han = 0
     stub = _form_reading(closed, form)  # situational tests read the form only
     for b, h, fn in plan.situation:
         if fn(stub, c):
             mask |= b
             han += h
-    if len(_SIT_CACHE) > 4096:  # stay bounded
-        _SIT_CACHE.clear()
-    _SIT_CACHE[key] = (c.rules, (mask, han))
     return mask, han
 
 
@@ -204,8 +201,18 @@ def situational(c: Context, closed: bool, form: str) -> tuple[Plan, Held]:
     key = (closed, form)
     entry = c.cache.get(key)
     if entry is None:
-        plan = plan_of(c.rules, closed, form)
-        entry = c.cache[key] = (plan, _situational(plan, closed, form, c))
+        rules = c.rules
+        shared_key = (id(rules), c.sit, closed, form)
+        shared = _SIT_CACHE.get(shared_key)
+        if shared is not None and shared[0] is rules:
+            entry = shared[1]
+        else:
+            plan = plan_of(rules, closed, form)
+            entry = (plan, _situational(plan, closed, form, c))
+            if len(_SIT_CACHE) > 4096:  # stay bounded
+                _SIT_CACHE.clear()
+            _SIT_CACHE[shared_key] = (rules, entry)
+        c.cache[key] = entry
     return entry
 
 

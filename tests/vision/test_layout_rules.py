@@ -811,3 +811,18 @@ def test_rule_a4_a_north_after_a_tenpai_hand_that_it_does_not_complete_is_a_kita
     t.put("4z", "win", gap=0.5)
     layout = check(t, hand("123456p789s1114z", "4z"), warnings=None)
     assert said(layout.warnings, "read as the winning tile")
+
+
+def test_rule_1_three_alike_with_two_reported_sideways_are_a_pon_when_the_count_needs_it() -> None:
+    """A pon whose upright tile the detector also reported sideways (two sideways tiles side by
+    side: no meld as reported), the hand three tiles short (§1): a pon, with a warning; so
+    for norths too, which alone would be kita (§A4)."""
+    for tile in ("6z", "4z"):
+        t = Table()
+        t.row("234p678s5599s")
+        t.put("9s", "win", gap=0.5)
+        t.put(tile, "meld", gap=0.7, sideways=True)
+        t.put(tile, "meld", reported=90)
+        t.put(tile, "meld")
+        layout = check(t, hand("234p5567899s", "9s", [f"pon:{tile[0] * 3}z"]), warnings=None)
+        assert said(layout.warnings, "all three are", "pon")

@@ -333,8 +333,9 @@ def _room(acc: _Right, indices: list[int]) -> bool:
 
 
 def _fill_with_loose_pon(acc: _Right) -> None:
-    """§1 counts: the hand needs three more tiles, and three side by side right of it, two
-    alike and the third possibly alike (or sideways), are a pon with a misread tile."""
+    """§1 counts: the hand needs three more tiles, and three side by side right of it, all
+    alike (their turns misreported: two sideways, or none), or two alike and the third
+    possibly alike (or sideways), are a pon."""
     tiles = acc.tiles
     taken = {k for _, idx in acc.melds for k in idx} | ({acc.win} if acc.win is not None else set())
     loose = loose_pon(acc.groups, tiles, taken) if acc.units() + 3 in (13, 14) else None
@@ -347,9 +348,12 @@ def _fill_with_loose_pon(acc: _Right) -> None:
     acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
     acc.guesses += 1
     seen = " ".join(tiles[k].tile for k in indices)
+    alike = sum(kind(tiles[k].tile) == main for k in indices)
+    how = "all three are" if alike == 3 else "two are"
+    check = "which one is called (sideways)" if alike == 3 else "the odd tile"
     acc.warnings.append(
-        f"{seen} right of the hand: the hand needs 3 more tiles (§1) and two are {main}: "
-        f"read as pon:{mpsz([main] * 3)}, check the odd tile"
+        f"{seen} right of the hand: the hand needs 3 more tiles (§1) and {how} {main}: "
+        f"read as pon:{mpsz([main] * 3)}, check {check}"
     )
 
 

@@ -61,9 +61,9 @@ def apart_pair(group: list[Placed], tiles: list[TileDetection]) -> bool:
 def loose_pon(
     groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection], taken: set[int]
 ) -> tuple[list[int], str] | None:
-    """Three tiles side by side on the melds' line (not ``taken``), face up, two of one kind
-    ``K`` and the third read as ``K`` among its readings or lying sideways (reported so, or with a
-    box shaped like a turned tile): their indices (left
+    """Three tiles side by side on the melds' line (not ``taken``), face up, all of one kind
+    ``K`` (their turns misreported), or two and the third read as ``K`` among its readings or
+    lying sideways (reported so, or with a box shaped like a turned tile): their indices (left
     to right) and ``K`` — of several such, the likeliest pon of its kind by the tiles' readings
     (the product of their probabilities of ``K``); None when there is none."""
     placed = sorted(
@@ -79,16 +79,25 @@ def loose_pon(
         if any((b.t - b.half) - (a.t + a.half) > GROUP_GAP * a.a for a, b in pairs):
             continue
         main, n = Counter(kind(d.tile) for d in dets).most_common(1)[0]
-        if n != 2:
+        if n < 2:
             continue
-        odd_at = next(i for i, d in enumerate(dets) if kind(d.tile) != main)
-        odd, placed_odd = dets[odd_at], trio[odd_at]
-        # lying sideways: reported so, or laid out so (a box shaped like a turned tile)
-        turned = odd.angle == 90 or placed_odd.half > 0.6 * placed_odd.a
-        if turned or any(kind(t) == main for t in readings(odd)):
+        # three alike are a pon whose turns the detector misreported (two sideways, none); of
+        # two alike, the odd one lies sideways (reported so, or laid out so: a box shaped like
+        # a turned tile) or may be read as their kind
+        if n == 3 or _may_join(dets, trio, main):
             like = sum(math.log(max(kind_probs(d).get(main, 0.0), VOTE_FLOOR)) for d in dets)
             found.append((like, [p.index for p in trio], main))
     if not found:
         return None
     _, indices, main = max(found, key=lambda f: f[0])
     return indices, main
+
+
+def _may_join(dets: list[TileDetection], trio: list[Placed], main: str) -> bool:
+    """The one tile of three not read as ``main`` may be a pon's tile of that kind: it lies
+    sideways (reported so, or a box shaped like a turned tile), or ``main`` is among its
+    readings."""
+    odd_at = next(i for i, d in enumerate(dets) if kind(d.tile) != main)
+    odd, placed_odd = dets[odd_at], trio[odd_at]
+    turned = odd.angle == 90 or placed_odd.half > 0.6 * placed_odd.a
+    return turned or any(kind(t) == main for t in readings(odd))

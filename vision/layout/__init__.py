@@ -24,7 +24,8 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    reported upright but shaped like a sideways one lies
    sideways. When the hand is three tiles short (``shortfall.py``, §1), a damaged called set
    is read as a pon: a called tile with one alike (its third tile missed), or three side by
-   side, two alike and the third possibly alike (misread).
+   side, all alike (their turns misreported) or two alike and the third possibly alike
+   (misread). A north set apart after a row that already holds the 14 tiles is a kita.
 3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
    one small group of face-up tiles just beyond the hand's left part (with a warning).
 4. **Sanity** (``sanity.py``; RULES.md "Tiles"): at most four of a kind (red fives count as

@@ -826,3 +826,19 @@ def test_rule_1_three_alike_with_two_reported_sideways_are_a_pon_when_the_count_
         t.put(tile, "meld")
         layout = check(t, hand("234p5567899s", "9s", [f"pon:{tile[0] * 3}z"]), warnings=None)
         assert said(layout.warnings, "all three are", "pon")
+
+
+def test_rule_23_a_second_box_in_a_slot_on_the_sets_line_is_no_added_tile() -> None:
+    """Three alike right of the hand (no sideways tile seen) and a fourth box of their kind
+    in the third one's slot, on the set's line: one tile seen twice, a pon; a kakan's added
+    tile lies beyond its called one, across the line (§23)."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.row("111m", "meld", gap=0.7)
+    x1, y1, x2, y2 = t.tiles[-1].box
+    shift = 0.45 * (x2 - x1)
+    t.tiles.append(TileDetection("1m", (x1 + shift, y1 + 2, x2 + shift, y2 - 2), 0, 0.8))
+    t.expect.append("meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:111m"]), warnings=None)
+    assert said(layout.warnings, "two boxes on one tile", "pon:111m")

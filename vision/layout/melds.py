@@ -138,6 +138,15 @@ def _read_group(
     if len(group) in (3, 4) and len(kinds) == 1 and (main != NORTH or stacked):
         # A called set whose sideways tile was not seen as such (a common detector slip):
         # three alike → pon; four → kakan when two lie one beyond the other, else minkan.
+        beyond = any(one_beyond(p, q, tiles) for i, p in enumerate(group) for q in group[i + 1 :])
+        if len(group) == 4 and stacked and not beyond:
+            # two boxes in one slot on the set's line, neither beyond the other: one tile
+            # seen twice (a kakan's added tile lies beyond its called one, §23)
+            warnings.append(
+                f"two boxes on one tile of the set {' '.join(ids)}, on its line: read as one "
+                f"tile, pon:{mpsz([main] * 3)} with no sideways tile seen; check it"
+            )
+            return _meld_string("pon", faces_main, 3)
         name = "pon" if len(group) == 3 else ("kakan" if stacked else "minkan")
         warnings.append(
             f"{len(group)} {main} right of the hand show no sideways tile: read as {name}, check it"

@@ -1,7 +1,7 @@
 """Recognition accuracy and speed of the shipped models (prints numbers; asserts nothing).
 
     .venv/bin/python -m benchmarks.recognition [--renders 200] [--latency 20] [--raw-labels]
-        [--no-added] [--skip-real] [--worst N] [--models DIR] [--turn on|off]
+        [--no-added] [--skip-real] [--worst N] [--models DIR] [--turn on|off] [--halves]
         # real sets only, fast: --renders 0 --latency 0; --turn overrides the pipeline's
         # classifier turn averaging (vision.pipeline.TURN) for comparisons
 
@@ -120,9 +120,11 @@ def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: 
         t.exact += 1
 
 
-def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = True
-              ) -> list[Tally]:
-    """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles."""
+def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = True,
+              halves: bool = False) -> list[Tally]:
+    """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles;
+    ``halves`` also scores hk valid's odd- and even-indexed photos apart (settings are chosen
+    on the odd half and checked on the even one, models/MODEL_CARD.md)."""
     from datasets import train_data as td
 
     out = []
@@ -132,16 +134,21 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
     for name, photos in ((f"hk-hands valid ({labels})", hk),
                          ("jp-upright held-out", td.jp_photos(heldout=True))):
         t = Tally()
+        half = (Tally(), Tally())  # even-, odd-indexed photos
         losses = []
-        for p in photos:
+        for k, p in enumerate(photos):
             pred, _ = rec.tiles(p.load())
             p.image = None  # keep memory flat
             before = (t.gt, t.named, t.reported, t.true_reports)
             score_photo(t, pred, p.boxes, p.labels)
+            score_photo(half[k % 2], pred, p.boxes, p.labels)
             lost = (t.gt - before[0]) - (t.named - before[1])
             wrong = (t.reported - before[2]) - (t.true_reports - before[3])
             losses.append((lost + wrong, lost, wrong, Path(p.path).name))
         print(t.line(name), flush=True)
+        if halves and photos is hk:
+            print("  " + half[1].line("odd-indexed photos (choose on)"))
+            print("  " + half[0].line("even-indexed photos (check on)"))
         print("  top confusions (label→read):",
               ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
         for _s, lost, wrong, fname in sorted(losses, reverse=True)[:worst]:
@@ -218,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worst", type=int, default=0,
                     help="list the N real photos losing most tiles (fast check: "
                          "--renders 0 --latency 0 --worst 10)")
+    ap.add_argument("--halves", action="store_true",
+                    help="also score hk valid's odd- and even-indexed photos apart")
     ap.add_argument("--turn", choices=["on", "off"], default=None,
                     help="classifier test-time augmentation (crop + crop turned 180°); "
                          "default: the pipeline's setting")
@@ -237,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
     if not args.skip_real:
-        eval_real(rec, corrected=not args.raw_labels, worst=args.worst, added=not args.no_added)
+        eval_real(rec, corrected=not args.raw_labels, worst=args.worst, added=not args.no_added,
+                  halves=args.halves)
     if args.renders:
         eval_renders(rec, args.renders)
     if args.latency:

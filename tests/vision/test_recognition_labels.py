@@ -86,3 +86,31 @@ def test_additions_join_only_when_asked_and_never_on_a_labelled_tile() -> None:
             assert all(iou(tuple(box), tuple(lb)) < 0.5 for lb in a.boxes), image
     untouched = set(plain) - set(additions)
     assert all(len(plain[n].labels) == len(more[n].labels) for n in untouched)
+
+
+def test_halves_score_odd_and_even_indexed_hk_photos_apart(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--halves``: the photo at an odd index in hk valid's sorted list is scored in the odd
+    half (the half settings are chosen on), the others in the even half; jp is not split."""
+    box = np.array([[0, 0, 40, 60]], np.float32)
+
+    def photo(label: str) -> td.Photo:
+        return td.Photo(f"p_{label}.jpg", box.copy(), [label], [None],
+                        np.zeros((80, 80, 3), np.uint8))
+
+    hk = [photo("1m"), photo("2m"), photo("3m")]  # the stand-in reads every tile as 1m
+    monkeypatch.setattr(td, "hk_photos", lambda *a, **k: hk)
+    monkeypatch.setattr(td, "jp_photos", lambda heldout: [photo("1m")])
+
+    class _Reads1m:
+        def tiles(self, _image: np.ndarray) -> tuple[list[TileDetection], int]:
+            return [_det("1m", (0, 0, 40, 60))], 0
+
+    br.eval_real(_Reads1m(), corrected=True, halves=True)  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    odd = next(line for line in out.splitlines() if "odd-indexed" in line)
+    even = next(line for line in out.splitlines() if "even-indexed" in line)
+    assert "photos 1, labelled tiles 1" in odd and "named right 0.00%" in odd  # 2m
+    assert "photos 2, labelled tiles 2" in even and "named right 50.00%" in even  # 1m, 3m
+    assert out.count("odd-indexed") == 1  # jp is not split

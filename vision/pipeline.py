@@ -8,13 +8,14 @@ p < 0.9 is cut again looser and re-read (``vision.classify.WIDE_MARGINS``). A se
 tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
 ``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
 (``WEAK_HEAT``, ``WEAK_SURE``); the settings and their measurements are in
-models/MODEL_CARD.md ("Inference tuning"). After the layout, three second looks
+models/MODEL_CARD.md ("Inference tuning"). After the layout, four second looks
 (vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
 classified; a box bigger than the tiles around it is cut in two (vision/split.py: two touching
 tiles, or a kakan's added tile on its called one) and kept cut when both halves read surely and
-the layout comes out better; and a second hit dropped as a double of a pon's tile is tried as its
-kakan's added tile (§23). Each look works on the detections the looks before it kept; each tile
-added or cut so is named in a warning.
+the layout comes out better; a hit read below ``MIN_TILE_PROB`` is put back where the hand is
+still short and it fills the row (vision/refill.py); and a second hit dropped as a double of a
+pon's tile is tried as its kakan's added tile (§23). Each look works on the detections the looks
+before it kept; each tile added or cut so is named in a warning.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from vision.detect import HEAT_THRESHOLD, SQUASHES, RawBox, TileDetector, iou, s
 from vision.detect import decode as decode_heat
 from vision.layout import Layout, reconstruct
 from vision.probe import Box, Reading, gap_probe, kakan_probe
+from vision.refill import refill_probe
 from vision.split import split_probe
 from vision.types import TileDetection
 
@@ -169,6 +171,25 @@ class Recognizer:
         out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
         return out
 
+    def unsure(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
+        """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
+        ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
+        short); with their next-best readings."""
+        named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
+        if self.double_iou is not None:
+            named = drop_double_hits(named, self.double_iou, self.double_sure)
+        out: list[TileDetection] = []
+        for box, sideways, p, score in named:
+            k = int(np.argmax(p))
+            if CLASSES[k] in NOT_TILES or p[k] >= MIN_TILE_PROB:
+                continue
+            x1, y1, x2, y2 = (float(v) / scale for v in box)
+            conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
+            angle = 90 if sideways else 0
+            out.append(TileDetection(CLASSES[k], (x1, y1, x2, y2), angle, conf, "other",
+                                     _alternatives(p, k)))
+        return out
+
     def _sure_tile(self, hit: _Named) -> bool:
         """A weak hit worth reporting: at least ``weak_heat`` hot and surely a tile."""
         k = int(np.argmax(hit[2]))
@@ -195,6 +216,7 @@ class Recognizer:
         layout = reconstruct(tiles, image_size=size)
         if self.probe:
             tiles, layout = self.probed(image, scale, tiles, layout, size)
+            tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
             layout = kakan_probe(tiles, layout, self.doubles(named, scale), size)
         warnings.extend(layout.warnings)
         return {

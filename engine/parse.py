@@ -250,18 +250,19 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
 
 
 def tiles_of(text: Any, rules: Rules, where: str) -> tuple[Tile, ...]:
-    """:func:`parse_tiles` as a tuple, kept per rule set by the text (bounded): the win,
-    dora and meld strings of one hand recur in the next, and a hand shown again (the
-    camera's next frame, the page's next request) is read once. Errors are never kept."""
+    """:func:`parse_tiles` as a tuple; short strings are kept per rule set by the text
+    (bounded): the win, dora and meld strings of one hand recur in the next. Errors are
+    never kept."""
     if not isinstance(text, str):
         raise InputError("bad_type", f'{where} must be a string of tiles like "123p55z"')
     _, by_suit, by_text = _tables_of(rules)
     found = by_text.get(text)
     if found is None:
         found = _read_tiles(text, rules, where, by_suit)
-        if len(by_text) >= _TEXTS_MAX:
-            by_text.clear()
-        by_text[text] = found
+        if len(text) <= _TEXT_KEPT:
+            if len(by_text) >= _TEXTS_MAX:
+                by_text.clear()
+            by_text[text] = found
     return found
 
 
@@ -298,6 +299,10 @@ TileTables = tuple[Rules, dict[str, dict[str, Tile]], dict[str, tuple[Tile, ...]
 #: digit, and the tiles of whole strings read before
 _TILE_TABLES: dict[int, TileTables] = {}
 _TEXTS_MAX = 4096  # strings kept per rule set (a server meets arbitrary hands)
+#: the longest string kept: a tile, a meld, a few indicators (they recur from hand to hand);
+#: a whole hand rarely does, and keeping every one would leave garbage that outlives its
+#: call (more, and costlier, full collections of the garbage collector under load)
+_TEXT_KEPT = 8
 
 
 def _tables_of(rules: Rules) -> TileTables:

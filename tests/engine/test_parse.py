@@ -184,9 +184,9 @@ def test_situation_flag_null_is_false() -> None:
 
 
 def test_tile_strings_read_again_give_the_same_tiles_and_errors() -> None:
-    """Strings are kept once read (and a bad one is refused every time, never kept): reading
-    any string a second time gives the first answer (tiles, or the same error), and so does
-    an equal rule set met for the first time (its own, empty tables)."""
+    """Short strings are kept once read (a bad one is refused every time, never kept):
+    reading any string a second time gives the first answer (tiles, or the same error), and
+    so does an equal rule set met for the first time (its own, empty tables)."""
     import random
     from dataclasses import replace
 

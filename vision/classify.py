@@ -17,8 +17,8 @@ jp-upright held-out and renders (models/MODEL_CARD.md, "Looser second looks").
 The entry point is :meth:`TileClassifier.classify_boxes` (photo, boxes, sideways flags): it
 cuts every crop itself, so it can cut an unsure tile again looser. :meth:`TileClassifier.
 probabilities` reads crops the caller cut (:func:`cut_tile`); a :class:`TileCrop` from
-:func:`crop_tile` still gets the looser looks there, for callers not yet moved to
-``classify_boxes`` (the pipeline's probe reader, vision/pipeline.py ``Recognizer.reader``).
+:func:`crop_tile` still gets the looser looks there; the product no longer uses that path
+(the pipeline and its probes call ``classify_boxes``), only the training crops and tests do.
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import InputError
-from vision.classify import CLASSES, NOT_TILES, TileClassifier, crop_tile
+from vision.classify import CLASSES, NOT_TILES, TileClassifier
 from vision.decode import decode
 from vision.detect import HEAT_THRESHOLD, SQUASHES, RawBox, TileDetector, iou, squash, unsquash
 from vision.detect import decode as decode_heat
@@ -248,9 +248,10 @@ class Recognizer:
         upright): each crop's best reading, its probability and the next-best readings."""
 
         def read(cuts: list[tuple[Box, bool]]) -> list[Reading]:
-            crops = [crop_tile(image, box, sideways, scale) for box, sideways in cuts]
+            probs = self.classifier.classify_boxes(
+                image, [box for box, _ in cuts], [sideways for _, sideways in cuts], scale)
             out = []
-            for p in self.classifier.probabilities(crops):
+            for p in probs:
                 k = int(np.argmax(p))
                 out.append((CLASSES[k], float(p[k]), _alternatives(p, k)))
             return out

@@ -164,11 +164,11 @@ def _split_loose(
             continue
         odd = _odd_end(group, tiles)
         if odd is not None:  # a lone tile (a winning tile, a kita) laid close to a set
-            rest = [p for p in group if p is not odd]
+            others = [p for p in group if p is not odd]
             if odd is group[0]:
-                out += [(gap, [odd]), (0.0, rest)]
+                out += [(gap, [odd]), (0.0, others)]
             else:
-                out += [(gap, rest), (0.0, [odd])]
+                out += [(gap, others), (0.0, [odd])]
             continue
         if len(group) <= 4 and (len(kinds) <= 1 or one_set or kita):
             out.append((gap, group))

@@ -62,7 +62,7 @@ from dataclasses import dataclass, replace
 
 from vision.layout.dedupe import _dedupe
 from vision.layout.extras import _dora_groups
-from vision.layout.geometry import Geo, _end_frame
+from vision.layout.geometry import Geo, end_frame
 from vision.layout.melds import reread_meld
 from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
@@ -159,7 +159,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     taken = set(best.row) | set(meld_idx) | set(best.kita)
     if best.win is not None:
         taken.add(best.win)
-    frame = _end_frame(best.row, tiles, geo)
+    frame = end_frame(best.row, tiles, geo)
     dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
 
     # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.layout.geometry import Geo, _Frame, _unit
+from vision.layout.geometry import Frame, Geo, _unit
 from vision.layout.notation import is_north, north_like, readable
 from vision.layout.tolerances import KITA_ALT, UPRIGHT_KITA_ALT
 from vision.types import TileDetection
@@ -16,7 +16,7 @@ def _kita_beside_melds(
     row: list[int],
     tiles: list[TileDetection],
     geo: Geo,
-    frame: _Frame,
+    frame: Frame,
     melds: list[tuple[str, list[int]]],
     kita: list[int],
     win: int | None,
@@ -78,7 +78,7 @@ def _dora_groups(
     geo: Geo,
     taken: set[int],
     row: list[int],
-    frame: _Frame,
+    frame: Frame,
     warnings: list[str],
 ) -> list[int]:
     """Dora indicators: face-up tiles in a separate cluster among face-down (dead wall) tiles,
@@ -129,7 +129,7 @@ def _dora_groups(
     return out
 
 
-def _above_row_start(members: list[int], row: list[int], geo: Geo, frame: _Frame) -> bool:
+def _above_row_start(members: list[int], row: list[int], geo: Geo, frame: Frame) -> bool:
     """The cluster lies where dora indicators go: beyond the row (away from the player),
     within a few tiles of its left end."""
     if len(row) < 2:

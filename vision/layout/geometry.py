@@ -56,7 +56,7 @@ def _true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float,
 
 
 @dataclass(frozen=True)
-class _Frame:
+class Frame:
     """The row's end frame: origin at the last row tile, ``u`` along the row, ``v`` across."""
 
     origin: np.ndarray
@@ -71,7 +71,7 @@ class _Frame:
         return float(r @ self.u), float(r @ self.v)
 
 
-def _end_frame(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Frame:
+def end_frame(row: list[int], tiles: list[TileDetection], geo: Geo) -> Frame:
     pts = geo.centres[row]
     if len(row) >= 2:
         tail = pts[-min(len(row), 4) :]
@@ -89,7 +89,7 @@ def _end_frame(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Frame:
         a = pitch
     b = max(b, a * 1.05)
     v = np.array([-u[1], u[0]])
-    return _Frame(pts[-1], u, v, a, b, theta)
+    return Frame(pts[-1], u, v, a, b, theta)
 
 
 def _line_at(ts: list[float], ns: list[float], t: float) -> float:

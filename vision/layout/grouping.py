@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.layout.geometry import Geo, _Frame, _line_at
+from vision.layout.geometry import Frame, Geo, _line_at
 from vision.layout.notation import back_like, is_north, kind, north_like, readable
 from vision.layout.rulefix import kind_prob, may_share_kind
 from vision.layout.tolerances import (
@@ -39,7 +39,7 @@ class Placed:
 
 
 def _right_groups(
-    row: list[int], tiles: list[TileDetection], geo: Geo, frame: _Frame
+    row: list[int], tiles: list[TileDetection], geo: Geo, frame: Frame
 ) -> list[tuple[float, list[Placed]]]:
     """Tiles on the row's line right of its end, cut into groups at gaps: ``(gap, group)``.
 

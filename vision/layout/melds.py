@@ -47,7 +47,7 @@ def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
     return f"ankan:{mpsz([main] * 3 + [red])}"
 
 
-def _read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
+def read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
     """A called or concealed kan group → meld string, or None when it is no meld.
 
     A tile of another kind lying on a tile of the set's kind is the same tile read twice
@@ -80,7 +80,7 @@ def _read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[s
 def _read_group(
     group: list[Placed], tiles: list[TileDetection], warnings: list[str]
 ) -> str | None:
-    """:func:`_read_meld` on a group without duplicate readings."""
+    """:func:`read_meld` on a group without duplicate readings."""
     ankan = _ankan_ends(group, tiles)
     if ankan is not None:
         return _ankan_string(ankan[0], ankan[1], warnings)

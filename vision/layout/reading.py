@@ -13,9 +13,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from vision.layout.extras import _kita_beside_melds
-from vision.layout.geometry import Geo, _end_frame
+from vision.layout.geometry import Geo, end_frame
 from vision.layout.grouping import Placed, _norths, _right_groups, share_slot
-from vision.layout.melds import _meld_string, _read_meld
+from vision.layout.melds import _meld_string, read_meld
 from vision.layout.notation import NORTH, as_sanma, is_north, kind, mpsz, north_like, readable
 from vision.layout.rulefix import complete, tenpai
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
@@ -88,7 +88,7 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Readin
     right of the row is placed in turn (:func:`_place`), then the winning tile is settled
     (:func:`_settle_win`), the hand's count completed from damaged sets (:func:`_fill_count`)
     and the lone tiles left out named."""
-    frame = _end_frame(row, tiles, geo)
+    frame = end_frame(row, tiles, geo)
     groups = _winning_north_apart(_right_groups(row, tiles, geo, frame), tiles)
     acc = _Right(row, tiles, groups)
     for gi, (gap, group) in enumerate(groups):
@@ -149,7 +149,7 @@ def _place(
         _place_norths(acc, group, indices)
         return
     notes: list[str] = []  # what reading the group as a meld found to check
-    meld = _read_meld(group, tiles, notes)
+    meld = read_meld(group, tiles, notes)
     if meld is not None:
         acc.warnings.extend(notes)
         acc.melds.append((meld, indices))
@@ -164,7 +164,7 @@ def _place_norths(acc: _Right, group: list[Placed], indices: list[int]) -> None:
     sideways = sum(tiles[k].angle == 90 for k in indices)
     stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
     called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
-    meld = _read_meld(group, tiles, acc.warnings) if called else None
+    meld = read_meld(group, tiles, acc.warnings) if called else None
     if meld is not None:
         acc.melds.append((meld, indices))
         return

@@ -209,7 +209,7 @@ def latency(rec: Recognizer, runs: int) -> None:
         rec.recognize_bytes(data)
         times.append(time.perf_counter() - t0)
     ms = np.array(times) * 1000
-    print(f"latency 4032×3024 JPEG ({len(data) / 1e6:.1f} MB) → JSON, 2 threads: "
+    print(f"latency 4032×3024 JPEG ({len(data) / 1e6:.1f} MB) → JSON: "
           f"p50 {np.percentile(ms, 50):.0f} ms, p95 {np.percentile(ms, 95):.0f} ms ({runs} runs)")
 
 
@@ -233,12 +233,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--wide", choices=["on", "off"], default=None,
                     help="classifier's looser second looks at unsure crops "
                          "(vision.classify.WIDE_MARGINS); default: on")
+    ap.add_argument("--weak-sure", type=float, default=None,
+                    help="classifier probability a weak detector peak needs "
+                         "(vision.pipeline.WEAK_SURE); default: the pipeline's setting")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="onnxruntime intra-op threads per model; default: the Recognizer's")
+    ap.add_argument("--double-inside", type=float, default=None,
+                    help="drop a hit this much covered by a stronger tile hit "
+                         "(vision.pipeline.DOUBLE_INSIDE); default: the pipeline's setting")
+    ap.add_argument("--double-inside-sure", type=float, default=None,
+                    help="... when read below this probability (DOUBLE_INSIDE_SURE)")
     args = ap.parse_args(argv)
-    rec = Recognizer(args.models) if args.models else Recognizer()
+    kw = {"threads": args.threads} if args.threads else {}
+    rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
+    if args.weak_sure is not None:
+        rec.weak_sure = args.weak_sure
+    if args.double_inside is not None:
+        rec.double_inside = args.double_inside
+    if args.double_inside_sure is not None:
+        rec.double_inside_sure = args.double_inside_sure
     if args.turn:
         rec.classifier.turn = args.turn == "on"
     if args.wide == "off":
         rec.classifier.wide = ()
+    print(f"weak peaks kept at p >= {rec.weak_sure}; hits covered >= {rec.double_inside} by a "
+          f"stronger one dropped below p {rec.double_inside_sure}")
     print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
           f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}")
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):

@@ -58,6 +58,12 @@ TURN = True  # classifier test-time augmentation: also read each crop turned 180
 # jp held-out and renders (models/MODEL_CARD.md, "Inference tuning").
 DOUBLE_IOU: float | None = 0.3
 DOUBLE_SURE = 0.6
+# A hit lying mostly inside a stronger tile hit (at least DOUBLE_INSIDE of its own area; None:
+# not looked at) and read with p < DOUBLE_INSIDE_SURE is dropped too: on hk valid such hits are
+# half a tile (two circles of a 4p/6p read 2p) seen beside the whole one (fifth session,
+# models/MODEL_CARD.md).
+DOUBLE_INSIDE: float | None = None
+DOUBLE_INSIDE_SURE = 0.75
 # Weak detector peaks (heat from WEAK_HEAT up to the detector's HEAT_THRESHOLD, overlapping no
 # other hit; None: not looked at) are reported only when the classifier reads a tile with
 # p ≥ WEAK_SURE: a featureless face (the HK white dragon is a blank tile) heats the detector
@@ -96,6 +102,8 @@ class Recognizer:
 
     double_iou: float | None = DOUBLE_IOU  # see drop_double_hits (benchmarks may override)
     double_sure: float = DOUBLE_SURE
+    double_inside: float | None = DOUBLE_INSIDE
+    double_inside_sure: float = DOUBLE_INSIDE_SURE
     weak_heat: float | None = WEAK_HEAT
     weak_sure: float = WEAK_SURE
     probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
@@ -142,7 +150,7 @@ class Recognizer:
         (``doubles``: the hits are known doubles, not sifted again)."""
         named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
         if self.double_iou is not None and not doubles:
-            named = drop_double_hits(named, self.double_iou, self.double_sure)
+            named = self._drop_doubles(named)
         out: list[TileDetection] = []
         flowers = 0
         for box, sideways, p, score in named:
@@ -160,6 +168,10 @@ class Recognizer:
             out.append(TileDetection(label, (x1, y1, x2, y2), angle, round(conf, 4), "other", alts))
         return out, flowers
 
+    def _drop_doubles(self, named: list[_Named]) -> list[_Named]:
+        return drop_double_hits(named, self.double_iou or 0.0, self.double_sure,
+                                self.double_inside, self.double_inside_sure)
+
     def doubles(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped as a second hit on a reported tile (``drop_double_hits``)
         that read a riichi tile: a kakan's added tile lying on its called one looks like one
@@ -167,7 +179,7 @@ class Recognizer:
         if self.double_iou is None:
             return []
         named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
-        kept = {id(h) for h in drop_double_hits(named, self.double_iou, self.double_sure)}
+        kept = {id(h) for h in self._drop_doubles(named)}
         out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
         return out
 
@@ -177,7 +189,7 @@ class Recognizer:
         short); with their next-best readings."""
         named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
         if self.double_iou is not None:
-            named = drop_double_hits(named, self.double_iou, self.double_sure)
+            named = self._drop_doubles(named)
         out: list[TileDetection] = []
         for box, sideways, p, score in named:
             k = int(np.argmax(p))
@@ -263,9 +275,21 @@ class Recognizer:
         return self.recognize_image(dec.image, dec.original_size, dec.scale)
 
 
-def drop_double_hits(named: list[_Named], limit: float, sure: float) -> list[_Named]:
+def _covered(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The share of box ``a``'s area that box ``b`` covers."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max((a[2] - a[0]) * (a[3] - a[1]), 1e-9)
+
+
+def drop_double_hits(named: list[_Named], limit: float, sure: float,
+                     inside: float | None = None, inside_sure: float = 0.0) -> list[_Named]:
     """Hits overlapping a stronger tile hit (higher heat score) by IoU ≥ ``limit`` are dropped
-    when they read the same tile as it or are read with probability below ``sure``."""
+    when they read the same tile as it or are read with probability below ``sure``; with
+    ``inside``, so is a hit whose area a stronger tile hit covers by ≥ ``inside`` when it is
+    read with probability below ``inside_sure`` (part of a tile seen beside the whole)."""
     kept: list[_Named] = []
     tiles: list[tuple[tuple[float, float, float, float], int]] = []  # kept tile hits: box, class
     for hit in sorted(named, key=lambda h: -h[3]):
@@ -273,6 +297,9 @@ def drop_double_hits(named: list[_Named], limit: float, sure: float) -> list[_Na
         unsure = hit[2][k] < sure
         # only a tile can make another hit a double
         if any((c == k or unsure) and iou(hit[0], box) >= limit for box, c in tiles):
+            continue
+        if inside is not None and hit[2][k] < inside_sure and any(
+                _covered(hit[0], box) >= inside for box, _c in tiles):
             continue
         kept.append(hit)
         if CLASSES[k] not in NOT_TILES:

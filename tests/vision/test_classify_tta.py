@@ -64,6 +64,21 @@ def test_a_not_tile_hit_never_suppresses_a_tile() -> None:
     assert len(drop_double_hits([none, tile], 0.3, 0.9)) == 2
 
 
+def test_a_part_of_a_tile_inside_a_stronger_hit_is_dropped_when_unsure() -> None:
+    """DOUBLE_INSIDE: two circles of a 4p, boxed apart and read 2p, lie inside the 4p's box."""
+    whole = _hit((0, 0, 40, 60), "4p", 0.9, 0.9)
+    half = _hit((0, 30, 40, 62), "2p", 0.7, 0.5)  # IoU 0.45 < 0.5 (limit), 94 % covered
+    sure_half = _hit((0, 30, 40, 62), "2p", 0.8, 0.5)  # read surely: kept
+    neighbour = _hit((30, 0, 70, 60), "2p", 0.6, 0.5)  # a quarter covered: kept
+    assert len(drop_double_hits([whole, half, neighbour], 0.5, 0.6)) == 3  # rule off
+    kept = drop_double_hits([whole, half, neighbour], 0.5, 0.6, inside=0.5, inside_sure=0.75)
+    assert kept == [whole, neighbour]
+    kept = drop_double_hits([whole, sure_half], 0.5, 0.6, inside=0.5, inside_sure=0.75)
+    assert kept == [whole, sure_half]
+    none = _hit((0, 0, 40, 60), "none", 0.99, 0.9)  # only a tile hit covers
+    assert len(drop_double_hits([none, half], 0.5, 0.6, inside=0.5, inside_sure=0.75)) == 2
+
+
 @pytest.mark.skipif(not (MODELS / "tile_classifier.onnx").is_file(), reason="no model")
 def test_onnx_import_reproduces_the_shipped_classifier() -> None:
     """datasets/train_init.py: the fine-tune starts from exactly the shipped network."""

@@ -62,8 +62,8 @@ DOUBLE_SURE = 0.6
 # not looked at) and read with p < DOUBLE_INSIDE_SURE is dropped too: on hk valid such hits are
 # half a tile (two circles of a 4p/6p read 2p) seen beside the whole one (fifth session,
 # models/MODEL_CARD.md).
-DOUBLE_INSIDE: float | None = None
-DOUBLE_INSIDE_SURE = 0.75
+DOUBLE_INSIDE: float | None = 0.45
+DOUBLE_INSIDE_SURE = 0.7
 # Weak detector peaks (heat from WEAK_HEAT up to the detector's HEAT_THRESHOLD, overlapping no
 # other hit; None: not looked at) are reported only when the classifier reads a tile with
 # p ≥ WEAK_SURE: a featureless face (the HK white dragon is a blank tile) heats the detector
@@ -168,9 +168,11 @@ class Recognizer:
             out.append(TileDetection(label, (x1, y1, x2, y2), angle, round(conf, 4), "other", alts))
         return out, flowers
 
-    def _drop_doubles(self, named: list[_Named]) -> list[_Named]:
+    def _drop_doubles(self, named: list[_Named], inside: bool = True) -> list[_Named]:
+        """``drop_double_hits`` with this recognizer's settings (``inside``: the part-of-a-tile
+        rule too)."""
         return drop_double_hits(named, self.double_iou or 0.0, self.double_sure,
-                                self.double_inside, self.double_inside_sure)
+                                self.double_inside if inside else None, self.double_inside_sure)
 
     def doubles(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped as a second hit on a reported tile (``drop_double_hits``)
@@ -179,7 +181,9 @@ class Recognizer:
         if self.double_iou is None:
             return []
         named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
-        kept = {id(h) for h in self._drop_doubles(named)}
+        # only the second hits on a whole tile: a part of a tile inside a stronger hit
+        # (DOUBLE_INSIDE) is no kakan's added tile and is not handed on
+        kept = {id(h) for h in self._drop_doubles(named, inside=False)}
         out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
         return out
 

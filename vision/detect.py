@@ -87,12 +87,22 @@ def decode(out: np.ndarray, scale: float, threshold: float = HEAT_THRESHOLD) -> 
     return suppress_overlaps(boxes)
 
 
-def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+def _intersection(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     ix = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
     iy = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = ix * iy
+    return ix * iy
+
+
+def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    inter = _intersection(a, b)
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
+
+
+def covered(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """The share of box ``a``'s area that box ``b`` covers."""
+    area = (a[2] - a[0]) * (a[3] - a[1])
+    return _intersection(a, b) / area if area > 0 else 0.0
 
 
 def suppress_overlaps(boxes: list[RawBox], limit: float = SAME_TILE_IOU) -> list[RawBox]:

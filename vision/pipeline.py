@@ -31,7 +31,16 @@ import numpy as np
 from engine.errors import InputError
 from vision.classify import CLASSES, NOT_TILES, TileClassifier
 from vision.decode import decode
-from vision.detect import HEAT_THRESHOLD, SQUASHES, RawBox, TileDetector, iou, squash, unsquash
+from vision.detect import (
+    HEAT_THRESHOLD,
+    SQUASHES,
+    RawBox,
+    TileDetector,
+    covered,
+    iou,
+    squash,
+    unsquash,
+)
 from vision.detect import decode as decode_heat
 from vision.layout import Layout, reconstruct
 from vision.probe import Box, Reading, gap_probe, kakan_probe
@@ -171,7 +180,9 @@ class Recognizer:
     def _drop_doubles(self, named: list[_Named], inside: bool = True) -> list[_Named]:
         """``drop_double_hits`` with this recognizer's settings (``inside``: the part-of-a-tile
         rule too)."""
-        return drop_double_hits(named, self.double_iou or 0.0, self.double_sure,
+        # callers look first: with double_iou None the rule is off and this is never called
+        assert self.double_iou is not None
+        return drop_double_hits(named, self.double_iou, self.double_sure,
                                 self.double_inside if inside else None, self.double_inside_sure)
 
     def doubles(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
@@ -279,15 +290,6 @@ class Recognizer:
         return self.recognize_image(dec.image, dec.original_size, dec.scale)
 
 
-def _covered(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    """The share of box ``a``'s area that box ``b`` covers."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    return w * h / max((a[2] - a[0]) * (a[3] - a[1]), 1e-9)
-
-
 def drop_double_hits(named: list[_Named], limit: float, sure: float,
                      inside: float | None = None, inside_sure: float = 0.0) -> list[_Named]:
     """Hits overlapping a stronger tile hit (higher heat score) by IoU ≥ ``limit`` are dropped
@@ -303,7 +305,7 @@ def drop_double_hits(named: list[_Named], limit: float, sure: float,
         if any((c == k or unsure) and iou(hit[0], box) >= limit for box, c in tiles):
             continue
         if inside is not None and hit[2][k] < inside_sure and any(
-                _covered(hit[0], box) >= inside for box, _c in tiles):
+                covered(hit[0], box) >= inside for box, _c in tiles):
             continue
         kept.append(hit)
         if CLASSES[k] not in NOT_TILES:

@@ -15,6 +15,13 @@ Sources are read from the shared datasets folder (never copied into the reposito
 
 A red five is made predominantly red; a non-red five keeps at most a red centre pip. Extra red
 five styles come from recolouring the ink of the non-red fives of every style (:func:`redden`).
+
+Every photo face is named by its source and ``style`` (:func:`face_id`): the camerash file name,
+or ``<image file>#<box>`` for hk/jp, where box is the index of the box among the label file's
+lines. The sources' labels are not all right: faces seen BY EYE to show another tile, or not one
+clean tile face, are listed in ``datasets/manifests/face_bank_exclusions.json`` and dropped or
+relabelled when the bank is built (:func:`load_exclusions`; the audit is
+``datasets/synth/audit_faces.py``).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import csv
 import hashlib
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -67,6 +75,9 @@ _CAMERASH_HONORS = {
 }
 
 
+EXCLUSIONS_PATH = Path(__file__).resolve().parents[1] / "manifests" / "face_bank_exclusions.json"
+
+
 def default_shared() -> Path:
     """``../shared/datasets`` relative to the repository root."""
     return Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -98,6 +109,58 @@ class Face:
     image: np.ndarray = field(repr=False)
     source: str  # fluffy | fluffy-black | camerash | hk | jp | synthetic
     style: str = ""
+
+
+def face_id(image: str, box: int | None = None) -> str:
+    """A photo face's name in the bank (its ``style``): the file, plus ``#box`` for a box of a
+    labelled photo (the box's line index in the label file)."""
+    return image if box is None else f"{image}#{box}"
+
+
+@dataclass(frozen=True)
+class Exclusion:
+    """A bank face whose source label is wrong (``tile`` = the tile seen: relabel) or that is
+    no clean single tile face (``tile`` None: drop). Decided by eye, never by a model."""
+
+    source: str  # camerash | hk | jp
+    image: str  # file name in the source's image folder
+    box: int | None  # line index in the label file (hk, jp); None for a camerash crop
+    label: str  # the source's label (checked when applied: the manifest must match the data)
+    tile: str | None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.source, face_id(self.image, self.box)
+
+
+def load_exclusions(path: Path | None = None) -> tuple[Exclusion, ...]:
+    """The manifest's entries (``action`` ``drop`` or ``relabel`` with ``tile``)."""
+    data = json.loads((path or EXCLUSIONS_PATH).read_text())
+    out = []
+    for e in data["faces"]:
+        if e["action"] not in ("drop", "relabel"):
+            raise ValueError(f"unknown action in {e}")
+        tile = e.get("tile") if e["action"] == "relabel" else None
+        if e["action"] == "relabel" and tile not in CLASSES:
+            raise ValueError(f"relabel needs a class in {e}")
+        out.append(Exclusion(e["source"], e["image"], e.get("box"), e["label"], tile))
+    return tuple(out)
+
+
+def apply_exclusions(faces: Iterable[Face], exclusions: Iterable[Exclusion]) -> list[Face]:
+    """``faces`` less the dropped ones, relabelled ones under their seen tile."""
+    by_key = {e.key: e for e in exclusions}
+    out = []
+    for f in faces:
+        e = by_key.get((f.source, f.style))
+        if e is None:
+            out.append(f)
+            continue
+        if e.label != f.cls:
+            raise ValueError(f"exclusion {e} names label {e.label}, the source says {f.cls}")
+        if e.tile is not None:
+            out.append(Face(e.tile, f.image, f.source, f.style))
+    return out
 
 
 @dataclass
@@ -269,7 +332,7 @@ def _fluffy_faces(root: Path) -> list[Face]:
     return faces
 
 
-def _camerash_faces(root: Path) -> list[Face]:
+def _camerash_faces(root: Path, exclusions: Iterable[Exclusion] = ()) -> list[Face]:
     d = root / "crops/camerash"
     csv_path = d / "tiles-data/data.csv"
     if not csv_path.is_file():
@@ -284,7 +347,7 @@ def _camerash_faces(root: Path) -> list[Face]:
             h, w = img.shape[:2]
             m = int(0.03 * w)
             faces.append(Face(cls, _fit(img[m:h - m, m:w - m]), "camerash", row["image-name"]))
-    return faces
+    return apply_exclusions(faces, exclusions)
 
 
 def _camerash_class(name: str) -> str | None:
@@ -297,10 +360,11 @@ def _camerash_class(name: str) -> str | None:
     return f"{val}{suit}" if suit and val.isdigit() else None
 
 
-def _yolo_boxes(label: Path, w: int, h: int) -> list[tuple[int, np.ndarray]]:
-    """(class id, 4×2 corner points) per line; polygons give their min-area rectangle."""
-    out: list[tuple[int, np.ndarray]] = []
-    for line in label.read_text().splitlines():
+def _yolo_boxes(label: Path, w: int, h: int) -> list[tuple[int, np.ndarray, int]]:
+    """(class id, 4×2 corner points, line index) per box line; polygons give their min-area
+    rectangle."""
+    out: list[tuple[int, np.ndarray, int]] = []
+    for n, line in enumerate(label.read_text().splitlines()):
         v = line.split()
         if len(v) < 5:
             continue
@@ -312,7 +376,7 @@ def _yolo_boxes(label: Path, w: int, h: int) -> list[tuple[int, np.ndarray]]:
         else:
             poly = nums.reshape(-1, 2) * [w, h]
             pts = cv2.boxPoints(cv2.minAreaRect(poly.astype(np.float32))).astype(np.float32)
-        out.append((cid, pts))
+        out.append((cid, pts, n))
     return out
 
 
@@ -334,12 +398,12 @@ def _upright_corners(pts: np.ndarray) -> np.ndarray | None:
     return p
 
 
-def _mostly_upright(boxes: list[tuple[int, np.ndarray]]) -> bool:
+def _mostly_upright(boxes: list[tuple[int, np.ndarray, int]]) -> bool:
     """Most tiles of the photo are taller than wide (not a 90°/45°-turned export variant)."""
     if not boxes:
         return False
     aspects = []
-    for _, pts in boxes:
+    for _, pts, _ in boxes:
         w = np.linalg.norm(pts[1] - pts[0])
         h = np.linalg.norm(pts[3] - pts[0])
         aspects.append(max(h, w) / max(min(h, w), 1e-6) if h >= w else 0.0)
@@ -370,7 +434,10 @@ def _rectify(img: np.ndarray, pts: np.ndarray, trim: float) -> np.ndarray:
                                borderMode=cv2.BORDER_REPLICATE)
 
 
-def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[Face]:
+def _photo_faces(root: Path, per_class: int, rng: np.random.Generator,
+                 exclusions: Iterable[Exclusion] = ()) -> list[Face]:
+    """hk and jp faces; the exclusions apply after hk's per-class draw, so a dropped face
+    leaves its class one face short (no unaudited face takes its place)."""
     faces: list[Face] = []
     # hk-hands TRAIN split only.
     hk = root / "real/hk-hands"
@@ -386,7 +453,7 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[F
             boxes = _yolo_boxes(lab, w, h)
             if not _mostly_upright(boxes):
                 continue  # an exported variant turned by 90° or ±45°: symbols lie sideways
-            for cid, pts in boxes:
+            for cid, pts, line in boxes:
                 cls = classes.get(str(cid))
                 cls = "flower" if cls is None else cls
                 if cls == "1p" or len(found.get(cls, [])) >= per_class * 3:
@@ -397,7 +464,8 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[F
                 crop = _rectify(img, p, 0.04)
                 if not _bright_corners(crop) or not _plain_ground(crop):
                     continue
-                found.setdefault(cls, []).append(Face(cls, crop, "hk", lab.stem))
+                found.setdefault(cls, []).append(
+                    Face(cls, crop, "hk", face_id(lab.stem + ".jpg", line)))
         for fs in found.values():
             idx = rng.permutation(len(fs))[:per_class]
             faces.extend(fs[i] for i in sorted(idx))
@@ -414,7 +482,7 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[F
             if img is None or not lab.is_file():
                 continue
             h, w = img.shape[:2]
-            for cid, pts in _yolo_boxes(lab, w, h):
+            for cid, pts, line in _yolo_boxes(lab, w, h):
                 cls = classes.get(str(cid))
                 if cls is None:
                     continue
@@ -423,8 +491,8 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator) -> list[F
                 # Standing tiles: the box holds the top edge (back colour); keep the face below.
                 y0 = y0 + 0.12 * (y1 - y0)
                 p = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
-                faces.append(Face(cls, _rectify(img, p, 0.05), "jp", name))
-    return faces
+                faces.append(Face(cls, _rectify(img, p, 0.05), "jp", face_id(name, line)))
+    return apply_exclusions(faces, exclusions)
 
 
 def _red_variants(faces: list[Face], rng: np.random.Generator) -> list[Face]:
@@ -458,14 +526,18 @@ def _back_faces(rng: np.random.Generator) -> list[Face]:
             for name, c in BACK_COLOURS.items() for _ in range(3)]
 
 
-def build_bank(shared: Path | str | None = None, *, per_class: int = 40,
-               seed: int = 0) -> FaceBank:
-    """Read every source under ``shared`` (the datasets folder) into a :class:`FaceBank`."""
+def build_bank(shared: Path | str | None = None, *, per_class: int = 40, seed: int = 0,
+               exclusions: Iterable[Exclusion] | None = None) -> FaceBank:
+    """Read every source under ``shared`` (the datasets folder) into a :class:`FaceBank`,
+    less the faces seen to be wrong (``exclusions``, default: the manifest; ``()`` = none,
+    for the audit)."""
     root = Path(shared) if shared is not None else default_shared()
     if not (root / "art/fluffystuff").is_dir():
         raise FileNotFoundError(f"no tile art under {root} (expected art/fluffystuff)")
+    excl = tuple(load_exclusions() if exclusions is None else exclusions)
     rng = np.random.default_rng(seed)
-    faces = _fluffy_faces(root) + _camerash_faces(root) + _photo_faces(root, per_class, rng)
+    faces = (_fluffy_faces(root) + _camerash_faces(root, excl)
+             + _photo_faces(root, per_class, rng, excl))
     faces += _red_variants(faces, rng) + _red_centre_variants(faces) + _back_faces(rng)
     by_cls: dict[str, list[Face]] = {c: [] for c in CLASSES}
     for f in faces:

@@ -568,7 +568,7 @@ def placeholder_bank(seed: int = 0) -> FaceBank:
     return FaceBank(by_cls)
 
 
-BANK_VERSION = 5  # bump when the bank's construction changes (invalidates caches)
+BANK_VERSION = 6  # bump when the bank's construction changes (invalidates caches); 6: exclusions
 
 
 def _cache_path(root: Path) -> Path:

@@ -11,6 +11,9 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    too long for a hand is cut at its relatively widest link (steep perspective closes gaps);
    two chains sharing their end tiles (a bent row) are also read as one (bending by at most
    40°; joined a second time where a misplaced box split the row twice, if no link is a gap).
+   A hand of four melds keeps one concealed tile (the tanki wait, ``tanki.py``): a lone
+   upright tile with the four melds on a line right of it is read as a one-tile row too, its
+   direction taken from the melds' upright tiles.
 2. **Right of the row** (``grouping.py``, ``reading.py``, ``melds.py``, ``extras.py``), in
    the row end's own frame, following the line of the melds as it goes: tiles are cut into
    groups at gaps, and crowded groups into sets. The first lone upright tile set a little
@@ -69,6 +72,7 @@ from vision.layout.reading import _finish_row, _read_right, _score
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
 from vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
+from vision.layout.tanki import tanki_readings
 from vision.layout.turn import _plausibility, turn_tile
 from vision.types import TileDetection
 
@@ -147,6 +151,8 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
             [*warnings_in, "no upright face-up tiles found: no hand row to read"],
         )
     readings = [_read_right(row, tiles, geo) for row in rows]
+    # a hand of four melds: its one concealed tile stands alone (tanki.py), read after the rest
+    readings += tanki_readings(tiles, geo, rows, readings)
     best = readings[
         max(range(len(readings)), key=lambda i: _score(readings[i], geo, joined=i >= first_joined))
     ]
@@ -159,7 +165,7 @@ def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
     taken = set(best.row) | set(meld_idx) | set(best.kita)
     if best.win is not None:
         taken.add(best.win)
-    frame = end_frame(best.row, tiles, geo)
+    frame = end_frame(best.row, tiles, geo, best.along)
     dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
 
     # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.

@@ -71,9 +71,16 @@ class Frame:
         return float(r @ self.u), float(r @ self.v)
 
 
-def end_frame(row: list[int], tiles: list[TileDetection], geo: Geo) -> Frame:
+def end_frame(
+    row: list[int], tiles: list[TileDetection], geo: Geo, along: np.ndarray | None = None
+) -> Frame:
+    """The frame at the row's last tile. ``along``: the row's direction where the row cannot
+    give it (a concealed part of one tile, ``tanki.py``); else from its last links."""
     pts = geo.centres[row]
-    if len(row) >= 2:
+    if along is not None and len(row) < 2:
+        u = _unit(along)
+        pitch = 0.0
+    elif len(row) >= 2:
         tail = pts[-min(len(row), 4) :]
         u = _unit(tail[-1] - tail[0])
         links = np.hypot(*np.diff(pts[-min(len(row), 4) :], axis=0).T)

@@ -43,6 +43,7 @@ class _Reading:
     other_right: list[int]
     warnings: list[str]
     guesses: int = 0  # sets the hand's count made up from damaged tiles (shortfall.py)
+    along: np.ndarray | None = None  # the row's direction, given for a one-tile row (tanki.py)
 
     @property
     def units(self) -> int:
@@ -83,12 +84,14 @@ class _Right:
         self.kita = [k for k in self.kita if k not in indices]
 
 
-def _read_right(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Reading:
+def _read_right(
+    row: list[int], tiles: list[TileDetection], geo: Geo, along: np.ndarray | None = None
+) -> _Reading:
     """Interpret everything right of a candidate row: winning tile, melds, kita. Each group
     right of the row is placed in turn (:func:`_place`), then the winning tile is settled
     (:func:`_settle_win`), the hand's count completed from damaged sets (:func:`_fill_count`)
-    and the lone tiles left out named."""
-    frame = end_frame(row, tiles, geo)
+    and the lone tiles left out named. ``along``: the direction of a one-tile row."""
+    frame = end_frame(row, tiles, geo, along)
     groups = _winning_north_apart(_right_groups(row, tiles, geo, frame), tiles)
     acc = _Right(row, tiles, groups)
     for gi, (gap, group) in enumerate(groups):
@@ -99,7 +102,9 @@ def _read_right(row: list[int], tiles: list[TileDetection], geo: Geo) -> _Readin
     acc.kita += _kita_beside_melds(
         row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other
     )
-    return _Reading(row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses)
+    return _Reading(
+        row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along
+    )
 
 
 def _winning_north_apart(

@@ -1,0 +1,66 @@
+"""Grouping right of the row (vision/layout/): hands whose shape the row stage alone cannot
+see, built from hand-made detections (the ``Table`` of test_layout.py). Each test names the
+rule of RULES.md it rests on."""
+
+from __future__ import annotations
+
+from tests.vision.test_layout import Table, check, hand
+
+
+def _four_pons(t: Table, gap: float) -> None:
+    """Four called pons right of the hand, each with its sideways tile at another place."""
+    t.put("1z", "meld", gap=gap, sideways=True)
+    t.row("11z", "meld")
+    t.row("22z", "meld", gap=0.5)
+    t.put("2z", "meld", sideways=True)
+    t.put("3z", "meld", gap=0.5)
+    t.put("3z", "meld", sideways=True)
+    t.put("3z", "meld")
+    t.row("99s", "meld", gap=0.5)
+    t.put("9s", "meld", sideways=True)
+
+
+FOUR_PONS = ["pon:111z", "pon:222z", "pon:333z", "pon:999s"]
+
+
+def test_rule_1_tanki_tenpai_one_concealed_tile_beside_four_melds() -> None:
+    # 13 tiles at a draw: one concealed tile alone, no chain of side-by-side tiles to be the row
+    t = Table()
+    t.put("8p", "hand")
+    _four_pons(t, gap=1.2)
+    check(t, hand("8p", None, FOUR_PONS))
+
+
+def test_rule_1_tanki_win_set_apart_beside_four_melds() -> None:
+    t = Table()
+    t.put("5p", "hand")
+    t.put("5p", "win", gap=0.7)
+    _four_pons(t, gap=1.0)
+    check(t, hand("5p", "5p", FOUR_PONS))
+
+
+def test_rule_1_tanki_in_a_tilted_photo() -> None:
+    # the one tile gives no direction: the melds' upright tiles do (the image's x axis would
+    # miss the first meld, 1.5 tile widths away on a row tilted by 18°)
+    t = Table(deg=-18.0, y=900.0)
+    t.put("8p", "hand")
+    _four_pons(t, gap=1.5)
+    check(t, hand("8p", None, FOUR_PONS))
+
+
+def test_rule_1_tanki_tile_close_to_a_pon_is_no_row_with_its_tiles() -> None:
+    # the lone tile and the first pon's upright tiles line up as a chain (the gap is within a
+    # link's reach); read so, the hand would need the pon made up from two tiles
+    t = Table()
+    t.put("3s", "hand")
+    t.put("6s", "meld", gap=0.5)
+    t.put("6s", "meld")
+    t.put("6s", "meld", sideways=True)
+    t.put("4z", "meld", gap=0.5)
+    t.put("4z", "meld")
+    t.put("4z", "meld", sideways=True)
+    t.row("44s", "meld", gap=0.5)
+    t.put("4s", "meld", sideways=True)
+    t.row("33z", "meld", gap=0.5)
+    t.put("3z", "meld", sideways=True)
+    check(t, hand("3s", None, ["pon:666s", "pon:444z", "pon:444s", "pon:333z"]))

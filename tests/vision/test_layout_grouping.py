@@ -64,3 +64,13 @@ def test_rule_1_tanki_tile_close_to_a_pon_is_no_row_with_its_tiles() -> None:
     t.row("33z", "meld", gap=0.5)
     t.put("3z", "meld", sideways=True)
     check(t, hand("3s", None, ["pon:666s", "pon:444z", "pon:444s", "pon:333z"]))
+
+
+def test_rule_1_row_end_tile_a_little_apart_and_the_winning_tile_further() -> None:
+    # the row's last tile lies a little apart (uneven boxes cut the chain there), the winning
+    # tile further: read with the last tile as the winning tile, the true one is left over
+    t = Table()
+    t.row("123p456s789s111z")
+    t.put("2z", "hand", gap=0.4)
+    t.put("2z", "win", gap=0.7)
+    check(t, hand("123p456789s1112z", "2z"))

@@ -44,6 +44,7 @@ class _Reading:
     warnings: list[str]
     guesses: int = 0  # sets the hand's count made up from damaged tiles (shortfall.py)
     along: np.ndarray | None = None  # the row's direction, given for a one-tile row (tanki.py)
+    loose: int = 0  # lone upright tiles right of the row left out (neither winning tile nor set)
 
     @property
     def units(self) -> int:
@@ -103,7 +104,8 @@ def _read_right(
         row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other
     )
     return _Reading(
-        row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along
+        row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along,
+        len(acc.lone_candidates),
     )
 
 
@@ -398,7 +400,9 @@ def _north_wins(gap: float, p: Placed) -> bool:
 
 def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ...]:
     """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
-    one that made up fewer sets from damaged tiles, then a row as found before one rejoined
+    one that made up fewer sets from damaged tiles, then the one leaving fewer lone upright
+    tiles right of the row unexplained (a row cut one tile short, its last tile taken as the
+    winning tile, leaves the true one over), then a row as found before one rejoined
     across a gap, then the longer row, then the larger tiles (nearer the camera: the player's
     own)."""
     units = reading.units
@@ -408,6 +412,7 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
         plausible,
         -abs(units - 13.5),
         -float(reading.guesses),
+        -float(reading.loose),
         float(not joined),
         float(len(reading.row)),
         size,

@@ -236,6 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weak-sure", type=float, default=None,
                     help="classifier probability a weak detector peak needs "
                          "(vision.pipeline.WEAK_SURE); default: the pipeline's setting")
+    ap.add_argument("--blank-heat", type=float, default=None,
+                    help="heat from which a weak peak read as the white dragon 5z may count "
+                         "(vision.pipeline.BLANK_HEAT); default: the pipeline's setting")
+    ap.add_argument("--blank-sure", type=float, default=None,
+                    help="... when read 5z with at least this probability (BLANK_SURE)")
     ap.add_argument("--threads", type=int, default=None,
                     help="onnxruntime intra-op threads per model; default: the Recognizer's")
     ap.add_argument("--double-inside", type=float, default=None,
@@ -248,6 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
     if args.weak_sure is not None:
         rec.weak_sure = args.weak_sure
+    if args.blank_heat is not None:
+        rec.blank_heat = args.blank_heat
+    if args.blank_sure is not None:
+        rec.blank_sure = args.blank_sure
     if args.double_inside is not None:
         rec.double_inside = args.double_inside
     if args.double_inside_sure is not None:
@@ -256,7 +265,8 @@ def main(argv: list[str] | None = None) -> int:
         rec.classifier.turn = args.turn == "on"
     if args.wide == "off":
         rec.classifier.wide = ()
-    print(f"weak peaks kept at p >= {rec.weak_sure}; hits covered >= {rec.double_inside} by a "
+    print(f"weak peaks kept at p >= {rec.weak_sure} (a 5z from heat {rec.blank_heat} at p >= "
+          f"{rec.blank_sure}); hits covered >= {rec.double_inside} by a "
           f"stronger one dropped below p {rec.double_inside_sure}")
     print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
           f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}")

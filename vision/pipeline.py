@@ -7,7 +7,8 @@ is read twice (as cut and turned 180°, probabilities averaged: ``TURN``); a cro
 p < 0.9 is cut again looser and re-read (``vision.classify.WIDE_MARGINS``). A second hit on one
 tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
 ``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
-(``WEAK_HEAT``, ``WEAK_SURE``); the settings and their measurements are in
+(``WEAK_HEAT``, ``WEAK_SURE``; the blank white dragon from a lower heat: ``BLANK_HEAT``,
+``BLANK_SURE``); the settings and their measurements are in
 models/MODEL_CARD.md ("Inference tuning"). After the layout, four second looks
 (vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
 classified; a box bigger than the tiles around it is cut in two (vision/split.py: two touching
@@ -79,6 +80,13 @@ DOUBLE_INSIDE_SURE = 0.7
 # little. Measured in models/MODEL_CARD.md ("Inference tuning").
 WEAK_HEAT: float | None = 0.2
 WEAK_SURE = 0.95
+# The blank white dragon (5z: a face with nothing on it, or only a frame) heats the detector
+# least of all: with weak peaks looked at, one read 5z is reported from BLANK_HEAT up when the
+# classifier gives it p ≥ BLANK_SURE (sixth session, models/MODEL_CARD.md: hk valid's missed
+# 5z were peaks of heat 0.15–0.3 read 5z with p 0.92–0.95).
+BLANK_TILE = "5z"
+BLANK_HEAT = 0.15
+BLANK_SURE = 0.9
 # A hand read short of tiles (§1) has the holes in and beside its row cut out and classified
 # (vision/probe.py); tiles read surely there are added, each with a warning.
 PROBE = True
@@ -115,6 +123,8 @@ class Recognizer:
     double_inside_sure: float = DOUBLE_INSIDE_SURE
     weak_heat: float | None = WEAK_HEAT
     weak_sure: float = WEAK_SURE
+    blank_heat: float = BLANK_HEAT
+    blank_sure: float = BLANK_SURE
     probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
@@ -139,7 +149,8 @@ class Recognizer:
 
     def hits(self, image: np.ndarray) -> list[_Named]:
         """Detector hits with their class probabilities (the squash pass included)."""
-        named = self._name(image, self.detector.detect(image, weak=self.weak_heat))
+        weak = None if self.weak_heat is None else min(self.weak_heat, self.blank_heat)
+        named = self._name(image, self.detector.detect(image, weak=weak))
         good = _confident(named)
         if good < FEW_TILES:
             best, best_good = named, max(2 * good, good + 2)
@@ -218,10 +229,15 @@ class Recognizer:
         return out
 
     def _sure_tile(self, hit: _Named) -> bool:
-        """A weak hit worth reporting: at least ``weak_heat`` hot and surely a tile."""
+        """A weak hit worth reporting (only when ``weak_heat`` is set): at least ``weak_heat``
+        hot and surely a tile, or a white dragon at least ``blank_heat`` hot and read with
+        p ≥ ``blank_sure``."""
         k = int(np.argmax(hit[2]))
-        return (self.weak_heat is not None and hit[3] >= self.weak_heat
-                and CLASSES[k] not in NOT_TILES and hit[2][k] >= self.weak_sure)
+        if self.weak_heat is None or CLASSES[k] in NOT_TILES:
+            return False
+        if CLASSES[k] == BLANK_TILE and hit[3] >= self.blank_heat and hit[2][k] >= self.blank_sure:
+            return True
+        return bool(hit[3] >= self.weak_heat and hit[2][k] >= self.weak_sure)
 
     def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[_Named]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score). A

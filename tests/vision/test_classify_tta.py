@@ -140,3 +140,27 @@ def test_weak_peaks_leave_the_strong_hits_alone_and_skip_overlaps() -> None:
     with_weak = det.detect(img, weak=0.15)
     assert len(plain) == 1 and with_weak[: len(plain)] == plain
     assert len(with_weak) == 2 and with_weak[1].score < 0.3
+
+
+def test_a_blank_white_dragon_counts_from_a_lower_heat() -> None:
+    """vision.pipeline BLANK_HEAT/BLANK_SURE: the blank 5z heats the detector least; a weak peak
+    read 5z counts from BLANK_HEAT with p ≥ BLANK_SURE, any other tile still needs WEAK_HEAT and
+    WEAK_SURE; with weak peaks off (weak_heat None) neither counts."""
+    from vision.pipeline import BLANK_HEAT, BLANK_SURE, WEAK_HEAT, Recognizer
+
+    rec = Recognizer.__new__(Recognizer)
+    rec.double_iou, rec.double_sure = None, 0.0
+    rec.weak_heat, rec.weak_sure = WEAK_HEAT, 0.95
+    assert WEAK_HEAT is not None and BLANK_HEAT < WEAK_HEAT and BLANK_SURE < 0.95
+    cool = (BLANK_HEAT + WEAK_HEAT) / 2  # below the weak-peak heat, above the blank one
+    blank = _hit((0, 0, 40, 60), "5z", BLANK_SURE + 0.01, cool)  # kept
+    other = _hit((50, 0, 90, 60), "1m", 0.99, cool)  # too cold for a face with a symbol
+    unsure = _hit((100, 0, 140, 60), "5z", BLANK_SURE - 0.05, cool)  # dropped
+    colder = _hit((150, 0, 190, 60), "5z", 0.99, BLANK_HEAT - 0.02)  # dropped
+    warm = _hit((200, 0, 240, 60), "1m", 0.96, WEAK_HEAT)  # an ordinary weak peak: kept
+    hits = [blank, other, unsure, colder, warm]
+    tiles, _ = rec.detections(hits)
+    assert [t.tile for t in tiles] == ["5z", "1m"]
+    assert tiles[0].box == (0, 0, 40, 60)
+    rec.weak_heat = None
+    assert rec.detections(hits)[0] == []

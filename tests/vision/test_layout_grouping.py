@@ -4,7 +4,9 @@ rule of RULES.md it rests on."""
 
 from __future__ import annotations
 
-from tests.vision.test_layout import Table, check, hand
+from dataclasses import replace
+
+from tests.vision.test_layout import A, Table, check, hand
 
 
 def _four_pons(t: Table, gap: float) -> None:
@@ -74,3 +76,19 @@ def test_rule_1_row_end_tile_a_little_apart_and_the_winning_tile_further() -> No
     t.put("2z", "hand", gap=0.4)
     t.put("2z", "win", gap=0.7)
     check(t, hand("123p456789s1112z", "2z"))
+
+
+def test_rule_1_a_box_off_its_tile_cuts_no_row() -> None:
+    # a detector box lying 0.4 tile widths right of its tile: the link before it looks like a
+    # gap, but the short link after it makes up for it (two links, two pitches)
+    t = Table()
+    t.row("44p3306s7s")
+    t.put("back", "meld", gap=1.0)
+    t.row("99s", "meld")
+    t.put("back", "meld")
+    t.put("5p", "meld", gap=0.6)
+    t.put("0p", "meld")
+    t.put("5p", "meld", sideways=True)
+    x1, y1, x2, y2 = t.tiles[3].box
+    t.tiles[3] = replace(t.tiles[3], box=(x1 + 0.4 * A, y1, x2 + 0.4 * A, y2))
+    check(t, hand("44p33067s", None, ["ankan:9999s", "pon:550p"]))

@@ -144,10 +144,19 @@ def _split_at_gaps(chain: list[int], geo: Geo) -> list[list[int]]:
     pieces: list[list[int]] = [[chain[0]]]
     for k, link in enumerate(links):
         around = np.concatenate([links[max(0, k - 3) : k], links[k + 1 : k + 4]])
-        if float(link) > LINK_JUMP * float(np.median(around)):
+        pitch = float(np.median(around))
+        if float(link) > LINK_JUMP * pitch and not _shifted_box(links, k, pitch):
             pieces.append([])
         pieces[-1].append(chain[k + 1])
     return pieces
+
+
+def _shifted_box(links: np.ndarray, k: int, pitch: float) -> bool:
+    """Link ``k`` is long only because a box beside it lies off its tile's centre: with a
+    neighbouring link it spans two pitches (one short link makes up for the long one), where a
+    tile set apart would add its gap to the two."""
+    pairs = [float(links[j]) for j in (k - 1, k + 1) if 0 <= j < len(links)]
+    return any(float(links[k]) + other < (1 + LINK_JUMP) * pitch for other in pairs)
 
 
 def _chains(

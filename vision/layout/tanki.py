@@ -32,9 +32,11 @@ def tanki_readings(
     if not any(len(r.melds) >= 2 for r in readings):
         return []  # four melds show in a chain's reading as at least two
     chains = [r for r in rows if len(r) >= 2]
+    # a tile with a touching tile left of it in a chain is not alone
+    inner = {k for chain in chains for k in chain[1:]}
     found: list[_Reading] = []
     for k, tile in enumerate(tiles):
-        if tile.angle != 0 or not readable(tile):
+        if tile.angle != 0 or not readable(tile) or k in inner:
             continue
         along = _direction_right_of(k, chains, geo)
         if along is None:

@@ -92,3 +92,16 @@ def test_rule_1_a_box_off_its_tile_cuts_no_row() -> None:
     x1, y1, x2, y2 = t.tiles[3].box
     t.tiles[3] = replace(t.tiles[3], box=(x1 + 0.4 * A, y1, x2 + 0.4 * A, y2))
     check(t, hand("44p33067s", None, ["ankan:9999s", "pon:550p"]))
+
+
+def test_rule_a4_sideways_aka_5man_kita_laid_close_after_a_pon() -> None:
+    # §A4: a kita may be laid sideways; right after a called pon of another kind it is no
+    # second called tile of that set (a pon shows one sideways tile)
+    t = Table()
+    t.row("067p340s2777z")
+    t.put("2z", "win", gap=0.6)
+    t.put("3s", "meld", gap=1.0)
+    t.put("3s", "meld")
+    t.put("3s", "meld", sideways=True)
+    t.put("0m", "kita", gap=0.1, sideways=True)
+    check(t, hand("067p340s2777z", "2z", ["pon:333s"], kita=1, kita_aka=1))

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.layout.geometry import Frame, Geo, _line_at
-from vision.layout.notation import back_like, is_north, kind, north_like, readable
+from vision.layout.notation import NORTH, back_like, is_north, kind, north_like, readable
 from vision.layout.rulefix import kind_prob, may_share_kind
 from vision.layout.tolerances import (
     ADDED_ALT,
@@ -180,7 +180,9 @@ def _split_loose(
 
 def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
     """Four tiles, three of one kind with no face-down tile, and an upright tile at an end that
-    cannot be that kind by any of its readings: that tile lies close to a set, not in it."""
+    cannot be that kind by any of its readings: that tile lies close to a set, not in it. A
+    north (or the aka-5-man) there may lie sideways too, as kita are laid (§A4): read as a
+    north, it is no called tile of a set of another kind."""
     if len(group) != 4 or any(tiles[p.index].face_down for p in group):
         return None
     ordered = sorted(group, key=lambda p: p.t)
@@ -191,7 +193,7 @@ def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
         det = tiles[end.index]
         main = kind(dets[0].tile)
         if (
-            det.angle == 0
+            (det.angle == 0 or (is_north(det.tile) and main != NORTH))
             and readable(det)
             and kind(det.tile) != main
             and not may_share_kind([det, dets[0]])

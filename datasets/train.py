@@ -42,7 +42,7 @@ from tqdm import tqdm
 from datasets import train_data as td
 from datasets.train_init import check_against_onnx, classifier_from_onnx, freeze_batchnorm
 from datasets.train_nets import ClsNet, DetNet
-from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile, to_input
+from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile, to_input
 from vision.detect import SIZE_UNIT, STRIDE
 
 DET_SIZE = 512
@@ -260,12 +260,12 @@ class ClsData(Dataset):
             from vision.detect import iou
 
             if all(iou(box, tuple(b)) < 0.12 for b in p.boxes):
-                return td.photometric(crop_tile(img, box, False), rng, 0.6)
+                return td.photometric(cut_tile(img, box, False), rng, 0.6)
         # fall back: a half-tile shifted crop is not a tile either
         p, j = self.real[rng.integers(len(self.real))]
         b = p.boxes[j].copy()
         dx = (b[2] - b[0]) * rng.choice([-0.55, 0.55])
-        return crop_tile(p.load(), (b[0] + dx, b[1], b[2] + dx, b[3]), False)
+        return cut_tile(p.load(), (b[0] + dx, b[1], b[2] + dx, b[3]), False)
 
     def __getitem__(self, i: int) -> tuple[torch.Tensor, int]:
         rng = np.random.default_rng((os.getpid() * 7919 + i * 104729 + time.time_ns()) % 2**32)

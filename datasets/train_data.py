@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile
+from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SANMA_DATA", REPO.parent / "shared" / "datasets"))
@@ -319,7 +319,7 @@ def rotated_crop(img: np.ndarray, box: np.ndarray, deg: float, sideways: bool) -
     pads = (max(r - iy, 0), max(iy + r - ih, 0), max(r - ix, 0), max(ix + r - iw, 0))
     patch = img[max(iy - r, 0) : min(iy + r, ih), max(ix - r, 0) : min(ix + r, iw)]
     if patch.size == 0:
-        return crop_tile(img, tuple(box), sideways)
+        return cut_tile(img, tuple(box), sideways)
     if any(pads):
         patch = cv2.copyMakeBorder(patch, *pads, cv2.BORDER_REPLICATE)
     pc = (cx - ix + r, cy - iy + r)
@@ -327,7 +327,7 @@ def rotated_crop(img: np.ndarray, box: np.ndarray, deg: float, sideways: bool) -
     patch = cv2.warpAffine(patch, m, (2 * r, 2 * r), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
     nbox = (pc[0] - nw / 2, pc[1] - nh / 2, pc[0] + nw / 2, pc[1] + nh / 2)
-    return crop_tile(patch, nbox, sideways)
+    return cut_tile(patch, nbox, sideways)
 
 
 def photo_crop(photo: Photo, idx: int, rng: np.random.Generator | None) -> np.ndarray:
@@ -343,7 +343,7 @@ def photo_crop(photo: Photo, idx: int, rng: np.random.Generator | None) -> np.nd
         deg = float(rng.uniform(-ROTATE_DEG, ROTATE_DEG))
         crop = rotated_crop(img, box, deg, bool(sideways))
     else:
-        crop = crop_tile(img, tuple(box), bool(sideways))
+        crop = cut_tile(img, tuple(box), bool(sideways))
     if rng is not None:
         if photo.sideways[idx] is None and rng.random() < 0.2:
             crop = cv2.resize(np.rot90(crop).copy(), (CROP_W, CROP_H))

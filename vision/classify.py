@@ -16,9 +16,8 @@ jp-upright held-out and renders (models/MODEL_CARD.md, "Looser second looks").
 
 The entry point is :meth:`TileClassifier.classify_boxes` (photo, boxes, sideways flags): it
 cuts every crop itself, so it can cut an unsure tile again looser. :meth:`TileClassifier.
-probabilities` reads crops the caller cut (:func:`cut_tile`); a :class:`TileCrop` from
-:func:`crop_tile` still gets the looser looks there; the product no longer uses that path
-(the pipeline and its probes call ``classify_boxes``), only the training crops and tests do.
+probabilities` reads crops the caller cut (:func:`cut_tile`, as the training code does) once,
+without looser looks: a bare crop does not know where it was cut.
 """
 
 from __future__ import annotations
@@ -39,28 +38,6 @@ NOT_TILES = ("flower", "none")
 MARGIN = 0.04  # crops take this share of the box size around it
 WIDE_MARGINS: tuple[float, ...] = (0.22, 0.30)  # the looser second looks' margins
 WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser looks
-
-
-class TileCrop(np.ndarray):
-    """A 48×64 BGR crop that remembers where it was cut: ``source`` = (image, box, sideways,
-    scale) for :func:`crop_tile`, or None. Views and copies of it do not carry the source.
-    Kept so :meth:`TileClassifier.probabilities` can still give a caller's crops the looser
-    looks; new code calls :meth:`TileClassifier.classify_boxes` instead."""
-
-    source: tuple[np.ndarray, tuple[float, ...], bool, float] | None = None
-
-    def __array_finalize__(self, obj: object) -> None:
-        self.source = None
-
-
-def crop_tile(
-    image: np.ndarray, box: Sequence[float], sideways: bool, scale: float = 1.0,
-    margin: float = MARGIN,
-) -> TileCrop:
-    """:func:`cut_tile` as a :class:`TileCrop` that remembers where it was cut."""
-    out = cut_tile(image, box, sideways, scale, margin).view(TileCrop)
-    out.source = (image, tuple(float(v) for v in box), bool(sideways), float(scale))
-    return out
 
 
 def cut_tile(image: np.ndarray, box: Sequence[float], sideways: bool, scale: float = 1.0,
@@ -143,19 +120,11 @@ class TileClassifier:
             lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """N×len(CLASSES) class probabilities of crops the caller cut (48×64 BGR); a
-        :class:`TileCrop` read unsure also gets the looser looks, a plain array does not."""
+        """N×len(CLASSES) class probabilities of crops the caller cut (48×64 BGR), each read
+        once (and turned, with ``turn``): no looser looks, a crop does not know its photo."""
         if not crops:
             return np.zeros((0, len(CLASSES)), np.float32)
-        probs = self._read(crops)
-        sources = [getattr(c, "source", None) for c in crops]
-
-        def recut(i: int, margin: float) -> np.ndarray:
-            image, box, sideways, scale = sources[i]  # type: ignore[misc]
-            return cut_tile(image, box, sideways, scale, margin)
-
-        return self._second_looks(probs, [i for i, s in enumerate(sources) if s is not None],
-                                  recut)
+        return self._read(crops)
 
     def _second_looks(self, probs: np.ndarray, recuttable: Sequence[int],
                       recut: Callable[[int, float], np.ndarray]) -> np.ndarray:

@@ -1,8 +1,6 @@
 """``TileClassifier.classify_boxes`` (vision/classify.py): the classifier cuts the crops
 itself — each box with ``MARGIN``, turned upright when sideways, and an unsure tile again with
-the looser margins — and reads exactly what the earlier crop-object path (``crop_tile`` crops
-remembering their source, read by ``probabilities``) read, so the pipeline's readings did not
-change when it moved to the new call."""
+the looser margins — in two batched calls; the pipeline reads every detector hit through it."""
 
 from __future__ import annotations
 
@@ -10,7 +8,7 @@ import numpy as np
 import pytest
 
 from tests.vision.test_classify_wide import BOX_A, BOX_B, _photo, _RedShare
-from vision.classify import CLASSES, MARGIN, TileClassifier, crop_tile, cut_tile
+from vision.classify import CLASSES, TileClassifier, cut_tile
 
 BOX_SIDE = (150.0, 30.0, 270.0, 90.0)  # a wide box read sideways
 
@@ -22,35 +20,32 @@ def _photo_with_sideways_tile() -> np.ndarray:
     return img
 
 
-def test_cut_tile_is_the_crop_tile_pixels() -> None:
+def test_a_sideways_cut_is_turned_upright() -> None:
     img = _photo_with_sideways_tile()
-    for box, sideways, scale, margin in ((BOX_A, False, 1.0, MARGIN), (BOX_SIDE, True, 0.5, 0.3),
-                                         ((-20.0, -20.0, 30.0, 30.0), False, 1.0, MARGIN)):
-        want = np.asarray(crop_tile(img, box, sideways, scale, margin))
-        got = cut_tile(img, box, sideways, scale, margin)
-        assert type(got) is np.ndarray and np.array_equal(got, want)
-    # a sideways cut is the upright cut turned a quarter turn, then resized
     upright = cut_tile(img, BOX_SIDE, False)
     turned = cut_tile(img, BOX_SIDE, True)
-    assert not np.array_equal(upright, turned)
+    assert type(turned) is np.ndarray and not np.array_equal(upright, turned)
+    # the red end (left in the photo) comes to the top, a quarter turn clockwise
+    assert turned[:8, :, 1].mean() < turned[-8:, :, 1].mean() - 50  # red: no green
 
 
 @pytest.mark.parametrize("scale", [1.0, 0.5])
-def test_classify_boxes_reads_what_the_crop_path_read(scale: float) -> None:
-    """Sure tile, unsure tile (looser looks averaged in) and a sideways tile: the same
-    probabilities as ``probabilities([crop_tile(...)])``, in the same two batched calls."""
+def test_classify_boxes_reads_its_cuts_and_looks_again_at_unsure_ones(scale: float) -> None:
+    """Sure tile, unsure tile (looser looks averaged in) and a sideways tile, boxes in photo
+    pixels of an image ``scale`` × the photo: the first reading is that of the crops
+    ``cut_tile`` cuts, in one batched call, the looser looks a second one."""
     img = _photo_with_sideways_tile()
     if scale != 1.0:
         img = cv2_resize(img, scale)
     boxes, sideways = [BOX_A, BOX_B, BOX_SIDE], [False, False, True]
-    old_session, new_session = _RedShare(), _RedShare()
-    old = TileClassifier(old_session, turn=True, wide=(0.2, 0.3)).probabilities(
-        [crop_tile(img, b, s, scale) for b, s in zip(boxes, sideways, strict=True)])
+    new_session = _RedShare()
     new = TileClassifier(new_session, turn=True, wide=(0.2, 0.3)).classify_boxes(
         img, boxes, sideways, scale)
     assert new.shape == (3, len(CLASSES))
-    assert np.array_equal(new, old)
-    assert new_session.batches == old_session.batches
+    cuts = [cut_tile(img, b, s, scale) for b, s in zip(boxes, sideways, strict=True)]
+    first = TileClassifier(_RedShare(), turn=True, wide=()).probabilities(cuts)
+    sure = first.max(axis=1) >= 0.9
+    assert np.array_equal(new[sure], first[sure])
     # A was read unsure and looked at again (2 looks × 2 turns); B was sure
     plain = TileClassifier(_RedShare(), turn=True, wide=()).classify_boxes(
         img, boxes, sideways, scale)
@@ -81,8 +76,8 @@ def test_classify_boxes_empty_and_mismatched_input() -> None:
 
 
 def test_the_pipeline_reads_hits_through_classify_boxes() -> None:
-    """``Recognizer._name`` (the shipped models on a rendered scene's detector hits) gives the
-    probabilities of the earlier crop-object path, hit for hit."""
+    """``Recognizer._name`` (the shipped models on a rendered scene's detector hits): each
+    hit's probabilities are ``classify_boxes``' for its box and sideways flag."""
     from vision.pipeline import CLASSIFIER, DETECTOR, MODELS, SIDEWAYS_PROB, Recognizer
 
     if not all((MODELS / n).is_file() for n in (CLASSIFIER, DETECTOR)):
@@ -97,10 +92,9 @@ def test_the_pipeline_reads_hits_through_classify_boxes() -> None:
     sideways = [r.sideways_prob >= SIDEWAYS_PROB and r.box[2] - r.box[0] > 0.9 * (
         r.box[3] - r.box[1]) for r in raw]
     assert any(sideways) and not all(sideways)
-    old = rec.classifier.probabilities(
-        [crop_tile(image, r.box, s) for r, s in zip(raw, sideways, strict=True)])
+    want = rec.classifier.classify_boxes(image, [r.box for r in raw], sideways)
     assert [h[1] for h in named] == sideways
-    assert np.array_equal(np.stack([h[2] for h in named]), old)
+    assert np.array_equal(np.stack([h[2] for h in named]), want)
     first = rec.classifier._read([cut_tile(image, r.box, s) for r, s in zip(raw, sideways,
                                                                            strict=True)])
     assert (first.max(axis=1) < rec.classifier.wide_below).any()  # the looser looks ran

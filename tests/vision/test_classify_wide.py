@@ -1,7 +1,7 @@
-"""The classifier's looser second looks (vision/classify.py WIDE_MARGINS / WIDE_BELOW): a crop
+"""The classifier's looser second looks (vision/classify.py WIDE_MARGINS / WIDE_BELOW): a tile
 read unsure is cut again with wider margins and, when those looks agree, the readings are
-averaged; looks that disagree, sure crops, plain arrays and a classifier without wide margins
-leave the first reading alone."""
+averaged; looks that disagree, sure tiles, crops the caller cut (``probabilities``) and a
+classifier without wide margins leave the first reading alone."""
 
 from __future__ import annotations
 
@@ -16,8 +16,7 @@ from vision.classify import (
     WIDE_BELOW,
     WIDE_MARGINS,
     TileClassifier,
-    TileCrop,
-    crop_tile,
+    cut_tile,
 )
 
 
@@ -53,45 +52,39 @@ BOX_A = (70.0, 70.0, 110.0, 130.0)
 BOX_B = (200.0, 200.0, 240.0, 260.0)
 
 
-def test_crop_remembers_where_it_was_cut_and_views_do_not() -> None:
+def test_a_wider_margin_takes_in_more_of_the_surround() -> None:
     img = _photo()
-    crop = crop_tile(img, BOX_A, False)
-    assert isinstance(crop, TileCrop) and crop.shape == (CROP_H, CROP_W, 3)
-    src = crop.source
-    assert src is not None and src[0] is img and src[1] == BOX_A and src[2:] == (False, 1.0)
-    assert crop[::-1, ::-1].source is None and crop.copy().source is None
-    # a wider margin takes in more of the red surround (less green)
-    wide = crop_tile(img, BOX_A, False, margin=0.3)
-    assert wide[..., 1].mean() < crop[..., 1].mean() - 20
-    assert np.array_equal(np.asarray(crop_tile(img, BOX_A, False, margin=MARGIN)),
-                          np.asarray(crop))
+    crop = cut_tile(img, BOX_A, False)
+    assert type(crop) is np.ndarray and crop.shape == (CROP_H, CROP_W, 3)
+    wide = cut_tile(img, BOX_A, False, margin=0.3)
+    assert wide[..., 1].mean() < crop[..., 1].mean() - 20  # more red surround, less green
+    assert np.array_equal(cut_tile(img, BOX_A, False, margin=MARGIN), crop)
 
 
-def test_an_unsure_crop_is_read_again_looser_and_averaged() -> None:
+def test_an_unsure_tile_is_read_again_looser_and_averaged() -> None:
     img = _photo()
-    a, b = crop_tile(img, BOX_A, False), crop_tile(img, BOX_B, False)
     session = _RedShare()
     clf = TileClassifier(session, turn=True, wide=(0.2, 0.3), wide_below=0.9)
     plain = TileClassifier(_RedShare(), turn=True, wide=())
-    got = clf.probabilities([a, b])
-    base = plain.probabilities([a, b])
+    got = clf.classify_boxes(img, [BOX_A, BOX_B], [False, False])
+    base = plain.probabilities([cut_tile(img, b, False) for b in (BOX_A, BOX_B)])
     assert base[0].max() < 0.9 <= base[1].max()  # A unsure, B sure
-    looks = [crop_tile(img, BOX_A, False, margin=m) for m in (0.2, 0.3)]
-    wide = plain.probabilities([np.asarray(c) for c in looks])
+    looks = [cut_tile(img, BOX_A, False, margin=m) for m in (0.2, 0.3)]
+    wide = plain.probabilities(looks)
     assert got[0] == pytest.approx((base[0] + wide[0] + wide[1]) / 3, abs=1e-6)
     assert got[0][0] > base[0][0]  # the surround made it surer
-    assert got[1] == pytest.approx(base[1], abs=1e-7)  # the sure crop is left alone
+    assert got[1] == pytest.approx(base[1], abs=1e-7)  # the sure tile is left alone
     assert session.batches == [4, 4]  # 2 crops + turns, then A's 2 looks + turns
 
 
-def test_plain_arrays_and_no_wide_margins_are_read_once() -> None:
+def test_cut_crops_and_no_wide_margins_are_read_once() -> None:
     img = _photo()
-    a = crop_tile(img, BOX_A, False)
+    a = cut_tile(img, BOX_A, False)  # unsure, but a bare crop cannot be cut again
     session = _RedShare()
-    TileClassifier(session, wide=(0.2,)).probabilities([np.asarray(a).copy()])
+    TileClassifier(session, wide=(0.2,)).probabilities([a])
     assert session.batches == [1]
     session = _RedShare()
-    TileClassifier(session, wide=()).probabilities([a])
+    TileClassifier(session, wide=()).classify_boxes(img, [BOX_A], [False])
     assert session.batches == [1]
 
 
@@ -113,10 +106,11 @@ def test_looks_that_disagree_leave_the_first_reading() -> None:
     img[40:160, 40:140] = (255, 0, 0)  # blue ring (BGR) …
     img[58:142, 62:118] = (0, 0, 255)  # … around a red band around tile A (the 0.2 box)
     img[70:130, 70:110] = 255
-    a = crop_tile(img, BOX_A, False)
-    looks = [crop_tile(img, BOX_A, False, margin=m) for m in (0.2, 0.3)]
+    a = cut_tile(img, BOX_A, False)
+    looks = [cut_tile(img, BOX_A, False, margin=m) for m in (0.2, 0.3)]
     plain = TileClassifier(_RedShare(), turn=True, wide=())
-    read = plain.probabilities([np.asarray(c) for c in [a, *looks]]).argmax(axis=1)
+    read = plain.probabilities([a, *looks]).argmax(axis=1)
     assert read[1] == 0 and read[2] == 2  # the two looks disagree
-    got = TileClassifier(_RedShare(), turn=True, wide=(0.2, 0.3)).probabilities([a])
-    assert got[0] == pytest.approx(plain.probabilities([np.asarray(a)])[0], abs=1e-7)
+    got = TileClassifier(_RedShare(), turn=True, wide=(0.2, 0.3)).classify_boxes(
+        img, [BOX_A], [False])
+    assert got[0] == pytest.approx(plain.probabilities([a])[0], abs=1e-7)

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import CLASSES, CROP_H, CROP_W, crop_tile
+from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
 from vision.detect import OUT_CHANNELS, RawBox, decode, prepare, squash, unsquash
 from vision.pipeline import MODELS, Recognizer
 
@@ -55,9 +55,9 @@ def test_decode_picks_heat_peaks_and_sizes() -> None:
 
 def test_crop_turns_sideways_boxes_upright() -> None:
     img = np.zeros((100, 200, 3), np.uint8)
-    crop = crop_tile(img, (10, 10, 90, 50), sideways=True)
+    crop = cut_tile(img, (10, 10, 90, 50), sideways=True)
     assert crop.shape == (CROP_H, CROP_W, 3)
-    crop = crop_tile(img, (-20, -20, 30, 30), sideways=False)  # off the edge: padded
+    crop = cut_tile(img, (-20, -20, 30, 30), sideways=False)  # off the edge: padded
     assert crop.shape == (CROP_H, CROP_W, 3)
 
 

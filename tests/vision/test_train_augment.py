@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from datasets import train_data as td  # noqa: E402
 from datasets.train import FOCUS_REAL, parse_focus  # noqa: E402
-from vision.classify import CROP_H, CROP_W, crop_tile  # noqa: E402
+from vision.classify import CROP_H, CROP_W, cut_tile  # noqa: E402
 
 
 def _photo_with_tile() -> tuple[np.ndarray, np.ndarray]:
@@ -24,7 +24,7 @@ def _photo_with_tile() -> tuple[np.ndarray, np.ndarray]:
 def test_rotated_crop_at_zero_degrees_is_the_plain_crop() -> None:
     img, box = _photo_with_tile()
     got = td.rotated_crop(img, box, 0.0, False)
-    want = crop_tile(img, tuple(box), False)
+    want = cut_tile(img, tuple(box), False)
     assert got.shape == (CROP_H, CROP_W, 3)
     assert np.abs(got.astype(int) - want.astype(int)).mean() < 3
 
@@ -46,7 +46,7 @@ def test_photo_crop_rotates_only_when_asked(monkeypatch: pytest.MonkeyPatch) -> 
     photo = td.Photo("in-memory", box[None], ["1m"], [False], image=img)
     assert td.ROTATE_P == 0.0  # off unless --rotate sets it
     plain = td.photo_crop(photo, 0, None)
-    assert np.array_equal(plain, crop_tile(img, tuple(box), False))
+    assert np.array_equal(plain, cut_tile(img, tuple(box), False))
 
     def grey_corners(crop: np.ndarray) -> bool:
         return bool(np.abs(crop[:3, :3].astype(int) - 90).mean() < 25)

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.vision.test_layout import A, Table, check, hand
+from vision.layout import reconstruct
+from vision.types import TileDetection
 
 
 def _four_pons(t: Table, gap: float) -> None:
@@ -105,3 +107,91 @@ def test_rule_a4_sideways_aka_5man_kita_laid_close_after_a_pon() -> None:
     t.put("3s", "meld", sideways=True)
     t.put("0m", "kita", gap=0.1, sideways=True)
     check(t, hand("067p340s2777z", "2z", ["pon:333s"], kita=1, kita_aka=1))
+
+
+def _three_more(t: Table) -> None:
+    t.put("4p", "meld", gap=0.8)
+    t.put("4p", "meld", sideways=True)
+    t.put("4p", "meld")
+    t.row("99s", "meld", gap=0.6)
+    t.put("9s", "meld", sideways=True)
+    t.put("2s", "meld", gap=0.6, sideways=True)
+    t.row("22s", "meld")
+
+
+def test_rule_1_tanki_pair_touching_a_pon_is_no_row_with_its_tiles() -> None:
+    # hand and winning tile side by side, a pon laid right after them: the chain of upright
+    # tiles runs on into the pon's two upright tiles (its called tile sideways after them)
+    t = Table()
+    t.put("3s", "hand")
+    t.put("3s", "win", gap=0.05)
+    t.row("11s", "meld", gap=0.1)
+    t.put("1s", "meld", sideways=True)
+    _three_more(t)
+    check(
+        t,
+        hand("3s", "3s", ["pon:111s", "pon:444p", "pon:999s", "pon:222s"]),
+        warnings=None,
+    )
+
+
+def test_rule_1_a_row_takes_no_tile_reported_sideways_when_another_reading_also_makes_a_hand(
+) -> None:
+    # boxes of a rendered tanki hand (hand and winning tile 1z side by side, then a minkan of
+    # 1p whose sideways tile's box is squarish): a row over the four 1p, the sideways one taken
+    # as upright, also makes 13 tiles; the reported turn decides
+    d = TileDetection
+    tiles = [
+        d("1p", (196, 169, 279, 247)), d("1z", (106, 145, 184, 224)),
+        d("8s", (446, 222, 513, 301)), d("1z", (43, 130, 125, 212)),
+        d("4s", (737, 305, 817, 373), 90), d("4s", (687, 273, 757, 362)),
+        d("1p", (362, 206, 433, 291)), d("1s", (910, 324, 975, 408)),
+        d("1s", (853, 314, 922, 396)), d("1s", (959, 353, 1042, 427), 90),
+        d("1p", (312, 192, 391, 275)), d("4s", (639, 265, 707, 348)),
+        d("0m", (1133, 365, 1208, 452)), d("8s", (498, 229, 559, 314)),
+        d("8s", (546, 259, 626, 330), 90), d("1p", (246, 192, 336, 266), 90),
+    ]
+    layout = reconstruct(tiles, (1280, 960))
+    assert layout.hand == hand(
+        "1z", "1z", ["minkan:1111p", "pon:888s", "pon:444s", "pon:111s"], kita=1, kita_aka=1
+    )
+    assert [t.group for t in layout.tiles] == [
+        "meld", "win", "meld", "hand", *["meld"] * 8, "kita", *["meld"] * 3
+    ]
+
+
+def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
+    # first detections of a rendered tanki hand (1s + winning 1s set apart, four pons; the
+    # 4p pon with a second box read 2p): the pon's first 4p, touching the next, is no lone
+    # concealed tile although the rest of that pon and the three others make four sets
+    def d(tile: str, box: tuple[int, ...], angle: int, conf: float,
+          alts: tuple[tuple[str, float], ...]) -> TileDetection:
+        return TileDetection(tile, tuple(float(v) for v in box), angle, conf, "other", alts)
+
+    tiles = [
+        d("1p", (1105, 629, 1175, 711), 0, 0.9546, alts=()),
+        d("0p", (888, 594, 964, 675), 0, 0.9704, alts=()),
+        d("5p", (951, 603, 1022, 685), 0, 0.9343, alts=()),
+        d("6z", (331, 299, 403, 384), 0, 0.9112, alts=(('1s', 0.0564),)),
+        d("6z", (275, 289, 343, 377), 0, 0.9277, alts=()),
+        d("2z", (547, 537, 615, 621), 0, 0.981, alts=()),
+        d("2z", (605, 543, 679, 632), 0, 0.9405, alts=()),
+        d("1p", (1041, 622, 1116, 703), 0, 0.9504, alts=()),
+        d("1s", (94, 461, 177, 552), 0, 0.7696, alts=(('1z', 0.1467),)),
+        d("3s", (602, 168, 684, 257), 0, 0.9625, alts=()),
+        d("7z", (566, 82, 631, 164), 0, 0.8273, alts=(('1m', 0.0457),)),
+        d("1s", (192, 478, 275, 564), 0, 0.9333, alts=()),
+        d("5p", (815, 602, 901, 666), 90, 0.9752, alts=()),
+        d("6z", (554, 162, 621, 246), 0, 0.9471, alts=(('1s', 0.0328),)),
+        d("3s", (619, 89, 694, 174), 0, 0.9766, alts=()),
+        d("4p", (331, 504, 402, 579), 0, 0.9346, alts=(('2p', 0.0306),)),
+        d("1p", (1168, 661, 1245, 721), 90, 0.9683, alts=()),
+        d("1s", (678, 99, 747, 181), 0, 0.9555, alts=()),
+        d("4p", (388, 514, 455, 587), 0, 0.8426, alts=(('2p', 0.117),)),
+        d("5s", (662, 175, 734, 263), 0, 0.9697, alts=()),
+        d("2z", (669, 578, 746, 640), 90, 0.9724, alts=()),
+        d("4p", (463, 544, 533, 602), 90, 0.9227, alts=(('2p', 0.0458),)),
+        d("2p", (440, 537, 501, 599), 0, 0.8728, alts=(('4p', 0.0383),)),
+    ]
+    layout = reconstruct(tiles, (1280, 960))
+    assert layout.hand == hand("1s", "1s", ["pon:222z", "pon:550p", "pon:111p", "pon:444p"])

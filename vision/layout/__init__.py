@@ -13,7 +13,9 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    40°; joined a second time where a misplaced box split the row twice, if no link is a gap).
    A hand of four melds keeps one concealed tile (the tanki wait, ``tanki.py``): a lone
    upright tile with the four melds on a line right of it is read as a one-tile row too, its
-   direction taken from the melds' upright tiles.
+   direction taken from the melds' upright tiles. A chain that runs on into a called set laid
+   close after it (its last one or two tiles alike, their kind's sideways tile touching its
+   end) is also read without them.
 2. **Right of the row** (``grouping.py``, ``reading.py``, ``melds.py``, ``extras.py``), in
    the row end's own frame, following the line of the melds as it goes: tiles are cut into
    groups at gaps, and crowded groups into sets. The first lone upright tile set a little

@@ -44,7 +44,9 @@ class _Reading:
     warnings: list[str]
     guesses: int = 0  # sets the hand's count made up from damaged tiles (shortfall.py)
     along: np.ndarray | None = None  # the row's direction, given for a one-tile row (tanki.py)
-    loose: int = 0  # lone upright tiles right of the row left out (neither winning tile nor set)
+    loose: int = 0  # tiles on the row's line right of it left out (no winning tile, set or kita)
+    first_gap: float | None = None  # the gap before the first group right of the row, × a
+    turned: int = 0  # row tiles the detector reported sideways (squarish ones, rows.py)
 
     @property
     def units(self) -> int:
@@ -105,7 +107,8 @@ def _read_right(
     )
     return _Reading(
         row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along,
-        len(acc.lone_candidates),
+        len(acc.other), groups[0][0] if groups else None,
+        sum(tiles[k].angle == 90 for k in row),
     )
 
 
@@ -400,11 +403,12 @@ def _north_wins(gap: float, p: Placed) -> bool:
 
 def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ...]:
     """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
-    one that made up fewer sets from damaged tiles, then the one leaving fewer lone upright
-    tiles right of the row unexplained (a row cut one tile short, its last tile taken as the
-    winning tile, leaves the true one over), then a row as found before one rejoined
-    across a gap, then the longer row, then the larger tiles (nearer the camera: the player's
-    own)."""
+    one that made up fewer sets from damaged tiles, then the one leaving fewer tiles on the
+    row's line right of it unexplained (a row cut one tile short, its last tile taken as the
+    winning tile, leaves the true one over; a row run on into a set leaves its called tile
+    over), then a row as found before one rejoined across a gap, then the row holding fewer
+    tiles the detector reported sideways, then the longer row, then the larger tiles (nearer
+    the camera: the player's own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
     size = float(np.mean([geo.scale(k) for k in reading.row]))
@@ -414,6 +418,7 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
         -float(reading.guesses),
         -float(reading.loose),
         float(not joined),
+        -float(reading.turned),
         float(len(reading.row)),
         size,
     )

@@ -16,11 +16,12 @@ import math
 import numpy as np
 
 from vision.layout.geometry import Geo, _true_dims, _unit
-from vision.layout.notation import readable
+from vision.layout.notation import kind, readable
 from vision.layout.tolerances import (
     ACROSS_TOL,
     ALONG_SHORT,
     ALONG_TOL,
+    ASPECT,
     LINK_JUMP,
     MAX_BEND_DEG,
     MAX_BENT,
@@ -249,10 +250,46 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
             if frozenset(c) not in seen and 2 * face_up(c) > len(c) and whole:
                 seen.add(frozenset(c))
                 kept.append(c)
+    # A row run on into a called set laid close after it: read without the set's tiles too.
+    for c in overrun_rows(kept, tiles, geo):
+        if frozenset(c) not in seen:
+            seen.add(frozenset(c))
+            kept.append(c)
     if not kept:  # no two tiles side by side: the largest upright face-up tile stands alone
         faces = [int(i) for i in np.flatnonzero(upright) if readable(tiles[int(i)])]
         return ([[max(faces, key=geo.scale)]] if faces else []), 1
     return kept, first_joined
+
+
+def overrun_rows(
+    chains: list[list[int]], tiles: list[TileDetection], geo: Geo
+) -> list[list[int]]:
+    """Chains without their last one or two tiles when those are alike and a sideways tile of
+    their kind touches the chain's end: a called set's upright tiles (its called tile sideways
+    after them, §23) that the chain ran on into, where the set lies close to the hand (a
+    tanki's pair of hand and winning tile, RULES.md §1, is often laid so)."""
+    out: list[list[int]] = []
+    for chain in chains:
+        end = geo.centres[chain[-1]]
+        reach = TOUCH[1] * min(geo.widths[chain[-1]], geo.heights[chain[-1]]) * ASPECT
+        for m in (1, 2):
+            if len(chain) <= m:
+                break
+            tail = {kind(tiles[k].tile) for k in chain[-m:]}
+            if len(tail) != 1 or not all(readable(tiles[k]) for k in chain[-m:]):
+                break
+            called = [
+                j
+                for j, t in enumerate(tiles)
+                if t.angle == 90
+                and readable(t)
+                and kind(t.tile) in tail
+                and float(np.linalg.norm(geo.centres[j] - end)) < reach
+                and float((geo.centres[j] - end) @ _unit(end - geo.centres[chain[0]])) > 0
+            ]
+            if called:
+                out.append(chain[:-m])
+    return out
 
 
 def bent_rows(chains: list[list[int]], geo: Geo) -> list[list[int]]:

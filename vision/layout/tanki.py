@@ -6,9 +6,10 @@ read as a one-tile row too.
 
 The row's direction cannot come from one tile: it is taken from the chains of upright tiles
 lying right of it (the melds' upright tiles, all laid along the same table edge). A one-tile
-reading counts only when it finds the four melds and makes 13 or 14 tiles (§1); a tile that
-another one-tile reading takes as its winning tile is no concealed part (the tanki tile lies
-left of its winning tile).
+reading counts only when it finds the four melds and makes 13 or 14 tiles (§1), and when the
+tile stands apart from what follows it (a tile touching the next is a set's or a row's); a
+tile that another one-tile reading takes as its winning tile is no concealed part (the tanki
+tile lies left of its winning tile).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 from vision.layout.geometry import Geo, _unit
 from vision.layout.notation import readable
 from vision.layout.reading import _read_right, _Reading
+from vision.layout.tolerances import WIN_GAP
 from vision.types import TileDetection
 
 MELDS = 4  # a one-tile concealed part leaves room for exactly four melds (§1)
@@ -42,7 +44,8 @@ def tanki_readings(
         if along is None:
             continue
         reading = _read_right([k], tiles, geo, along)
-        if len(reading.melds) == MELDS and reading.units in (13, 14):
+        apart = reading.first_gap is None or reading.first_gap > WIN_GAP
+        if apart and len(reading.melds) == MELDS and reading.units in (13, 14):
             found.append(reading)
     wins = {r.win for r in found if r.win is not None}
     return [r for r in found if r.row[0] not in wins]

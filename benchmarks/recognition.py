@@ -236,6 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--weak-sure", type=float, default=None,
                     help="classifier probability a weak detector peak needs "
                          "(vision.pipeline.WEAK_SURE); default: the pipeline's setting")
+    ap.add_argument("--join", choices=["on", "off"], default=None,
+                    help="read two part-of-a-tile reports again as one tile (vision/join.py); "
+                         "default: the pipeline's setting")
     ap.add_argument("--blank-heat", type=float, default=None,
                     help="heat from which a weak peak read as the white dragon 5z may count "
                          "(vision.pipeline.BLANK_HEAT); default: the pipeline's setting")
@@ -253,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
     if args.weak_sure is not None:
         rec.weak_sure = args.weak_sure
+    if args.join:
+        rec.join = args.join == "on"
     if args.blank_heat is not None:
         rec.blank_heat = args.blank_heat
     if args.blank_sure is not None:
@@ -268,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"weak peaks kept at p >= {rec.weak_sure} (a 5z from heat {rec.blank_heat} at p >= "
           f"{rec.blank_sure}); hits covered >= {rec.double_inside} by a "
           f"stronger one dropped below p {rec.double_inside_sure}")
+    print(f"parts of one tile joined: {'on' if rec.join else 'off'}")
     print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
           f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}")
     for name in ("tile_detector.onnx", "tile_classifier.onnx"):

@@ -15,8 +15,9 @@ classified; a box bigger than the tiles around it is cut in two (vision/split.py
 tiles, or a kakan's added tile on its called one) and kept cut when both halves read surely and
 the layout comes out better; a hit read below ``MIN_TILE_PROB`` is put back where the hand is
 still short and it fills the row (vision/refill.py); and a second hit dropped as a double of a
-pon's tile is tried as its kakan's added tile (§23). Each look works on the detections the looks
-before it kept; each tile added or cut so is named in a warning.
+pon's tile is tried as its kakan's added tile (§23). Before the layout, two small reports on
+parts of one tile are read again as one box (vision/join.py, ``JOIN``). Each look works on the
+detections the looks before it kept; each tile added, cut or joined so is named in a warning.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from vision.detect import (
     unsquash,
 )
 from vision.detect import decode as decode_heat
+from vision.join import join_parts
 from vision.layout import Layout, reconstruct
 from vision.probe import Box, Reading, gap_probe, kakan_probe
 from vision.refill import refill_probe
@@ -82,11 +84,15 @@ WEAK_HEAT: float | None = 0.2
 WEAK_SURE = 0.95
 # The blank white dragon (5z: a face with nothing on it, or only a frame) heats the detector
 # least of all: with weak peaks looked at, one read 5z is reported from BLANK_HEAT up when the
-# classifier gives it p ≥ BLANK_SURE (sixth session, models/MODEL_CARD.md: hk valid's missed
-# 5z were peaks of heat 0.15–0.3 read 5z with p 0.92–0.95).
+# classifier gives it p ≥ BLANK_SURE (sixth session: hk valid's missed 5z were peaks of heat
+# 0.15–0.3 read 5z with p 0.92–0.95; chosen on the odd half, the numbers are in the commit
+# that added it). The blank tops of standing tiles read 5z too, at heat 0.10–0.13 (jp-upright).
 BLANK_TILE = "5z"
 BLANK_HEAT = 0.15
 BLANK_SURE = 0.9
+# Two small reports that are parts of one tile (two circle groups of a 4p, each read 2p) are
+# read again as one box and joined when it reads surely (vision/join.py).
+JOIN = True
 # A hand read short of tiles (§1) has the holes in and beside its row cut out and classified
 # (vision/probe.py); tiles read surely there are added, each with a warning.
 PROBE = True
@@ -126,6 +132,7 @@ class Recognizer:
     blank_heat: float = BLANK_HEAT
     blank_sure: float = BLANK_SURE
     probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
+    join: bool = JOIN  # read two part-of-a-tile reports again as one tile (vision/join.py)
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
         models = Path(models)
@@ -145,7 +152,16 @@ class Recognizer:
         squashed reading with the most confident tiles replaces the first one when it has
         clearly more (more than twice as many, and at least two more).
         """
-        return self.detections(self.hits(image), scale)
+        tiles, flowers = self.detections(self.hits(image), scale)
+        return self.joined(image, scale, tiles)[0], flowers
+
+    def joined(self, image: np.ndarray, scale: float, tiles: list[TileDetection]
+               ) -> tuple[list[TileDetection], list[TileDetection]]:
+        """``tiles`` with two reports on parts of one tile read again as one (vision/join.py,
+        ``join``); returns the tiles and the joined ones."""
+        if not self.join:
+            return tiles, []
+        return join_parts(tiles, self.reader(image, scale))
 
     def hits(self, image: np.ndarray) -> list[_Named]:
         """Detector hits with their class probabilities (the squash pass included)."""
@@ -253,9 +269,12 @@ class Recognizer:
     ) -> dict[str, Any]:
         named = self.hits(image)
         tiles, flowers = self.detections(named, scale)
+        tiles, joined = self.joined(image, scale, tiles)
         warnings: list[str] = []
         if flowers:
             warnings.append(f"ignored {flowers} flower/season tile(s): not riichi tiles")
+        for t in joined:
+            warnings.append(f"read two parts of one tile as one {t.tile}")
         layout = reconstruct(tiles, image_size=size)
         if self.probe:
             tiles, layout = self.probed(image, scale, tiles, layout, size)

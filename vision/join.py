@@ -1,0 +1,121 @@
+"""Join probe: one tile found as two part-boxes, read again whole.
+
+The detector sometimes heats at two parts of one big face instead of the whole: the two groups
+of circles of a 4p or 6p (each read 2p), the two characters of a close-up manzu, the top and
+bottom of a tall standing tile. The photo then holds two small reports where one tile lies
+(one false tile and one misnamed, or two false). Two reported tiles each clearly smaller than
+the photo's typical tile (``PART_SIZE`` × the median area), touching or overlapping a little
+(IoU ≤ ``JOIN_IOU``, apart by at most ``JOIN_GAP`` × the typical tile's side), whose joint box
+is about one tile (``MIN_WHOLE``–``WHOLE_SIZE`` × the median area) and holds no third report,
+are read again as one box. The joint reading replaces both when it is a riichi tile read with
+p ≥ ``JOIN_SURE`` and surer than either part, of the suit both parts read (a part of a tile
+shows that tile's symbols), not the reading of both parts, and one part at least was read
+unsure (below ``PART_UNSURE``: a part shows an incomplete face).
+
+Two whole tiles side by side make a joint box of about two tiles and are left alone; where
+tile sizes vary (a slanted row, a heap) two whole tiles can still pass for parts, and the
+network reads their joint crop as one of them. Hence the last three conditions: tiles of two
+suits are never parts of one (renders: a 6s and a 7z of a heap), two sure readings are two
+tiles (renders: a 6s and a 7s, a 3m and a 6m), and a pair (§1) must never become one tile
+(hk valid: two 4p and two 6m of a slanted row, each pair's joint crop read as its kind).
+
+Chosen on the odd-indexed half of hk-hands valid, checked on the even half, jp-upright and
+renders (sixth session; the numbers are in the commit that added it). Geometry and acceptance
+only here; the pipeline (``vision/pipeline.py``) cuts and classifies the crops.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from vision.detect import covered, iou
+from vision.probe import Box, Reading
+from vision.types import TileDetection
+
+PART_SIZE = 0.9  # each part's area at most this × the photo's median tile area
+WHOLE_SIZE = 1.4  # the joint box's area at most this × the median ...
+MIN_WHOLE = 0.5  # ... and at least this ×
+JOIN_IOU = 0.3  # the parts overlap at most this much (more: one tile seen twice, doubles rule)
+JOIN_GAP = 0.15  # the parts lie at most this × the median tile's side apart
+JOIN_SURE = 0.9  # the joint box read as a riichi tile at least this likely
+PART_UNSURE = 0.8  # one part at least reported with a confidence below this
+NOT_JOINED = ("flower", "none")
+
+
+def _area(box: Box) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def joint_box(a: Box, b: Box) -> Box:
+    """The smallest box holding both."""
+    return (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+
+
+def _gap(a: Box, b: Box) -> float:
+    """How far apart two boxes lie (0 when they touch or overlap)."""
+    return max(0.0, max(a[0], b[0]) - min(a[2], b[2]), max(a[1], b[1]) - min(a[3], b[3]))
+
+
+def _suit(tile: str) -> str:
+    """m, p, s or z for a tile id (a red five is its suit's), the id itself otherwise (back)."""
+    return tile[-1] if len(tile) == 2 else tile
+
+
+def part_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
+    """Pairs of reports that may be two parts of one tile, with their joint box."""
+    if len(tiles) < 2:
+        return []
+    median = float(np.median([_area(t.box) for t in tiles]))
+    side = math.sqrt(median)
+    out = []
+    for i, j in itertools.combinations(range(len(tiles)), 2):
+        a, b = tiles[i].box, tiles[j].box
+        if max(_area(a), _area(b)) > PART_SIZE * median or iou(a, b) > JOIN_IOU:
+            continue
+        if _gap(a, b) > JOIN_GAP * side:
+            continue
+        whole = joint_box(a, b)
+        if not MIN_WHOLE * median <= _area(whole) <= WHOLE_SIZE * median:
+            continue
+        if any(covered(t.box, whole) > 0.5 for k, t in enumerate(tiles) if k not in (i, j)):
+            continue
+        out.append((i, j, whole))
+    return out
+
+
+def join_parts(
+    tiles: Sequence[TileDetection], read: Callable[[list[tuple[Box, bool]]], list[Reading]]
+) -> tuple[list[TileDetection], list[TileDetection]]:
+    """``tiles`` with each pair of parts that reads surely as one tile replaced by that tile
+    (the surest joint reading first; a report joins at most once). ``read`` classifies photo
+    boxes (sideways: turned upright). Returns the tiles and the joined ones."""
+    pairs = part_pairs(tiles)
+    if not pairs:
+        return list(tiles), []
+    readings = read([(whole, tiles[i].angle == 90 and tiles[j].angle == 90)
+                     for i, j, whole in pairs])
+    used: set[int] = set()
+    joined: list[TileDetection] = []
+    order = sorted(range(len(pairs)), key=lambda n: -readings[n][1])
+    for n in order:
+        i, j, whole = pairs[n]
+        tile, p, alternatives = readings[n]
+        if i in used or j in used or tile in NOT_JOINED or p < JOIN_SURE:
+            continue
+        if p <= max(tiles[i].confidence, tiles[j].confidence):
+            continue
+        if tiles[i].tile == tiles[j].tile == tile:  # may be a pair: two tiles of one kind
+            continue
+        if not _suit(tiles[i].tile) == _suit(tiles[j].tile) == _suit(tile):
+            continue
+        if min(tiles[i].confidence, tiles[j].confidence) >= PART_UNSURE:
+            continue
+        used |= {i, j}
+        angle = 90 if tiles[i].angle == 90 and tiles[j].angle == 90 else 0
+        joined.append(TileDetection(tile, whole, angle, round(p, 4), "other", alternatives))
+    kept = [t for k, t in enumerate(tiles) if k not in used]
+    return kept + joined, joined

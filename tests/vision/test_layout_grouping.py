@@ -195,3 +195,13 @@ def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
     ]
     layout = reconstruct(tiles, (1280, 960))
     assert layout.hand == hand("1s", "1s", ["pon:222z", "pon:550p", "pon:111p", "pon:444p"])
+
+
+def test_rule_a4_kita_touching_the_end_of_a_14_tile_row() -> None:
+    # the winning tile not set apart and a kita laid right after it, in line: 15 tiles in one
+    # chain, too many for a hand; without the north it is the 14 (§1), the north a kita
+    t = Table()
+    t.row("12356777899p55s")
+    t.put("8p", "win")
+    t.put("4z", "kita", gap=0.05)
+    check(t, hand("12356777899p55s", "8p", kita=1), warnings=None)

@@ -15,7 +15,8 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    upright tile with the four melds on a line right of it is read as a one-tile row too, its
    direction taken from the melds' upright tiles. A chain that runs on into a called set laid
    close after it (its last one or two tiles alike, their kind's sideways tile touching its
-   end) is also read without them.
+   end) is also read without them, and one too long for a hand without the norths at its end
+   (kita laid touching it, §A4).
 2. **Right of the row** (``grouping.py``, ``reading.py``, ``melds.py``, ``extras.py``), in
    the row end's own frame, following the line of the melds as it goes: tiles are cut into
    groups at gaps, and crowded groups into sets. The first lone upright tile set a little

@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from vision.layout.geometry import Geo, _true_dims, _unit
-from vision.layout.notation import kind, readable
+from vision.layout.notation import is_north, kind, readable
 from vision.layout.tolerances import (
     ACROSS_TOL,
     ALONG_SHORT,
@@ -119,6 +119,14 @@ def _trim(chain: list[int], tiles: list[TileDetection]) -> list[int]:
     while hi > lo and junk(chain[hi - 1]):
         hi -= 1
     return chain[lo:hi]
+
+
+def _north_tail(chain: list[int], tiles: list[TileDetection]) -> int:
+    """How many tiles at the chain's right end read as norths (kita, §A4)."""
+    m = 0
+    while m < len(chain) and is_north(tiles[chain[-1 - m]].tile):
+        m += 1
+    return m
 
 
 def _cuts(chain: list[int], geo: Geo) -> list[list[int]]:
@@ -233,6 +241,11 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
             kept.append(c)
     kept = kept[:MAX_ROWS]  # the longest chains: the hand row is among them
     kept += [cut for c in kept if len(c) > 14 for cut in _cuts(c, geo)]
+    # ... or the kita laid touching its end (§A4): read without its trailing norths too
+    for c in [c for c in kept if len(c) > 14]:
+        m = _north_tail(c, tiles)
+        if 0 < m < len(c):
+            kept.append(c[:-m])
     # Chains cut at a gap, whole again: read too, ranked after the pieces when both make a hand.
     first_joined = len(kept)
     kept += [c for key, c in joined.items() if key not in chains and 2 * face_up(c) > len(c)][

@@ -8,8 +8,9 @@
 Real held-out photos (never trained on): hk-hands ``valid`` (labels with the corrections in
 datasets/manifests/hk_valid_corrections.json unless --raw-labels: relabelled boxes, dropped
 duplicates and, unless --no-added, the audited tiles the labels leave out) and jp-upright's
-held-out fifth. Per labelled riichi tile: found (matched one-to-one: IoU ≥ 0.5, or ≥ 0.3 with each
-box holding the other's centre), found and named right;
+held-out fifth (plus, likewise, the audited tiles of
+datasets/manifests/jp_upright_corrections.json). Per labelled riichi tile: found (matched
+one-to-one: IoU ≥ 0.5, or ≥ 0.3 with each box holding the other's centre), found and named right;
 precision of the reported tiles; share of photos whose whole tile multiset is exactly right.
 Flower tiles must not be reported (a report on a flower box counts as a false tile).
 Rendered scenes (datasets.synth, seeds never used in training): red/not-red accuracy on fives,
@@ -131,8 +132,9 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
     labels = ("raw labels" if not corrected else
               "corrected labels" + (" + audited additions" if added else ""))
     hk = td.hk_photos("valid", corrected=corrected, added=added)
-    for name, photos in ((f"hk-hands valid ({labels})", hk),
-                         ("jp-upright held-out", td.jp_photos(heldout=True))):
+    jp = td.jp_photos(heldout=True, added=added and corrected)
+    jp_name = "jp-upright held-out" + (" (+ audited additions)" if added and corrected else "")
+    for name, photos in ((f"hk-hands valid ({labels})", hk), (jp_name, jp)):
         t = Tally()
         half = (Tally(), Tally())  # even-, odd-indexed photos
         losses = []
@@ -220,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=int, default=20)
     ap.add_argument("--raw-labels", action="store_true", help="hk valid without corrections")
     ap.add_argument("--no-added", action="store_true",
-                    help="hk valid corrections without the audited added tiles")
+                    help="without the audited added tiles (hk valid, jp held-out)")
     ap.add_argument("--skip-real", action="store_true")
     ap.add_argument("--worst", type=int, default=0,
                     help="list the N real photos losing most tiles (fast check: "

@@ -107,13 +107,15 @@ def load_corrections() -> dict[str, dict[int, str | None]]:
 ADDABLE = ("back", "partial", "unlabelled")
 
 
-def load_additions() -> dict[str, list[tuple[str, np.ndarray]]]:
-    """Tiles hk-hands valid leaves unlabelled, found by an audit of the benchmark's extra reports
-    (the manifest's ``added`` list): image → [(label, 640×640 box)]. A label is a riichi tile
-    seen by eye, ``back`` (a face-down tile: the set has no class for one), ``partial`` (a
-    tile cut off by the photo's edge) or ``unlabelled`` (a real tile outside the hand the set
-    labels: a discard, the wall, a heap); reports on the last two are neither right nor wrong."""
-    path = MANIFESTS / "hk_valid_corrections.json"
+def load_additions(manifest: str = "hk_valid_corrections.json"
+                   ) -> dict[str, list[tuple[str, np.ndarray]]]:
+    """Tiles a real set leaves unlabelled, found by an audit of the benchmark's extra reports
+    (the ``added`` list of hk valid's manifest, or of ``jp_upright_corrections.json`` for
+    jp-upright): image → [(label, 640×640 box)]. A label is a riichi tile seen by eye,
+    ``back`` (a face-down tile: the set has no class for one), ``partial`` (a tile cut off by
+    the photo's edge) or ``unlabelled`` (a real tile outside the hand the set labels: a
+    discard, the wall, a heap); reports on the last two are neither right nor wrong."""
+    path = MANIFESTS / manifest
     if not path.exists():
         return {}
     out: dict[str, list[tuple[str, np.ndarray]]] = {}
@@ -167,13 +169,22 @@ def jp_upright_is_heldout(name: str, names: list[str]) -> bool:
     return bool(rule(name, names))
 
 
-def jp_photos(heldout: bool) -> list[Photo]:
-    """jp-upright: standing Japanese tiles, all upright; heldout selects the evaluation part."""
+JP_MANIFEST = "jp_upright_corrections.json"
+
+
+def jp_photos(heldout: bool, added: bool = False) -> list[Photo]:
+    """jp-upright: standing Japanese tiles, all upright; heldout selects the evaluation part;
+    ``added`` appends the audited tiles its labels leave out (load_additions(JP_MANIFEST))."""
     root = SHARED / "real" / "jp-upright"
     names = sorted(os.listdir(root / "images"))
     chosen = [n for n in names if jp_upright_is_heldout(n, names) == heldout]
     photos = _photos(root, chosen, "partial")
+    extra = load_additions(JP_MANIFEST) if added else {}
     for p in photos:
+        more = extra.get(Path(p.path).name, [])
+        if more:
+            p.boxes = np.concatenate([p.boxes, np.stack([b for _, b in more])])
+            p.labels = p.labels + [t for t, _ in more]
         p.sideways = [False] * len(p.labels)
     return photos
 

@@ -102,7 +102,7 @@ def test_halves_score_odd_and_even_indexed_hk_photos_apart(
 
     hk = [photo("1m"), photo("2m"), photo("3m")]  # the stand-in reads every tile as 1m
     monkeypatch.setattr(td, "hk_photos", lambda *a, **k: hk)
-    monkeypatch.setattr(td, "jp_photos", lambda heldout: [photo("1m")])
+    monkeypatch.setattr(td, "jp_photos", lambda *a, **k: [photo("1m")])
 
     class _Reads1m:
         def tiles(self, _image: np.ndarray) -> tuple[list[TileDetection], int]:
@@ -115,3 +115,30 @@ def test_halves_score_odd_and_even_indexed_hk_photos_apart(
     assert "photos 1, labelled tiles 1" in odd and "named right 0.00%" in odd  # 2m
     assert "photos 2, labelled tiles 2" in even and "named right 50.00%" in even  # 1m, 3m
     assert out.count("odd-indexed") == 1  # jp is not split
+
+
+JP_MANIFEST = td.MANIFESTS / td.JP_MANIFEST
+JP_UPRIGHT = td.SHARED / "real" / "jp-upright"
+
+
+def test_jp_additions_are_well_formed() -> None:
+    """jp-upright's audited additions: tiles its labels leave out, cut off by the photo's edge
+    ("partial") or outside the labelled row ("unlabelled"); read from their own manifest."""
+    added = json.loads(JP_MANIFEST.read_text())["added"]
+    assert added
+    for row in added:
+        assert row["tile"] in ("partial", "unlabelled"), row
+    got = td.load_additions(td.JP_MANIFEST)
+    assert sum(len(v) for v in got.values()) == len(added)
+
+
+@pytest.mark.skipif(not JP_UPRIGHT.is_dir(), reason="../shared jp-upright is absent")
+def test_jp_additions_join_only_when_asked_and_never_on_a_labelled_tile() -> None:
+    plain = {Path(p.path).name: p for p in td.jp_photos(heldout=True)}
+    more = {Path(p.path).name: p for p in td.jp_photos(heldout=True, added=True)}
+    for image, extra in td.load_additions(td.JP_MANIFEST).items():
+        a, b = plain[image], more[image]  # every addition is in a held-out photo
+        assert b.labels == a.labels + [t for t, _ in extra]
+        assert len(b.sideways) == len(b.labels) and not any(b.sideways)
+        for _tile, box in extra:
+            assert all(br.same_tile(tuple(box), tuple(lb)) == 0 for lb in a.boxes), image

@@ -135,31 +135,6 @@ def test_rule_1_tanki_pair_touching_a_pon_is_no_row_with_its_tiles() -> None:
     )
 
 
-def test_rule_1_a_row_takes_no_tile_reported_sideways_when_another_reading_also_makes_a_hand(
-) -> None:
-    # boxes of a rendered tanki hand (hand and winning tile 1z side by side, then a minkan of
-    # 1p whose sideways tile's box is squarish): a row over the four 1p, the sideways one taken
-    # as upright, also makes 13 tiles; the reported turn decides
-    d = TileDetection
-    tiles = [
-        d("1p", (196, 169, 279, 247)), d("1z", (106, 145, 184, 224)),
-        d("8s", (446, 222, 513, 301)), d("1z", (43, 130, 125, 212)),
-        d("4s", (737, 305, 817, 373), 90), d("4s", (687, 273, 757, 362)),
-        d("1p", (362, 206, 433, 291)), d("1s", (910, 324, 975, 408)),
-        d("1s", (853, 314, 922, 396)), d("1s", (959, 353, 1042, 427), 90),
-        d("1p", (312, 192, 391, 275)), d("4s", (639, 265, 707, 348)),
-        d("0m", (1133, 365, 1208, 452)), d("8s", (498, 229, 559, 314)),
-        d("8s", (546, 259, 626, 330), 90), d("1p", (246, 192, 336, 266), 90),
-    ]
-    layout = reconstruct(tiles, (1280, 960))
-    assert layout.hand == hand(
-        "1z", "1z", ["minkan:1111p", "pon:888s", "pon:444s", "pon:111s"], kita=1, kita_aka=1
-    )
-    assert [t.group for t in layout.tiles] == [
-        "meld", "win", "meld", "hand", *["meld"] * 8, "kita", *["meld"] * 3
-    ]
-
-
 def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
     # first detections of a rendered tanki hand (1s + winning 1s set apart, four pons; the
     # 4p pon with a second box read 2p): the pon's first 4p, touching the next, is no lone

@@ -46,7 +46,6 @@ class _Reading:
     along: np.ndarray | None = None  # the row's direction, given for a one-tile row (tanki.py)
     loose: int = 0  # tiles on the row's line right of it left out (no winning tile, set or kita)
     first_gap: float | None = None  # the gap before the first group right of the row, × a
-    turned: int = 0  # row tiles the detector reported sideways (squarish ones, rows.py)
 
     @property
     def units(self) -> int:
@@ -108,7 +107,6 @@ def _read_right(
     return _Reading(
         row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along,
         len(acc.other), groups[0][0] if groups else None,
-        sum(tiles[k].angle == 90 for k in row),
     )
 
 
@@ -406,9 +404,8 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
     one that made up fewer sets from damaged tiles, then the one leaving fewer tiles on the
     row's line right of it unexplained (a row cut one tile short, its last tile taken as the
     winning tile, leaves the true one over; a row run on into a set leaves its called tile
-    over), then a row as found before one rejoined across a gap, then the row holding fewer
-    tiles the detector reported sideways, then the longer row, then the larger tiles (nearer
-    the camera: the player's own)."""
+    over), then a row as found before one rejoined across a gap, then the longer row, then
+    the larger tiles (nearer the camera: the player's own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
     size = float(np.mean([geo.scale(k) for k in reading.row]))
@@ -418,7 +415,6 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
         -float(reading.guesses),
         -float(reading.loose),
         float(not joined),
-        -float(reading.turned),
         float(len(reading.row)),
         size,
     )

@@ -176,3 +176,29 @@ def test_the_built_bank_has_no_dropped_face_and_moves_the_relabelled() -> None:
             assert (key[0], key[1] + "-red") not in where, e  # nor its red copy
         else:
             assert where.get(key) == e.tile, e
+
+
+# ---------------------------------------------------------------- the audit tool
+
+
+def test_audit_reads_source_faces_not_their_recoloured_copies() -> None:
+    from datasets.synth.audit_faces import audited_faces
+
+    img = np.zeros((fb.FACE_H, fb.FACE_W, 3), np.uint8)
+    bank = fb.FaceBank({"5p": [fb.Face("5p", img, "hk", "a.jpg#1"),
+                               fb.Face("5p", img, "hk", "a.jpg#1-redcentre")],
+                        "0p": [fb.Face("0p", img, "hk", "a.jpg#1-red")],
+                        "back": [fb.Face("back", img, "synthetic", "blue")]})
+    assert [f.style for f in audited_faces(bank)] == ["a.jpg#1"]
+
+
+def test_audit_puts_the_face_on_a_tile_inside_its_box() -> None:
+    from datasets.synth.audit_faces import on_tile
+
+    face = np.full((fb.FACE_H, fb.FACE_W, 3), 200, np.uint8)
+    face[60:100, 40:80] = 20  # the symbol
+    canvas, (x1, y1, x2, y2) = on_tile(face)
+    inner = canvas[int(y1):int(y2), int(x1):int(x2)]
+    assert inner.shape[0] > fb.FACE_H and inner.shape[1] > fb.FACE_W  # face plus a rim
+    assert (inner == 20).all(axis=2).sum() == 40 * 40  # the whole symbol, once
+    assert (canvas[:5, :5] == (60, 110, 40)).all()  # table outside the box

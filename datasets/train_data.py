@@ -46,12 +46,13 @@ class Photo:
         return self.image
 
 
-def read_yolo(label_path: Path, width: int, height: int) -> list[tuple[int, np.ndarray]]:
-    """YOLO txt lines → (class id, pixel box); polygons become their bounding boxes."""
-    out: list[tuple[int, np.ndarray]] = []
+def read_yolo(label_path: Path, width: int, height: int) -> list[tuple[int, np.ndarray, int]]:
+    """YOLO txt lines → (class id, pixel box, line index in the file); polygons become their
+    bounding boxes. The line index names a box in the manifests (face_bank_exclusions.json)."""
+    out: list[tuple[int, np.ndarray, int]] = []
     if not label_path.exists():
         return out
-    for line in label_path.read_text().splitlines():
+    for n, line in enumerate(label_path.read_text().splitlines()):
         parts = line.split()
         if len(parts) < 5:
             continue
@@ -65,7 +66,7 @@ def read_yolo(label_path: Path, width: int, height: int) -> list[tuple[int, np.n
             box = np.array([xs.min(), ys.min(), xs.max(), ys.max()])
         box = np.clip(box, 0.0, 1.0) * [width, height, width, height]
         if box[2] - box[0] >= 2 and box[3] - box[1] >= 2:
-            out.append((cls, box.astype(np.float32)))
+            out.append((cls, box.astype(np.float32), n))
     return out
 
 
@@ -74,8 +75,10 @@ def _class_map(root: Path, null_as: str) -> dict[int, str]:
     return {int(k): (v if v is not None else null_as) for k, v in raw.items()}
 
 
-def _photos(root: Path, names: list[str], null_as: str) -> list[Photo]:
+def _photos(root: Path, names: list[str], null_as: str,
+            face_fixes: dict[str, dict[int | None, str]] | None = None) -> list[Photo]:
     cmap = _class_map(root.parent if root.name in ("train", "valid") else root, null_as)
+    fixes = face_fixes or {}
     photos = []
     for name in names:
         img_path = root / "images" / name
@@ -83,10 +86,28 @@ def _photos(root: Path, names: list[str], null_as: str) -> list[Photo]:
         rows = read_yolo(root / "labels" / (Path(name).stem + ".txt"), w, h)
         if not rows:
             continue
-        boxes = np.stack([b for _, b in rows])
-        labels = [cmap[c] for c, _ in rows]
+        boxes = np.stack([b for _, b, _ in rows])
+        fix = fixes.get(name, {})
+        labels = [fix.get(line, cmap[c]) for c, _, line in rows]
         photos.append(Photo(str(img_path), boxes, labels, [None] * len(labels)))
     return photos
+
+
+def face_bank_fixes(source: str) -> dict[str, dict[int | None, str]]:
+    """The face bank's audit (datasets/manifests/face_bank_exclusions.json, every face seen by
+    eye) applied to the training photos of ``source`` (``hk``, ``jp`` or ``camerash``):
+    image → {label-file line (None for a camerash crop): label}. A relabelled face takes the
+    tile seen; a dropped face becomes ``partial``, still a tile for the detector but no class
+    for the classifier, since its crop was seen to show another tile or no clean face."""
+    path = MANIFESTS / "face_bank_exclusions.json"
+    if not path.exists():
+        return {}
+    out: dict[str, dict[int | None, str]] = {}
+    for e in json.loads(path.read_text())["faces"]:
+        if e["source"] == source:
+            tile = e["tile"] if e["action"] == "relabel" else "partial"
+            out.setdefault(e["image"], {})[e.get("box")] = tile
+    return out
 
 
 def load_corrections() -> dict[str, dict[int, str | None]]:
@@ -138,7 +159,8 @@ def hk_photos(split: str, corrected: bool = True, added: bool = False) -> list[P
     """
     root = SHARED / "real" / "hk-hands" / split
     names = sorted(os.listdir(root / "images"))
-    photos = _photos(root, names, "flower")
+    # The face bank's fixes are for training photos only: valid's labels have their own audit.
+    photos = _photos(root, names, "flower", face_bank_fixes("hk") if split == "train" else None)
     if corrected and split == "valid":
         fixes = load_corrections()
         extra = load_additions() if added else {}
@@ -178,7 +200,7 @@ def jp_photos(heldout: bool, added: bool = False) -> list[Photo]:
     root = SHARED / "real" / "jp-upright"
     names = sorted(os.listdir(root / "images"))
     chosen = [n for n in names if jp_upright_is_heldout(n, names) == heldout]
-    photos = _photos(root, chosen, "partial")
+    photos = _photos(root, chosen, "partial", None if heldout else face_bank_fixes("jp"))
     extra = load_additions(JP_MANIFEST) if added else {}
     for p in photos:
         more = extra.get(Path(p.path).name, [])
@@ -196,6 +218,7 @@ _CAMERASH = {"east": "1z", "south": "2z", "west": "3z", "north": "4z", "white": 
 def camerash_crops() -> list[tuple[np.ndarray, str]]:
     """camerash single-tile crops (MIT, © 2019 Esmond Wong) → (BGR image, label)."""
     root = SHARED / "crops" / "camerash"
+    fixes = {name: fix[None] for name, fix in face_bank_fixes("camerash").items()}
     out = []
     with open(root / "tiles-data" / "data.csv", newline="") as f:
         for row in csv.DictReader(f):
@@ -206,6 +229,9 @@ def camerash_crops() -> list[tuple[np.ndarray, str]]:
                 label = _CAMERASH[val]
             else:
                 label = val + {"characters": "m", "dots": "p", "bamboo": "s"}[kind]
+            label = fixes.get(row["image-name"], label)
+            if label == "partial":  # seen to be no clean tile face: no class to learn
+                continue
             img = cv2.imread(str(root / "tiles-resized" / row["image-name"]), cv2.IMREAD_COLOR)
             if img is not None:
                 out.append((img, label))

@@ -165,6 +165,7 @@ def eval_renders(rec: Recognizer, n: int) -> None:
     t = Tally()
     own = Tally()  # the player's tiles only (hand, win, melds, kita, dora): no distractors
     red = [0, 0]
+    red_own = [0, 0]  # the player's fives only (distractor heaps lie at steeper angles)
     side = [0, 0]
     down = [0, 0]
     for k in range(n):
@@ -183,8 +184,12 @@ def eval_renders(rec: Recognizer, n: int) -> None:
             if g.occluded:
                 continue
             if not g.face_down and g.tile[0] in "05" and g.tile[1] in "mps":
-                red[0] += (pred[i].tile in ("0m", "0p", "0s")) == g.red
+                right = (pred[i].tile in ("0m", "0p", "0s")) == g.red
+                red[0] += right
                 red[1] += 1
+                if g.group != "other":
+                    red_own[0] += right
+                    red_own[1] += 1
             side[0] += pred[i].angle == g.angle
             side[1] += 1
             down[0] += (pred[i].tile == "back") == g.face_down
@@ -193,7 +198,8 @@ def eval_renders(rec: Recognizer, n: int) -> None:
     print(own.line("renders, the player's tiles (hand/win/meld/kita/dora)"))
     print("  top confusions (label→read):",
           ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
-    print(f"  red-or-not on found fives: {red[0] / max(red[1], 1):.2%} of {red[1]} | "
+    print(f"  red-or-not on found fives: {red[0] / max(red[1], 1):.2%} of {red[1]} "
+          f"(the player's: {red_own[0] / max(red_own[1], 1):.2%} of {red_own[1]}) | "
           f"sideways right: {side[0] / max(side[1], 1):.2%} of {side[1]} | "
           f"face-down right: {down[0] / max(down[1], 1):.2%} of {down[1]}")
 

@@ -184,7 +184,7 @@ class Recognizer:
                    ) -> tuple[list[TileDetection], int]:
         """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count
         (``doubles``: the hits are known doubles, not sifted again)."""
-        named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
+        named = self._hot(named)
         if self.double_iou is not None and not doubles:
             named = self._drop_doubles(named)
         out: list[TileDetection] = []
@@ -197,11 +197,7 @@ class Recognizer:
                 continue
             if label == "none" or p[k] < MIN_TILE_PROB:
                 continue
-            x1, y1, x2, y2 = (float(v) / scale for v in box)
-            conf = float(p[k]) * min(1.0, score / 0.5)
-            angle = 90 if sideways else 0
-            alts = _alternatives(p, k)
-            out.append(TileDetection(label, (x1, y1, x2, y2), angle, round(conf, 4), "other", alts))
+            out.append(_detection((box, sideways, p, score), k, scale))
         return out, flowers
 
     def _drop_doubles(self, named: list[_Named], inside: bool = True) -> list[_Named]:
@@ -218,7 +214,7 @@ class Recognizer:
         (the pipeline's kakan probe, vision/probe.py ``added_tiles``)."""
         if self.double_iou is None:
             return []
-        named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
+        named = self._hot(named)
         # only the second hits on a whole tile: a part of a tile inside a stronger hit
         # (DOUBLE_INSIDE) is no kakan's added tile and is not handed on
         kept = {id(h) for h in self._drop_doubles(named, inside=False)}
@@ -229,7 +225,7 @@ class Recognizer:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
         ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
         short); with their next-best readings."""
-        named = [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
+        named = self._hot(named)
         if self.double_iou is not None:
             named = self._drop_doubles(named)
         out: list[TileDetection] = []
@@ -237,12 +233,13 @@ class Recognizer:
             k = int(np.argmax(p))
             if CLASSES[k] in NOT_TILES or p[k] >= MIN_TILE_PROB:
                 continue
-            x1, y1, x2, y2 = (float(v) / scale for v in box)
-            conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
-            angle = 90 if sideways else 0
-            out.append(TileDetection(CLASSES[k], (x1, y1, x2, y2), angle, conf, "other",
-                                     _alternatives(p, k)))
+            out.append(_detection((box, sideways, p, score), k, scale))
         return out
+
+    def _hot(self, named: list[_Named]) -> list[_Named]:
+        """The hits hot enough to report (``HEAT_THRESHOLD``), and the weaker ones read surely
+        (:meth:`_sure_tile`)."""
+        return [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
 
     def _sure_tile(self, hit: _Named) -> bool:
         """A weak hit worth reporting (only when ``weak_heat`` is set): at least ``weak_heat``
@@ -346,6 +343,16 @@ def drop_double_hits(named: list[_Named], limit: float, sure: float,
         if CLASSES[k] not in NOT_TILES:
             tiles.append((hit[0], k))
     return kept
+
+
+def _detection(hit: _Named, k: int, scale: float) -> TileDetection:
+    """A named hit reported as class ``k``, its box back in the photo's pixels; the confidence
+    is the reading's probability, lowered for a hit the detector barely heats (under 0.5)."""
+    box, sideways, p, score = hit
+    x1, y1, x2, y2 = (float(v) / scale for v in box)
+    conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
+    return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",
+                         _alternatives(p, k))
 
 
 def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:

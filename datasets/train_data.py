@@ -20,6 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from datasets.synth.faces import Exclusion, load_exclusions
 from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
 
 REPO = Path(__file__).resolve().parent.parent
@@ -76,7 +77,7 @@ def _class_map(root: Path, null_as: str) -> dict[int, str]:
 
 
 def _photos(root: Path, names: list[str], null_as: str,
-            face_fixes: dict[str, dict[int | None, str]] | None = None) -> list[Photo]:
+            face_fixes: dict[str, dict[int | None, Exclusion]] | None = None) -> list[Photo]:
     cmap = _class_map(root.parent if root.name in ("train", "valid") else root, null_as)
     fixes = face_fixes or {}
     photos = []
@@ -88,26 +89,43 @@ def _photos(root: Path, names: list[str], null_as: str,
             continue
         boxes = np.stack([b for _, b, _ in rows])
         fix = fixes.get(name, {})
-        labels = [fix.get(line, cmap[c]) for c, _, line in rows]
+        labels = [_fixed(cmap[c], fix.get(line)) for c, _, line in rows]
         photos.append(Photo(str(img_path), boxes, labels, [None] * len(labels)))
     return photos
 
 
-def face_bank_fixes(source: str) -> dict[str, dict[int | None, str]]:
+def face_bank_fixes(source: str) -> dict[str, dict[int | None, Exclusion]]:
     """The face bank's audit (datasets/manifests/face_bank_exclusions.json, every face seen by
-    eye) applied to the training photos of ``source`` (``hk``, ``jp`` or ``camerash``):
-    image → {label-file line (None for a camerash crop): label}. A relabelled face takes the
-    tile seen; a dropped face becomes ``partial``, still a tile for the detector but no class
-    for the classifier, since its crop was seen to show another tile or no clean face."""
+    eye; :func:`datasets.synth.faces.load_exclusions`) for the training photos of ``source``
+    (``hk``, ``jp`` or ``camerash``): image → {label-file line (None for a camerash crop):
+    entry}. Applied by :func:`_fixed`."""
     path = MANIFESTS / "face_bank_exclusions.json"
     if not path.exists():
         return {}
-    out: dict[str, dict[int | None, str]] = {}
-    for e in json.loads(path.read_text())["faces"]:
-        if e["source"] == source:
-            tile = e["tile"] if e["action"] == "relabel" else "partial"
-            out.setdefault(e["image"], {})[e.get("box")] = tile
+    out: dict[str, dict[int | None, Exclusion]] = {}
+    for e in load_exclusions(path):
+        if e.source == source:
+            out.setdefault(e.image, {})[e.box] = e
     return out
+
+
+def _fixed(label: str, fix: Exclusion | None) -> str:
+    """A training label after the face bank's audit: a relabelled face takes the tile seen; a
+    dropped one becomes ``partial``, still a tile for the detector but no class for the
+    classifier (its crop was seen to show another tile or no clean face)."""
+    if fix is None:
+        return label
+    if fix.label != label:  # the manifest was written against these labels
+        raise ValueError(f"face bank entry {fix} names label {fix.label}, the data says {label}")
+    return fix.tile or "partial"
+
+
+def _append(photo: Photo, more: list[tuple[str, np.ndarray]]) -> None:
+    """Audited boxes the labels leave out (:func:`load_additions`) added to ``photo``."""
+    if more:
+        photo.boxes = np.concatenate([photo.boxes, np.stack([b for _, b in more])])
+        photo.labels = photo.labels + [t for t, _ in more]
+        photo.sideways = photo.sideways + [None] * len(more)
 
 
 def load_corrections() -> dict[str, dict[int, str | None]]:
@@ -174,11 +192,7 @@ def hk_photos(split: str, corrected: bool = True, added: bool = False) -> list[P
                 p.boxes = p.boxes[keep]
                 p.labels = [p.labels[i] for i in keep]
                 p.sideways = [p.sideways[i] for i in keep]
-            more = extra.get(Path(p.path).name, [])
-            if more:
-                p.boxes = np.concatenate([p.boxes, np.stack([b for _, b in more])])
-                p.labels = p.labels + [t for t, _ in more]
-                p.sideways = p.sideways + [None] * len(more)
+            _append(p, extra.get(Path(p.path).name, []))
     return photos
 
 
@@ -203,11 +217,8 @@ def jp_photos(heldout: bool, added: bool = False) -> list[Photo]:
     photos = _photos(root, chosen, "partial", None if heldout else face_bank_fixes("jp"))
     extra = load_additions(JP_MANIFEST) if added else {}
     for p in photos:
-        more = extra.get(Path(p.path).name, [])
-        if more:
-            p.boxes = np.concatenate([p.boxes, np.stack([b for _, b in more])])
-            p.labels = p.labels + [t for t, _ in more]
-        p.sideways = [False] * len(p.labels)
+        _append(p, extra.get(Path(p.path).name, []))
+        p.sideways = [False] * len(p.labels)  # every jp-upright tile stands upright
     return photos
 
 
@@ -229,7 +240,7 @@ def camerash_crops() -> list[tuple[np.ndarray, str]]:
                 label = _CAMERASH[val]
             else:
                 label = val + {"characters": "m", "dots": "p", "bamboo": "s"}[kind]
-            label = fixes.get(row["image-name"], label)
+            label = _fixed(label, fixes.get(row["image-name"]))
             if label == "partial":  # seen to be no clean tile face: no class to learn
                 continue
             img = cv2.imread(str(root / "tiles-resized" / row["image-name"]), cv2.IMREAD_COLOR)

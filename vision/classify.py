@@ -116,8 +116,7 @@ class TileClassifier:
         probs = self._read([cut_tile(image, b, s, scale) for b, s in zip(boxes, sideways,
                                                                           strict=True)])
         return self._second_looks(
-            probs, range(len(boxes)),
-            lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
+            probs, lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """N×len(CLASSES) class probabilities of crops the caller cut (48×64 BGR), each read
@@ -126,11 +125,11 @@ class TileClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         return self._read(crops)
 
-    def _second_looks(self, probs: np.ndarray, recuttable: Sequence[int],
+    def _second_looks(self, probs: np.ndarray,
                       recut: Callable[[int, float], np.ndarray]) -> np.ndarray:
-        """``probs`` with each unsure row of ``recuttable`` averaged with its looser looks
-        (``recut(i, margin)``, one batched call for all) when those looks agree."""
-        unsure = [i for i in recuttable if probs[i].max() < self.wide_below]
+        """``probs`` with each unsure row averaged with its looser looks (``recut(i, margin)``,
+        one batched call for all) when those looks agree."""
+        unsure = [i for i in range(len(probs)) if probs[i].max() < self.wide_below]
         if not self.wide or not unsure:
             return probs
         looks = [recut(i, m) for i in unsure for m in self.wide]

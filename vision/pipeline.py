@@ -189,7 +189,8 @@ class Recognizer:
             named = self._drop_doubles(named)
         out: list[TileDetection] = []
         flowers = 0
-        for box, sideways, p, score in named:
+        for hit in named:
+            p = hit[2]
             k = int(np.argmax(p))
             label = CLASSES[k]
             if label == "flower":
@@ -197,7 +198,7 @@ class Recognizer:
                 continue
             if label == "none" or p[k] < MIN_TILE_PROB:
                 continue
-            out.append(_detection((box, sideways, p, score), k, scale))
+            out.append(_detection(hit, k, scale))
         return out, flowers
 
     def _drop_doubles(self, named: list[_Named], inside: bool = True) -> list[_Named]:
@@ -229,11 +230,12 @@ class Recognizer:
         if self.double_iou is not None:
             named = self._drop_doubles(named)
         out: list[TileDetection] = []
-        for box, sideways, p, score in named:
+        for hit in named:
+            p = hit[2]
             k = int(np.argmax(p))
             if CLASSES[k] in NOT_TILES or p[k] >= MIN_TILE_PROB:
                 continue
-            out.append(_detection((box, sideways, p, score), k, scale))
+            out.append(_detection(hit, k, scale))
         return out
 
     def _hot(self, named: list[_Named]) -> list[_Named]:

@@ -36,6 +36,7 @@ from datasets.synth.faces import (
     load_exclusions,
 )
 from vision.classify import CLASSES, TileClassifier
+from vision.pipeline import MODELS, Recognizer
 
 REPO = Path(__file__).resolve().parents[2]
 DERIVED = ("-red", "-redcentre", "-nored")  # recoloured copies of an audited face
@@ -140,7 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=REPO / ".dev" / "bank_audit",
                     help="folder for the CSV and the contact sheets")
     ap.add_argument("--shared", type=Path, default=None, help="the shared datasets folder")
-    ap.add_argument("--model", type=Path, default=REPO / "models" / "tile_classifier.onnx")
+    ap.add_argument("--models", type=Path, default=MODELS,
+                    help="folder with the shipped models (read as the product reads them)")
     ap.add_argument("--low", type=float, default=0.6,
                     help="also list faces read as their label with probability below this")
     ap.add_argument("--threads", type=int, default=1)
@@ -151,13 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                          "many wrong ones)")
     args = ap.parse_args(argv)
 
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = args.threads
-    opts.inter_op_num_threads = 1
-    clf = TileClassifier(ort.InferenceSession(str(args.model), opts,
-                                              providers=["CPUExecutionProvider"]), turn=True)
+    clf = Recognizer(args.models, threads=args.threads).classifier
     root = args.shared or default_shared()
     print(f"building the face bank from {root} without exclusions ...", file=sys.stderr)
     bank = build_bank(root, exclusions=())

@@ -30,19 +30,31 @@ def test_fixes_follow_the_label_files_lines(tmp_path: Path, monkeypatch: pytest.
                                             ) -> None:
     _fake_set(tmp_path / "set")
     _manifest(tmp_path, [
-        {"source": "jp", "image": "a.jpg", "box": 2, "label": "3s", "action": "relabel",
-         "tile": "6s"},
-        {"source": "jp", "image": "a.jpg", "box": 3, "label": "3s", "action": "drop"},
-        {"source": "hk", "image": "a.jpg", "box": 0, "label": "1m", "action": "relabel",
-         "tile": "8m"},
+        {"source": "jp", "image": "a.jpg", "box": 2, "label": "3s", "seen": "six sticks",
+         "action": "relabel", "tile": "6s"},
+        {"source": "jp", "image": "a.jpg", "box": 3, "label": "3s", "seen": "covered",
+         "action": "drop"},
+        {"source": "hk", "image": "a.jpg", "box": 0, "label": "1m", "seen": "八萬",
+         "action": "relabel", "tile": "8m"},
     ])
     monkeypatch.setattr(td, "MANIFESTS", tmp_path)
     fixes = td.face_bank_fixes("jp")
-    assert fixes == {"a.jpg": {2: "6s", 3: "partial"}}
+    assert {line: e.tile for line, e in fixes["a.jpg"].items()} == {2: "6s", 3: None}
     (photo,) = td._photos(tmp_path / "set", ["a.jpg"], "partial", fixes)
     assert photo.labels == ["1m", "6s", "partial", "partial"]
     (plain,) = td._photos(tmp_path / "set", ["a.jpg"], "partial")
     assert plain.labels == ["1m", "3s", "3s", "partial"]
+
+
+def test_an_entry_naming_another_label_is_refused(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    # written against the data's labels: a mismatch means the manifest or the data changed
+    _fake_set(tmp_path / "set")
+    _manifest(tmp_path, [{"source": "jp", "image": "a.jpg", "box": 0, "label": "9m",
+                          "seen": "x", "action": "drop"}])
+    monkeypatch.setattr(td, "MANIFESTS", tmp_path)
+    with pytest.raises(ValueError, match="names label"):
+        td._photos(tmp_path / "set", ["a.jpg"], "partial", td.face_bank_fixes("jp"))
 
 
 def test_no_manifest_no_fixes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

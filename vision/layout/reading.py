@@ -44,8 +44,12 @@ class _Reading:
     warnings: list[str]
     guesses: int = 0  # sets the hand's count made up from damaged tiles (shortfall.py)
     along: np.ndarray | None = None  # the row's direction, given for a one-tile row (tanki.py)
-    loose: int = 0  # tiles on the row's line right of it left out (no winning tile, set or kita)
     first_gap: float | None = None  # the gap before the first group right of the row, × a
+
+    @property
+    def loose(self) -> int:
+        """Tiles on the row's line right of it left out (no winning tile, set or kita)."""
+        return len(self.other_right)
 
     @property
     def units(self) -> int:
@@ -106,7 +110,7 @@ def _read_right(
     )
     return _Reading(
         row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along,
-        len(acc.other), groups[0][0] if groups else None,
+        groups[0][0] if groups else None,
     )
 
 

@@ -10,6 +10,12 @@ weights, see ``datasets/train_init.py``; ``--init`` takes a saved ``.pt``)::
     OMP_NUM_THREADS=1 nice -n 19 .venv/bin/python -m datasets.train --only cls \
         --init-onnx models/tile_classifier.onnx --focus --lr 3e-4 --minutes 60 ...
 
+Fine-tune of the shipped detector (same import; ``--det-size`` crops of that side, smaller than
+the default 512 for CPU speed; ``--det-mix HK,JP,REND`` shares of the sampled photos)::
+
+    OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python -m datasets.train --only det \
+        --init-onnx models/tile_detector.onnx --lr 3e-4 --det-batch 8 --det-size 384 ...
+
 ``--focus-real KIND:W,...`` sets the real kinds' focus weights (default ``FOCUS_REAL``);
 ``--rotate P,DEG`` turns a share P of the classifier crops by up to ±DEG degrees
 (``train_data.rotated_crop``). Both are off by default, so earlier commands reproduce; the runs
@@ -40,10 +46,15 @@ from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
 from datasets import train_data as td
-from datasets.train_init import check_against_onnx, classifier_from_onnx, freeze_batchnorm
+from datasets.train_init import (
+    check_against_onnx,
+    classifier_from_onnx,
+    detector_from_onnx,
+    freeze_batchnorm,
+)
 from datasets.train_nets import ClsNet, DetNet
 from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile, to_input
-from vision.detect import SIZE_UNIT, STRIDE
+from vision.detect import SIZE_UNIT, STRIDE, prepare
 
 DET_SIZE = 512
 
@@ -115,8 +126,10 @@ def _gaussian(heat: np.ndarray, cx: float, cy: float, sx: float, sy: float) -> N
 class DetData(Dataset):
     """Random crops of photos at random scale/turn, with CenterNet targets."""
 
-    def __init__(self, photos: list[td.Photo], weights: np.ndarray, length: int) -> None:
+    def __init__(self, photos: list[td.Photo], weights: np.ndarray, length: int,
+                 size: int = DET_SIZE) -> None:
         self.photos, self.weights, self.length = photos, weights / weights.sum(), length
+        self.size = size
 
     def __len__(self) -> int:
         return self.length
@@ -141,22 +154,22 @@ class DetData(Dataset):
         size = np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
         target = math.exp(rng.uniform(math.log(20), math.log(140)))
         s = float(np.clip(target / max(size, 1.0), 0.15, 3.0))
-        # random crop window of DET_SIZE/s source pixels
-        win = DET_SIZE / s
+        # random crop window of size/s source pixels
+        size = self.size
+        win = size / s
         x0 = rng.uniform(min(0, w - win), max(0, w - win))
         y0 = rng.uniform(min(0, h - win), max(0, h - win))
         mat = np.float32([[s, 0, -x0 * s], [0, s, -y0 * s]])
         bg = rng.uniform(0, 255, 3).tolist()
-        out = cv2.warpAffine(img, mat, (DET_SIZE, DET_SIZE), flags=cv2.INTER_AREA if s < 1 else
+        out = cv2.warpAffine(img, mat, (size, size), flags=cv2.INTER_AREA if s < 1 else
                              cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
         out = td.photometric(out, rng, 0.8)
         b = (boxes - [x0, y0, x0, y0]) * s
         return (torch.from_numpy(out[..., ::-1].transpose(2, 0, 1).copy()),
                 *self.targets(b, side))
 
-    @staticmethod
-    def targets(boxes: np.ndarray, side: np.ndarray) -> tuple[torch.Tensor, ...]:
-        n = DET_SIZE // STRIDE
+    def targets(self, boxes: np.ndarray, side: np.ndarray) -> tuple[torch.Tensor, ...]:
+        n = self.size // STRIDE
         heat = np.zeros((n, n), np.float32)
         weight = np.ones((n, n), np.float32)
         reg = np.zeros((4, n, n), np.float32)
@@ -165,8 +178,8 @@ class DetData(Dataset):
         sidem = np.zeros((n, n), np.float32)
         for (x1, y1, x2, y2), sd in zip(boxes, side, strict=True):
             bw, bh = x2 - x1, y2 - y1
-            cx1, cy1 = np.clip([x1, y1], 0, DET_SIZE)
-            cx2, cy2 = np.clip([x2, y2], 0, DET_SIZE)
+            cx1, cy1 = np.clip([x1, y1], 0, self.size)
+            cx2, cy2 = np.clip([x2, y2], 0, self.size)
             vis = max(0, cx2 - cx1) * max(0, cy2 - cy1) / max(bw * bh, 1e-6)
             if vis <= 0:
                 continue
@@ -192,6 +205,33 @@ class DetData(Dataset):
                         if sd >= 0:
                             sidet[jy, jx], sidem[jy, jx] = float(sd), wgt
         return tuple(torch.from_numpy(a) for a in (heat, weight, reg, regm, sidet, sidem))
+
+
+def det_weights(n_hk: int, n_jp: int, n_rend: int, mix: str | None) -> np.ndarray:
+    """Sampling weight of each detector photo (hk, then jp, then rendered).
+
+    ``mix`` = ``"HK,JP,REND"`` shares of the samples, each group's photos alike (a group with no
+    photos gives its share to none); ``None``: real and rendered half each (real photos alike).
+    """
+    n = n_hk + n_jp + n_rend
+    if mix is None:
+        wts = np.ones(n)
+        if n_rend:
+            wts[: n_hk + n_jp] /= n_hk + n_jp
+            wts[n_hk + n_jp :] /= n_rend
+        return wts
+    shares = [float(v) for v in mix.split(",")]
+    if len(shares) != 3 or min(shares) < 0 or sum(shares) <= 0:
+        raise ValueError(f"--det-mix wants three shares HK,JP,REND, got {mix!r}")
+    wts = np.zeros(n)
+    start = 0
+    for count, share in zip((n_hk, n_jp, n_rend), shares, strict=True):
+        if count:
+            wts[start : start + count] = share / count
+        start += count
+    if wts.sum() <= 0:
+        raise ValueError(f"--det-mix {mix!r} leaves no photo to sample")
+    return wts
 
 
 def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem) -> torch.Tensor:
@@ -428,7 +468,13 @@ def main(argv: list[str] | None = None) -> int:
                     "(default 2e-3 detector, 3e-3 classifier)")
     ap.add_argument("--init", default=None, help="start the classifier from this .pt")
     ap.add_argument("--init-onnx", default=None,
-                    help="start the classifier from this exported ONNX (datasets/train_init.py)")
+                    help="with --only det|cls: start that model from this exported ONNX "
+                         "(datasets/train_init.py)")
+    ap.add_argument("--det-size", type=int, default=DET_SIZE,
+                    help="detector training crop side in pixels (a multiple of 32)")
+    ap.add_argument("--det-mix", default=None,
+                    help="detector shares of hk, jp and rendered photos as HK,JP,REND "
+                         "(default: real and rendered half each, every photo alike)")
     ap.add_argument("--focus", action="store_true",
                     help="classifier: draw misread real crops and FOCUS_* kinds more often")
     ap.add_argument("--focus-real", default=None,
@@ -443,8 +489,12 @@ def main(argv: list[str] | None = None) -> int:
     finetune = bool(args.init or args.init_onnx)
     rot_p, rot_deg = (float(v) for v in args.rotate.split(","))
     td.ROTATE_P, td.ROTATE_DEG = rot_p, rot_deg
-    if finetune and args.only != "cls":
-        ap.error("--init/--init-onnx start a classifier fine-tune: add --only cls")
+    if args.init and args.only != "cls":
+        ap.error("--init starts a classifier fine-tune: add --only cls")
+    if args.init_onnx and args.only is None:
+        ap.error("--init-onnx starts a fine-tune of one model: add --only det or --only cls")
+    if args.det_size % 32:
+        ap.error("--det-size must be a multiple of 32")
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -462,17 +512,15 @@ def main(argv: list[str] | None = None) -> int:
     if device.type == "cpu":
         torch.set_num_threads(args.threads or max(1, os.cpu_count() or 1))
     log(f"args {vars(args)}")
-    photos = td.hk_photos("train") + td.jp_photos(heldout=False)
+    hk, jp = td.hk_photos("train"), td.jp_photos(heldout=False)
+    photos = hk + jp
     for p in tqdm(photos, desc="load photos", file=sys.stdout, mininterval=5):
         p.load()
     renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers))
     n_real = len(photos)
     log(f"real photos {n_real} (hk train + jp-upright train), rendered scenes {len(renders)}")
     all_photos = photos + renders
-    wts = np.array([1.0] * len(photos) + [1.0] * len(renders))
-    if renders:  # real and rendered each half the detector's samples
-        wts[:n_real] /= n_real
-        wts[n_real:] /= len(renders)
+    wts = det_weights(len(hk), len(jp), len(renders), args.det_mix)
     total = args.minutes * 60
     kw = dict(num_workers=args.workers, pin_memory=device.type == "cuda",
               persistent_workers=args.workers > 0, drop_last=True)
@@ -482,10 +530,23 @@ def main(argv: list[str] | None = None) -> int:
     stats = {"real_photos": n_real, "rendered_scenes": len(renders), "args": vars(args)}
 
     if args.only in (None, "det"):
-        det = DetNet().to(device)
-        loader = DataLoader(DetData(all_photos, wts, 10**7), batch_size=args.det_batch, **kw)
+        if args.init_onnx:
+            det = detector_from_onnx(args.init_onnx)
+            probe = photos[:: max(1, n_real // 4)][:4]
+            diff = max(check_against_onnx(det, args.init_onnx, prepare(p.load())[0])
+                       for p in probe)
+            log(f"imported {args.init_onnx}: max |output − onnxruntime| = {diff:.2e} on "
+                f"{len(probe)} photos")
+            if diff > 1e-3:
+                raise SystemExit("the imported detector does not reproduce the ONNX outputs")
+        else:
+            det = DetNet()
+        det = det.to(device)
+        data = DetData(all_photos, wts, 10**7, args.det_size)
+        loader = DataLoader(data, batch_size=args.det_batch, **kw)
         secs = total * (args.det_share if args.only is None else 1.0)
-        train_loop("detector", det, loader, det_loss, secs, device, args.lr or 2e-3, log)
+        train_loop("detector", det, loader, det_loss, secs, device, args.lr or 2e-3, log,
+                   freeze_bn=finetune, ckpt=out / "tile_detector.pt")
         torch.save(det.state_dict(), out / "tile_detector.pt")  # for fine-tuning later
         export(det, torch.zeros(1, 3, 512, 512), out / "tile_detector.onnx",
                {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})

@@ -1,11 +1,13 @@
-"""Start a fine-tune from a shipped ONNX classifier (its PyTorch weights were not kept).
+"""Start a fine-tune from a shipped ONNX model (their PyTorch weights were not kept).
 
 ``torch.onnx.export`` folds each BatchNorm into the convolution before it (the exported graph is
 Conv(+bias) → Relu … ReduceMean → Gemm, nothing else with weights). Folding loses nothing for
-inference, so the folded weights go back into :class:`datasets.train_nets.ClsNet` exactly:
-each Conv2d gets the folded kernel and its BatchNorm becomes the identity plus the folded bias
-(mean 0, variance 1 − eps, scale 1, shift = bias). :func:`check_against_onnx` proves the
-import: the torch model's logits equal onnxruntime's on real inputs.
+inference, so the folded weights go back into :class:`datasets.train_nets.ClsNet` or
+:class:`~datasets.train_nets.DetNet` exactly: each Conv2d gets the folded kernel and its
+BatchNorm becomes the identity plus the folded bias (mean 0, variance 1 − eps, scale 1, shift =
+bias); a convolution without a BatchNorm (the detector's FPN laterals and head) gets its own
+bias. :func:`check_against_onnx` proves the import: the torch model's outputs equal
+onnxruntime's on real inputs.
 
 During the fine-tune the BatchNorms keep these statistics (``freeze_batchnorm``): the network
 trained is then exactly the one exported, and small CPU batches cannot disturb the statistics.
@@ -19,7 +21,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from datasets.train_nets import ClsNet
+from datasets.train_nets import ClsNet, DetNet
+from vision.classify import CROP_H, CROP_W
 
 
 def _initializers(path: Path) -> tuple[list[str], dict[str, np.ndarray], list[tuple[str, list]]]:
@@ -33,37 +36,87 @@ def _initializers(path: Path) -> tuple[list[str], dict[str, np.ndarray], list[tu
     return ops, inits, nodes
 
 
-def classifier_from_onnx(path: Path | str, n_classes: int) -> ClsNet:
-    """A :class:`ClsNet` holding the weights of the exported classifier at ``path``."""
-    ops, inits, nodes = _initializers(Path(path))
-    allowed = {"Conv", "Relu", "MaxPool", "Add", "ReduceMean", "Gemm"}
+def _batchnorm_after(net: nn.Module, name: str) -> nn.BatchNorm2d | None:
+    """The BatchNorm right after the convolution ``name`` in its ``Sequential``, if any."""
+    if "." not in name:
+        return None
+    parent, index = name.rsplit(".", 1)
+    seq = net.get_submodule(parent)
+    if not isinstance(seq, nn.Sequential) or int(index) + 1 >= len(seq):
+        return None
+    nxt = seq[int(index) + 1]
+    return nxt if isinstance(nxt, nn.BatchNorm2d) else None
+
+
+def _conv_call_order(net: nn.Module, example: torch.Tensor) -> list[str]:
+    """Names of ``net``'s Conv2d modules in the order the forward pass runs them, which is the
+    order of the exported graph's Conv nodes (registration order differs, e.g. the FPN)."""
+    order: list[str] = []
+    hooks = [
+        m.register_forward_hook(lambda *_, n=name: order.append(n))
+        for name, m in net.named_modules()
+        if isinstance(m, nn.Conv2d)
+    ]
+    try:
+        with torch.no_grad():
+            net.eval()(example)
+    finally:
+        for h in hooks:
+            h.remove()
+    return order
+
+
+def _import_folded(net: nn.Module, path: Path, example: torch.Tensor, allowed: set[str]) -> None:
+    """Copy the exported weights at ``path`` into ``net`` (see the module docstring)."""
+    ops, inits, nodes = _initializers(path)
     if not set(ops) <= allowed:
         raise ValueError(f"unexpected ops in {path}: {sorted(set(ops) - allowed)}")
     convs = [inp for op, inp in nodes if op == "Conv"]
     gemms = [inp for op, inp in nodes if op == "Gemm"]
-    net = ClsNet(n_classes)
-    pairs = [
-        (m, net.get_submodule(name.rsplit(".", 1)[0] + ".1"))
-        for name, m in net.named_modules()
-        if isinstance(m, nn.Conv2d)
-    ]
-    if len(convs) != len(pairs) or len(gemms) != 1:
+    linears = [m for m in net.modules() if isinstance(m, nn.Linear)]
+    names = _conv_call_order(net, example)
+    if len(convs) != len(names) or len(gemms) != len(linears):
         raise ValueError(f"{path}: {len(convs)} convs / {len(gemms)} gemms, expected "
-                         f"{len(pairs)} / 1")
+                         f"{len(names)} / {len(linears)}")
+
+    def put(param: torch.Tensor, key: str) -> None:
+        value = np.array(inits[key])
+        if tuple(value.shape) != tuple(param.shape):
+            raise ValueError(f"shape {value.shape} ≠ {tuple(param.shape)} for {key}")
+        param.copy_(torch.from_numpy(value))
+
     with torch.no_grad():
-        for (conv, bn), inp in zip(pairs, convs, strict=True):
-            w, b = inits[inp[1]], inits[inp[2]]
-            if tuple(w.shape) != tuple(conv.weight.shape):
-                raise ValueError(f"shape {w.shape} ≠ {tuple(conv.weight.shape)} for {inp[1]}")
-            conv.weight.copy_(torch.from_numpy(np.array(w)))
+        for name, inp in zip(names, convs, strict=True):
+            conv = net.get_submodule(name)
+            put(conv.weight, inp[1])
+            bn = _batchnorm_after(net, name)
+            if bn is None:  # a convolution with its own bias (no BatchNorm to fold)
+                put(conv.bias, inp[2])
+                continue
             bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(np.array(b)))
+            put(bn.bias, inp[2])
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
-        w, b = inits[gemms[0][1]], inits[gemms[0][2]]
-        net.fc.weight.copy_(torch.from_numpy(np.array(w)))
-        net.fc.bias.copy_(torch.from_numpy(np.array(b)))
-    return net.eval()
+        for lin, inp in zip(linears, gemms, strict=True):
+            put(lin.weight, inp[1])
+            put(lin.bias, inp[2])
+    net.eval()
+
+
+def classifier_from_onnx(path: Path | str, n_classes: int) -> ClsNet:
+    """A :class:`ClsNet` holding the weights of the exported classifier at ``path``."""
+    net = ClsNet(n_classes)
+    allowed = {"Conv", "Relu", "MaxPool", "Add", "ReduceMean", "Gemm"}
+    _import_folded(net, Path(path), torch.zeros(1, 3, CROP_H, CROP_W), allowed)
+    return net
+
+
+def detector_from_onnx(path: Path | str) -> DetNet:
+    """A :class:`DetNet` holding the weights of the exported detector at ``path``."""
+    net = DetNet()
+    allowed = {"Conv", "Relu", "Add", "Constant", "Resize"}
+    _import_folded(net, Path(path), torch.zeros(1, 3, 64, 64), allowed)
+    return net
 
 
 def freeze_batchnorm(model: nn.Module) -> None:
@@ -74,7 +127,7 @@ def freeze_batchnorm(model: nn.Module) -> None:
 
 
 def check_against_onnx(model: nn.Module, path: Path | str, x: np.ndarray) -> float:
-    """Largest |torch logit − onnxruntime logit| on ``x`` (N×3×64×48 float32)."""
+    """Largest |torch output − onnxruntime output| on ``x`` (the model's input, float32)."""
     import onnxruntime as ort
 
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])

@@ -164,3 +164,17 @@ def test_a_blank_white_dragon_counts_from_a_lower_heat() -> None:
     assert tiles[0].box == (0, 0, 40, 60)
     rec.weak_heat = None
     assert rec.detections(hits)[0] == []
+
+
+def test_detector_import_from_onnx_reproduces_onnxruntime() -> None:
+    """datasets/train_init.py: a detector fine-tune starts from exactly the shipped network
+    (its FPN runs convolutions in another order than it registers them, and its laterals and
+    head carry their own biases, with no BatchNorm to fold)."""
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    from datasets.train_init import check_against_onnx, detector_from_onnx
+
+    path = MODELS / "tile_detector.onnx"
+    net = detector_from_onnx(path)
+    x = np.random.default_rng(5).random((1, 3, 160, 224)).astype(np.float32)
+    assert check_against_onnx(net, path, x) < 1e-3

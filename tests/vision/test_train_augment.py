@@ -68,3 +68,47 @@ def test_parse_focus_reads_kind_weights_and_defaults_to_focus_real() -> None:
         parse_focus("4x:3")
     with pytest.raises(ValueError):
         parse_focus("4p")
+
+
+def test_det_weights_default_halves_real_and_rendered() -> None:
+    from datasets.train import det_weights
+
+    w = det_weights(6, 2, 4, None)
+    assert w[:8].sum() == pytest.approx(w[8:].sum())
+    assert len(set(w[:8])) == 1 and len(set(w[8:])) == 1
+    assert np.all(det_weights(6, 2, 0, None) == 1.0)  # no renders: every photo alike
+
+
+def test_det_weights_mix_gives_each_group_its_share() -> None:
+    from datasets.train import det_weights
+
+    w = det_weights(6, 2, 4, "0.5,0.2,0.3")
+    assert w[:6].sum() / w.sum() == pytest.approx(0.5)
+    assert w[6:8].sum() / w.sum() == pytest.approx(0.2)
+    assert w[8:].sum() / w.sum() == pytest.approx(0.3)
+    w = det_weights(6, 0, 4, "0.5,0.2,0.3")  # no jp photos: its share goes to nobody
+    assert w[:6].sum() / w.sum() == pytest.approx(0.5 / 0.8)
+    with pytest.raises(ValueError):
+        det_weights(6, 2, 4, "1,1")
+    with pytest.raises(ValueError):
+        det_weights(0, 2, 4, "1,0,0")
+
+
+def test_det_data_crop_size_sets_input_and_target_maps() -> None:
+    from datasets.train import DetData
+    from vision.detect import STRIDE
+
+    img, box = _photo_with_tile()
+
+    class _Photo:
+        boxes = box[None].copy()
+        sideways = [False]
+
+        @staticmethod
+        def load() -> np.ndarray:
+            return img
+
+    data = DetData([_Photo()], np.ones(1), 1, size=192)
+    x, heat, weight, *_ = data[0]
+    assert tuple(x.shape) == (3, 192, 192)
+    assert tuple(heat.shape) == (192 // STRIDE, 192 // STRIDE) == tuple(weight.shape)

@@ -6,12 +6,14 @@ import argparse
 import json
 import sys
 import time
+import traceback
 from collections.abc import Callable, Iterable
 from typing import Any, TextIO
 
 from engine.errors import InputError
 
 EXIT_BAD_INPUT = 2
+EXIT_FAILURE = 1  # not in CONTRACT.md (0 and 2 are): a failure of ours, never bad input
 
 
 def _emit(obj: Any, out: TextIO) -> None:
@@ -19,13 +21,27 @@ def _emit(obj: Any, out: TextIO) -> None:
 
 
 def _read_text(path: str | None) -> str:
+    """The input as text. Bytes are decoded here, not by the stream, so text that is not
+    UTF-8 is bad input (exit 2) under any locale; a leading byte-order mark is skipped."""
     if path is None or path == "-":
-        return sys.stdin.read()
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream without bytes under it (tests, embedding)
+            return sys.stdin.read().removeprefix("\ufeff")
+        data = stream.read()
+        where = "standard input"
+    else:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise InputError("unreadable_file", f"cannot read {path}: {exc.strerror}") from exc
+        where = path
     try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except OSError as exc:
-        raise InputError("unreadable_file", f"cannot read {path}: {exc.strerror}") from exc
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            "bad_json", f"{where} is not UTF-8 text: byte {exc.start} cannot be read"
+        ) from exc
 
 
 def _parse_json(text: str, where: str = "input") -> Any:
@@ -35,15 +51,40 @@ def _parse_json(text: str, where: str = "input") -> Any:
         raise InputError(
             "bad_json", f"{where} is not valid JSON: {exc.msg} at {exc.lineno}:{exc.colno}"
         ) from exc
+    except RecursionError as exc:  # arrays/objects nested thousands deep
+        raise InputError("bad_json", f"{where} is nested too deeply to read") from exc
+
+
+def _answer(
+    fn: Callable[[Any], dict[str, Any]], text: str, where: str, parse: bool = True
+) -> tuple[Any, int]:
+    """``fn`` of the JSON ``text`` (of ``text`` itself without ``parse``) and the exit status:
+    0, 2 for bad input, 1 for a failure of ours (reported in the same error shape, with the
+    traceback on stderr, so a batch or the next photo goes on)."""
+    try:
+        return fn(_parse_json(text, where) if parse else text), 0
+    except InputError as exc:
+        return exc.to_json(), EXIT_BAD_INPUT
+    except Exception:  # noqa: BLE001 - a bug must not lose the other lines of a batch
+        traceback.print_exc(file=sys.stderr)
+        message = f"{where} could not be evaluated: an internal error (details on stderr)"
+        return {"error": {"code": "internal_error", "message": message}}, EXIT_FAILURE
+
+
+def _worst(status: int, new: int) -> int:
+    """The exit status of several answers: bad input (2) outranks a failure of ours (1)."""
+    return new if new == EXIT_BAD_INPUT or not status else status
 
 
 def _run_one(fn: Callable[[Any], dict[str, Any]], path: str | None, out: TextIO) -> int:
     try:
-        _emit(fn(_parse_json(_read_text(path))), out)
-        return 0
+        text = _read_text(path)
     except InputError as exc:
         _emit(exc.to_json(), out)
         return EXIT_BAD_INPUT
+    result, status = _answer(fn, text, "input")
+    _emit(result, out)
+    return status
 
 
 class Progress:
@@ -81,12 +122,20 @@ def _run_batch(
         progress.step()
         if not line.strip():
             continue
-        try:
-            _emit(fn(_parse_json(line, f"line {n}")), out)
-        except InputError as exc:
-            _emit(exc.to_json(), out)
-            status = EXIT_BAD_INPUT
+        result, line_status = _answer(fn, line, f"line {n}")
+        _emit(result, out)
+        status = _worst(status, line_status)
     return status
+
+
+def json_lines(text: str) -> list[str]:
+    """The lines of JSON Lines text: split at \\n only (a \\r before it dropped), not at the
+    other breaks str.splitlines knows (U+2028, form feed, …), which may sit inside a JSON
+    string and would shift every later answer against its line."""
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    return [line.removesuffix("\r") for line in lines]
 
 
 def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace) -> int:
@@ -98,7 +147,7 @@ def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace)
     except InputError as exc:
         _emit(exc.to_json(), sys.stdout)
         return EXIT_BAD_INPUT
-    lines = text.splitlines()
+    lines = json_lines(text)
     progress = Progress(len(lines), "lines", _show_progress(args))
     return _run_batch(fn, lines, sys.stdout, progress)
 
@@ -123,11 +172,8 @@ def _cmd_recognize(args: argparse.Namespace) -> int:
     progress = Progress(len(args.photos), "photos", several and _show_progress(args))
     for path in args.photos:
         progress.step()
-        try:
-            result = recognize_path(path)
-        except InputError as exc:
-            result = exc.to_json()
-            status = EXIT_BAD_INPUT
+        result, photo_status = _answer(recognize_path, path, path, parse=False)
+        status = _worst(status, photo_status)
         if several:
             result = {"image": path, **result}
         if args.json or several:

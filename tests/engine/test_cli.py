@@ -70,3 +70,105 @@ def test_cli_batch_progress_goes_to_stderr_only_when_asked(
     monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
     assert main(["tenpai", "--batch"]) == 2  # 14-tile hands are not tenpai questions
     assert capsys.readouterr().err == ""  # stderr is no terminal here: silent
+
+
+# ---- CONTRACT: exit 2 with {"error": {"code", "message"}} for input that cannot be read ----
+
+
+def run_bytes(
+    argv: list[str],
+    data: bytes,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> tuple[int, list[Any]]:
+    """``main`` with ``data`` as the raw bytes of standard input (as a pipe gives them)."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+    code = main(argv)
+    out = capsys.readouterr().out
+    return code, [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_contract_exit_2_for_json_nested_too_deeply(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    deep = "[" * 100_000 + "]" * 100_000  # json.loads hits the recursion limit
+    code, out = run(["score"], deep, monkeypatch, capsys)
+    assert code == 2 and len(out) == 1 and set(out[0]) == {"error"}
+    assert out[0]["error"]["code"] == "bad_json" and out[0]["error"]["message"]
+    code, out = run(["score", "--batch"], deep + "\n" + json.dumps(HAND), monkeypatch, capsys)
+    assert code == 2 and out[0]["error"]["code"] == "bad_json" and out[1]["valid"]
+
+
+def test_contract_exit_2_for_input_that_is_not_utf8(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = b'{"hand": "\xff234p"}'
+    path = tmp_path / "hand.json"
+    path.write_bytes(data)
+    cases = ((["score", str(path)], b""), (["score"], data), (["tenpai", "--batch"], data))
+    for argv, stdin in cases:
+        code, out = run_bytes(argv, stdin, monkeypatch, capsys)
+        assert code == 2 and out[0]["error"]["code"] == "bad_json", (argv, out)
+
+
+def test_byte_order_mark_is_skipped(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file saved 'UTF-8 with BOM' (Windows editors) is read as the same hand JSON."""
+    path = tmp_path / "hand.json"
+    path.write_bytes(b"\xef\xbb\xbf" + json.dumps(HAND).encode())
+    code, out = run_bytes(["score", str(path)], b"", monkeypatch, capsys)
+    assert code == 0 and out[0]["total"] == 3000
+    code, out = run_bytes(["score"], path.read_bytes(), monkeypatch, capsys)
+    assert code == 0 and out[0]["total"] == 3000
+
+
+def test_contract_batch_one_result_a_line_splits_at_newlines_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """U+2028 or a form feed inside a JSON string is no line break of JSON Lines; CRLF is."""
+    lines = [
+        json.dumps(HAND),
+        json.dumps({**HAND, "note": "a\u2028b\x0cc"}, ensure_ascii=False),  # unknown field
+        json.dumps({**HAND, "tsumo": True}),
+    ]
+    code, out = run(["score", "--batch"], "\r\n".join(lines) + "\r\n", monkeypatch, capsys)
+    assert code == 2 and len(out) == 3
+    assert out[0]["valid"] and out[1]["error"]["code"] == "unknown_field" and out[2]["valid"]
+
+
+def test_batch_goes_on_after_an_internal_error(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failure of ours on one line answers that line in the error shape (exit 1, not the
+    contract's 2 for bad input) and the lines after it are still scored, in order."""
+    import engine.service
+
+    real = engine.service.score_json
+
+    def flaky(obj: Any) -> dict[str, Any]:
+        if obj.get("honba") == 7:
+            raise ZeroDivisionError("a bug")
+        return real(obj)
+
+    monkeypatch.setattr(engine.service, "score_json", flaky)
+    lines = [json.dumps(HAND), json.dumps({**HAND, "honba": 7}), json.dumps(HAND)]
+    code, out = run(["score", "--batch"], "\n".join(lines), monkeypatch, capsys)
+    assert code == 1 and len(out) == 3
+    assert out[0]["valid"] and out[2]["valid"]
+    assert set(out[1]) == {"error"} and out[1]["error"]["code"] == "internal_error"
+    lines.append("{bad")  # bad input outranks our failure in the exit status
+    code, out = run(["score", "--batch"], "\n".join(lines), monkeypatch, capsys)
+    assert code == 2 and len(out) == 4
+
+
+def test_contract_recognize_unreadable_photo_exit_2(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    missing = str(tmp_path / "missing.jpg")
+    assert main(["recognize", missing]) == 2
+    assert json.loads(capsys.readouterr().out)["error"]["code"] == "unreadable_file"
+    assert main(["recognize", missing, missing, "--json"]) == 2
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [o["image"] for o in out] == [missing, missing]
+    assert all(o["error"]["code"] == "unreadable_file" for o in out)

@@ -126,7 +126,12 @@ async def photo_score(
 
     14 tiles (a winning tile found) → `score` is the result JSON; 13 tiles → the tenpai
     JSON (waits with their value); `score_kind` says which."""
+    from engine.parse import check_situation
+
     situation_obj = _json_form(situation, "situation", schemas.SituationIn)
+    # a situation that is wrong whatever the tiles (unknown field, seat N in sanma, a 2m dora)
+    # is the client's error: a 4xx before the photo is read, not a score_error beside it
+    check_situation(situation_obj)
     override = None if hand is None else _json_form(hand, "hand", schemas.TilesOverrideIn)
     svc = services(request.app)
     data = await _read_photo(image, svc)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Riichi = Literal["none", "riichi", "double", "open", "double_open"]
 Wind = Literal["E", "S", "W", "N"]
@@ -31,6 +31,24 @@ _IN = ConfigDict(strict=True, extra="allow")
 _OUT = ConfigDict(extra="allow")
 
 
+class _NullIsAbsent(BaseModel):
+    """A ``null`` for a field with a default is that field left out, as ``sanma score``
+    reads it (engine.parse): ``{"seat": null}`` is seat "S", not a 422 here and a result
+    there. ``hand`` (required) and unknown fields keep their null, so they are still refused."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _null_is_absent(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or None not in data.values():
+            return data
+        fields = cls.model_fields
+        return {
+            k: v
+            for k, v in data.items()
+            if v is not None or k not in fields or fields[k].is_required()
+        }
+
+
 class RulesIn(BaseModel):
     """Rule set: a preset and options on top of it (shared/RULES.md)."""
 
@@ -41,7 +59,7 @@ class RulesIn(BaseModel):
     )
 
 
-class SituationIn(BaseModel):
+class SituationIn(_NullIsAbsent):
     """Everything about a win except the tiles: how, when and where it happened."""
 
     model_config = _IN
@@ -86,7 +104,7 @@ class SituationIn(BaseModel):
     )
 
 
-class TilesIn(BaseModel):
+class TilesIn(_NullIsAbsent):
     """The tiles of a hand, in MPSZ notation (shared/RULES.md, Notation)."""
 
     model_config = _IN

@@ -470,6 +470,30 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     return Parsed(hand, sit, rules)
 
 
+#: the hand JSON's tile fields; every other field is the situation (CONTRACT, photo/score)
+TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
+
+
+def check_situation(obj: Any) -> None:
+    """The situation alone (the hand JSON's fields other than the tiles), checked as
+    :func:`parse_hand` checks them, before any tiles are known: field names, rules, seat and
+    round of the rule set, riichi, flag and count types, indicator and discard tiles,
+    ``aka5man_as``, ``ron_on``. Tile fields in ``obj`` are not looked at. What needs the tiles
+    (counts, fifth tiles, which flags fit the win) is left to :func:`parse_hand`."""
+    if not isinstance(obj, dict):
+        raise InputError("bad_type", "the situation must be a JSON object")
+    if not KNOWN_FIELDS.issuperset(obj):
+        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
+        raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
+    rules = rules_from_json(obj.get("rules"))
+    for key in ("dora", "ura", "discards"):
+        _get_tile_list(obj, key, rules)
+    _parse_situation(obj, rules)
+    aka5man_as = obj.get("aka5man_as")
+    if aka5man_as not in (None, "5p", "5s"):
+        raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
+
+
 def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     riichi = obj.get("riichi", "none")
     if riichi is None:

@@ -225,3 +225,30 @@ def test_parsed_hand_is_the_frozen_value_its_constructor_makes() -> None:
     assert hand.melds[0].tile == 33 and hand.kita == 1 and hand.discards == (18, 26)
     with pytest.raises(dataclasses.FrozenInstanceError):
         hand.kita = 2  # type: ignore[misc]
+
+
+def test_situation_checked_alone_as_parse_hand_checks_it() -> None:
+    """check_situation (photo/score's situation, before the tiles are known) refuses what
+    parse_hand would refuse whatever the tiles, with the same code, and nothing else."""
+    from engine.parse import check_situation
+
+    for bad, code in (
+        ({"note": 1}, "unknown_field"),
+        ({"seat": "N"}, "bad_value"),
+        ({"round": "W"}, "bad_value"),
+        ({"riichi": "maybe"}, "bad_value"),
+        ({"tsumo": "yes"}, "bad_type"),
+        ({"honba": -1}, "bad_type"),
+        ({"dora": ["5m"]}, "invalid_tile"),
+        ({"ura": "8z"}, "unknown_tile"),
+        ({"aka5man_as": "5m"}, "bad_value"),
+        ({"ron_on": "pon"}, "bad_value"),
+        ({"rules": {"preset": "x"}}, "unknown_preset"),
+    ):
+        with pytest.raises(InputError) as info:
+            check_situation(bad)
+        assert info.value.code == code, bad
+        refused({**OK, **bad}, code)
+    check_situation({})
+    check_situation({"hand": "not looked at", "kita": "nor this", "seat": "E", "dora": ["3p"]})
+    check_situation({"ippatsu": True})  # contradicts riichi none: left to parse_hand

@@ -1,0 +1,118 @@
+"""Contract points of the HTTP API's input found in an audit against shared/CONTRACT.md.
+
+- Hand JSON: absent fields take their defaults. ``sanma score`` reads a ``null`` as absent
+  (engine.parse); ``POST /v1/score`` and ``/v1/tenpai`` answer the same hand JSON the same.
+- ``POST /v1/photo/score``: ``situation`` holds the hand JSON's fields other than the tiles.
+  A situation wrong whatever the tiles is bad input: a 4xx in the error shape (before the photo
+  is read); what depends on the tiles stays the ``score_error`` beside the recognized tiles.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from api.app import create_app
+from api.settings import Settings
+from engine.service import score_json, tenpai_json
+
+from .conftest import assert_error, drawn_photo
+
+HAND = {"hand": "234p456p789s11z22z", "win": "2z", "riichi": "riichi"}
+
+# every hand JSON field with a default (CONTRACT: false, 0, [], "none", null; seat S, round E)
+DEFAULTED = (
+    "win", "melds", "kita", "kita_aka", "dora", "ura", "tsumo", "seat", "round", "riichi",
+    "ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan", "tenhou", "chihou",
+    "renhou", "first_draw", "discarder_riichi", "aka5man_as", "honba", "deposits", "rules",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("field", [f for f in DEFAULTED if f != "win"])
+def test_contract_null_field_is_the_default_over_http_as_in_the_cli(client, field):
+    body = {**HAND, field: None}
+    absent = {k: v for k, v in HAND.items() if k != field}
+    r = client.post("/v1/score", json=body)
+    assert r.status_code == 200, r.text
+    assert r.json() == score_json(dict(body)) == score_json(absent)
+    tenpai = {"hand": HAND["hand"], field: None}
+    r = client.post("/v1/tenpai", json=tenpai)
+    assert r.status_code == 200, r.text
+    assert r.json() == tenpai_json(dict(tenpai)) == tenpai_json({"hand": HAND["hand"]})
+
+
+def test_null_hand_and_null_unknown_field_are_still_refused(client):
+    assert_error(client.post("/v1/score", json={**HAND, "hand": None}), 422, "invalid_request")
+    assert_error(client.post("/v1/score", json={**HAND, "note": None}), 422, "unknown_field")
+
+
+# ---- photo/score: the situation ----
+
+
+class _FixedRecognizer:
+    """Stands in for the model: every photo 'shows' the same complete hand."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def recognize_bytes(self, data: bytes) -> dict:
+        self.calls += 1
+        tiles = {"hand": HAND["hand"], "win": HAND["win"], "melds": [], "kita": 0, "kita_aka": 0}
+        return {"tiles": [], "hand": tiles, "warnings": []}
+
+
+@pytest.fixture()
+def fixed():
+    rec = _FixedRecognizer()
+    with TestClient(
+        create_app(Settings(), recognizer_factory=lambda: rec), raise_server_exceptions=False
+    ) as c:
+        yield c, rec
+
+
+def _photo_score(c: TestClient, situation: object):
+    return c.post(
+        "/v1/photo/score",
+        files={"image": ("a.jpg", drawn_photo(), "image/jpeg")},
+        data={"situation": json.dumps(situation)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("situation", "code"),
+    [
+        ({"riichi": "riichi", "note": 1}, "unknown_field"),  # not a hand JSON field
+        ({"seat": "N"}, "bad_value"),  # no north seat in sanma
+        ({"dora": ["5m"]}, "invalid_tile"),  # 2m-8m are no tiles
+        ({"ura": ["8z"]}, "unknown_tile"),
+        ({"rules": {"preset": "sanma-9"}}, "unknown_preset"),
+        ({"rules": {"no_such_option": True}}, "unknown_rule_option"),
+    ],
+)
+def test_contract_photo_score_bad_situation_is_4xx_error(fixed, situation, code):
+    c, rec = fixed
+    assert_error(_photo_score(c, situation), 422, code)
+    assert rec.calls == 0  # refused before the photo was read
+
+
+def test_photo_score_situation_that_fits_no_tiles_is_a_score_error(fixed):
+    """Flags that contradict each other are shown beside the tiles (the page lets the player
+    fix the situation without taking the photo again), as before."""
+    c, _ = fixed
+    r = _photo_score(c, {"ippatsu": True})  # ippatsu without riichi
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["score"] is None and body["score_error"]["code"] == "inconsistent_situation"
+    assert body["hand"]["hand"] == HAND["hand"]
+
+
+def test_contract_photo_score_merges_situation_and_result(fixed):
+    c, _ = fixed
+    situation = {"riichi": "riichi", "seat": None, "honba": 1}
+    r = _photo_score(c, situation)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert {"tiles", "hand", "warnings"} <= set(body) and body["score_kind"] == "result"
+    assert body["score"] == score_json({**HAND, "honba": 1})

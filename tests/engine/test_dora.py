@@ -83,3 +83,13 @@ def test_rule_a4_aka5man_in_hand_is_a_north() -> None:
     r = score(**obj)  # type: ignore[arg-type]
     assert r["valid"] and r["form"] == "standard" and r["fu_breakdown"][-1]["reason"] != ""
     assert {"reason": "ankou_4z", "fu": 8} in r["fu_breakdown"]
+
+
+def test_rule_2_wraps_land_on_the_first_tile_of_the_group() -> None:
+    # 11p, 1s (in 123s) and the 555z of the win are each the tile after a group's last one;
+    # W indicates N, which only the extracted north (kita) holds [interp]; E/hatsu hit nothing.
+    hand = {"hand": "11p123s456s789s55z", "win": "5z", "riichi": "riichi", "kita": 1}
+    dora = {
+        d: score(**hand, dora=[d])["dora"]["dora"] for d in ("9p", "9s", "7z", "3z", "4z", "6z")
+    }
+    assert dora == {"9p": 2, "9s": 1, "7z": 3, "3z": 1, "4z": 0, "6z": 0}

@@ -38,3 +38,17 @@ def test_fu_open_pinfu_shape_is_30() -> None:
 
 def test_fu_chiitoitsu_25_rule_20() -> None:
     assert score("1199p2255s66z77z1m", "1m")["fu"] == 25
+
+
+def test_rule_22_kita_carry_no_fu() -> None:
+    hand = {"hand": "123p456p789s11z99s", "win": "9s", "tsumo": True, "riichi": "riichi"}
+    plain, kita = score(**hand), score(**hand, kita=2)
+    assert kita["fu_breakdown"] == plain["fu_breakdown"] and kita["fu"] == plain["fu"] == 40
+    assert kita["dora"]["kita"] == 2 and kita["han"] == plain["han"] + 2
+
+
+def test_fu_rule_20_chiitoitsu_tsumo_stays_25() -> None:
+    r = score("1199p2255s66z77z1m", "1m", tsumo=True)  # no +2 for tsumo: 3 han 25 fu
+    assert r["fu"] == 25 and r["han"] == 3
+    # base 25 × 2^5 = 800: the child pays 1,000 + 1,000, the dealer 1,600 → 2,000 + 1,000
+    assert [p["amount"] for p in r["payments"]] == [2000, 3000]

@@ -159,3 +159,12 @@ def test_rule_33_kazoe_hand_takes_the_strictest_of_both_yakuman_caps() -> None:
     # A yakuman yaku is bound by the any-hand cap only.
     rules = replace(SANMA_13, kazoe_max_multiple=1, yakuman_max_multiple=3)
     assert limited_base(35, 30, True, rules)[2] == 3
+
+
+def test_rule_33_kazoe_yakuman_without_a_yakuman_yaku() -> None:
+    # riichi pinfu ittsu chinitsu = 10 yaku han + 5 dora (9p→1p ×3, 3p→4p ×2) = 15: yakuman
+    r = score("123456789p11p23p", "4p", riichi="riichi", dora=["9p", "3p"])
+    assert r["yaku_han"] == 10 and r["han"] == 15 and max(y["han"] for y in r["yaku"]) < 15
+    assert (r["limit"], r["yakuman_multiple"], r["total"]) == ("yakuman", 1, 32000)
+    r14 = score("123456789p11p23p", "4p", riichi="riichi", dora=["9p", "4p"])  # 3 + 1 dora: 14 han
+    assert (r14["limit"], r14["total"]) == ("sanbaiman", 24000)

@@ -338,3 +338,11 @@ def test_yaku_open_han_values() -> None:
     assert y["chinitsu"] == 5 and y["ittsu"] == 1
     y = yaku(score("123p789p1s", "1s", melds=["pon:999s", "pon:111m"]))  # open junchan 2
     assert y["junchan"] == 2
+
+
+def test_yaku_sanankou_not_from_a_triplet_completed_by_ron_on_shanpon() -> None:
+    # 111p 999s concealed; the 1z/2z shanpon: a ron on 1z opens that triplet (2 concealed),
+    # a tsumo keeps it concealed (3: sanankou)
+    ron = score("111p999s123s11z22z", "1z", riichi="riichi")
+    assert "sanankou" not in yaku(ron) and {"reason": "minkou_1z", "fu": 4} in ron["fu_breakdown"]
+    assert yaku(score("111p999s123s11z22z", "1z", tsumo=True))["sanankou"] == 2

@@ -412,3 +412,12 @@ def test_rule_34_manemann_steps_every_two_turns():
     assert han == [5, 5, 6, 8, 11, 15, 20, 25]
     state = apply(at(), draw(manemann=(Manemann(copier=1, copied=0, turns=13),)))
     assert state.log[-1].transfers == (Transfer(0, 1, 32_000, "manemann"),)
+
+
+def test_rule_30_nagashi_does_not_move_the_dealer():
+    # §30: nagashi is no yaku and no win: at a draw in the East round only the dealer's tenpai
+    # decides the deal (§7), whoever claimed nagashi yakuman.
+    child_nagashi = apply(at(), draw(0, nagashi=(Nagashi(1),)))  # dealer tenpai
+    assert (child_nagashi.round_index, child_nagashi.dealer, child_nagashi.honba) == (0, 0, 1)
+    dealer_nagashi = apply(at(), draw(nagashi=(Nagashi(0),)))  # dealer no-ten
+    assert (dealer_nagashi.round_index, dealer_nagashi.dealer, dealer_nagashi.honba) == (1, 1, 1)

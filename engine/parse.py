@@ -274,7 +274,9 @@ def _read_tiles(
     tiles: list[Tile] = []
     digits: list[str] = []
     for ch in text.replace(" ", ""):
-        if ch in _ASCII_DIGITS or ch.isdigit():  # (the first test is the cheaper)
+        # decimal digits only (full-width ２ too): isdigit() also passes ² and ①, which
+        # int() cannot read (a ValueError, i.e. a 500, instead of bad_tiles)
+        if ch in _ASCII_DIGITS or ch.isdecimal():  # (the first test is the cheaper)
             digits.append(ch)
         elif ch in SUIT_LETTERS:
             if not digits:

@@ -116,3 +116,11 @@ def test_contract_photo_score_merges_situation_and_result(fixed):
     body = r.json()
     assert {"tiles", "hand", "warnings"} <= set(body) and body["score_kind"] == "result"
     assert body["score"] == score_json({**HAND, "honba": 1})
+
+
+def test_contract_never_a_500_for_a_digit_int_cannot_read(client):
+    for path, body in (
+        ("/v1/score", {**HAND, "hand": "²34p456p789s11z22z"}),
+        ("/v1/tenpai", {"hand": "①34p456p789s11z22z"}),
+    ):
+        assert_error(client.post(path, json=body), 422, "bad_tiles")

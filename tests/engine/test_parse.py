@@ -252,3 +252,17 @@ def test_situation_checked_alone_as_parse_hand_checks_it() -> None:
     check_situation({})
     check_situation({"hand": "not looked at", "kita": "nor this", "seat": "E", "dora": ["3p"]})
     check_situation({"ippatsu": True})  # contradicts riichi none: left to parse_hand
+
+
+@pytest.mark.parametrize("digit", ["²", "³", "①", "⁵"])
+def test_contract_digit_like_characters_are_bad_tiles_not_a_crash(digit: str) -> None:
+    """str.isdigit() passes these but int() cannot read them: it was a ValueError (exit 1
+    with a traceback, a 500 over HTTP) instead of exit 2 / 4xx with the error shape."""
+    refused({**OK, "hand": f"{digit}3p567p345s678s55p"}, "bad_tiles")
+    refused({**OK, "win": f"{digit}p"}, "bad_tiles")
+    with pytest.raises(InputError):
+        tenpai_json({"hand": f"2{digit}p567p345s678s55p"})
+
+
+def test_full_width_digits_read_as_digits() -> None:
+    assert score_json({**OK, "win": "４p"}) == score_json(OK)

@@ -51,3 +51,13 @@ def test_tenpai_chiitoitsu_and_kokushi_waits() -> None:
     assert [w["tile"] for w in tenpai("1199p2255s66z77z1m")["waits"]] == ["1m"]
     assert len(tenpai("19m19p19s1234567z")["waits"]) == 13
     assert [w["tile"] for w in tenpai("19m19p19s1234566z")["waits"]] == ["7z"]
+
+
+def test_rule_29_north_wait_used_up_by_kita_and_the_aka5man_in_hand() -> None:
+    # 44z / 99s shanpon with two norths extracted: all four norths are the player's own, only
+    # 9s is a wait; under aka_5man the aka-5-man in hand is one of the four norths (§A4)
+    t = tenpai("44z111p234p567s99s", kita=2, riichi="riichi")
+    assert [w["tile"] for w in t["waits"]] == ["9s"] and not t["noten_riichi"]
+    aka = tenpai("4z0m111p234p567s99s", kita=2, riichi="riichi", rules={"aka_5man": True})
+    assert [w["tile"] for w in aka["waits"]] == ["9s"]
+    assert [w["tile"] for w in tenpai("44z111p234p567s99s", kita=1)["waits"]] == ["9s", "4z"]

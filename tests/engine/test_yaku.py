@@ -346,3 +346,10 @@ def test_yaku_sanankou_not_from_a_triplet_completed_by_ron_on_shanpon() -> None:
     ron = score("111p999s123s11z22z", "1z", riichi="riichi")
     assert "sanankou" not in yaku(ron) and {"reason": "minkou_1z", "fu": 4} in ron["fu_breakdown"]
     assert yaku(score("111p999s123s11z22z", "1z", tsumo=True))["sanankou"] == 2
+
+
+def test_yaku_honroutou_needs_both_terminals_and_honors() -> None:
+    # RULES.md How yaku combine: all terminals is chinroutou, all honors tsuuiisou, neither
+    # adds honroutou
+    assert "honroutou" not in yaku(score("111p999p111s999s1m", "1m"))
+    assert "honroutou" not in yaku(score("111z222z333z555z6z", "6z"))

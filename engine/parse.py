@@ -425,7 +425,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     if not KNOWN_FIELDS.issuperset(obj):
         unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
         raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-    rules = rules_from_json(obj.get("rules"))
+    rules = _rules_of(obj)
     if "hand" not in obj:
         raise InputError("missing_field", "hand is required (the concealed tiles, MPSZ)")
     hand_tiles = tiles_of(obj["hand"], rules, "hand")
@@ -476,6 +476,16 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
 TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
 
 
+def _rules_of(obj: dict[str, Any]) -> Rules:
+    """The ``rules`` field read by :func:`engine.rules.rules_from_json`, after the one type
+    check it leaves out: a preset that is no string (a list or object is unhashable: a
+    TypeError there, exit 1 / a 500, instead of bad input)."""
+    raw = obj.get("rules")
+    if isinstance(raw, dict) and not isinstance(raw.get("preset", ""), str):
+        raise InputError("bad_rules", 'rules.preset must be a string like "sanma-1.3"')
+    return rules_from_json(raw)
+
+
 def check_situation(obj: Any) -> None:
     """The situation alone (the hand JSON's fields other than the tiles), checked as
     :func:`parse_hand` checks them, before any tiles are known: field names, rules, seat and
@@ -487,7 +497,7 @@ def check_situation(obj: Any) -> None:
     if not KNOWN_FIELDS.issuperset(obj):
         unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
         raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-    rules = rules_from_json(obj.get("rules"))
+    rules = _rules_of(obj)
     for key in ("dora", "ura", "discards"):
         _get_tile_list(obj, key, rules)
     _parse_situation(obj, rules)

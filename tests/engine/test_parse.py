@@ -266,3 +266,13 @@ def test_contract_digit_like_characters_are_bad_tiles_not_a_crash(digit: str) ->
 
 def test_full_width_digits_read_as_digits() -> None:
     assert score_json({**OK, "win": "４p"}) == score_json(OK)
+
+
+@pytest.mark.parametrize("preset", [["sanma-1.3"], {"a": 1}, 13, None])
+def test_contract_rules_preset_of_another_type_is_bad_input(preset: Any) -> None:
+    """A list or object preset was a TypeError (unhashable) in rules_from_json: exit 1 in
+    the CLI instead of exit 2 with the error shape."""
+    refused({**OK, "rules": {"preset": preset}}, "bad_rules")
+    with pytest.raises(InputError) as info:
+        tenpai_json({"hand": OK["hand"], "rules": {"preset": preset, "aka_5man": True}})
+    assert info.value.code == "bad_rules"

@@ -88,10 +88,20 @@ async def _on_validation_error(request: Request, exc: Exception) -> JSONResponse
     return error_response(422, "invalid_request", _describe_validation(errors))
 
 
+# Why FastAPI could not read a JSON body (it answers a bare 400 "error parsing the body").
+_UNREADABLE_JSON: dict[type[BaseException], str] = {
+    UnicodeDecodeError: "request body is not valid JSON: it is not UTF-8 text",
+    RecursionError: "request body is not valid JSON: it is nested too deeply to read",
+}
+
+
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
     code = getattr(exc, "code", None) or CODE_BY_STATUS.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+    unreadable = _UNREADABLE_JSON.get(type(exc.__cause__)) if exc.status_code == 400 else None
+    if unreadable:  # the same code as the CLI and as malformed JSON
+        code, message = "bad_json", unreadable
     return JSONResponse(error_body(code, message), status_code=exc.status_code, headers=exc.headers)
 
 

@@ -124,3 +124,16 @@ def test_contract_never_a_500_for_a_digit_int_cannot_read(client):
         ("/v1/tenpai", {"hand": "①34p456p789s11z22z"}),
     ):
         assert_error(client.post(path, json=body), 422, "bad_tiles")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 100_000 + b"]" * 100_000, b'{"hand": "\xff234p"}'],
+    ids=["nested-too-deeply", "not-utf8"],
+)
+def test_contract_unreadable_json_body_is_400_bad_json_as_in_the_cli(client, body):
+    """FastAPI answers these with a bare 400 'error parsing the body' (code bad_request);
+    they are JSON that cannot be read: bad_json, as malformed JSON and `sanma score` say."""
+    for path in ("/v1/score", "/v1/tenpai"):
+        err = assert_error(client.post(path, content=body), 400, "bad_json")
+        assert "JSON" in err["message"]

@@ -17,7 +17,6 @@ from engine.game.transfers import Ledger
 from engine.game.validate import validate
 from engine.rules import Rules
 
-NOTEN_PAYMENT = 1_000  # RULES.md Ryuukyoku: each no-ten player pays 1,000 to each tenpai player
 MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
 
 
@@ -122,21 +121,23 @@ def _settle_draw(
 ) -> None:
     """Exhaustive draw: no-ten payments (§17 order), then nagashi yakuman claims.
 
-    No-ten: each no-ten player pays 1,000 to each tenpai player [interp]. With one tenpai player
-    they collect from their shimocha first; with two, the no-ten player pays their shimocha first.
+    No-ten: each no-ten player pays ``rules.noten_payment`` (1,000) to each tenpai player
+    [interp]. With one tenpai player they collect from their shimocha first; with two, the
+    no-ten player pays their shimocha first.
     Nagashi yakuman (§29–§31) is paid as a yakuman tsumo (double yakuman after double riichi)
     without honba — it is not a win, and the honba stays for the next hand **[interp]**;
     several claims are settled in turn order from the dealer **[interp]**; deposits stay.
     """
     tenpai = set(result.tenpai)
+    noten_payment = state.rules.noten_payment
     if len(tenpai) == 1:
         (t,) = tenpai
         for other in others_in_settlement_order(t):
-            ledger.move(other, t, NOTEN_PAYMENT, "noten")
+            ledger.move(other, t, noten_payment, "noten")
     elif len(tenpai) == PLAYERS - 1:
         (n,) = set(range(PLAYERS)) - tenpai
         for other in others_in_settlement_order(n):
-            ledger.move(n, other, NOTEN_PAYMENT, "noten")
+            ledger.move(n, other, noten_payment, "noten")
     order = turn_order_from(state.dealer)
     for claim in sorted(result.nagashi, key=lambda c: order.index(c.player)):
         multiple = 2 if claim.double_riichi else 1

@@ -22,6 +22,8 @@ class GameRules:
       ``"first"`` — only the first winner in turn order gets the honba.
     - ``riichi_min_points``: a player needs this many points to declare riichi **[interp]**
       (the common rule; the seed is silent).
+    - ``noten_payment``: at an exhaustive draw each no-ten player pays this to each tenpai
+      player **[interp]** (RULES.md Ryuukyoku: 1,000; the seed is silent).
     """
 
     aka_5man: bool = False
@@ -34,12 +36,15 @@ class GameRules:
     yakuman_prize_ron: int = 20  # §32: from the discarder
     double_ron_honba: str = "each"
     riichi_min_points: int = 1_000
+    noten_payment: int = 1_000
 
     def __post_init__(self) -> None:
         if self.double_ron_honba not in ("each", "first"):
             raise InputError("bad_rules", "double_ron_honba must be 'each' or 'first'")
         if self.start_points <= 0 or self.start_points % 1000:
             raise InputError("bad_rules", "start_points must be a positive multiple of 1,000")
+        if self.noten_payment < 0 or self.noten_payment % 1000:
+            raise InputError("bad_rules", "noten_payment must be a multiple of 1,000, at least 0")
         if self.return_points < self.start_points or self.return_points % 1000:
             raise InputError(
                 "bad_rules", "return_points must be a multiple of 1,000, at least start_points"

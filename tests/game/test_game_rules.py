@@ -421,3 +421,17 @@ def test_rule_30_nagashi_does_not_move_the_dealer():
     assert (child_nagashi.round_index, child_nagashi.dealer, child_nagashi.honba) == (0, 0, 1)
     dealer_nagashi = apply(at(), draw(nagashi=(Nagashi(0),)))  # dealer no-ten
     assert (dealer_nagashi.round_index, dealer_nagashi.dealer, dealer_nagashi.honba) == (1, 1, 1)
+
+
+def test_rule_29_noten_payment_1000_each_is_a_named_option():
+    # RULES.md Ryuukyoku [interp]: each no-ten player pays 1,000 to each tenpai player
+    assert at().rules.noten_payment == 1_000
+    state = new_game(["A", "B", "C"], GameRules(noten_payment=2_000))
+    one = apply(state, draw(2))
+    assert [(t.payer, t.receiver, t.amount) for t in one.log[-1].transfers] == [
+        (0, 2, 2_000),
+        (1, 2, 2_000),
+    ]
+    assert apply(state, draw(0, 2)).scores == (32_000, 26_000, 32_000)
+    with pytest.raises(InputError):
+        GameRules(noten_payment=500)

@@ -38,9 +38,10 @@ def bust_levels(score: int) -> int:
 def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
     """Final settlement in points (§9, §10, §16, §32), by player number.
 
-    (score − 40,000)/1,000, oka to first, uma +10 to first / −10 to third; each busted player
-    pays 10 × levels to whoever busted them (no prize when the table took them below zero
-    through a mis-call [interp]); busting both others in one hand earns 10 more, 5 from each
+    (score − 40,000)/1,000, oka to first, uma +10 to first / −10 to third (ties: by seat, or
+    shared under ``rules.rank_ties == "split"`` [interp]); each busted player pays 10 × levels
+    to whoever busted them (no prize when the table took them below zero through a mis-call
+    [interp]); busting both others in one hand earns 10 more, 5 from each
     of them **[interp]**; yakuman prizes as recorded. The points sum to zero.
     """
     if not state.finished:
@@ -67,12 +68,17 @@ def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
         for payer in prize.payers:
             yakuman[payer] -= prize.points
             yakuman[prize.winner] += prize.points
+    oka_by_place = [rules.oka] + [0] * (PLAYERS - 1)
+    uma_by_place = [rules.uma] + [0] * (PLAYERS - 2) + [-rules.uma]
     out = []
     for p in range(PLAYERS):
-        rank = order.index(p) + 1
+        places = [order.index(p)]
+        if rules.rank_ties == "split":  # [interp] option: ties share their places equally
+            places = [order.index(q) for q in range(PLAYERS) if state.scores[q] == state.scores[p]]
+        rank = min(places) + 1
         base = (state.scores[p] - rules.return_points) // 1000
-        oka = rules.oka if rank == 1 else 0
-        uma = rules.uma if rank == 1 else -rules.uma if rank == PLAYERS else 0
+        oka = sum(oka_by_place[i] for i in places) // len(places)
+        uma = sum(uma_by_place[i] for i in places) // len(places)
         total = base + oka + uma + bust[p] + yakuman[p]
         out.append(
             PlayerSettlement(

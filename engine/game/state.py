@@ -24,6 +24,11 @@ class GameRules:
       (the common rule; the seed is silent).
     - ``noten_payment``: at an exhaustive draw each no-ten player pays this to each tenpai
       player **[interp]** (RULES.md Ryuukyoku: 1,000; the seed is silent).
+    - ``rank_ties``: players tied on points at the end **[interp]** (RULES.md End of game):
+      ``"seat"`` — the earlier seat from the first dealer ranks higher; ``"split"`` — the
+      tied players share the rank and the oka and uma of the places they occupy equally (the
+      leftover deposits still go to the earlier seat). ``"split"`` needs an even uma and oka,
+      so that every share is a whole point.
     """
 
     aka_5man: bool = False
@@ -37,12 +42,17 @@ class GameRules:
     double_ron_honba: str = "each"
     riichi_min_points: int = 1_000
     noten_payment: int = 1_000
+    rank_ties: str = "seat"
 
     def __post_init__(self) -> None:
         if self.double_ron_honba not in ("each", "first"):
             raise InputError("bad_rules", "double_ron_honba must be 'each' or 'first'")
         if self.start_points <= 0 or self.start_points % 1000:
             raise InputError("bad_rules", "start_points must be a positive multiple of 1,000")
+        if self.rank_ties not in ("seat", "split"):
+            raise InputError("bad_rules", "rank_ties must be 'seat' or 'split'")
+        if self.rank_ties == "split" and (self.uma % 2 or self.oka % 2):
+            raise InputError("bad_rules", "rank_ties 'split' needs an even uma and oka")
         if self.noten_payment < 0 or self.noten_payment % 1000:
             raise InputError("bad_rules", "noten_payment must be a multiple of 1,000, at least 0")
         if self.return_points < self.start_points or self.return_points % 1000:

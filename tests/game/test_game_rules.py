@@ -435,3 +435,26 @@ def test_rule_29_noten_payment_1000_each_is_a_named_option():
     assert apply(state, draw(0, 2)).scores == (32_000, 26_000, 32_000)
     with pytest.raises(InputError):
         GameRules(noten_payment=500)
+
+
+def test_rule_ties_split_is_a_named_option():
+    # RULES.md End of game [interp]: ties rank by seat by default; "split" shares the places
+    tied = (40_000, 40_000, 10_000)
+    by_seat = settle(finished(tied))
+    assert [(p.rank, p.oka, p.uma, p.total) for p in by_seat] == [
+        (1, 30, 10, 40),
+        (2, 0, 0, 0),
+        (3, 0, -10, -40),
+    ]
+    split = replace(finished(tied), rules=GameRules(rank_ties="split"))
+    assert [(p.rank, p.oka, p.uma, p.total) for p in settle(split)] == [
+        (1, 15, 5, 20),
+        (1, 15, 5, 20),
+        (3, 0, -10, -40),
+    ]
+    all_tied = settle(replace(finished((30_000,) * 3), rules=GameRules(rank_ties="split")))
+    assert [(p.rank, p.total) for p in all_tied] == [(1, 0)] * 3
+    low = settle(replace(finished((50_000, 20_000, 20_000)), rules=GameRules(rank_ties="split")))
+    assert [(p.rank, p.uma, p.total) for p in low] == [(1, 10, 50), (2, -5, -25), (2, -5, -25)]
+    with pytest.raises(InputError):
+        GameRules(rank_ties="split", uma=15)

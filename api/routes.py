@@ -30,18 +30,20 @@ TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
 PhotoFile = Annotated[
     UploadFile, File(description="JPEG, PNG or WebP photo of one player's tiles.")
 ]
+# The JSON fields are read as text or as a file part: `requests`/`httpx` send a plain string
+# given in `files=` (and `curl -F situation=@sit.json` sends a file) as a part with a filename.
 SituationForm = Annotated[
-    str,
+    str | UploadFile,
     Form(
         description="JSON object: the hand JSON fields other than the tiles "
-        "(tsumo, seat, round, riichi, dora, honba, …)."
+        "(tsumo, seat, round, riichi, dora, honba, …); a text field or a file part."
     ),
 ]
 HandForm = Annotated[
-    str | None,
+    str | UploadFile | None,
     Form(
         description="Optional JSON object of corrected tiles (hand, win, melds, kita, "
-        "kita_aka, dora) to score instead of what was recognized."
+        "kita_aka, dora) to score instead of what was recognized; a text field or a file part."
     ),
 ]
 
@@ -128,11 +130,13 @@ async def photo_score(
     JSON (waits with their value); `score_kind` says which."""
     from engine.parse import check_situation
 
-    situation_obj = _json_form(situation, "situation", schemas.SituationIn)
+    situation_obj = _json_form(await _form_text(situation), "situation", schemas.SituationIn)
     # a situation that is wrong whatever the tiles (unknown field, seat N in sanma, a 2m dora)
     # is the client's error: a 4xx before the photo is read, not a score_error beside it
     check_situation(situation_obj)
-    override = None if hand is None else _json_form(hand, "hand", schemas.TilesOverrideIn)
+    override = None
+    if hand is not None:
+        override = _json_form(await _form_text(hand), "hand", schemas.TilesOverrideIn)
     svc = services(request.app)
     data = await _read_photo(image, svc)
     recognized = await svc.recognize(data)
@@ -166,12 +170,19 @@ def _plain(model: schemas.BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json", exclude_unset=True)
 
 
-def _json_form(text: str, field: str, model: type[schemas.BaseModel]) -> dict[str, Any]:
+async def _form_text(value: str | UploadFile) -> str | bytes:
+    """A form field's text, or a file part's bytes (json.loads reads UTF-8 bytes itself)."""
+    return value if isinstance(value, str) else await value.read()
+
+
+def _json_form(text: str | bytes, field: str, model: type[schemas.BaseModel]) -> dict[str, Any]:
     """A form field holding a JSON object, type-checked with ``model``."""
     try:
         obj = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError("bad_json", f"form field {field!r} is not valid JSON: {exc.msg}") from exc
+    except (UnicodeDecodeError, RecursionError) as exc:  # a file part's bytes; deep nesting
+        raise InputError("bad_json", f"form field {field!r} is not readable JSON") from exc
     if not isinstance(obj, dict):
         raise InputError("invalid_request", f"form field {field!r} must be a JSON object")
     try:

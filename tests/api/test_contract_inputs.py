@@ -137,3 +137,28 @@ def test_contract_unreadable_json_body_is_400_bad_json_as_in_the_cli(client, bod
     for path in ("/v1/score", "/v1/tenpai"):
         err = assert_error(client.post(path, content=body), 400, "bad_json")
         assert "JSON" in err["message"]
+
+
+def test_contract_photo_score_situation_sent_as_a_file_part(fixed):
+    """`requests.post(url, files={"image": f, "situation": json.dumps(s)})` (and httpx, and
+    `curl -F situation=@sit.json`) send the JSON as a part with a filename: it was a 422
+    'situation: Input should be a valid string'. It is the same field as a text part."""
+    c, _ = fixed
+    situation = json.dumps({"riichi": "riichi", "honba": 1})
+    corrected = json.dumps({"hand": "234p456p789s11z33z", "win": "3z"})
+    r = c.post(
+        "/v1/photo/score",
+        files={
+            "image": ("a.jpg", drawn_photo(), "image/jpeg"),
+            "situation": situation,  # a file part named 'upload'
+            "hand": ("hand.json", corrected.encode(), "application/json"),
+        },
+    )
+    assert r.status_code == 200, r.text
+    expected = score_json({**json.loads(corrected), "riichi": "riichi", "honba": 1})
+    assert r.json()["score"] == expected
+    bad = c.post(
+        "/v1/photo/score",
+        files={"image": ("a.jpg", drawn_photo(), "image/jpeg"), "situation": b"\xff{"},
+    )
+    assert_error(bad, 400, "bad_json")

@@ -80,6 +80,13 @@ def _received(win: Win, payment: Payment, result: HandResult, rules: Rules) -> i
     return payment.amount * rules.aka5man_payment_multiplier
 
 
+def _prize_factor(state: GameState, win: Win, result: HandResult) -> int:
+    """§A8 [interp]: the yakuman prize is doubled with the hand value only by option."""
+    if state.rules.aka5man_doubles_prizes and result.aka5man == win.winner:
+        return state.rules.hand_rules.aka5man_payment_multiplier
+    return 1
+
+
 def _settle_ron(
     state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
 ) -> tuple[int, ...]:
@@ -94,7 +101,11 @@ def _settle_ron(
         if n == 0:
             ledger.move(None, win.winner, ledger.deposits, "deposits")
         if win.yakuman_multiple > 0:
-            prize = state.rules.yakuman_prize_ron * win.yakuman_multiple
+            prize = (
+                state.rules.yakuman_prize_ron
+                * win.yakuman_multiple
+                * _prize_factor(state, win, result)
+            )
             prizes.append(YakumanPrize(win.winner, (result.discarder,), prize, "yakuman_ron"))
     return tuple(w.winner for w in wins)
 
@@ -110,7 +121,11 @@ def _settle_tsumo(
         ledger.move(payer, win.winner, amount, "tsumo")
     ledger.move(None, win.winner, ledger.deposits, "deposits")
     if win.yakuman_multiple > 0:
-        prize = state.rules.yakuman_prize_tsumo * win.yakuman_multiple
+        prize = (
+            state.rules.yakuman_prize_tsumo
+            * win.yakuman_multiple
+            * _prize_factor(state, win, result)
+        )
         payers = others_in_settlement_order(win.winner)
         prizes.append(YakumanPrize(win.winner, payers, prize, "yakuman_tsumo"))
     return (win.winner,)

@@ -24,6 +24,9 @@ class GameRules:
       (the common rule; the seed is silent).
     - ``noten_payment``: at an exhaustive draw each no-ten player pays this to each tenpai
       player **[interp]** (RULES.md Ryuukyoku: 1,000; the seed is silent).
+    - ``aka5man_doubles_prizes``: whether the §A8 doubling for a winner who extracted the
+      aka-5-man also doubles their §32 yakuman prize (RULES.md: "deposits and prizes are not"
+      **[interp]**; default False).
     - ``rank_ties``: players tied on points at the end **[interp]** (RULES.md End of game):
       ``"seat"`` — the earlier seat from the first dealer ranks higher; ``"split"`` — the
       tied players share the rank and the oka and uma of the places they occupy equally (the
@@ -43,6 +46,7 @@ class GameRules:
     riichi_min_points: int = 1_000
     noten_payment: int = 1_000
     rank_ties: str = "seat"
+    aka5man_doubles_prizes: bool = False
 
     def __post_init__(self) -> None:
         if self.double_ron_honba not in ("each", "first"):

@@ -458,3 +458,14 @@ def test_rule_ties_split_is_a_named_option():
     assert [(p.rank, p.uma, p.total) for p in low] == [(1, 10, 50), (2, -5, -25), (2, -5, -25)]
     with pytest.raises(InputError):
         GameRules(rank_ties="split", uma=15)
+
+
+def test_rule_a8_yakuman_prize_not_doubled_by_default_a_named_option():
+    # RULES.md §A8: hand value and honba doubled; "deposits and prizes are not" [interp]
+    state = at(aka=True)
+    result = tsumo(state, 1, 17_000, 9_000, aka5man=1, yakuman=1)
+    plain = apply(state, result)
+    assert plain.prizes == (YakumanPrize(1, (2, 0), 10, "yakuman_tsumo"),)
+    assert plain.scores == (30_000 - 34_000, 30_000 + 52_000, 30_000 - 18_000)
+    doubled = replace(state, rules=GameRules(aka_5man=True, aka5man_doubles_prizes=True))
+    assert apply(doubled, result).prizes == (YakumanPrize(1, (2, 0), 20, "yakuman_tsumo"),)

@@ -233,8 +233,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _utf8_stdout() -> None:
+    """Write stdout as UTF-8 (JSON's encoding, RFC 8259) whatever the locale says: under a
+    latin-1 or ASCII locale the en dash of "no 2m–8m" was a UnicodeEncodeError (exit 1)."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "")
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if encoding != "utf8" and reconfigure is not None:
+        reconfigure(encoding="utf-8")
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _utf8_stdout()
     return int(args.func(args))
 
 

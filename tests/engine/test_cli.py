@@ -172,3 +172,18 @@ def test_contract_recognize_unreadable_photo_exit_2(
     out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [o["image"] for o in out] == [missing, missing]
     assert all(o["error"]["code"] == "unreadable_file" for o in out)
+
+
+def test_contract_exit_2_answer_is_written_under_any_locale(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under a latin-1 (or ASCII) locale the en dash in "no 2m–8m" was a UnicodeEncodeError:
+    exit 1 and a traceback for a 2m in a sanma hand. stdout is written as UTF-8 instead."""
+    raw = io.BytesIO()
+    out = io.TextIOWrapper(raw, encoding="latin-1")
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps({**HAND, "win": "5m"})))
+    assert main(["score"]) == 2
+    sys.stdout.flush()
+    error = json.loads(raw.getvalue().decode("utf-8"))["error"]
+    assert error["code"] == "invalid_tile" and "2m–8m" in error["message"]

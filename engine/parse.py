@@ -663,8 +663,8 @@ def _check_situation(
         raise _inconsistent("riichi needs a closed hand (no pon or open kan)")
     if ippatsu and not riichi:
         raise _inconsistent("ippatsu needs riichi")
-    if ura and not riichi:
-        raise _inconsistent("ura dora count only with riichi; give ura only for a riichi hand")
+    # ura indicators without riichi are no contradiction: they exist, they just count 0
+    # (evaluate.dora_of, waits): a hand that can be evaluated is a result (CONTRACT, exit 0)
     if not tsumo and win is not None and (haitei or rinshan or tenhou or chihou or first_draw):
         for f in ("haitei", "rinshan", "tenhou", "chihou", "first_draw"):  # the first set
             if getattr(sit, f):

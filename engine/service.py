@@ -29,7 +29,8 @@ Documented extensions of the hand JSON (beyond CONTRACT.md):
 Defaults follow CONTRACT.md: absent flags are false, so an open-riichi ron without
 ``discarder_riichi: true`` is the §21.1 15-han case. Under ``aka_5man`` every 5p/5s counts as a
 red five however it is written (§A2 "全赤"). Contradictory flags (ippatsu without riichi, haitei
-on a ron, ura without riichi, …) are refused as ``inconsistent_situation``.
+on a ron, …) are refused as ``inconsistent_situation``; ura indicators without riichi are no
+contradiction and count 0.
 
 Extra result fields: ``base`` (basic points), ``deposits`` (points received from deposits),
 ``form``/``wait`` of the chosen reading, and ``seat`` on tsumo/chombo payments. Tenpai JSON adds

@@ -142,7 +142,19 @@ def test_inconsistent_situations_refused() -> None:
         {"hand": "567p345s678s5p", "win": "5p", "melds": ["pon:777z"], "riichi": "riichi"},
         "inconsistent_situation",
     )
-    refused({**OK, "ura": ["1p"], "riichi": "none"}, "inconsistent_situation")
+
+
+def test_contract_ura_without_riichi_is_evaluated_and_counts_0() -> None:
+    """CONTRACT: exit 0 for any hand that could be evaluated. Ura indicators given for a hand
+    without riichi are no contradiction (RULES: ura dora with riichi): they count 0. They were
+    refused as inconsistent_situation (exit 2, a 422)."""
+    with_ura = {**OK, "riichi": "none", "tsumo": True, "ura": ["1p"], "dora": ["9s"]}
+    without = {k: v for k, v in with_ura.items() if k != "ura"}
+    assert score_json(with_ura) == score_json(without)
+    assert score_json(with_ura)["dora"]["ura"] == 0
+    assert score_json({**with_ura, "riichi": "riichi"})["dora"]["ura"] == 1  # 1p -> 2p
+    assert tenpai_json({"hand": OK["hand"], "ura": ["1p"]}) == tenpai_json({"hand": OK["hand"]})
+    refused({**with_ura, "ura": ["5p", "5p"]}, "fifth_tile")  # still physical tiles (3 in hand)
 
 
 def test_kita_checks() -> None:

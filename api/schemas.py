@@ -63,10 +63,11 @@ class SituationIn(_NullIsAbsent):
     """Everything about a win except the tiles: how, when and where it happened."""
 
     model_config = _IN
-    dora: list[str] = Field(
+    # a list of tiles, or one MPSZ string of them ("3p1z"), as sanma score reads them
+    dora: list[str] | str = Field(
         default_factory=list, description="Dora indicators in MPSZ (kan dora included)."
     )
-    ura: list[str] = Field(
+    ura: list[str] | str = Field(
         default_factory=list, description="Ura-dora indicators (count only with riichi)."
     )
     tsumo: bool = Field(False, description="Won by self-draw (true) or on a discard (false).")
@@ -138,7 +139,7 @@ class TilesOverrideIn(TilesIn):
     """Corrected tiles sent with a photo (the page's corrections)."""
 
     model_config = _IN
-    dora: list[str] | None = Field(None, description="Dora indicators, if corrected.")
+    dora: list[str] | str | None = Field(None, description="Dora indicators, if corrected.")
 
 
 # ---- responses (documentation of the engine's and the recognizer's JSON) ----

@@ -435,8 +435,10 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         raise InputError("missing_field", "win is required to score a hand")
     if not need_win and win is not None:
         raise InputError("unexpected_win", "tenpai takes the hand without the winning tile")
-    melds_raw = obj.get("melds") or []
-    if not isinstance(melds_raw, list):
+    melds_raw = obj.get("melds")
+    if melds_raw is None:
+        melds_raw = []
+    elif not isinstance(melds_raw, list):  # ({} or "" were read as no melds)
         raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
     melds = tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)]) if melds_raw else ()
     dora = _get_tile_list(obj, "dora", rules)

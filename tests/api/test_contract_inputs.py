@@ -162,3 +162,31 @@ def test_contract_photo_score_situation_sent_as_a_file_part(fixed):
         files={"image": ("a.jpg", drawn_photo(), "image/jpeg"), "situation": b"\xff{"},
     )
     assert_error(bad, 400, "bad_json")
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"dora": "1z"},  # one MPSZ string: sanma score reads it, /v1/score said 422
+        {"ura": "1z3p", "dora": ["9s"]},
+        {"melds": {}},  # not a list: sanma score took {} as no melds, /v1/score said 422
+        {"melds": ""},
+    ],
+)
+def test_contract_cli_and_http_answer_the_same_hand_json_the_same(client, extra):
+    """The same hand JSON through `sanma score` (engine.service) and POST /v1/score: the
+    same result, or bad input in both (found by comparing them on generated hands)."""
+    from engine.errors import InputError
+
+    for path, fn, body in (
+        ("/v1/score", score_json, {**HAND, **extra}),
+        ("/v1/tenpai", tenpai_json, {"hand": HAND["hand"], **extra}),
+    ):
+        r = client.post(path, json=body)
+        try:
+            expected = fn(json.loads(json.dumps(body)))
+        except InputError:
+            assert 400 <= r.status_code < 500, r.text
+        else:
+            assert r.status_code == 200, r.text
+            assert r.json() == expected

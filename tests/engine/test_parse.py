@@ -288,3 +288,10 @@ def test_contract_rules_preset_of_another_type_is_bad_input(preset: Any) -> None
     with pytest.raises(InputError) as info:
         tenpai_json({"hand": OK["hand"], "rules": {"preset": preset, "aka_5man": True}})
     assert info.value.code == "bad_rules"
+
+
+@pytest.mark.parametrize("melds", [{}, "", 0, False])
+def test_melds_of_another_type_are_refused_even_when_empty(melds: Any) -> None:
+    """`obj.get("melds") or []` read an empty object/string, 0 or false as no melds."""
+    refused({**OK, "melds": melds}, "bad_type")
+    assert score_json({**OK, "melds": None}) == score_json(OK)  # null is absent

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import select
+import stat
 import sys
 import time
 import traceback
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from engine.errors import InputError
@@ -94,8 +97,8 @@ class Progress:
     and scripts see nothing extra.
     """
 
-    def __init__(self, total: int, what: str, shown: bool) -> None:
-        self.total, self.what, self.shown = total, what, shown
+    def __init__(self, total: int | None, what: str, shown: bool) -> None:
+        self.total, self.what, self.shown = total, what, shown  # total None: not known
         self.done = 0
         self._last = 0.0
 
@@ -104,9 +107,17 @@ class Progress:
         now = time.monotonic()
         if self.shown and (now - self._last >= 0.25 or self.done == self.total):
             self._last = now
-            end = "\n" if self.done == self.total else ""
-            sys.stderr.write(f"\r{self.done}/{self.total} {self.what}{end}")
-            sys.stderr.flush()
+            self._show("\n" if self.done == self.total else "")
+
+    def finish(self) -> None:
+        """The last count and a newline, when the total was not known up front."""
+        if self.shown and self.total is None and self.done:
+            self._show("\n")
+
+    def _show(self, end: str) -> None:
+        of = "" if self.total is None else f"/{self.total}"
+        sys.stderr.write(f"\r{self.done}{of} {self.what}{end}")
+        sys.stderr.flush()
 
 
 def _show_progress(args: argparse.Namespace) -> bool:
@@ -114,28 +125,98 @@ def _show_progress(args: argparse.Namespace) -> bool:
 
 
 def _run_batch(
-    fn: Callable[[Any], dict[str, Any]], lines: Iterable[str], out: TextIO, progress: Progress
+    fn: Callable[[Any], dict[str, Any]], lines: Iterable[bytes], out: TextIO, progress: Progress
 ) -> int:
-    """JSON Lines in, JSON Lines out, same order; a bad line gets an error object, exit 2."""
+    """JSON Lines in, JSON Lines out, same order; a bad line gets an error object, exit 2.
+    Each line is decoded on its own: a line that is not UTF-8 is that line's error only."""
     status = 0
-    for n, line in enumerate(lines, start=1):
+    for n, raw in enumerate(lines, start=1):
         progress.step()
+        try:
+            line = _line_text(raw, n)
+        except InputError as exc:
+            _emit(exc.to_json(), out)
+            status = _worst(status, EXIT_BAD_INPUT)
+            continue
         if not line.strip():
             continue
         result, line_status = _answer(fn, line, f"line {n}")
         _emit(result, out)
         status = _worst(status, line_status)
+    progress.finish()
     return status
 
 
-def json_lines(text: str) -> list[str]:
-    """The lines of JSON Lines text: split at \\n only (a \\r before it dropped), not at the
-    other breaks str.splitlines knows (U+2028, form feed, …), which may sit inside a JSON
-    string and would shift every later answer against its line."""
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
+def _line_text(raw: bytes, n: int) -> str:
+    """One JSON Lines line as text (a byte-order mark before the first skipped, a \\r at the
+    end of a CRLF line dropped)."""
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            "bad_json", f"line {n} is not UTF-8 text: byte {exc.start} cannot be read"
+        ) from exc
+    if n == 1:
+        line = line.removeprefix("\ufeff")
+    return line.removesuffix("\r")
+
+
+def json_lines(data: bytes) -> list[bytes]:
+    """The lines of JSON Lines: split at \\n only, not at the other breaks str.splitlines
+    knows (U+2028, form feed, …), which may sit inside a JSON string and would shift every
+    later answer against its line."""
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
         lines.pop()  # the newline that ends the last line
-    return [line.removesuffix("\r") for line in lines]
+    return lines
+
+
+def _batch_input(path: str | None) -> tuple[Iterable[bytes], int | None]:
+    """The batch's lines (bytes, without their \\n) and how many, when known up front.
+
+    A FILE, or a standard input that is a file, is read whole. A pipe or a terminal is read
+    line by line as the lines come, and the answers so far are flushed before waiting for
+    more: a caller that writes one hand and waits for its result is never left hanging."""
+    if path is not None and path != "-":
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as exc:
+            raise InputError("unreadable_file", f"cannot read {path}: {exc.strerror}") from exc
+    else:
+        stream = getattr(sys.stdin, "buffer", None)
+        if stream is None:  # a text stream without bytes under it (tests, embedding)
+            data = sys.stdin.read().encode("utf-8", "surrogatepass")
+        else:
+            fd = _waitable(stream)
+            if fd is not None:
+                return _lines_as_they_come(stream, fd), None
+            data = stream.read()
+    lines = json_lines(data)
+    return lines, len(lines)
+
+
+def _waitable(stream: Any) -> int | None:
+    """The descriptor of a pipe or terminal that select() can wait on; None for a regular
+    file (read whole) or where that cannot be told (not POSIX, no descriptor)."""
+    if os.name != "posix":
+        return None
+    try:
+        fd = int(stream.fileno())
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except (OSError, ValueError, AttributeError):
+        return None
+    return None if regular else fd
+
+
+def _lines_as_they_come(stream: Any, fd: int) -> Iterator[bytes]:
+    while True:
+        if not select.select([fd], [], [], 0)[0]:
+            sys.stdout.flush()  # nothing to read yet: the writer may wait for these answers
+        raw = stream.readline()
+        if not raw:
+            return
+        yield raw.removesuffix(b"\n")
 
 
 def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace) -> int:
@@ -143,12 +224,11 @@ def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace)
     if not args.batch:
         return _run_one(fn, args.file, sys.stdout)
     try:
-        text = _read_text(args.file)
+        lines, total = _batch_input(args.file)
     except InputError as exc:
         _emit(exc.to_json(), sys.stdout)
         return EXIT_BAD_INPUT
-    lines = json_lines(text)
-    progress = Progress(len(lines), "lines", _show_progress(args))
+    progress = Progress(total, "lines", _show_progress(args))
     return _run_batch(fn, lines, sys.stdout, progress)
 
 

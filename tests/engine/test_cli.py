@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import select
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -187,3 +191,43 @@ def test_contract_exit_2_answer_is_written_under_any_locale(
     sys.stdout.flush()
     error = json.loads(raw.getvalue().decode("utf-8"))["error"]
     assert error["code"] == "invalid_tile" and "2m–8m" in error["message"]
+
+
+def test_contract_batch_line_not_utf8_is_that_lines_error_only(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One result a line, same order: a line that is not UTF-8 is an error on that line; the
+    other lines are scored (the input was decoded whole: one error for the whole batch)."""
+    good = json.dumps(HAND).encode()
+    data = b"\xef\xbb\xbf" + good + b'\n{"hand": "\xff"}\r\n' + good + b"\n"
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(data)
+    for argv, stdin in ((["score", "--batch", str(path)], b""), (["score", "--batch"], data)):
+        code, out = run_bytes(argv, stdin, monkeypatch, capsys)
+        assert code == 2 and len(out) == 3, out
+        assert out[0]["valid"] and out[1]["error"]["code"] == "bad_json" and out[2]["valid"]
+        assert "line 2" in out[1]["error"]["message"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="select() on pipes")
+def test_batch_answers_each_line_before_the_input_ends() -> None:
+    """A caller that writes one hand and waits for its result (a co-process) gets it: the
+    batch read stdin to its end first, so such a caller waited forever."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "api.cli", "score", "--batch"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        for honba in (0, 1):
+            proc.stdin.write(json.dumps({**HAND, "honba": honba}).encode() + b"\n")
+            proc.stdin.flush()
+            ready, _, _ = select.select([proc.stdout], [], [], 60)
+            assert ready, "no answer while the input is still open"
+            assert json.loads(proc.stdout.readline())["total"] == 3000 + 1000 * honba
+        proc.stdin.close()
+        assert proc.stdout.read() == b"" and proc.wait(60) == 0
+    finally:
+        proc.kill()

@@ -267,6 +267,7 @@ def _print_recognition(result: dict[str, Any]) -> None:
     if "error" in result:
         _emit(result, sys.stdout)
         return
+    print(_tiles_line(result.get("tiles", [])))
     hand = result.get("hand", {})
     print("hand:", hand.get("hand", ""), " win:", hand.get("win") or "-")
     if hand.get("melds"):
@@ -275,6 +276,21 @@ def _print_recognition(result: dict[str, Any]) -> None:
         print("kita:", hand["kita"], f"(aka-5-man {hand.get('kita_aka', 0)})")
     for w in result.get("warnings", []):
         print("warning:", w)
+
+
+GROUPS = ("hand", "win", "meld", "kita", "dora", "other")
+
+
+def _tiles_line(tiles: list[dict[str, Any]]) -> str:
+    """The recognized tiles by group, in the recognizer's order:
+    ``tiles (5): hand 1p 2p 3p 4p; win 4p`` (CONTRACT: recognize prints the recognized tiles
+    and the reconstructed hand; ``--json`` has each tile's box, angle and confidence)."""
+    by_group: dict[str, list[str]] = {}
+    for t in tiles:
+        group = t.get("group", "other")
+        by_group.setdefault(group if group in GROUPS else "other", []).append(str(t.get("tile")))
+    parts = [f"{g} {' '.join(by_group[g])}" for g in GROUPS if g in by_group]
+    return f"tiles ({len(tiles)}): " + ("; ".join(parts) if parts else "none")
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:

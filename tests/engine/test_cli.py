@@ -231,3 +231,27 @@ def test_batch_answers_each_line_before_the_input_ends() -> None:
         assert proc.stdout.read() == b"" and proc.wait(60) == 0
     finally:
         proc.kill()
+
+
+def test_contract_recognize_prints_the_recognized_tiles_and_the_hand(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without --json, one photo: the recognized tiles (it printed only the hand) and the
+    reconstructed hand, as plain text."""
+    vision_pipeline = pytest.importorskip("vision.pipeline")
+
+    def tile(name: str, group: str) -> dict[str, Any]:
+        return {"tile": name, "red": name[0] == "0", "box": [0, 0, 1, 1], "angle": 0,
+                "confidence": 0.9, "face_down": name == "back", "group": group}  # fmt: skip
+
+    found = {
+        "tiles": [tile("1p", "hand"), tile("0p", "hand"), tile("3z", "win"), tile("back", "other")],
+        "hand": {"hand": "10p", "win": "3z", "melds": [], "kita": 0, "kita_aka": 0},
+        "warnings": ["a warning"],
+    }
+    monkeypatch.setattr(vision_pipeline, "recognize_path", lambda path: found)
+    assert main(["recognize", "photo.jpg"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "tiles (4): hand 1p 0p; win 3z; other back"
+    assert lines[1].split() == ["hand:", "10p", "win:", "3z"]
+    assert lines[2] == "warning: a warning"

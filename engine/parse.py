@@ -474,10 +474,6 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     return Parsed(hand, sit, rules)
 
 
-#: the hand JSON's tile fields; every other field is the situation (CONTRACT, photo/score)
-TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
-
-
 def _rules_of(obj: dict[str, Any]) -> Rules:
     """The ``rules`` field read by :func:`engine.rules.rules_from_json`, after the one type
     check it leaves out: a preset that is no string (a list or object is unhashable: a

@@ -255,3 +255,39 @@ def test_contract_recognize_prints_the_recognized_tiles_and_the_hand(
     assert lines[0] == "tiles (4): hand 1p 0p; win 3z; other back"
     assert lines[1].split() == ["hand:", "10p", "win:", "3z"]
     assert lines[2] == "warning: a warning"
+
+
+def test_contract_a_hand_that_is_no_legal_win_is_a_result_exit_0(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for hand, reason in (
+        ({"hand": "1399p1357s123z44z", "win": "5z"}, "no_win_shape"),
+        ({**HAND, "riichi": "none"}, "insufficient_yaku"),  # yakuhai alone: 1 han of 2
+    ):
+        code, out = run(["score"], json.dumps(hand), monkeypatch, capsys)
+        assert code == 0 and out[0]["valid"] is False and out[0]["reason"] == reason
+        assert out[0]["total"] < 0  # the chombo, paid by the claimant
+
+
+def test_contract_serve_defaults_to_127_0_0_1_port_8000(monkeypatch: pytest.MonkeyPatch) -> None:
+    uvicorn = pytest.importorskip("uvicorn")
+    calls: list[tuple[Any, dict[str, Any]]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: calls.append((app, kw)))
+    assert main(["serve"]) == 0
+    assert main(["serve", "--host", "0.0.0.0", "--port", "9001"]) == 0
+    assert [(kw["host"], kw["port"]) for _, kw in calls] == [("127.0.0.1", 8000), ("0.0.0.0", 9001)]
+    app, kw = calls[0]
+    assert app == "api.app:create_app" and kw.get("factory") is True
+
+
+def test_contract_pip_install_gives_the_sanma_console_script() -> None:
+    import tomllib
+
+    root = Path(__file__).resolve().parents[2]
+    project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["scripts"]["sanma"] == "api.cli:main"
+    help_text = subprocess.run(
+        [sys.executable, "-m", "api.cli", "--help"], cwd=root, capture_output=True, text=True
+    ).stdout
+    for command in ("score", "tenpai", "recognize", "serve"):
+        assert command in help_text

@@ -2,8 +2,12 @@
 
 ``router`` (an APIRouter) is mounted by ``api.app.create_app`` when this module imports:
 
-- ``POST /v1/games`` — ``{"players": [3 names], "rules": {"aka_5man": bool,
-  "double_ron_honba": "each"|"first"}}`` (all optional) → 201, the game.
+- ``POST /v1/games`` — ``{"players": [3 names], "rules": {<option>: value, …,
+  "hand_rules": {<engine option>: value, …}}}`` (all optional) → 201, the game. The options are
+  those of ``engine.game.GameRules`` (aka_5man, start_points, return_points, uma, bust_prize,
+  double_bust_bonus, yakuman prizes, double_ron_honba, riichi_min_points, noten_payment,
+  rank_ties, aka5man_doubles_prizes); ``hand_rules`` takes the engine's options as a hand JSON's
+  ``rules`` does (``engine.rules``, preset sanma-1.3). The game's JSON shows every option.
 - ``GET /v1/games/{id}`` — the game: points, dealer, round, honba, deposits, hand log,
   ``finished`` and, when finished, the final ``settlement``.
 - ``POST /v1/games/{id}/hands`` — a hand result (``engine.game.resolve_hand``) with an optional
@@ -38,11 +42,16 @@ from api.storage import (
 )
 from engine.errors import InputError
 from engine.game import (
+    GAME_OPTION_CHOICES,
+    GAME_OPTION_TYPES,
+    HAND_RULES_KEY,
     PLAYERS,
     GameRules,
     GameState,
     HandRecord,
     apply,
+    game_rules_from_json,
+    game_rules_to_json,
     new_game,
     resolve_hand,
     result_from_json,
@@ -57,7 +66,6 @@ MAX_BODY = 256 * 1024
 MAX_NAME = 40
 EXPORT_FORMAT = "sanma-lens-game"
 EXPORT_VERSION = 1
-RULE_OPTIONS = {"aka_5man": bool, "double_ron_honba": str}
 STATUS_BY_CODE = {"bad_json": 400, "game_over": 409, "nothing_to_undo": 409, "seq_conflict": 409}
 
 _storage: Storage | None = None
@@ -129,30 +137,26 @@ async def _with_body(
 
 
 def game_rules(options: Any) -> GameRules:
-    """Rule options of a new game (InputError on unknown or mistyped options)."""
-    if options is None:
-        options = {}
-    if not isinstance(options, dict):
-        raise InputError("bad_rules", "rules must be an object")
-    for key, value in options.items():
-        want = RULE_OPTIONS.get(key)
-        if want is None:
-            raise InputError(
-                "unknown_rule_option", f"unknown rule option {key!r}; known: {sorted(RULE_OPTIONS)}"
-            )
-        if not isinstance(value, want):
-            raise InputError("bad_rule_option", f"rule option {key!r} must be a {want.__name__}")
-    return GameRules(**options)
+    """Rule options of a new game (InputError on unknown, mistyped or inconsistent options)."""
+    return game_rules_from_json(options)
 
 
 def _stored_rules(rules: GameRules) -> dict[str, Any]:
-    """The rule options as stored with a game (what ``fold`` turns back into ``GameRules``)."""
-    return {key: getattr(rules, key) for key in RULE_OPTIONS}
+    """The rule options as stored with a game, every one of them (``fold`` reads them back; a
+    game stored before an option existed lacks it and gets today's default)."""
+    return game_rules_to_json(rules)
+
+
+def _rules_of(stored: StoredGame) -> GameRules:
+    try:
+        return game_rules_from_json(stored.rules)
+    except InputError as exc:
+        raise CorruptGame(f"stored rules do not apply: {exc.message}") from exc
 
 
 def fold(stored: StoredGame) -> GameState:
     """state = fold of the stored hand events still in effect."""
-    state = new_game(stored.players, GameRules(**stored.rules))
+    state = new_game(stored.players, _rules_of(stored))
     for event in effective_hands(stored.events):
         try:
             state = apply(state, result_from_json(event.body["result"]))
@@ -213,7 +217,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         "id": stored.id,
         "created_at": stored.created_at,
         "seq": stored.seq if seq is None else seq,
-        "rules": stored.rules,
+        "rules": game_rules_to_json(state.rules),
         "players": [
             {
                 "player": p,
@@ -323,7 +327,7 @@ def _export(storage: Storage, game_id: str) -> dict[str, Any]:
             "id": stored.id,
             "created_at": stored.created_at,
             "players": stored.players,
-            "rules": stored.rules,
+            "rules": game_rules_to_json(_rules_of(stored)),
         },
         "events": [
             {"seq": e.seq, "kind": e.kind, "at": e.created_at, **e.body} for e in stored.events
@@ -376,6 +380,7 @@ def _json_body(schema: dict[str, Any], required: bool) -> dict[str, Any]:
 
 
 _PLAYER = {"type": "integer", "minimum": 0, "maximum": 2}
+_JSON_TYPES = {bool: "boolean", int: "integer", str: "string"}
 _PLAYERS = {"type": "array", "items": _PLAYER}
 NEW_GAME_SCHEMA = {
     "type": "object",
@@ -388,9 +393,20 @@ NEW_GAME_SCHEMA = {
         },
         "rules": {
             "type": "object",
+            "additionalProperties": False,
             "properties": {
-                "aka_5man": {"type": "boolean"},
-                "double_ron_honba": {"type": "string", "enum": ["each", "first"]},
+                **{
+                    key: (
+                        {"type": "string", "enum": list(GAME_OPTION_CHOICES[key])}
+                        if key in GAME_OPTION_CHOICES
+                        else {"type": _JSON_TYPES[want]}
+                    )
+                    for key, want in GAME_OPTION_TYPES.items()
+                },
+                HAND_RULES_KEY: {
+                    "type": "object",
+                    "description": "engine rule options, as a hand JSON's rules (sanma-1.3)",
+                },
             },
         },
     },

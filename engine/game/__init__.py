@@ -28,6 +28,7 @@ Modules, one job each:
   manemann, aka-5-man;
 - ``flow``: dealer continuation, rounds, honba, end of game, closing a hand;
 - ``settlement``: final points (oka, uma, bust and yakuman prizes, ties);
+- ``options``: the game's rule options as JSON (what a new game sets, how it is stored);
 - ``codec``: the stored event as JSON; ``resolve`` and ``score_hand``: what the table says
   (han/fu, a limit or a hand JSON) → the event to store.
 
@@ -47,6 +48,13 @@ docstring of the function that applies them):
 
 from engine.game.codec import result_from_json, result_to_json
 from engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
+from engine.game.options import (
+    GAME_OPTION_CHOICES,
+    GAME_OPTION_TYPES,
+    HAND_RULES_KEY,
+    game_rules_from_json,
+    game_rules_to_json,
+)
 from engine.game.resolve import resolve_hand
 from engine.game.results import apply, manemann_limit_han, replay
 from engine.game.seats import PLAYERS, others_in_settlement_order, turn_order_from
@@ -62,6 +70,9 @@ from engine.game.state import (
 )
 
 __all__ = [
+    "GAME_OPTION_CHOICES",
+    "GAME_OPTION_TYPES",
+    "HAND_RULES_KEY",
     "PLAYERS",
     "BustEvent",
     "GameRules",
@@ -77,6 +88,8 @@ __all__ = [
     "YakumanPrize",
     "apply",
     "bust_levels",
+    "game_rules_from_json",
+    "game_rules_to_json",
     "manemann_limit_han",
     "new_game",
     "others_in_settlement_order",

@@ -8,7 +8,8 @@ from typing import Any
 from engine.errors import InputError
 from engine.game.events import HandResult, Outcome, Payment, Win
 from engine.game.seats import PLAYERS, SEAT_WINDS, others_in_settlement_order
-from engine.game.state import GameState
+from engine.game.state import HAND_PRESET, GameState
+from engine.rules import rules_from_json
 
 
 def win_from_hand(
@@ -34,15 +35,7 @@ def win_from_hand(
     if not isinstance(hand, dict):
         raise InputError("bad_hand", "hand must be a hand JSON object (CONTRACT.md)")
     hand = dict(hand)
-    hand_rules = hand.get("rules") or {}
-    if not isinstance(hand_rules, dict) or hand_rules.get("preset", "sanma-1.3") != "sanma-1.3":
-        raise InputError("bad_rules", "a game hand is scored under the sanma-1.3 preset")
-    # The fold applies the §A8 doubling itself, so the score must come back undoubled.
-    hand["rules"] = {
-        **hand_rules,
-        "aka_5man": state.rules.aka_5man,
-        "aka5man_payment_multiplier": 1,
-    }
+    hand["rules"] = _rules_of_hand(state, hand.get("rules"))
     tsumo = result.outcome is Outcome.TSUMO
     hand.update(
         seat=state.seat_wind(winner),
@@ -111,6 +104,31 @@ def win_from_hand(
         tuple(str(y.get("id")) for y in scored.get("yaku", ()) if isinstance(y, dict)),
     )
     return win, declared != "none", extracted_aka
+
+
+def _rules_of_hand(state: GameState, given: Any) -> dict[str, Any]:
+    """The hand's ``rules`` for the engine: the game's own (its ``hand_rules`` and aka-5-man
+    option). A hand may restate them; an option that differs from the game's is refused, since
+    the table's deposits, honba and settlement follow the game's rules."""
+    game = state.rules.hand_rules
+    if given is None:
+        given = {}
+    if not isinstance(given, dict) or given.get("preset", HAND_PRESET) != HAND_PRESET:
+        raise InputError("bad_rules", f"a game hand is scored under the {HAND_PRESET} preset")
+    own = rules_from_json(given)  # unknown options and wrong types refused as in sanma score
+    for name in given:
+        if name != "preset" and getattr(own, name) != getattr(game, name):
+            raise InputError(
+                "rules_mismatch",
+                f"this game plays {name}={getattr(game, name)!r}; a hand cannot change it "
+                "(set the game's rules when it is created)",
+            )
+    # The fold applies the §A8 doubling itself, so the score must come back undoubled.
+    return {
+        **dict(state.rules.hand_options),
+        "aka_5man": state.rules.aka_5man,
+        "aka5man_payment_multiplier": 1,
+    }
 
 
 def _payments_by_role(scored: dict[str, Any]) -> list[tuple[str, int]]:

@@ -11,6 +11,19 @@ from engine.game.events import HandResult
 from engine.game.seats import PLAYERS, ROUND_LABELS, SEAT_WINDS
 from engine.rules import Rules, rules_from_json
 
+#: engine amounts that must stay whole thousands at a table settled in points of 1,000 (§9)
+THOUSANDS_OPTIONS = (
+    "rounding_unit",
+    "tsumo_bonus_per_payer",
+    "honba_ron",
+    "honba_tsumo_each",
+    "riichi_deposit",
+    "chombo_child_each",
+    "chombo_child_to_dealer",
+    "chombo_dealer_each",
+)
+HAND_PRESET = "sanma-1.3"
+
 
 @dataclass(frozen=True)
 class GameRules:
@@ -32,6 +45,12 @@ class GameRules:
       tied players share the rank and the oka and uma of the places they occupy equally (the
       leftover deposits still go to the earlier seat). ``"split"`` needs an even uma and oka,
       so that every share is a whole point.
+    - ``hand_options``: options of the engine's rule value (``engine.rules``, every **[interp]**
+      of RULES.md, e.g. ``riichi_deposit``, ``kiriage_mangan``, ``aka5man_payment_multiplier``)
+      as ``(name, value)`` pairs sorted by name, read by ``rules_from_json`` as a hand JSON's
+      ``rules`` is (preset sanma-1.3 only). ``aka_5man`` is set above, not here; amounts of the
+      table (payments, honba, deposits, chombo) must stay whole thousands, and
+      ``aka5man_doubles_deposits`` is refused: the game keeper does not double deposits.
     """
 
     aka_5man: bool = False
@@ -47,6 +66,7 @@ class GameRules:
     noten_payment: int = 1_000
     rank_ties: str = "seat"
     aka5man_doubles_prizes: bool = False
+    hand_options: tuple[tuple[str, bool | int | str], ...] = ()
 
     def __post_init__(self) -> None:
         if self.double_ron_honba not in ("each", "first"):
@@ -63,11 +83,57 @@ class GameRules:
             raise InputError(
                 "bad_rules", "return_points must be a multiple of 1,000, at least start_points"
             )
+        for name in ("uma", "bust_prize", "yakuman_prize_tsumo", "yakuman_prize_ron"):
+            if getattr(self, name) < 0:
+                raise InputError("bad_rules", f"{name} must be 0 or more")
+        if self.double_bust_bonus < 0 or self.double_bust_bonus % 2:
+            raise InputError(
+                "bad_rules", "double_bust_bonus must be even and 0 or more (half from each)"
+            )
+        self._check_hand_options()
+        if self.riichi_min_points < self.hand_rules.riichi_deposit:
+            raise InputError(
+                "bad_rules",
+                f"riichi_min_points must be at least the riichi deposit "
+                f"({self.hand_rules.riichi_deposit}), so that riichi never takes a player "
+                "below zero",
+            )
+
+    def _check_hand_options(self) -> None:
+        """The engine options a game can play with (see the class docstring)."""
+        options = dict(self.hand_options)
+        if len(options) != len(self.hand_options):
+            raise InputError("bad_rules", "hand_options name each option once")
+        # one order, so that equal options make equal GameRules (stored, folded, compared)
+        object.__setattr__(self, "hand_options", tuple(sorted(options.items(), key=_first)))
+        if options.get("preset", HAND_PRESET) != HAND_PRESET:
+            raise InputError(
+                "bad_rules", f"a game's hands are scored under the {HAND_PRESET} preset only"
+            )
+        if "aka_5man" in options:
+            raise InputError(
+                "bad_rules", "aka_5man is a game option: set it next to hand_rules, not in it"
+            )
+        rules = self.hand_rules  # unknown options and wrong types: rules_from_json refuses
+        for name in THOUSANDS_OPTIONS:
+            if getattr(rules, name) % 1000:
+                raise InputError(
+                    "bad_rules",
+                    f"{name} must be a multiple of 1,000: the game settles in points of 1,000",
+                )
+        if rules.aka5man_doubles_deposits:
+            raise InputError(
+                "bad_rules",
+                "aka5man_doubles_deposits is not played by the game keeper: "
+                "deposits go to the winner undoubled (§A8 [interp])",
+            )
+        if rules.aka5man_payment_multiplier < 1:
+            raise InputError("bad_rules", "aka5man_payment_multiplier must be at least 1")
 
     @property
     def hand_rules(self) -> Rules:
         """The engine's rule value used for every amount (points, deposits, chombo payments)."""
-        return rules_from_json({"aka_5man": self.aka_5man})
+        return rules_from_json({**dict(self.hand_options), "aka_5man": self.aka_5man})
 
     @property
     def total_points(self) -> int:
@@ -78,6 +144,10 @@ class GameRules:
     def oka(self) -> int:
         """Oka in final points (§9): (return − start) × 3 / 1,000, all to first place."""
         return PLAYERS * (self.return_points - self.start_points) // 1000
+
+
+def _first(pair: tuple[str, object]) -> str:
+    return pair[0]
 
 
 @dataclass(frozen=True)

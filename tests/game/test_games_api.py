@@ -42,7 +42,8 @@ def test_new_game_defaults(client):
 def test_new_game_with_names_and_rules(client):
     game = new_game(client, players=["あき", "ben", "ちえ"], rules={"aka_5man": True})
     assert [p["seat"] for p in game["players"]] == ["E", "S", "W"]
-    assert game["rules"] == {"aka_5man": True, "double_ron_honba": "each"}
+    assert game["rules"]["aka_5man"] is True and game["rules"]["double_ron_honba"] == "each"
+    assert game["rules"]["hand_rules"] == {}
 
 
 @pytest.mark.parametrize(
@@ -185,10 +186,10 @@ def test_export_lists_every_event_and_replays(client):
     assert data["events"][2]["undoes"] == 2
     assert data["state"]["hand_count"] == 1
 
-    from engine.game import GameRules, replay, result_from_json
+    from engine.game import game_rules_from_json, replay, result_from_json
 
     hands = [result_from_json(e["result"]) for e in data["events"][:1]]
-    state = replay(hands, data["game"]["players"], GameRules(**data["game"]["rules"]))
+    state = replay(hands, data["game"]["players"], game_rules_from_json(data["game"]["rules"]))
     assert list(state.scores) == [p["score"] for p in data["state"]["players"]]
 
 
@@ -262,3 +263,123 @@ def test_import_refuses_a_tampered_export(client):
     ):
         r = client.post("/v1/games/import", json=bad)
         assert r.status_code == 422 and r.json()["error"]["code"] == "bad_import"
+
+
+# ---------------------------------------------------------------- a game's rule options
+
+RULES = {
+    "aka_5man": False,
+    "start_points": 30_000,
+    "return_points": 40_000,
+    "uma": 20,
+    "bust_prize": 10,
+    "double_bust_bonus": 10,
+    "yakuman_prize_tsumo": 10,
+    "yakuman_prize_ron": 20,
+    "double_ron_honba": "first",
+    "riichi_min_points": 2_000,
+    "noten_payment": 2_000,
+    "rank_ties": "split",
+    "aka5man_doubles_prizes": False,
+    "hand_rules": {"riichi_deposit": 2_000, "kiriage_mangan": True},
+}
+
+
+def test_every_rule_option_is_set_stored_and_shown(client, storage):
+    game = new_game(client, rules=RULES)
+    assert game["rules"] == RULES
+    assert storage.load(game["id"]).rules == RULES  # stored whole, read back by the fold
+    game = post_hand(client, game, {"outcome": "draw", "tenpai": [0], "riichi": [0]})
+    # riichi puts up 2,000; each no-ten player pays the tenpai dealer 2,000
+    assert [p["score"] for p in game["players"]] == [32_000, 28_000, 28_000]
+    assert game["deposits"] == 2_000
+    again = client.get(f"/v1/games/{game['id']}").json()
+    assert again == game and again["rules"] == RULES
+
+
+def test_rule_options_decide_the_settlement_through_the_api(client):
+    rules = {"uma": 20, "return_points": 36_000, "rank_ties": "split"}
+    game = new_game(client, players=["Aki", "Ben", "Chie"], rules=rules)
+    # player 1 rons player 2 for a child yakuman, 32,000: player 2 busts and the game ends
+    game = post_hand(
+        client,
+        game,
+        {"outcome": "ron", "discarder": 2, "wins": [{"winner": 1, "limit": "yakuman"}]},
+    )
+    assert game["finished"] is True
+    totals = {s["player"]: (s["oka"], s["uma"], s["total"]) for s in game["settlement"]}
+    # oka 3 × 6 = 18 and uma ±20 (not the default 30 and ±10)
+    assert totals[1][:2] == (18, 20) and totals[2][1] == -20
+    assert sum(t for _, _, t in totals.values()) == 0
+
+
+def test_an_old_stored_game_folds_with_todays_defaults(client, storage):
+    # a game stored before the other options existed: only these two keys
+    game_id = storage.create_game(["A", "B", "C"], {"aka_5man": True, "double_ron_honba": "each"})
+    storage.append(game_id, 0, "hand", {"result": {"outcome": "draw", "tenpai": [1]}})
+    game = client.get(f"/v1/games/{game_id}").json()
+    assert game["rules"]["aka_5man"] is True and game["rules"]["uma"] == 10
+    assert game["rules"]["noten_payment"] == 1_000 and game["rules"]["hand_rules"] == {}
+    assert [p["score"] for p in game["players"]] == [29_000, 32_000, 29_000]
+    exported = client.get(f"/v1/games/{game_id}/export").json()
+    assert exported["game"]["rules"] == game["rules"]
+
+
+def test_stored_rules_that_no_longer_apply_are_a_500_corrupt_game(client, storage):
+    game_id = storage.create_game(["A", "B", "C"], {"uma": "ten"})
+    r = client.get(f"/v1/games/{game_id}")
+    assert r.status_code == 500 and r.json()["error"]["code"] == "corrupt_game"
+
+
+@pytest.mark.parametrize(
+    ("rules", "code"),
+    [
+        ({"uma": "20"}, "bad_rule_option"),
+        ({"start_points": 30_000.5}, "bad_rule_option"),
+        ({"rank_ties": "split", "uma": 15}, "bad_rules"),
+        ({"noten_payment": 1_500}, "bad_rules"),
+        ({"riichi_deposit": 2_000}, "unknown_rule_option"),
+        ({"hand_rules": {"riichi_deposit": 2_000}}, "bad_rules"),  # riichi_min_points 1,000
+        ({"hand_rules": {"rounding_unit": 100}}, "bad_rules"),
+        ({"hand_rules": {"kiriage": True}}, "unknown_rule_option"),
+        ({"hand_rules": {"preset": "riichi-4p"}}, "bad_rules"),
+        ({"hand_rules": "sanma-1.3"}, "bad_rules"),
+    ],
+)
+def test_bad_rule_options_are_422_with_a_message(client, rules, code):
+    r = client.post("/v1/games", json={"rules": rules})
+    assert r.status_code == 422
+    error = r.json()["error"]
+    assert error["code"] == code and error["message"]
+
+
+def test_export_and_import_keep_the_rule_options(client):
+    game = new_game(client, rules=RULES)
+    post_hand(client, game, {"outcome": "draw", "tenpai": [1], "riichi": [1]})
+    exported = client.get(f"/v1/games/{game['id']}/export").json()
+    assert exported["game"]["rules"] == RULES
+    r = client.post("/v1/games/import", json=exported)
+    assert r.status_code == 201, r.text
+    copy = r.json()
+    assert copy["rules"] == RULES
+    assert copy["players"] == exported["state"]["players"]
+
+
+def test_a_hand_json_cannot_change_the_games_rules(client):
+    pytest.importorskip("engine.service")
+    game = new_game(client, rules={"hand_rules": {"kiriage_mangan": True}})
+    hand = {"hand": "234p456p789s1122z", "win": "2z", "rules": {"kiriage_mangan": False}}
+    r = client.post(
+        f"/v1/games/{game['id']}/hands",
+        json={"outcome": "tsumo", "wins": [{"winner": 1, "hand": hand}]},
+    )
+    assert r.status_code == 422 and r.json()["error"]["code"] == "rules_mismatch"
+
+
+def test_openapi_lists_every_rule_option(client):
+    from engine.game import GAME_OPTION_TYPES
+
+    schema = games.NEW_GAME_SCHEMA["properties"]["rules"]["properties"]
+    assert set(schema) == {*GAME_OPTION_TYPES, "hand_rules"}
+    assert schema["rank_ties"]["enum"] == ["seat", "split"]
+    assert schema["uma"]["type"] == "integer" and schema["aka_5man"]["type"] == "boolean"

@@ -1,0 +1,83 @@
+"""A game's rule options as JSON and back: what a new game may set, how it is stored.
+
+``{"aka_5man": true, "uma": 20, "rank_ties": "split", "hand_rules": {"riichi_deposit": 1000}}``
+— every field of :class:`GameRules` by name, and under ``hand_rules`` the engine's options as a
+hand JSON's ``rules`` object takes them (``engine.rules.rules_from_json``; preset sanma-1.3).
+Absent options keep today's defaults, so a game stored before an option existed folds as it
+always did; :func:`game_rules_to_json` writes every option, so a stored game keeps its rules
+even if a default changes later.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import Any
+
+from engine.errors import InputError
+from engine.game.state import GameRules
+
+#: the JSON key of ``GameRules.hand_options``: the rules each hand is scored under
+HAND_RULES_KEY = "hand_rules"
+
+#: JSON type of each plain option of GameRules (``hand_options`` is read on its own)
+GAME_OPTION_TYPES: dict[str, type] = {
+    f.name: {"bool": bool, "int": int, "str": str}[str(f.type)]
+    for f in fields(GameRules)
+    if f.name != "hand_options"
+}
+
+#: the allowed values of the text options (GameRules checks them; listed for the API schema)
+GAME_OPTION_CHOICES: dict[str, tuple[str, ...]] = {
+    "double_ron_honba": ("each", "first"),
+    "rank_ties": ("seat", "split"),
+}
+
+_TYPE_WORDS = {bool: "true or false", int: "an integer", str: "a string"}
+
+
+def game_rules_from_json(obj: Any) -> GameRules:
+    """A game's rule options from JSON (absent or null → defaults).
+
+    InputError ``bad_rules`` (not an object, or values that do not fit together, e.g. an odd
+    uma with ``rank_ties: "split"``), ``unknown_rule_option``, ``bad_rule_option`` (wrong type).
+
+    >>> game_rules_from_json({"uma": 20, "hand_rules": {"kiriage_mangan": True}}).uma
+    20
+    """
+    if obj is None:
+        return GameRules()
+    if not isinstance(obj, dict):
+        raise InputError("bad_rules", "rules must be an object of rule options")
+    values: dict[str, Any] = {}
+    for key, value in obj.items():
+        if key == HAND_RULES_KEY:
+            values["hand_options"] = _hand_options(value)
+            continue
+        want = GAME_OPTION_TYPES.get(key)
+        if want is None:
+            known = sorted([*GAME_OPTION_TYPES, HAND_RULES_KEY])
+            raise InputError("unknown_rule_option", f"unknown rule option {key!r}; known: {known}")
+        if isinstance(value, bool) is not (want is bool) or not isinstance(value, want):
+            raise InputError("bad_rule_option", f"rule option {key!r} must be {_TYPE_WORDS[want]}")
+        values[key] = value
+    return GameRules(**values)
+
+
+def _hand_options(value: Any) -> tuple[tuple[str, Any], ...]:
+    """The engine options as GameRules keeps them; values are checked by GameRules."""
+    if value is None:
+        return ()
+    if not isinstance(value, dict):
+        raise InputError(
+            "bad_rules", f'{HAND_RULES_KEY} must be an object like {{"riichi_deposit": 1000}}'
+        )
+    if not isinstance(value.get("preset", ""), str):  # unhashable presets: refused here
+        raise InputError("bad_rules", f'{HAND_RULES_KEY}.preset must be a string "sanma-1.3"')
+    return tuple(sorted(value.items()))
+
+
+def game_rules_to_json(rules: GameRules) -> dict[str, Any]:
+    """Every option of the game, as stored and shown (read back by game_rules_from_json)."""
+    out: dict[str, Any] = {key: getattr(rules, key) for key in GAME_OPTION_TYPES}
+    out[HAND_RULES_KEY] = dict(rules.hand_options)
+    return out

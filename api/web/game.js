@@ -4,7 +4,9 @@
 const TEXT = {
   ja: {
     title: "点数表", newGame: "新しい半荘", seatE: "起家 (東)", seatS: "南家", seatW: "西家",
-    aka5man: "赤五萬ルール", start: "開始", gameId: "対局 ID", open: "開く", honba: "本場",
+    aka5man: "赤五萬ルール", moreRules: "ルール詳細", startPoints: "配給原点", returnPoints: "返し",
+    uma: "ウマ", doubleRonHonba: "ダブロンの積み棒", honbaEach: "両者に付く", honbaFirst: "上家のみ",
+    start: "開始", gameId: "対局 ID", open: "開く", honba: "本場",
     deposits: "供託", enterHand: "局の結果", ron: "ロン", tsumo: "ツモ", draw: "流局",
     chombo: "錯和", discarder: "放銃者", tenpai: "聴牌", nagashi: "流し役満",
     nagashiDouble: "(ダブリー)", notenRiichi: "ノー聴立直", offender: "錯和した人",
@@ -30,7 +32,10 @@ const TEXT = {
   },
   en: {
     title: "Scoreboard", newGame: "New hanchan", seatE: "First dealer (East)", seatS: "South",
-    seatW: "West", aka5man: "Aka-5-man option", start: "Start", gameId: "Game ID", open: "Open",
+    seatW: "West", aka5man: "Aka-5-man option", moreRules: "More rules",
+    startPoints: "Start points", returnPoints: "Return points", uma: "Uma",
+    doubleRonHonba: "Honba on a double ron", honbaEach: "to each winner",
+    honbaFirst: "to the first winner only", start: "Start", gameId: "Game ID", open: "Open",
     honba: "Honba", deposits: "Deposits", enterHand: "Hand result", ron: "Ron", tsumo: "Tsumo",
     draw: "Draw", chombo: "Chombo", discarder: "Discarder", tenpai: "Tenpai",
     nagashi: "Nagashi yakuman", nagashiDouble: "(double riichi)", notenRiichi: "No-ten riichi",
@@ -384,7 +389,11 @@ function init() {
     e.preventDefault();
     const form = e.target;
     const players = [form.p0.value, form.p1.value, form.p2.value].map((n) => n.trim());
-    const body = { rules: { aka_5man: form.aka.checked } };
+    const body = { rules: { aka_5man: form.aka.checked, double_ron_honba: form.double_ron_honba.value } };
+    // numbers as typed (the server checks them and says what is wrong); empty = the default
+    ["start_points", "return_points", "uma"].forEach((name) => {
+      if (form[name].value.trim() !== "") body.rules[name] = Number(form[name].value);
+    });
     if (players.some((n) => n)) body.players = players;
     try { show(await api("POST", "/v1/games", body)); message(""); } catch (error) { message(error.message); }
   });

@@ -132,6 +132,29 @@ def test_page_keeps_a_game_at_360px(page, server):
     assert page.inner_text("#round") == "East 3"
 
 
+def test_page_sets_the_most_used_rule_options(page, server):
+    page.click("#game-rules summary")
+    page.fill('#new-game [name="return_points"]', "20000")  # below the start points
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_selector("#message:not([hidden])")
+    assert "return_points" in page.inner_text("#message")
+    assert page.locator("#table").is_hidden()
+
+    page.fill('#new-game [name="start_points"]', "35000")
+    page.fill('#new-game [name="return_points"]', "40000")
+    page.fill('#new-game [name="uma"]', "20")
+    page.select_option('#new-game [name="double_ron_honba"]', "first")
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_selector("#table:not([hidden])")
+    assert _scores(page) == ["35,000"] * 3
+    game_id = page.inner_text("#game-id")
+    with urllib.request.urlopen(f"{server}/v1/games/{game_id}", timeout=10) as r:
+        rules = json.loads(r.read())["rules"]
+    assert (rules["start_points"], rules["return_points"], rules["uma"]) == (35_000, 40_000, 20)
+    assert rules["double_ron_honba"] == "first" and rules["aka_5man"] is False
+    assert _fits_360(page)
+
+
 def test_page_shows_the_final_settlement(page, server):
     def post(path: str, body: dict) -> dict:
         req = urllib.request.Request(

@@ -420,12 +420,7 @@ def _wind(obj: dict[str, Any], key: str, default: str, allowed: tuple[str, ...])
 
 def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     """Hand JSON → checked :class:`Parsed`. ``need_win``: score (True) or tenpai (False)."""
-    if not isinstance(obj, dict):
-        raise InputError("bad_type", "the hand must be a JSON object")
-    if not KNOWN_FIELDS.issuperset(obj):
-        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
-        raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-    rules = _rules_of(obj)
+    rules = _object_rules(obj, "the hand")
     if "hand" not in obj:
         raise InputError("missing_field", "hand is required (the concealed tiles, MPSZ)")
     hand_tiles = tiles_of(obj["hand"], rules, "hand")
@@ -474,6 +469,17 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     return Parsed(hand, sit, rules)
 
 
+def _object_rules(obj: Any, what: str) -> Rules:
+    """The rules of a hand or situation JSON ``obj``, after checking it is an object of known
+    fields (``what`` names it in the error)."""
+    if not isinstance(obj, dict):
+        raise InputError("bad_type", f"{what} must be a JSON object")
+    if not KNOWN_FIELDS.issuperset(obj):
+        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
+        raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
+    return _rules_of(obj)
+
+
 def _rules_of(obj: dict[str, Any]) -> Rules:
     """The ``rules`` field read by :func:`engine.rules.rules_from_json`, after the one type
     check it leaves out: a preset that is no string (a list or object is unhashable: a
@@ -490,12 +496,7 @@ def check_situation(obj: Any) -> None:
     round of the rule set, riichi, flag and count types, indicator and discard tiles,
     ``aka5man_as``, ``ron_on``. Tile fields in ``obj`` are not looked at. What needs the tiles
     (counts, fifth tiles, which flags fit the win) is left to :func:`parse_hand`."""
-    if not isinstance(obj, dict):
-        raise InputError("bad_type", "the situation must be a JSON object")
-    if not KNOWN_FIELDS.issuperset(obj):
-        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
-        raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-    rules = _rules_of(obj)
+    rules = _object_rules(obj, "the situation")
     for key in ("dora", "ura", "discards"):
         _get_tile_list(obj, key, rules)
     _parse_situation(obj, rules)

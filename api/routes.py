@@ -14,6 +14,7 @@ from api.errors import ServiceError
 from api.services import Services, services
 from api.uploads import check_image
 from engine.errors import InputError
+from engine.parse import check_situation
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
@@ -128,8 +129,6 @@ async def photo_score(
 
     14 tiles (a winning tile found) → `score` is the result JSON; 13 tiles → the tenpai
     JSON (waits with their value); `score_kind` says which."""
-    from engine.parse import check_situation
-
     situation_obj = _json_form(await _form_text(situation), "situation", schemas.SituationIn)
     # a situation that is wrong whatever the tiles (unknown field, seat N in sanma, a 2m dora)
     # is the client's error: a 4xx before the photo is read, not a score_error beside it

@@ -477,17 +477,7 @@ def _object_rules(obj: Any, what: str) -> Rules:
     if not KNOWN_FIELDS.issuperset(obj):
         unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
         raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-    return _rules_of(obj)
-
-
-def _rules_of(obj: dict[str, Any]) -> Rules:
-    """The ``rules`` field read by :func:`engine.rules.rules_from_json`, after the one type
-    check it leaves out: a preset that is no string (a list or object is unhashable: a
-    TypeError there, exit 1 / a 500, instead of bad input)."""
-    raw = obj.get("rules")
-    if isinstance(raw, dict) and not isinstance(raw.get("preset", ""), str):
-        raise InputError("bad_rules", 'rules.preset must be a string like "sanma-1.3"')
-    return rules_from_json(raw)
+    return rules_from_json(obj.get("rules"))
 
 
 def check_situation(obj: Any) -> None:

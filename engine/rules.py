@@ -434,6 +434,8 @@ def rules_from_json(obj: Any) -> Rules:
         _RULES_CACHE.move_to_end(key)  # the most recently used
         return cached
     preset = obj.get("preset", "sanma-1.3")
+    if not isinstance(preset, str):  # a list or object is unhashable: no dict lookup
+        raise InputError("bad_rules", 'rules.preset must be a string like "sanma-1.3"')
     if preset not in PRESETS:
         raise InputError(
             "unknown_preset", f"unknown rules preset {preset!r}; known: {sorted(PRESETS)}"

@@ -71,8 +71,6 @@ def _hand_options(value: Any) -> tuple[tuple[str, Any], ...]:
         raise InputError(
             "bad_rules", f'{HAND_RULES_KEY} must be an object like {{"riichi_deposit": 1000}}'
         )
-    if not isinstance(value.get("preset", ""), str):  # unhashable presets: refused here
-        raise InputError("bad_rules", f'{HAND_RULES_KEY}.preset must be a string "sanma-1.3"')
     return tuple(sorted(value.items()))
 
 

@@ -72,7 +72,7 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
             honba = 0
         if "hand" in spec:
             win, riichi_declared, extracted_aka = win_from_hand(
-                state, base, spec, winner, honba, riichi
+                state, base, spec, winner, honba, riichi, collects_deposits=winner == first
             )
             if riichi_declared and winner not in riichi:
                 riichi.append(winner)

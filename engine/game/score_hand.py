@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.errors import InputError
 from engine.game.events import HandResult, Outcome, Payment, Win
+from engine.game.results import MIS_CALL_PENALTY
 from engine.game.seats import PLAYERS, SEAT_WINDS, others_in_settlement_order
 from engine.game.state import HAND_PRESET, GameState
 from engine.rules import rules_from_json
@@ -19,6 +20,7 @@ def win_from_hand(
     winner: int,
     honba: int,
     riichi: list[int],
+    collects_deposits: bool = True,
 ) -> tuple[Win, bool, bool]:
     """Score a hand JSON at this table: seat, round, honba and tsumo/ron come from the game.
 
@@ -42,7 +44,6 @@ def win_from_hand(
         round=state.round_wind,
         honba=state.honba,  # the real count: it also decides §18.4 and paarenchan (§35)
         tsumo=tsumo,
-        deposits=state.deposits + rules.riichi_deposit * len(set(riichi)),
     )
     declared = hand.get("riichi", "none")
     if "riichi" not in hand and winner in riichi:
@@ -51,6 +52,19 @@ def win_from_hand(
         raise InputError(
             "riichi_mismatch", "the winner is listed in riichi but the hand says riichi 'none'"
         )
+    if collects_deposits:
+        sticks = set(riichi) | ({winner} if declared != "none" else set())
+        on_table = (
+            state.deposits
+            + rules.riichi_deposit * len(sticks)
+            + MIS_CALL_PENALTY * len(result.mis_calls)
+        )
+    else:
+        on_table = 0
+    # The engine counts ``deposits`` in sticks of its riichi_deposit; the table holds points
+    # (riichi sticks and §R3 mis-call penalties, all whole thousands), so they go as 1,000s.
+    hand["deposits"] = on_table // _DEPOSIT_UNIT
+    hand["rules"]["riichi_deposit"] = _DEPOSIT_UNIT
     if not tsumo and "discarder_riichi" not in hand:
         hand["discarder_riichi"] = result.discarder in riichi
     scored = score_json(hand)
@@ -104,6 +118,9 @@ def win_from_hand(
         tuple(str(y.get("id")) for y in scored.get("yaku", ()) if isinstance(y, dict)),
     )
     return win, declared != "none", extracted_aka
+
+
+_DEPOSIT_UNIT = 1000
 
 
 def _rules_of_hand(state: GameState, given: Any) -> dict[str, Any]:

@@ -266,3 +266,55 @@ def test_rule_16_worked_line_minus_61_from_a_played_game():
     assert state.finished and state.scores == (62_000, 29_000, -1_000)
     final = settle(state)
     assert [p.total for p in final] == [22 + 30 + 10 + 10, -11, -61]
+
+
+def _engine_results(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
+    """Every Result JSON the engine gives ``resolve_hand`` for a hand JSON win."""
+    seen: list[dict] = []
+    score_json = service.score_json
+
+    def spy(obj: dict) -> dict:
+        seen.append(score_json(obj))
+        return seen[-1]
+
+    monkeypatch.setattr(service, "score_json", spy)
+    return seen
+
+
+def test_rule_14_1_hand_json_total_counts_the_table_deposits_in_points(monkeypatch):
+    # 2,000 already on the table, player 1's riichi stick and player 0's §R3 mis-call: the
+    # winner collects 4,000 of deposits, and the engine's total says the same as the fold
+    # (CONTRACT: total = payments + deposits received). Passing the table's points as the
+    # engine's stick count made the total 4,000,000 more.
+    seen = _engine_results(monkeypatch)
+    state = replace(at(), scores=(30000, 30000, 28000), deposits=2000)
+    body = {"outcome": "ron", "discarder": 2, "riichi": [1], "mis_calls": [0]}
+    result = resolve_hand(state, {**body, "wins": [{"winner": 1, "hand": HAND}]})
+    (scored,) = seen
+    paid = result.wins[0].payments[0].amount
+    assert scored["deposits"] == 4000 and scored["total"] == paid + 4000
+    after = apply(state, result)
+    assert after.scores[1] - (30000 - 1000) == scored["total"]
+
+
+def test_rule_14_1_hand_json_second_winner_of_a_double_ron_collects_no_deposits(monkeypatch):
+    seen = _engine_results(monkeypatch)
+    body = {
+        "outcome": "ron",
+        "discarder": 1,
+        "riichi": [0, 2],
+        "wins": [{"winner": 2, "hand": CHUN}, {"winner": 0, "hand": CHUN}],
+    }
+    resolve_hand(replace(at(), scores=(30000, 29000, 30000), deposits=1000), body)
+    # player 2, the discarder's shimocha, wins first and takes the 1,000 and both sticks
+    assert [r["deposits"] for r in seen] == [3000, 0]
+
+
+def test_rule_14_1_hand_json_deposits_exact_when_a_stick_is_not_1000(monkeypatch):
+    # a 2,000 riichi stick plus a 1,000 mis-call penalty: 3,000 is no whole number of sticks
+    seen = _engine_results(monkeypatch)
+    rules = GameRules(riichi_min_points=2000, hand_options=(("riichi_deposit", 2000),))
+    state = new_game(None, rules)
+    body = {"outcome": "tsumo", "riichi": [1], "mis_calls": [2]}
+    resolve_hand(state, {**body, "wins": [{"winner": 1, "hand": HAND}]})
+    assert seen[0]["deposits"] == 3000

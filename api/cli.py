@@ -127,8 +127,9 @@ def _show_progress(args: argparse.Namespace) -> bool:
 def _run_batch(
     fn: Callable[[Any], dict[str, Any]], lines: Iterable[bytes], out: TextIO, progress: Progress
 ) -> int:
-    """JSON Lines in, JSON Lines out, same order; a bad line gets an error object, exit 2.
-    Each line is decoded on its own: a line that is not UTF-8 is that line's error only."""
+    """JSON Lines in, JSON Lines out, same order: one answer for every line, so answer k is
+    line k's. A bad line (blank, not JSON, not UTF-8, no hand) gets an error object, exit 2;
+    each line is decoded and answered on its own, so the other lines are still scored."""
     status = 0
     for n, raw in enumerate(lines, start=1):
         progress.step()
@@ -139,6 +140,11 @@ def _run_batch(
             status = _worst(status, EXIT_BAD_INPUT)
             continue
         if not line.strip():
+            # CONTRACT: one result a line, same order; skipping a blank line shifted every
+            # later answer against its hand. A blank line is no JSON value (JSON Lines).
+            message = f"line {n} is empty: JSON Lines has one hand JSON on every line"
+            _emit({"error": {"code": "bad_json", "message": message}}, out)
+            status = _worst(status, EXIT_BAD_INPUT)
             continue
         result, line_status = _answer(fn, line, f"line {n}")
         _emit(result, out)

@@ -1,0 +1,61 @@
+"""`sanma score --batch` / `sanma tenpai --batch` line by line (CONTRACT: JSON Lines in,
+JSON Lines out, one result a line, same order)."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from api.cli import main
+
+WIN = {"hand": "234p456p789s11z22z", "win": "2z", "riichi": "riichi"}
+WAIT = {"hand": "234p456p789s11z22z", "riichi": "riichi"}
+
+
+def _batch(
+    argv: list[str], stdin: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> tuple[int, list[Any]]:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(argv)
+    return code, [json.loads(line) for line in capsys.readouterr().out.split("\n")[:-1]]
+
+
+@pytest.mark.parametrize(
+    ("command", "hand", "key"), [("score", WIN, "valid"), ("tenpai", WAIT, "tenpai")]
+)
+def test_contract_batch_a_blank_line_gets_its_own_answer(
+    command: str,
+    hand: dict[str, Any],
+    key: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """One result a line, same order: answer k belongs to line k. A blank line had no answer,
+    so every later answer sat against the hand before it. It is no JSON value (JSON Lines):
+    a bad_json error object and exit 2, the other lines still answered."""
+    lines = [json.dumps(hand), "", json.dumps({**hand, "honba": 1}), " \t", json.dumps(hand)]
+    text = "\n".join(lines) + "\n"
+    path = tmp_path / "hands.jsonl"
+    path.write_text(text)
+    for argv, stdin in (([command, "--batch"], text), ([command, "--batch", str(path)], "")):
+        code, out = _batch(argv, stdin, monkeypatch, capsys)
+        assert code == 2 and len(out) == len(lines)
+        assert [o["error"]["code"] for o in (out[1], out[3])] == ["bad_json", "bad_json"]
+        assert "line 2 is empty" in out[1]["error"]["message"]
+        assert all(out[i][key] for i in (0, 2, 4))
+    if command == "score":
+        assert [out[i]["total"] for i in (0, 2, 4)] == [3000, 4000, 3000]
+
+
+def test_contract_batch_the_newline_ending_the_last_line_is_no_blank_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for text in (json.dumps(WIN), json.dumps(WIN) + "\n", json.dumps(WIN) + "\r\n", ""):
+        code, out = _batch(["score", "--batch"], text, monkeypatch, capsys)
+        assert code == 0 and len(out) == (1 if text else 0)

@@ -17,6 +17,7 @@ from engine.errors import InputError
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1  # not in CONTRACT.md (0 and 2 are): a failure of ours, never bad input
+EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a process ended by SIGPIPE (13)
 
 
 def _emit(obj: Any, out: TextIO) -> None:
@@ -344,10 +345,27 @@ def _utf8_stdout() -> None:
         reconfigure(encoding="utf-8")
 
 
+def _reader_went_away() -> int:
+    """stdout's reader closed the pipe (``sanma score --batch < many.jsonl | head -1``): stop
+    quietly with the status a shell shows for a Unix tool ended by SIGPIPE, not a traceback.
+    stdout is pointed at /dev/null so that Python's own flush at exit finds no broken pipe
+    and prints no second error."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # a stdout without a descriptor (tests)
+        pass
+    return EXIT_BROKEN_PIPE
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _utf8_stdout()
-    return int(args.func(args))
+    try:
+        return int(args.func(args))
+    except BrokenPipeError:
+        return _reader_went_away()
 
 
 if __name__ == "__main__":

@@ -59,3 +59,48 @@ def test_contract_batch_the_newline_ending_the_last_line_is_no_blank_line(
     for text in (json.dumps(WIN), json.dumps(WIN) + "\n", json.dumps(WIN) + "\r\n", ""):
         code, out = _batch(["score", "--batch"], text, monkeypatch, capsys)
         assert code == 0 and len(out) == (1 if text else 0)
+
+
+class _ClosedPipe(io.StringIO):
+    """A stdout whose reader has gone: every write fails as a closed pipe does."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+
+@pytest.mark.parametrize("command", ["score", "tenpai"])
+def test_cli_output_to_a_closed_pipe_ends_quietly(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`sanma score --batch < many.jsonl | head -1`: once the reader is gone the command
+    stops with 141 (128 + SIGPIPE, as a shell reports `seq 1 100000 | head -1`), no traceback."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(WAIT if command == "tenpai" else WIN)))
+    monkeypatch.setattr(sys, "stdout", _ClosedPipe())
+    assert main([command, "--batch"]) == 141
+    assert capsys.readouterr().err == ""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGPIPE")
+def test_cli_batch_piped_into_head_ends_quietly(tmp_path: Path) -> None:
+    """The real thing: a process whose stdout pipe is closed after the first answer."""
+    import subprocess
+
+    hands = tmp_path / "many.jsonl"
+    hands.write_text((json.dumps(WIN) + "\n") * 2000)  # ~1 MB of answers: more than a pipe holds
+    err = tmp_path / "stderr"
+    with hands.open("rb") as stdin, err.open("wb") as stderr:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "api.cli", "score", "--batch"],
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=Path(__file__).resolve().parents[2],
+        )
+        assert proc.stdout is not None
+        try:
+            assert json.loads(proc.stdout.readline())["valid"]
+            proc.stdout.close()  # what `head -1` does after its line
+            assert proc.wait(120) == 141
+        finally:
+            proc.kill()
+    assert err.read_text() == ""

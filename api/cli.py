@@ -324,7 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_tenpai)
 
     p = sub.add_parser("recognize", help="recognize the tiles in photos")
-    p.add_argument("photos", nargs="+", help="JPEG/PNG files")
+    p.add_argument("photos", nargs="+", help="JPEG/PNG/WebP photos")
     p.add_argument("--json", action="store_true", help="print JSON (JSON Lines for several)")
     p.add_argument("--progress", action="store_true", help="count photos done on stderr")
     p.set_defaults(func=_cmd_recognize)

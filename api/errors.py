@@ -28,6 +28,7 @@ STATUS_BY_CODE: dict[str, int] = {
     "body_too_large": 413,
     "upload_too_large": 413,
     "not_an_image": 415,
+    "empty_image": 415,
     "unsupported_image": 415,
     "model_unavailable": 503,
 }

@@ -1,6 +1,8 @@
-"""Photo bytes → BGR image, refusing what is not a whole, sane-sized JPEG/PNG/WebP/BMP.
+"""Photo bytes → BGR image, refusing what is not a whole, sane-sized JPEG/PNG/WebP.
 
-The type is sniffed from the magic bytes, never from a name. Dimensions are read from the
+:func:`check` is the one place that says which files are photos: ``sanma recognize`` (through
+:func:`decode`) and the HTTP uploads (``api.uploads``) both use it, so they accept the same
+files. The type is sniffed from the magic bytes, never from a name. Dimensions are read from the
 header *before* decoding, so a "decompression bomb" (a tiny file that claims 100 000 × 100 000
 pixels) is refused without allocating it. A JPEG without its end-of-image marker is refused as
 truncated rather than decoded to a half-grey picture. Large JPEGs are decoded at 1/2 or 1/4
@@ -23,6 +25,7 @@ MAX_PIXELS = 50_000_000
 MAX_SIDE = 20_000
 # decode so that the long side is at least this many pixels (after the DCT reduction)
 WORK_SIDE = 1000
+_PNG_IEND = b"IEND\xaeB`\x82"  # the IEND chunk type and its fixed CRC
 
 
 @dataclass(frozen=True)
@@ -39,16 +42,14 @@ class Decoded:
 
 
 def sniff(data: bytes) -> str:
-    """The image type from its first bytes: jpeg, png, webp or bmp; InputError otherwise."""
+    """The image type from its first bytes: jpeg, png or webp; InputError otherwise."""
     if data[:3] == b"\xff\xd8\xff":
         return "jpeg"
     if data[:8] == b"\x89PNG\r\n\x1a\n":
         return "png"
     if data[:4] == b"RIFF" and data[8:12] == b"WEBP":
         return "webp"
-    if data[:2] == b"BM":
-        return "bmp"
-    raise InputError("not_an_image", "the file is not a JPEG, PNG, WebP or BMP image")
+    raise InputError("not_an_image", "the file is not a JPEG, PNG or WebP image")
 
 
 def _jpeg_info(data: bytes) -> tuple[int, int, int]:
@@ -104,9 +105,6 @@ def header_size(data: bytes, kind: str) -> tuple[int, int, int]:
         if kind == "png":
             w, h = struct.unpack(">II", data[16:24])
             return w, h, 1
-        if kind == "bmp":
-            w, h = struct.unpack("<ii", data[18:26])
-            return abs(w), abs(h), 1
         chunk = data[12:16]
         if chunk == b"VP8X":
             w = int.from_bytes(data[24:27], "little") + 1
@@ -123,23 +121,34 @@ def header_size(data: bytes, kind: str) -> tuple[int, int, int]:
     raise InputError("not_an_image", "unsupported WebP variant")
 
 
-def check(data: bytes) -> tuple[str, int, int, int]:
+def _looks_complete(data: bytes, kind: str) -> bool:
+    """False when the file's end is missing (a cut-off download or upload). A JPEG needs an
+    end-of-image marker after its last scan, wherever that is: phones append data after it
+    (Samsung trailers, motion-photo videos), so it need not be near the end of the file."""
+    if kind == "jpeg":
+        last_scan = data.rfind(b"\xff\xda")  # scan data stuffs every 0xFF, so this is a marker
+        return last_scan >= 0 and data.find(b"\xff\xd9", last_scan) >= 0
+    if kind == "png":
+        return _PNG_IEND in data[-4096:]
+    (riff_size,) = struct.unpack("<I", data[4:8])  # webp: the RIFF container's own length
+    return len(data) >= 8 + riff_size
+
+
+def check(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[str, int, int, int]:
     """Validate bytes before decoding: type, completeness, size. Returns (kind, w, h, orient)."""
     if not data:
         raise InputError("empty_image", "the image is empty")
     if len(data) > MAX_BYTES:
         raise InputError("image_too_large", f"the file is over {MAX_BYTES // 2**20} MB")
     kind = sniff(data)
-    if kind == "jpeg" and b"\xff\xd9" not in data[-1024:]:
-        raise InputError("truncated_image", "the JPEG is cut off (no end-of-image marker)")
-    if kind == "png" and b"IEND" not in data[-64:]:
-        raise InputError("truncated_image", "the PNG is cut off (no IEND chunk)")
+    if not _looks_complete(data, kind):
+        raise InputError("truncated_image", f"the {kind.upper()} file is cut off (truncated)")
     w, h, orient = header_size(data, kind)
     if w <= 0 or h <= 0:
         raise InputError("not_an_image", "the image has no pixels")
-    if w * h > MAX_PIXELS or max(w, h) > MAX_SIDE:
+    if w * h > max_pixels or max(w, h) > MAX_SIDE:
         raise InputError(
-            "image_too_large", f"{w}×{h} is over the limit of {MAX_PIXELS // 10**6} megapixels"
+            "image_too_large", f"{w}×{h} is over the limit of {max_pixels / 10**6:g} megapixels"
         )
     return kind, w, h, orient
 

@@ -55,7 +55,13 @@ def test_100_megapixel_png_is_refused_from_header():
     assert e.value.code == "image_too_large"
 
 
-@pytest.mark.parametrize("data", [b"", b"hello world", b"GIF89a....", b"%PDF-1.7\n", b"\xff\xd8"])
+def test_empty_upload_is_refused():
+    with pytest.raises(InputError) as e:
+        check_image(b"", 64_000_000)
+    assert e.value.code == "empty_image"
+
+
+@pytest.mark.parametrize("data", [b"hello world", b"GIF89a....", b"%PDF-1.7\n", b"\xff\xd8"])
 def test_non_images_are_refused_by_content(data):
     with pytest.raises(InputError) as e:
         check_image(data, 64_000_000)

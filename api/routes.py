@@ -14,7 +14,7 @@ from api.errors import ServiceError
 from api.services import Services, services
 from api.uploads import check_image
 from engine.errors import InputError
-from engine.parse import check_situation
+from engine.parse import check_situation, check_tiles
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
@@ -44,7 +44,8 @@ HandForm = Annotated[
     str | UploadFile | None,
     Form(
         description="Optional JSON object of corrected tiles (hand, win, melds, kita, "
-        "kita_aka, dora) to score instead of what was recognized; a text field or a file part."
+        "kita_aka, dora; no other field) to score instead of what was recognized; a text "
+        "field or a file part. Unknown fields and unreadable tiles are a 422."
     ),
 ]
 
@@ -136,6 +137,12 @@ async def photo_score(
     override = None
     if hand is not None:
         override = _json_form(await _form_text(hand), "hand", schemas.TilesOverrideIn)
+        # likewise corrected tiles that cannot be read (an unknown field, a 2m, a bad meld):
+        # a 4xx as in /v1/score, not a 200 with a score_error; counts stay the score_error
+        try:
+            check_tiles(override, situation_obj.get("rules"))
+        except InputError as exc:
+            raise InputError(exc.code, f"hand: {exc.message}") from exc
     svc = services(request.app)
     data = await _read_photo(image, svc)
     recognized = await svc.recognize(data)

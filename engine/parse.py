@@ -49,6 +49,8 @@ _OTHER_FIELDS = (
     "ron_on",
 )
 KNOWN_FIELDS = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
+# the fields a photo gives (its corrected tiles): what lies on the table, not how the hand won
+PHOTO_TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")
 
 
 class Tile(NamedTuple):
@@ -430,12 +432,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         raise InputError("missing_field", "win is required to score a hand")
     if not need_win and win is not None:
         raise InputError("unexpected_win", "tenpai takes the hand without the winning tile")
-    melds_raw = obj.get("melds")
-    if melds_raw is None:
-        melds_raw = []
-    elif not isinstance(melds_raw, list):  # ({} or "" were read as no melds)
-        raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
-    melds = tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)]) if melds_raw else ()
+    melds = _get_melds(obj, rules)
     dora = _get_tile_list(obj, "dora", rules)
     ura = _get_tile_list(obj, "ura", rules)
     discards_tiles = _get_tile_list(obj, "discards", rules)
@@ -467,6 +464,40 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         aka5man_as,
     )  # fmt: skip
     return Parsed(hand, sit, rules)
+
+
+def _get_melds(obj: dict[str, Any], rules: Rules) -> tuple[Meld, ...]:
+    melds_raw = obj.get("melds")
+    if melds_raw is None:
+        return ()
+    if not isinstance(melds_raw, list):  # ({} or "" were read as no melds)
+        raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
+    return tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)]) if melds_raw else ()
+
+
+def check_tiles(obj: Any, rules_json: Any = None) -> None:
+    """Tiles alone (a photo's corrected tiles: only the fields of :data:`PHOTO_TILE_FIELDS`), each
+    read as :func:`parse_hand` reads it under the rules of ``rules_json`` (a situation's
+    ``rules``): field names, tiles, melds, kita counts. What needs the whole hand and its
+    situation (tile counts, fifth tiles, flags that fit the win) is left to :func:`parse_hand`."""
+    if not isinstance(obj, dict):
+        raise InputError("bad_type", "the tiles must be a JSON object")
+    unknown = sorted(str(k) for k in obj if k not in PHOTO_TILE_FIELDS)
+    if unknown:
+        raise InputError(
+            "unknown_field",
+            f"unknown tile field(s): {', '.join(unknown)} (the tiles are "
+            f"{', '.join(PHOTO_TILE_FIELDS)}; the rest of the hand JSON is the situation)",
+        )
+    rules = rules_from_json(rules_json)
+    if obj.get("hand") is not None:
+        tiles_of(obj["hand"], rules, "hand")
+    if obj.get("win") is not None:
+        parse_one_tile(obj["win"], rules, "win")
+    _get_melds(obj, rules)
+    _get_tile_list(obj, "dora", rules)
+    _get_int(obj, "kita")
+    _get_int(obj, "kita_aka")
 
 
 def _object_rules(obj: Any, what: str) -> Rules:

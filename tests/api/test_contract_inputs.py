@@ -5,6 +5,8 @@
 - ``POST /v1/photo/score``: ``situation`` holds the hand JSON's fields other than the tiles.
   A situation wrong whatever the tiles is bad input: a 4xx in the error shape (before the photo
   is read); what depends on the tiles stays the ``score_error`` beside the recognized tiles.
+  The corrected tiles (field ``hand``, our extension) likewise: an unknown field or a tile that
+  cannot be read is a 4xx; tiles that make no hand are the ``score_error``.
 """
 
 from __future__ import annotations
@@ -190,3 +192,57 @@ def test_contract_cli_and_http_answer_the_same_hand_json_the_same(client, extra)
         else:
             assert r.status_code == 200, r.text
             assert r.json() == expected
+
+
+# ---- photo/score: the corrected tiles (field hand) ----
+
+
+def _photo_score_corrected(c: TestClient, tiles: object, situation: object = None):
+    return c.post(
+        "/v1/photo/score",
+        files={"image": ("a.jpg", drawn_photo(), "image/jpeg")},
+        data={"situation": json.dumps(situation or {}), "hand": json.dumps(tiles)},
+    )
+
+
+@pytest.mark.parametrize(
+    ("tiles", "code"),
+    [
+        ({"hand": "234p456p789s11z22z", "win": "2z", "note": 1}, "unknown_field"),
+        ({"hand": "234p456p789s11z22z", "wni": "2z"}, "unknown_field"),  # a typo of win
+        ({"hand": "234p456p789s11z22z", "win": "2z", "tsumo": True}, "unknown_field"),
+        ({"hand": "234p456p789s11z22z", "win": "5m"}, "invalid_tile"),
+        ({"hand": "234p456p789s11z22z", "win": "8z"}, "unknown_tile"),
+        ({"hand": "234p456p789s1z", "win": "1z", "melds": ["pon:123z"]}, "bad_meld"),
+        ({"hand": "234p456p789s11z22z", "win": "2z", "dora": ["6m"]}, "invalid_tile"),
+    ],
+)
+def test_contract_photo_score_unreadable_corrected_tiles_are_4xx_error(fixed, tiles, code):
+    """CONTRACT: errors are 4xx {"error": {code, message}}; an unknown field of the hand JSON
+    is a 422 in /v1/score and in the situation. The corrected tiles answered 200 with a
+    score_error instead (and a situation field among them, tsumo here, was scored unless the
+    situation also set it). Refused before the photo is read, like a bad situation."""
+    c, rec = fixed
+    body = assert_error(_photo_score_corrected(c, tiles), 422, code)
+    assert body["message"].startswith("hand: ")
+    assert rec.calls == 0
+
+
+def test_photo_score_corrected_tiles_that_make_no_hand_are_a_score_error(fixed):
+    """Readable tiles that make no hand (12 tiles) are shown beside the recognized tiles, as
+    a situation that fits no tiles is."""
+    c, _ = fixed
+    r = _photo_score_corrected(c, {"hand": "234p456p789s11z", "win": "2z"}, {"riichi": "riichi"})
+    assert r.status_code == 200, r.text
+    assert r.json()["score_error"]["code"] == "tile_count"
+
+
+def test_photo_score_corrected_tiles_read_under_the_situations_rules(fixed):
+    """0m (the aka-5-man) is a tile only under the aka_5man option the situation sets."""
+    c, _ = fixed
+    tiles = {"hand": "234p456p789s11z22z", "win": "2z", "dora": "0m"}
+    situation = {"riichi": "riichi", "rules": {"aka_5man": True}}
+    r = _photo_score_corrected(c, tiles, situation)
+    assert r.status_code == 200, r.text
+    assert r.json()["score"] == score_json({**tiles, **situation})
+    assert_error(_photo_score_corrected(c, tiles, {"riichi": "riichi"}), 422)

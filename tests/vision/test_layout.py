@@ -848,3 +848,14 @@ def test_mpsz_and_unpack_are_inverse() -> None:
     assert unpack("230p1z") == ["2p", "3p", "0p", "1z"]
     for text in ("19m1234506789p55s1234567z", "", "11z"):
         assert mpsz(unpack(text)) == text
+
+
+def test_rule_a4_north_a_little_far_after_a_hand_it_may_complete_is_kita_with_a_warning() -> None:
+    """§1, §A4: a lone north set apart a little further than a winning tile lies, after 13
+    tiles that it completes (a north pair wait): the photo says kita, the hand says it may be
+    the winning tile, so the kita reading carries a warning to check it."""
+    t = Table()
+    t.row("123p456p789s1114z")
+    t.put("4z", "kita", gap=1.3)
+    layout = check(t, hand("123456p789s1114z", None, kita=1), warnings=1)
+    assert "north" in layout.warnings[0] and "winning tile" in layout.warnings[0]

@@ -73,6 +73,7 @@ class _Right:
     lone_candidates: list[int] = field(default_factory=list)
     touching: int | None = None  # a lone tile right after the row, too close to be the win
     turned: int | None = None  # a lone tile reported sideways set a little apart after the row
+    near_north: int | None = None  # a lone north after the row, too far or off line to be the win
     north_sets: list[list[int]] = field(default_factory=list)  # 3–4 upright norths in line
     guesses: int = 0
     short_sets: list[list[int]] = field(default_factory=list)  # a sideways tile and one alike
@@ -149,6 +150,8 @@ def _place(
     ):
         acc.win = group[0].index
         return
+    if gi == 0 and lone_upright and WIN_GAP < gap < MAX_WIN_GAP:
+        acc.near_north = group[0].index  # a north: read as a kita below, the win not ruled out
     dets = [tiles[k] for k in indices]
     if gi == 0 and gap <= WIN_GAP and len(group) > 1 and all(d.angle == 0 for d in dets) and not (
         _norths(dets)
@@ -257,6 +260,22 @@ def _settle_win(acc: _Right) -> None:
         )
     if acc.win is not None and is_north(tiles[acc.win].tile):
         _settle_north_win(acc, acc.win)
+    near = acc.near_north
+    if (
+        acc.win is None
+        and near is not None
+        and near in acc.kita
+        and acc.units() == 13
+        and not _north_is_kita(acc.row, tiles)
+    ):
+        # §1/§A4: a 13-tile hand and a lone north set apart after it, a little further or
+        # off its line than a winning tile lies: a kita by the photo, but the hand does not
+        # say so (no tenpai that the north leaves incomplete), so it may be the winning tile.
+        acc.warnings.append(
+            f"the north set apart after the hand ({tiles[near].tile}) lies a little further "
+            "or off the row's line than a winning tile does: read as a kita; if it is the "
+            "winning tile, move it"
+        )
 
 
 def _settle_north_win(acc: _Right, win: int) -> None:

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m benchmarks.recognition [--renders 200] [--latency 20] [--raw-labels]
         [--no-added] [--skip-real] [--worst N] [--models DIR] [--turn on|off] [--halves]
+        [--errors]
         # real sets only, fast: --renders 0 --latency 0; --turn overrides the pipeline's
         # classifier turn averaging (vision.pipeline.TURN) for comparisons
 
@@ -121,11 +122,52 @@ def score_photo(t: Tally, pred: list[TileDetection], boxes: np.ndarray, labels: 
         t.exact += 1
 
 
+def photo_errors(pred: list[TileDetection], boxes: np.ndarray, labels: list[str]) -> list[str]:
+    """What keeps one photo from being exactly right, one line per error, in the matching of
+    :func:`score_photo`: ``MISS`` a labelled riichi tile no report matches, ``NAME`` a matched
+    report read as another tile (with its confidence), ``EXTRA`` a report matching no label or a
+    flower's. Reports on ``NEUTRAL`` labels are no error."""
+    m = match(pred, boxes)
+    inv = {j: i for i, j in m.items()}
+
+    def where(box: tuple[float, ...]) -> str:
+        return "[" + ", ".join(f"{v:.0f}" for v in box) + "]"
+
+    out = []
+    for j, lab in enumerate(labels):
+        if lab == "flower" or lab in NEUTRAL:
+            continue
+        if j not in inv:
+            out.append(f"MISS {lab} {where(tuple(boxes[j]))}")
+        elif pred[inv[j]].tile != lab:
+            t = pred[inv[j]]
+            out.append(f"NAME {lab}→{t.tile} p {t.confidence:.2f} {where(t.box)}")
+    for i, t in enumerate(pred):
+        if i not in m or labels[m[i]] == "flower":
+            on = " on a flower" if i in m else ""
+            out.append(f"EXTRA {t.tile} p {t.confidence:.2f} {where(t.box)}{on}")
+    return out
+
+
+def _error_summary(errors: list[list[str]]) -> str:
+    """Counts of each kind of error over photos, and of photos by the kinds they have."""
+    kinds: Counter = Counter()
+    photos: Counter = Counter()
+    for errs in errors:
+        got = sorted({e.split()[0] for e in errs})
+        kinds.update(e.split()[0] for e in errs)
+        if got:
+            photos["+".join(got)] += 1
+    return (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) + " | photos with: "
+            + ", ".join(f"{k} {n}" for k, n in sorted(photos.items())))
+
+
 def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = True,
-              halves: bool = False) -> list[Tally]:
+              halves: bool = False, errors: bool = False) -> list[Tally]:
     """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles;
     ``halves`` also scores hk valid's odd- and even-indexed photos apart (settings are chosen
-    on the odd half and checked on the even one, models/MODEL_CARD.md)."""
+    on the odd half and checked on the even one, models/MODEL_CARD.md); ``errors`` lists each
+    photo that is not exactly right with its errors (:func:`photo_errors`), and tallies them."""
     from datasets import train_data as td
 
     out = []
@@ -138,12 +180,18 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
         t = Tally()
         half = (Tally(), Tally())  # even-, odd-indexed photos
         losses = []
+        found: tuple[list[list[str]], list[list[str]]] = ([], [])  # errors, even/odd photos
         for k, p in enumerate(photos):
             pred, _ = rec.tiles(p.load())
             p.image = None  # keep memory flat
-            before = (t.gt, t.named, t.reported, t.true_reports)
+            before = (t.gt, t.named, t.reported, t.true_reports, t.exact)
             score_photo(t, pred, p.boxes, p.labels)
             score_photo(half[k % 2], pred, p.boxes, p.labels)
+            if errors and t.exact == before[4]:
+                errs = photo_errors(pred, p.boxes, p.labels)
+                found[k % 2].append(errs)
+                half_name = ("even", "odd")[k % 2] if photos is hk else ""
+                print(f"  not exact: {half_name} #{k} {Path(p.path).name[:48]}: " + "; ".join(errs))
             lost = (t.gt - before[0]) - (t.named - before[1])
             wrong = (t.reported - before[2]) - (t.true_reports - before[3])
             losses.append((lost + wrong, lost, wrong, Path(p.path).name))
@@ -151,6 +199,12 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
         if halves and photos is hk:
             print("  " + half[1].line("odd-indexed photos (choose on)"))
             print("  " + half[0].line("even-indexed photos (check on)"))
+        if errors:
+            if photos is hk:
+                print("  errors, odd half: " + _error_summary(found[1]))
+                print("  errors, even half: " + _error_summary(found[0]))
+            else:
+                print("  errors: " + _error_summary(found[0] + found[1]))
         print("  top confusions (label→read):",
               ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
         for _s, lost, wrong, fname in sorted(losses, reverse=True)[:worst]:
@@ -235,6 +289,10 @@ def main(argv: list[str] | None = None) -> int:
                          "--renders 0 --latency 0 --worst 10)")
     ap.add_argument("--halves", action="store_true",
                     help="also score hk valid's odd- and even-indexed photos apart")
+    ap.add_argument("--errors", action="store_true",
+                    help="list each real photo not exactly right with its errors (MISS a "
+                         "labelled tile not found, NAME found but misread, EXTRA a report on "
+                         "no label) and tally them per set (hk: per half)")
     ap.add_argument("--turn", choices=["on", "off"], default=None,
                     help="classifier test-time augmentation (crop + crop turned 180°); "
                          "default: the pipeline's setting")
@@ -290,7 +348,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
     if not args.skip_real:
         eval_real(rec, corrected=not args.raw_labels, worst=args.worst, added=not args.no_added,
-                  halves=args.halves)
+                  halves=args.halves, errors=args.errors)
     if args.renders:
         eval_renders(rec, args.renders)
     if args.latency:

@@ -303,6 +303,13 @@ def _tiles_line(tiles: list[dict[str, Any]]) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from api.settings import Settings
+
+    try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
+        Settings.from_env()
+    except ValueError as exc:
+        print(f"sanma serve: {exc}", file=sys.stderr)
+        return 2
     uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port)
     return 0
 

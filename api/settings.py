@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from vision.decode import MAX_PIXELS as DECODER_MAX_PIXELS
+
 MB = 1024 * 1024
 
 
@@ -30,7 +32,8 @@ class Settings:
     - ``max_json_bytes``: largest JSON body of ``/v1/score`` and ``/v1/tenpai``; env
       ``SANMA_MAX_JSON_KB`` (default 256).
     - ``max_pixels``: largest photo, width × height, checked from the file header before
-      decoding; env ``SANMA_MAX_MEGAPIXELS`` (default 50, as the vision decoder).
+      decoding; env ``SANMA_MAX_MEGAPIXELS`` (default 50, the vision decoder's own limit, which
+      a setting may lower but not raise: a larger value is refused at start-up).
     - ``recognize_concurrency``: photos recognised at once per process (the rest queue);
       env ``SANMA_RECOGNIZE_CONCURRENCY`` (default: half the CPU cores, at least 1, since
       each recognition already runs the models on 2 threads).
@@ -49,9 +52,22 @@ class Settings:
         return cls(
             max_upload_bytes=int(_env_number("SANMA_MAX_UPLOAD_MB", 15) * MB),
             max_json_bytes=int(_env_number("SANMA_MAX_JSON_KB", 256) * 1024),
-            max_pixels=int(_env_number("SANMA_MAX_MEGAPIXELS", 50) * 1_000_000),
+            max_pixels=_max_pixels(),
             recognize_concurrency=int(
                 _env_number("SANMA_RECOGNIZE_CONCURRENCY", max(1, (os.cpu_count() or 2) // 2))
             ),
             max_photo_queue=int(_env_number("SANMA_MAX_PHOTO_QUEUE", 16)),
         )
+
+
+def _max_pixels() -> int:
+    """``SANMA_MAX_MEGAPIXELS`` in pixels. The decoder refuses bigger photos whatever the
+    setting (their pixels cost memory before any check could help), so a value above its limit
+    would promise what the service does not do: it is an error, not silently ignored."""
+    pixels = int(_env_number("SANMA_MAX_MEGAPIXELS", DECODER_MAX_PIXELS / 1e6) * 1_000_000)
+    if pixels > DECODER_MAX_PIXELS:
+        raise ValueError(
+            f"SANMA_MAX_MEGAPIXELS may lower the photo decoder's limit of "
+            f"{DECODER_MAX_PIXELS / 1e6:g} megapixels, not raise it"
+        )
+    return pixels

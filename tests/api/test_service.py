@@ -140,6 +140,16 @@ def test_settings_from_env(monkeypatch):
     assert s.max_pixels == 10_000_000
 
 
+def test_settings_refuse_a_pixel_limit_the_decoder_would_not_honour(monkeypatch):
+    """The vision decoder refuses photos over 50 megapixels whatever the service allows, so
+    SANMA_MAX_MEGAPIXELS above it is a start-up error, not a setting silently ignored."""
+    monkeypatch.setenv("SANMA_MAX_MEGAPIXELS", "80")
+    with pytest.raises(ValueError, match="SANMA_MAX_MEGAPIXELS"):
+        Settings.from_env()
+    monkeypatch.setenv("SANMA_MAX_MEGAPIXELS", "50")
+    assert Settings.from_env().max_pixels == 50_000_000
+
+
 def test_docs_page_needs_no_internet(client):
     """Swagger UI's script and style come from this server, never a CDN."""
     html = client.get("/docs").text
@@ -147,3 +157,14 @@ def test_docs_page_needs_no_internet(client):
     for asset in ("/docs-static/swagger-ui-bundle.js", "/docs-static/swagger-ui.css"):
         assert asset in html
         assert client.get(asset).status_code == 200
+
+
+def test_serve_with_a_bad_limit_exits_2_with_one_line(monkeypatch, capsys):
+    """A SANMA_* limit the service cannot honour stops `sanma serve` before the server starts,
+    with the reason on stderr and exit 2 (bad input), not a traceback."""
+    from api.cli import main
+
+    monkeypatch.setenv("SANMA_MAX_MEGAPIXELS", "80")
+    assert main(["serve", "--port", "8799"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("sanma serve: SANMA_MAX_MEGAPIXELS") and "Traceback" not in err

@@ -61,7 +61,9 @@ def score(parsed: Parsed) -> dict[str, Any]:
     # of that wait (a shape kind, not a red five)
     ev, g, wait_kinds = win_and_guarantee(parsed, ctx, dora.total)
     required = g.required
-    if ev is None:
+    if ev is None or (hand.aka5man_as is not None and hand.win_kind not in wait_kinds):
+        # §A6: an aka-5-man is a 5p/5s only for a player waiting on that five; for anyone
+        # else it stays a north, and the hand claimed with it has no winning shape
         return _invalid(parsed, "no_win_shape", None, dora, g)
     if not sit.tsumo and is_furiten(hand, wait_kinds):
         return _invalid(parsed, "furiten", ev, dora, g)

@@ -45,13 +45,14 @@ def test_rule_a6_aka5man_cannot_complete_a_5p_wait_when_all_four_5p_are_the_winn
     and are not used up by the player's own tiles", and at a draw "a wait whose tiles are all
     in the player's own hand/melds/kita does not count" [interp]. The engine reads §A6 through
     that: 5p is no wait of this hand, so the aka-5-man stays a north for the player and cannot
-    be taken as 5p. The claimed ron is a false win (valid false, chombo payments, §18; the
-    reason given is insufficient_yaku since the guarantee has no wait to hold on). The same
+    be taken as 5p. The claimed ron is a false win (valid false, chombo payments): as a north
+    the tile makes no winning shape, so the reason is no_win_shape. The same
     shape with the four 5s in the ankan instead waits on 5p and may take it (+2 han, §A6.1)."""
     held = {**AKA, "melds": ["ankan:5555p"]}
     assert tenpai_json(held)["waits"] == []
     ron = score_json({**held, "win": "0m", "aka5man_as": "5p"})
-    assert not ron["valid"] and ron["guarantee"]["waits"] == []
+    assert not ron["valid"] and ron["reason"] == "no_win_shape"
+    assert ron["guarantee"]["waits"] == []
     assert all(p["amount"] < 0 for p in ron["payments"])  # chombo, paid by the claimant
 
     free = {**AKA, "melds": ["ankan:5555s"]}

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
 from engine.errors import InputError
+from vision.types import GROUPS
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1  # not in CONTRACT.md (0 and 2 are): a failure of ours, never bad input
@@ -285,9 +286,6 @@ def _print_recognition(result: dict[str, Any]) -> None:
         print("warning:", w)
 
 
-GROUPS = ("hand", "win", "meld", "kita", "dora", "other")
-
-
 def _tiles_line(tiles: list[dict[str, Any]]) -> str:
     """The recognized tiles by group, in the recognizer's order:
     ``tiles (5): hand 1p 2p 3p 4p; win 4p`` (CONTRACT: recognize prints the recognized tiles
@@ -309,7 +307,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         Settings.from_env()
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
-        return 2
+        return EXIT_BAD_INPUT
     uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port)
     return 0
 

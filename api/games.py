@@ -136,17 +136,6 @@ async def _with_body(
 # ---------------------------------------------------------------- folding stored games
 
 
-def game_rules(options: Any) -> GameRules:
-    """Rule options of a new game (InputError on unknown, mistyped or inconsistent options)."""
-    return game_rules_from_json(options)
-
-
-def _stored_rules(rules: GameRules) -> dict[str, Any]:
-    """The rule options as stored with a game, every one of them (``fold`` reads them back; a
-    game stored before an option existed lacks it and gets today's default)."""
-    return game_rules_to_json(rules)
-
-
 def _rules_of(stored: StoredGame) -> GameRules:
     try:
         return game_rules_from_json(stored.rules)
@@ -267,9 +256,9 @@ def _create(storage: Storage, body: Any) -> dict[str, Any]:
     if unknown:
         raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
     players = _checked_players(body.get("players"))
-    rules = game_rules(body.get("rules"))
+    rules = game_rules_from_json(body.get("rules"))
     state = new_game(players, rules)
-    game_id = storage.create_game(list(state.names), _stored_rules(rules))
+    game_id = storage.create_game(list(state.names), game_rules_to_json(rules))
     return _get(storage, game_id)
 
 
@@ -345,7 +334,7 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
     meta, events = body.get("game"), body.get("events")
     if not isinstance(meta, dict) or not isinstance(events, list):
         raise InputError("bad_import", "an export has a game object and an events list")
-    rules = game_rules(meta.get("rules"))
+    rules = game_rules_from_json(meta.get("rules"))
     start = new_game(_checked_players(meta.get("players")), rules)
     records: list[tuple[str, dict[str, Any]]] = []
     in_effect: list[tuple[int, GameState]] = []  # (event number, the game after that hand)
@@ -362,7 +351,7 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
                 raise InputError("bad_import", f"event {n} undoes nothing")
             body_out = {"undoes": in_effect.pop()[0]}
         records.append((event["kind"], body_out))
-    game_id = storage.create_game(list(start.names), _stored_rules(rules), records)
+    game_id = storage.create_game(list(start.names), game_rules_to_json(rules), records)
     return _get(storage, game_id)
 
 

@@ -472,7 +472,7 @@ def _get_melds(obj: dict[str, Any], rules: Rules) -> tuple[Meld, ...]:
         return ()
     if not isinstance(melds_raw, list):  # ({} or "" were read as no melds)
         raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
-    return tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)]) if melds_raw else ()
+    return tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)])
 
 
 def check_tiles(obj: Any, rules_json: Any = None) -> None:

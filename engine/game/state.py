@@ -105,7 +105,7 @@ class GameRules:
         if len(options) != len(self.hand_options):
             raise InputError("bad_rules", "hand_options name each option once")
         # one order, so that equal options make equal GameRules (stored, folded, compared)
-        object.__setattr__(self, "hand_options", tuple(sorted(options.items(), key=_first)))
+        object.__setattr__(self, "hand_options", tuple(sorted(options.items())))
         if options.get("preset", HAND_PRESET) != HAND_PRESET:
             raise InputError(
                 "bad_rules", f"a game's hands are scored under the {HAND_PRESET} preset only"
@@ -144,10 +144,6 @@ class GameRules:
     def oka(self) -> int:
         """Oka in final points (§9): (return − start) × 3 / 1,000, all to first place."""
         return PLAYERS * (self.return_points - self.start_points) // 1000
-
-
-def _first(pair: tuple[str, object]) -> str:
-    return pair[0]
 
 
 @dataclass(frozen=True)

@@ -60,11 +60,11 @@ DET_SIZE = 512
 
 
 # ---------------------------------------------------------------- rendered scenes
-def _render_one(seed: int) -> td.Photo | None:
-    """One scene from datasets.synth as a Photo (labels and sideways flags known)."""
+def _render_one(seed: int, hands: str = "random") -> td.Photo | None:
+    """One scene from datasets.synth as a Photo (labels, sideways and stacked flags known)."""
     from datasets.synth.scene import render_scene
 
-    scene = render_scene(np.random.default_rng(seed))
+    scene = render_scene(np.random.default_rng(seed), hands=hands)
     image = scene.image
     boxes, labels, side = [], [], []
     for t in scene.tiles:
@@ -77,14 +77,34 @@ def _render_one(seed: int) -> td.Photo | None:
     s = min(1.0, 1024 / max(h, w))  # keep memory small; tiles stay larger than the crops
     if s < 1:
         image = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-    p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side)
-    p.image = image
+    p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side, image,
+                 stacked_flags(scene.tiles))
     return p
 
 
-def render_scenes(n: int, seed: int, workers: int) -> list[td.Photo]:
+def stacked_flags(tiles: list) -> list[bool | None]:
+    """Per scene tile: True for a kakan's called tile under its added one and for that added
+    tile (one meld, both sideways, overlapping), False for any other tile, None (unknown, not
+    trained on) for a wall's two layers, stacked but no meld's."""
+    flags: list[bool | None] = [False] * len(tiles)
+    from vision.detect import iou
+
+    for i, under in enumerate(tiles):
+        if not under.occluded:
+            continue
+        flags[i] = True if under.meld is not None else None
+        for j, top in enumerate(tiles):
+            if j != i and not top.occluded and top.meld == under.meld and top.angle == \
+                    under.angle and iou(top.box, under.box) > 0.2:
+                flags[j] = flags[i]
+    return flags
+
+
+def render_scenes(n: int, seed: int, workers: int, hands: str = "random") -> list[td.Photo]:
+    """``n`` scenes of seeds ``seed``… (``hands``: datasets.synth.scene.HANDS) as Photos."""
     if n <= 0:
         return []
+    from functools import partial
     from multiprocessing import get_context
 
     from datasets.synth.faces import load_bank
@@ -92,7 +112,8 @@ def render_scenes(n: int, seed: int, workers: int) -> list[td.Photo]:
     load_bank()  # build once, before forking: the workers share it
     out: list[td.Photo] = []
     with get_context("fork").Pool(workers) as pool:
-        it = pool.imap_unordered(_render_one, range(seed, seed + n), chunksize=4)
+        it = pool.imap_unordered(partial(_render_one, hands=hands), range(seed, seed + n),
+                                 chunksize=4)
         for p in tqdm(it, total=n, desc="render scenes", file=sys.stdout, mininterval=5):
             if p is not None:
                 out.append(p)
@@ -140,6 +161,8 @@ class DetData(Dataset):
         img = p.load()
         boxes = p.boxes.copy()
         side = np.array([-1 if s is None else int(s) for s in p.sideways], np.int64)
+        stack = np.array([-1 if s is None else int(s) for s in p.stacked], np.int64) \
+            if p.stacked else np.full(len(side), -1, np.int64)
         h, w = img.shape[:2]
         k = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
         if k:
@@ -166,9 +189,14 @@ class DetData(Dataset):
         out = td.photometric(out, rng, 0.8)
         b = (boxes - [x0, y0, x0, y0]) * s
         return (torch.from_numpy(out[..., ::-1].transpose(2, 0, 1).copy()),
-                *self.targets(b, side))
+                *self.targets(b, side, stack))
 
-    def targets(self, boxes: np.ndarray, side: np.ndarray) -> tuple[torch.Tensor, ...]:
+    def targets(self, boxes: np.ndarray, side: np.ndarray, stack: np.ndarray | None = None
+                ) -> tuple[torch.Tensor, ...]:
+        """CenterNet targets at stride 4: heat, its weight, offsets and log sizes with their
+        mask, sideways and its mask, stacked (``stack``: 1/0 per box, −1 unknown) and its mask."""
+        if stack is None:
+            stack = np.full(len(side), -1, np.int64)
         n = self.size // STRIDE
         heat = np.zeros((n, n), np.float32)
         weight = np.ones((n, n), np.float32)
@@ -176,7 +204,9 @@ class DetData(Dataset):
         regm = np.zeros((n, n), np.float32)
         sidet = np.zeros((n, n), np.float32)
         sidem = np.zeros((n, n), np.float32)
-        for (x1, y1, x2, y2), sd in zip(boxes, side, strict=True):
+        stackt = np.zeros((n, n), np.float32)
+        stackm = np.zeros((n, n), np.float32)
+        for (x1, y1, x2, y2), sd, st in zip(boxes, side, stack, strict=True):
             bw, bh = x2 - x1, y2 - y1
             cx1, cy1 = np.clip([x1, y1], 0, self.size)
             cx2, cy2 = np.clip([x2, y2], 0, self.size)
@@ -204,7 +234,11 @@ class DetData(Dataset):
                         regm[jy, jx] = wgt
                         if sd >= 0:
                             sidet[jy, jx], sidem[jy, jx] = float(sd), wgt
-        return tuple(torch.from_numpy(a) for a in (heat, weight, reg, regm, sidet, sidem))
+                        # a stacked tile's cells win over a neighbour's where they overlap
+                        if st >= 0 and wgt >= stackm[jy, jx] and (st or not stackt[jy, jx]):
+                            stackt[jy, jx], stackm[jy, jx] = float(st), wgt
+        return tuple(torch.from_numpy(a) for a in (heat, weight, reg, regm, sidet, sidem,
+                                                   stackt, stackm))
 
 
 def det_weights(n_hk: int, n_jp: int, n_rend: int, mix: str | None) -> np.ndarray:
@@ -234,8 +268,9 @@ def det_weights(n_hk: int, n_jp: int, n_rend: int, mix: str | None) -> np.ndarra
     return wts
 
 
-def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem) -> torch.Tensor:
-    """CenterNet focal loss on the heat + L1 on offsets/log-size + BCE on sideways."""
+def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, *_stack) -> torch.Tensor:
+    """CenterNet focal loss on the heat + L1 on offsets/log-size + BCE on sideways (the
+    stacked targets, when given, are :func:`stack_loss`'s)."""
     out = out.float()
     p = torch.sigmoid(out[:, 0]).clamp(1e-4, 1 - 1e-4)
     pos = heat.eq(1).float()
@@ -250,6 +285,19 @@ def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem) -> torch.
     sl = (F.binary_cross_entropy_with_logits(out[:, 5], sidet, reduction="none") * sidem).sum()
     sl = sl / sidem.sum().clamp(min=1)
     return hl + rl + 0.5 * sl
+
+
+STACK_POS_WEIGHT = 3.0  # stacked tiles are a few in a scene: their cells count this much more
+
+
+def stack_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt, stackm
+               ) -> torch.Tensor:
+    """BCE of the seventh (stacked) map at the tiles' centre cells (datasets/train_stack.py:
+    the other maps are frozen)."""
+    pos_weight = torch.tensor(STACK_POS_WEIGHT, device=out.device)
+    sl = F.binary_cross_entropy_with_logits(out[:, 6].float(), stackt, reduction="none",
+                                            pos_weight=pos_weight)
+    return (sl * stackm).sum() / stackm.sum().clamp(min=1)
 
 
 # ---------------------------------------------------------------- classifier data

@@ -30,13 +30,15 @@ MANIFESTS = REPO / "datasets" / "manifests"
 
 @dataclass
 class Photo:
-    """One labelled photo: path, boxes (N×4 pixels), labels, sideways flags (None = unknown)."""
+    """One labelled photo: path, boxes (N×4 pixels), labels, sideways flags (None = unknown)
+    and stacked flags (a tile on another or under one; empty or None = unknown)."""
 
     path: str
     boxes: np.ndarray
     labels: list[str]
     sideways: list[bool | None] = field(default_factory=list)
     image: np.ndarray | None = None  # decoded BGR, filled by load()
+    stacked: list[bool | None] = field(default_factory=list)
 
     def load(self) -> np.ndarray:
         if self.image is None:

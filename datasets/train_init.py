@@ -111,12 +111,31 @@ def classifier_from_onnx(path: Path | str, n_classes: int) -> ClsNet:
     return net
 
 
-def detector_from_onnx(path: Path | str) -> DetNet:
-    """A :class:`DetNet` holding the weights of the exported detector at ``path``."""
-    net = DetNet()
-    allowed = {"Conv", "Relu", "Add", "Constant", "Resize"}
+def detector_from_onnx(path: Path | str, stacked: bool | None = None) -> DetNet:
+    """A :class:`DetNet` holding the weights of the exported detector at ``path``.
+
+    ``stacked``: build the net with the stacked branch (its weights new when the file has none);
+    None: as the file is (seven output maps: with the branch)."""
+    has_stack = output_maps(path) == 7
+    net = DetNet(stacked=has_stack)
+    allowed = {"Conv", "Relu", "Add", "Constant", "Resize", "Concat"}
     _import_folded(net, Path(path), torch.zeros(1, 3, 64, 64), allowed)
+    if stacked and not has_stack:
+        grown = DetNet(stacked=True)
+        missing = grown.load_state_dict(net.state_dict(), strict=False).missing_keys
+        assert all(k.startswith("stack.") for k in missing), missing
+        return grown.eval()
+    if stacked is False and has_stack:
+        net.stack = None
     return net
+
+
+def output_maps(path: Path | str) -> int:
+    """How many output maps the exported detector at ``path`` gives (6, or 7 with stacked)."""
+    import onnx
+
+    dims = onnx.load(str(path)).graph.output[0].type.tensor_type.shape.dim
+    return int(dims[1].dim_value)
 
 
 def freeze_batchnorm(model: nn.Module) -> None:

@@ -1,7 +1,7 @@
 """The two networks in plain torch (no torchvision): tile detector and tile classifier.
 
-Shapes match ``vision/detect.py`` (1×3×H×W in, 1×6×H/4×W/4 out) and ``vision/classify.py``
-(N×3×64×48 in, N×len(CLASSES) logits out).
+Shapes match ``vision/detect.py`` (1×3×H×W in, 1×6×H/4×W/4 out, or 1×7×… with the stacked map)
+and ``vision/classify.py`` (N×3×64×48 in, N×len(CLASSES) logits out).
 """
 
 from __future__ import annotations
@@ -30,9 +30,15 @@ class Block(nn.Module):
 
 
 class DetNet(nn.Module):
-    """Stride-32 encoder, top-down FPN to stride 4, six-map head."""
+    """Stride-32 encoder, top-down FPN to stride 4, six-map head.
 
-    def __init__(self, width: int = 1) -> None:
+    ``stacked`` adds a seventh map from its own small branch (``stack``, reading the FPN's
+    stride-4 features and the stride-4 encoder's): the logit that the tile centred there lies
+    on another tile or has one lying on it — a kakan's added tile on its called one (§23),
+    which the detector sees as a single tile (datasets/train_stack.py trains it alone).
+    """
+
+    def __init__(self, width: int = 1, stacked: bool = False) -> None:
         super().__init__()
         c = [16, 32, 48, 96, 160]
         self.s2 = cbr(3, c[0], 2)
@@ -51,6 +57,10 @@ class DetNet(nn.Module):
         with torch.no_grad():
             self.head[1].bias[0] = -4.6  # heat prior ≈ 1 %
             self.head[1].bias[3:5] = 1.0
+        self.stack: nn.Sequential | None = None
+        if stacked:
+            self.stack = nn.Sequential(cbr(f + c[1], 48), cbr(48, 48), nn.Conv2d(48, 1, 1))
+            nn.init.constant_(self.stack[2].bias, -3.0)  # few tiles are stacked
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x4 = self.s4(self.s2(x))
@@ -61,7 +71,10 @@ class DetNet(nn.Module):
         p = self.m16(self.l16(x16) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
         p = self.m8(self.l8(x8) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
         p = self.m4(self.l4(x4) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
-        return self.head(p)
+        out = self.head(p)
+        if self.stack is None:
+            return out
+        return torch.cat([out, self.stack(torch.cat([p, x4], 1))], 1)
 
 
 class ClsNet(nn.Module):

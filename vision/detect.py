@@ -3,7 +3,9 @@
 The net sees the photo shrunk so its long side is ``DETECT_SIDE`` pixels (padded to a multiple
 of 32) and gives, at stride 4, six maps: tile-centre heat (logit), the centre's sub-cell offset
 (x, y), log box size (w, h; ``exp(v) * SIZE_UNIT`` pixels) and a sideways logit (a tile lying
-turned 90°: a called tile). A tile is a local maximum of the heat above a threshold.
+turned 90°: a called tile). A detector with a seventh map also gives a stacked logit: the tile
+lies on another or under one (a kakan's added tile on its called one, which the heat shows as
+one peak; datasets/train_stack.py). A tile is a local maximum of the heat above a threshold.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ STRIDE = 4
 SIZE_UNIT = 16.0
 HEAT_THRESHOLD = 0.3
 OUT_CHANNELS = 6
+STACKED_CHANNEL = 6  # present only in a detector trained with the stacked branch
+STACKED_PROB = 0.5  # a hit this likely stacked is a called tile with an added tile on it
 SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile
 CROSS_SCALE_IOU = 0.3  # a half-size hit overlapping a full-size one this much is the same
 WEAK_IOU = 0.2  # a weak peak (see TileDetector.detect) overlapping a hit this much is not kept
@@ -37,6 +41,7 @@ class RawBox:
     box: tuple[float, float, float, float]
     score: float
     sideways_prob: float
+    stacked_prob: float = 0.0  # 0 from a detector without the stacked map
 
 
 def prepare(image: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
@@ -71,8 +76,9 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
 
 
 def decode(out: np.ndarray, scale: float, threshold: float = HEAT_THRESHOLD) -> list[RawBox]:
-    """Network output (1×6×h×w) → boxes in photo pixels (peaks of the heat map)."""
+    """Network output (1×6×h×w, or 1×7×h×w) → boxes in photo pixels (peaks of the heat map)."""
     heat = _sigmoid(out[0, 0])
+    stacked = out.shape[1] > STACKED_CHANNEL
     peaks = (heat >= threshold) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     boxes: list[RawBox] = []
@@ -83,7 +89,8 @@ def decode(out: np.ndarray, scale: float, threshold: float = HEAT_THRESHOLD) -> 
         bh = float(np.exp(np.clip(out[0, 4, y, x], -4, 4))) * SIZE_UNIT
         box = ((cx - bw / 2) / scale, (cy - bh / 2) / scale,
                (cx + bw / 2) / scale, (cy + bh / 2) / scale)
-        boxes.append(RawBox(box, float(heat[y, x]), float(_sigmoid(out[0, 5, y, x]))))
+        stack = float(_sigmoid(out[0, STACKED_CHANNEL, y, x])) if stacked else 0.0
+        boxes.append(RawBox(box, float(heat[y, x]), float(_sigmoid(out[0, 5, y, x])), stack))
     return suppress_overlaps(boxes)
 
 

@@ -26,7 +26,7 @@ import os
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -36,6 +36,7 @@ from vision.decode import decode
 from vision.detect import (
     HEAT_THRESHOLD,
     SQUASHES,
+    STACKED_PROB,
     RawBox,
     TileDetector,
     covered,
@@ -110,13 +111,26 @@ def _session(path: Path, threads: int) -> object:
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 
-_Named = tuple[tuple[float, float, float, float], bool, np.ndarray, float]
+class Hit(NamedTuple):
+    """A detector hit with its reading: box (image px), read sideways, class probabilities,
+    heat, and how likely another tile lies on it or it on another (0 from a detector without
+    the stacked map)."""
+
+    box: tuple[float, float, float, float]
+    sideways: bool
+    probs: np.ndarray
+    score: float
+    stacked: float = 0.0
+
+
+_Named = Hit
 
 
 def _confident(named: list[_Named]) -> int:
     """How many hits read as a riichi tile (or a back) with probability ≥ ``CONFIDENT``."""
     n = 0
-    for _box, _sw, p, score in named:
+    for hit in named:
+        p, score = hit[2], hit[3]
         k = int(np.argmax(p))
         n += CLASSES[k] not in NOT_TILES and p[k] >= CONFIDENT and score >= HEAT_THRESHOLD
     return n
@@ -178,7 +192,7 @@ class Recognizer:
                 cand_good = _confident(cand)
                 if cand_good > best_good:
                     best_good = cand_good
-                    best = [(unsquash(b, fx, fy), sw, p, sc) for b, sw, p, sc in cand]
+                    best = [Hit(unsquash(h[0], fx, fy), *h[1:]) for h in cand]
             named = best
         return named
 
@@ -224,6 +238,13 @@ class Recognizer:
         out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
         return out
 
+    def stacked(self, named: list[_Named], scale: float = 1.0) -> list[tuple[Box, float]]:
+        """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
+        another on it (at least ``STACKED_PROB``), with that probability: a kakan's called
+        tile under its added one, seen as one tile (vision/probe.py ``stacked_tiles``)."""
+        return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
+                for h in self._hot(named) if h.stacked >= STACKED_PROB]
+
     def unsure(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
         ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
@@ -263,7 +284,8 @@ class Recognizer:
         sideways = [r.sideways_prob >= SIDEWAYS_PROB and r.box[2] - r.box[0] > 0.9 * (
             r.box[3] - r.box[1]) for r in raw]
         probs = self.classifier.classify_boxes(image, [r.box for r in raw], sideways)
-        return [(r.box, sw, p, r.score) for r, sw, p in zip(raw, sideways, probs, strict=True)]
+        return [Hit(r.box, sw, p, r.score, r.stacked_prob)
+                for r, sw, p in zip(raw, sideways, probs, strict=True)]
 
     def recognize_image(
         self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
@@ -280,7 +302,8 @@ class Recognizer:
         if self.probe:
             tiles, layout = self.probed(image, scale, tiles, layout, size)
             tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
-            layout = kakan_probe(tiles, layout, self.doubles(named, scale), size)
+            layout = kakan_probe(tiles, layout, self.doubles(named, scale), size,
+                                 self.stacked(named, scale))
         warnings.extend(layout.warnings)
         return {
             "tiles": [t.to_json() for t in layout.tiles],
@@ -352,7 +375,7 @@ def drop_double_hits(named: list[_Named], limit: float, sure: float,
 def _detection(hit: _Named, k: int, scale: float) -> TileDetection:
     """A named hit reported as class ``k``, its box back in the photo's pixels; the confidence
     is the reading's probability, lowered for a hit the detector barely heats (under 0.5)."""
-    box, sideways, p, score = hit
+    box, sideways, p, score = hit[:4]
     x1, y1, x2, y2 = (float(v) / scale for v in box)
     conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
     return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",

@@ -377,24 +377,63 @@ def fifth_of_a_kind(hand: Mapping[str, object]) -> bool:
 
 def kakan_probe(
     tiles: list[TileDetection], layout: Layout, doubles: Sequence[TileDetection],
-    size: tuple[int, int],
+    size: tuple[int, int], stacked: Sequence[tuple[Box, float]] = (),
 ) -> Layout:
-    """A kakan's added tile the pipeline dropped as a double (§23): each of
-    :func:`added_tiles` is added to the detections ``tiles`` in turn and the photo laid out
-    again; the first new layout in which one pon became the kakan of its kind, the rest of the
-    hand unchanged, is kept, with a warning naming it."""
+    """A kakan's added tile the pipeline dropped as a double, or saw only in the detector's
+    stacked map (§23): each of :func:`added_tiles`, then each of :func:`stacked_tiles`, is
+    added to the detections ``tiles`` in turn and the photo laid out again; the first new
+    layout in which one pon became the kakan of its kind, the rest of the hand unchanged, is
+    kept, with a warning naming it."""
     melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
-    for extra in added_tiles(layout.tiles, melds, doubles):
+    tries = [(extra, "a second box on the called set {pon} reads {tile} ({p:.2f})")
+             for extra in added_tiles(layout.tiles, melds, doubles)]
+    tries += [(extra, "the detector sees a tile lying on the called {tile} of {pon} "
+                      "({p:.2f}) but no box of its own")
+              for extra in stacked_tiles(layout.tiles, melds, stacked)]
+    for extra, how in tries:
         again = reconstruct([*tiles, extra], image_size=size)
         change = pon_to_kakan(layout.hand, again.hand)
         if change is not None:
             note = (
-                f"a second box on the called set {change[0]} reads {extra.tile} "
-                f"({extra.confidence:.2f}): read as {change[1]}, its added tile lying on the "
-                "called one (§23); check it"
+                how.format(pon=change[0], tile=extra.tile, p=extra.confidence)
+                + f": read as {change[1]}, its added tile lying on the called one (§23); "
+                "check it"
             )
             return Layout(again.tiles, again.hand, [note, *again.warnings])
     return layout
+
+
+STACKED_MATCH_IOU = 0.5  # a stacked hit this much on a pon's sideways tile is that tile
+STACKED_SHIFT = 0.3  # the added tile's box: this share of the called tile's height up from it
+
+
+def stacked_tiles(
+    tiles: Sequence[TileDetection],
+    melds: Sequence[str],
+    stacked: Sequence[tuple[Box, float]],
+) -> list[TileDetection]:
+    """The added tile of each pon whose sideways (called) tile the detector calls stacked:
+    ``stacked`` holds the boxes (photo pixels) of hits whose stacked map says another tile
+    lies on them, with that probability. An added tile lies on its called tile and shows as
+    one box with it, so it is that tile's reading, sideways, with its box moved a little up
+    the photo (beyond it, as the player sees it) and the stacked probability times the called
+    tile's confidence; never a fifth of its kind (§1). The pipeline keeps it only when the
+    layout then reads that pon as its kakan and nothing else changed (:func:`kakan_probe`)."""
+    pons = {_meld_kind(m) for m in melds if m.startswith("pon:")}
+    counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
+    out: list[TileDetection] = []
+    for t in tiles:
+        k = kind(t.tile) if is_face(t.tile) else ""
+        if t.group != "meld" or t.angle != 90 or k not in pons or counts[k] >= 4:
+            continue
+        p = max((q for box, q in stacked if iou(box, t.box) >= STACKED_MATCH_IOU), default=0.0)
+        if p <= 0:
+            continue
+        x1, y1, x2, y2 = t.box
+        dy = STACKED_SHIFT * (y2 - y1)
+        out.append(TileDetection(t.tile, (x1, y1 - dy, x2, y2 - dy), 90,
+                                 round(p * t.confidence, 4), "other"))
+    return out
 
 
 def pon_to_kakan(

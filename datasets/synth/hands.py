@@ -223,7 +223,8 @@ def _take_pair(rng: np.random.Generator, wall: Wall) -> list[str]:
     return [wall.take(rng, k), wall.take(rng, k)]
 
 
-def _meld(rng: np.random.Generator, wall: Wall, kind: str) -> Meld | None:
+def _meld(rng: np.random.Generator, wall: Wall, kind: str, stacked_p: float = 0.35
+          ) -> Meld | None:
     n = 3 if kind == "pon" else 4
     kinds = [k for k in KINDS if wall.available(k) >= n]
     if not kinds:
@@ -237,17 +238,30 @@ def _meld(rng: np.random.Generator, wall: Wall, kind: str) -> Meld | None:
         called = [0, 1 + int(rng.integers(2)), 3][side]
         return Meld(kind, tiles, called)
     called = [0, 1, 2][side]
-    return Meld(kind, tiles, called, stacked=kind == "kakan" and rng.random() < 0.35)
+    return Meld(kind, tiles, called, stacked=kind == "kakan" and rng.random() < stacked_p)
 
 
-def _table_parts(rng: np.random.Generator, wall: Wall, plain: bool) -> tuple[list[Meld], list[str]]:
+# How many melds a hand has, and of which kind (MELD_KINDS), at realistic rates.
+MELD_COUNT_P = (0.45, 0.3, 0.16, 0.07, 0.02)
+MELD_KIND_P = (0.6, 0.12, 0.1, 0.18)
+# For training the detector's stacked map (datasets/train_stack.py): 1–3 melds, kakans common
+# and mostly with the added tile on the called one, pons beside them to tell them from.
+KAKAN_COUNT_P = (0.0, 0.4, 0.4, 0.2, 0.0)
+KAKAN_KIND_P = (0.4, 0.1, 0.4, 0.1)
+KAKAN_STACKED_P = 0.7
+
+
+def _table_parts(rng: np.random.Generator, wall: Wall, plain: bool,
+                 count_p: tuple[float, ...] = MELD_COUNT_P,
+                 kind_p: tuple[float, ...] = MELD_KIND_P, stacked_p: float = 0.35,
+                 ) -> tuple[list[Meld], list[str]]:
     """Called melds / ankan and kita at realistic rates (none for a plain row)."""
     melds: list[Meld] = []
     if not plain:
-        n_melds = int(rng.choice(5, p=[0.45, 0.3, 0.16, 0.07, 0.02]))
+        n_melds = int(rng.choice(5, p=list(count_p)))
         for _ in range(n_melds):
-            kind = str(rng.choice(MELD_KINDS, p=[0.6, 0.12, 0.1, 0.18]))
-            m = _meld(rng, wall, kind)
+            kind = str(rng.choice(MELD_KINDS, p=list(kind_p)))
+            m = _meld(rng, wall, kind, stacked_p)
             if m is not None:
                 melds.append(m)
     kita: list[str] = []
@@ -275,17 +289,23 @@ def _dora(rng: np.random.Generator, wall: Wall, plain: bool) -> list[str]:
 
 
 def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
-                     aka_5man: bool | None = None) -> HandSpec:
+                     aka_5man: bool | None = None, kakans: bool = False) -> HandSpec:
     """A legal sanma hand with melds/ankan/kita at realistic rates and red fives often.
 
     The concealed tiles are random (often, not always, sets and a pair): about a quarter of
     the 14-tile hands are no winning shape. :func:`winning_hand_spec` draws hands a player
-    photographs.
+    photographs. ``kakans``: never plain, and 1–3 melds with many kakans, most of them stacked
+    (``KAKAN_*``: training data for the detector's stacked map).
     """
     aka = bool(rng.random() < 0.3) if aka_5man is None else aka_5man
     plain = bool(rng.random() < 0.15) if plain is None else plain
     wall = Wall(aka)
-    melds, kita = _table_parts(rng, wall, plain)
+    if kakans:
+        plain = False
+        melds, kita = _table_parts(rng, wall, plain, KAKAN_COUNT_P, KAKAN_KIND_P,
+                                   KAKAN_STACKED_P)
+    else:
+        melds, kita = _table_parts(rng, wall, plain)
     n_conc = 13 - 3 * len(melds)
     with_win = bool(rng.random() < 0.8)
     tiles: list[str] = []

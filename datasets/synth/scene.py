@@ -12,6 +12,7 @@ kita set aside singly near the melds, dora indicators apart, and distractor tile
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
 import cv2
 import numpy as np
@@ -48,8 +49,10 @@ __all__ = ["HANDS", "HandSpec", "Scene", "TileLabel", "random_hand_spec", "rende
 
 # How a scene draws its hand when no ``spec`` is given: "random" (the default; training data
 # and the benchmarks' seeds render as before) or "winning" (a winning hand, or one in five a
-# 13-tile tenpai hand: what a player photographs; hands.winning_hand_spec).
-HANDS = {"random": random_hand_spec, "winning": winning_hand_spec}
+# 13-tile tenpai hand: what a player photographs; hands.winning_hand_spec) or "kakan" (a random
+# hand with 1–3 melds, kakans common: training data for the detector's stacked map).
+HANDS = {"random": random_hand_spec, "winning": winning_hand_spec,
+         "kakan": partial(random_hand_spec, kakans=True)}
 
 
 @dataclass(frozen=True)

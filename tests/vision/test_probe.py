@@ -25,6 +25,7 @@ from vision.probe import (
     kakan_probe,
     pon_to_kakan,
     short_by,
+    stacked_tiles,
 )
 from vision.types import TileDetection
 
@@ -367,6 +368,38 @@ def test_rule_1_no_added_tile_that_would_be_a_fifth() -> None:
     extra = _pon(t, "6s", "6s")
     first = reconstruct(t.tiles, (1600, 1200))
     assert added_tiles(first.tiles, list(first.hand["melds"]), [extra]) == []
+
+
+def test_rule_23_a_pon_whose_called_tile_the_detector_calls_stacked_is_a_kakan() -> None:
+    """The detector's stacked map (vision/detect.py): the added tile lies right on the called
+    one and shows as one box with it; a stacked hit on the pon's sideways tile adds it."""
+    t, _extra = _pon_with_added()
+    first = reconstruct(t.tiles, (1600, 1200))
+    called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
+    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)])
+    assert lay.hand["melds"] == ["kakan:6666s"]
+    assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
+    assert "no box of its own" in lay.warnings[0] and "kakan:6666s" in lay.warnings[0]
+    added = [d for d in lay.tiles if d.group == "meld" and d.angle == 90 and d.box != called.box]
+    assert len(added) == 1 and added[0].confidence == round(0.9 * called.confidence, 4)
+    assert added[0].box[1] < called.box[1]  # beyond the called tile, up the photo
+
+
+def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() -> None:
+    t, _extra = _pon_with_added()
+    first = reconstruct(t.tiles, (1600, 1200))
+    called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
+    upright = next(d for d in first.tiles if d.group == "meld" and d.angle == 0)
+    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(upright.box, 0.9)]) is first
+    far = tuple(v + 400 for v in called.box)
+    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(far, 0.9)]) is first
+    t = Table()
+    t.row("123p789s1126s")  # with the pon's three 6s, an added 6s would be a fifth
+    t.put("2z", "win", gap=0.5)
+    _pon(t, "6s", "6s")
+    first = reconstruct(t.tiles, (1600, 1200))
+    called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
+    assert stacked_tiles(first.tiles, list(first.hand["melds"]), [(called.box, 0.9)]) == []
 
 
 def test_pon_to_kakan_only_when_nothing_else_changed() -> None:

@@ -13,7 +13,15 @@ import numpy as np
 import pytest
 
 from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
-from vision.detect import OUT_CHANNELS, RawBox, decode, prepare, squash, unsquash
+from vision.detect import (
+    OUT_CHANNELS,
+    STACKED_CHANNEL,
+    RawBox,
+    decode,
+    prepare,
+    squash,
+    unsquash,
+)
 from vision.pipeline import MODELS, Recognizer
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"
@@ -51,6 +59,18 @@ def test_decode_picks_heat_peaks_and_sizes() -> None:
     assert len(boxes) == 2
     best = max(boxes, key=lambda b: b.score)
     assert best.box == pytest.approx((48 - 16, 40 - 16, 48 + 16, 40 + 16))
+
+
+def test_decode_reads_the_stacked_map_when_the_detector_has_one() -> None:
+    """A seventh map (datasets/train_stack.py) says a tile lies on another; six maps: never."""
+    out = np.full((1, OUT_CHANNELS + 1, 40, 40), -10.0, np.float32)
+    out[0, 1:3] = 0.0
+    out[0, 3:5] = np.log(32 / 16)
+    out[0, 0, 10, 12] = out[0, 0, 30, 30] = 5.0
+    out[0, STACKED_CHANNEL, 10, 12] = 4.0  # the first tile has another on it
+    hits = sorted(decode(out, scale=1.0), key=lambda b: b.box[1])
+    assert hits[0].stacked_prob > 0.98 and hits[1].stacked_prob < 0.01
+    assert all(b.stacked_prob == 0.0 for b in decode(out[:, :OUT_CHANNELS], scale=1.0))
 
 
 def test_crop_turns_sideways_boxes_upright() -> None:

@@ -103,12 +103,16 @@ def test_det_data_crop_size_sets_input_and_target_maps() -> None:
     class _Photo:
         boxes = box[None].copy()
         sideways = [False]
+        stacked = [True]
 
         @staticmethod
         def load() -> np.ndarray:
             return img
 
     data = DetData([_Photo()], np.ones(1), 1, size=192)
-    x, heat, weight, *_ = data[0]
+    x, heat, weight, *_, stackt, stackm = data[0]
     assert tuple(x.shape) == (3, 192, 192)
     assert tuple(heat.shape) == (192 // STRIDE, 192 // STRIDE) == tuple(weight.shape)
+    if heat.max() == 1:  # the tile's centre is in the crop: it is marked stacked there
+        centre = heat == 1
+        assert bool((stackt[centre] == 1).all()) and bool((stackm[centre] == 1).all())

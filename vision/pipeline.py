@@ -123,16 +123,13 @@ class Hit(NamedTuple):
     stacked: float = 0.0
 
 
-_Named = Hit
-
-
-def _confident(named: list[_Named]) -> int:
+def _confident(named: list[Hit]) -> int:
     """How many hits read as a riichi tile (or a back) with probability ≥ ``CONFIDENT``."""
     n = 0
     for hit in named:
-        p, score = hit[2], hit[3]
-        k = int(np.argmax(p))
-        n += CLASSES[k] not in NOT_TILES and p[k] >= CONFIDENT and score >= HEAT_THRESHOLD
+        k = int(np.argmax(hit.probs))
+        n += (CLASSES[k] not in NOT_TILES and hit.probs[k] >= CONFIDENT
+              and hit.score >= HEAT_THRESHOLD)
     return n
 
 
@@ -179,7 +176,7 @@ class Recognizer:
             return tiles, []
         return join_parts(tiles, self.reader(image, scale))
 
-    def hits(self, image: np.ndarray) -> list[_Named]:
+    def hits(self, image: np.ndarray) -> list[Hit]:
         """Detector hits with their class probabilities (the squash pass included)."""
         weak = None if self.weak_heat is None else min(self.weak_heat, self.blank_heat)
         named = self._name(image, self.detector.detect(image, weak=weak))
@@ -192,11 +189,11 @@ class Recognizer:
                 cand_good = _confident(cand)
                 if cand_good > best_good:
                     best_good = cand_good
-                    best = [Hit(unsquash(h[0], fx, fy), *h[1:]) for h in cand]
+                    best = [h._replace(box=unsquash(h.box, fx, fy)) for h in cand]
             named = best
         return named
 
-    def detections(self, named: list[_Named], scale: float = 1.0, doubles: bool = False
+    def detections(self, named: list[Hit], scale: float = 1.0, doubles: bool = False
                    ) -> tuple[list[TileDetection], int]:
         """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count
         (``doubles``: the hits are known doubles, not sifted again)."""
@@ -217,7 +214,7 @@ class Recognizer:
             out.append(_detection(hit, k, scale))
         return out, flowers
 
-    def _drop_doubles(self, named: list[_Named], inside: bool = True) -> list[_Named]:
+    def _drop_doubles(self, named: list[Hit], inside: bool = True) -> list[Hit]:
         """``drop_double_hits`` with this recognizer's settings (``inside``: the part-of-a-tile
         rule too)."""
         # callers look first: with double_iou None the rule is off and this is never called
@@ -225,7 +222,7 @@ class Recognizer:
         return drop_double_hits(named, self.double_iou, self.double_sure,
                                 self.double_inside if inside else None, self.double_inside_sure)
 
-    def doubles(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
+    def doubles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped as a second hit on a reported tile (``drop_double_hits``)
         that read a riichi tile: a kakan's added tile lying on its called one looks like one
         (the pipeline's kakan probe, vision/probe.py ``added_tiles``)."""
@@ -238,14 +235,14 @@ class Recognizer:
         out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
         return out
 
-    def stacked(self, named: list[_Named], scale: float = 1.0) -> list[tuple[Box, float]]:
+    def stacked(self, named: list[Hit], scale: float = 1.0) -> list[tuple[Box, float]]:
         """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
         another on it (at least ``STACKED_PROB``), with that probability: a kakan's called
         tile under its added one, seen as one tile (vision/probe.py ``stacked_tiles``)."""
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
                 for h in self._hot(named) if h.stacked >= STACKED_PROB]
 
-    def unsure(self, named: list[_Named], scale: float = 1.0) -> list[TileDetection]:
+    def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
         ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
         short); with their next-best readings."""
@@ -261,12 +258,12 @@ class Recognizer:
             out.append(_detection(hit, k, scale))
         return out
 
-    def _hot(self, named: list[_Named]) -> list[_Named]:
+    def _hot(self, named: list[Hit]) -> list[Hit]:
         """The hits hot enough to report (``HEAT_THRESHOLD``), and the weaker ones read surely
         (:meth:`_sure_tile`)."""
         return [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
 
-    def _sure_tile(self, hit: _Named) -> bool:
+    def _sure_tile(self, hit: Hit) -> bool:
         """A weak hit worth reporting (only when ``weak_heat`` is set): at least ``weak_heat``
         hot and surely a tile, or a white dragon at least ``blank_heat`` hot and read with
         p ≥ ``blank_sure``."""
@@ -277,7 +274,7 @@ class Recognizer:
             return True
         return bool(hit[3] >= self.weak_heat and hit[2][k] >= self.weak_sure)
 
-    def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[_Named]:
+    def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[Hit]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score). A
         hit is read turned upright when the detector calls it sideways and it is not clearly
         taller than wide; the classifier cuts the crops (and unsure ones again, looser)."""
@@ -349,13 +346,13 @@ class Recognizer:
         return self.recognize_image(dec.image, dec.original_size, dec.scale)
 
 
-def drop_double_hits(named: list[_Named], limit: float, sure: float,
-                     inside: float | None = None, inside_sure: float = 0.0) -> list[_Named]:
+def drop_double_hits(named: list[Hit], limit: float, sure: float,
+                     inside: float | None = None, inside_sure: float = 0.0) -> list[Hit]:
     """Hits overlapping a stronger tile hit (higher heat score) by IoU ≥ ``limit`` are dropped
     when they read the same tile as it or are read with probability below ``sure``; with
     ``inside``, so is a hit whose area a stronger tile hit covers by ≥ ``inside`` when it is
     read with probability below ``inside_sure`` (part of a tile seen beside the whole)."""
-    kept: list[_Named] = []
+    kept: list[Hit] = []
     tiles: list[tuple[tuple[float, float, float, float], int]] = []  # kept tile hits: box, class
     for hit in sorted(named, key=lambda h: -h[3]):
         k = int(np.argmax(hit[2]))
@@ -372,7 +369,7 @@ def drop_double_hits(named: list[_Named], limit: float, sure: float,
     return kept
 
 
-def _detection(hit: _Named, k: int, scale: float) -> TileDetection:
+def _detection(hit: Hit, k: int, scale: float) -> TileDetection:
     """A named hit reported as class ``k``, its box back in the photo's pixels; the confidence
     is the reading's probability, lowered for a hit the detector barely heats (under 0.5)."""
     box, sideways, p, score = hit[:4]

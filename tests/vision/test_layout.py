@@ -582,6 +582,17 @@ def test_kita_laid_in_a_line_beyond_the_melds() -> None:
     check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=2, kita_aka=1))
 
 
+def test_rule_a4_lone_north_far_beyond_the_melds_is_no_kita_with_a_warning() -> None:
+    """A kita is set aside close beyond the melds; a lone north three and a half tile heights
+    beyond the row (two and a half beyond the pon, a discard's place) is no kita, said."""
+    t = Table(y=900.0)
+    hand_with_pon_of_7z(t)
+    meld_x = t.tiles[-3].box[0]
+    t.elsewhere("4z", meld_x + 1.0 * A, 900 - 3.5 * B, "other")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:777z"]), warnings=1)
+    assert "further than kita are laid" in layout.warnings[0]
+
+
 def test_dora_indicators_among_the_wall() -> None:
     t = Table()
     t.row("123p456p789s1122z")

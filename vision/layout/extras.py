@@ -8,7 +8,7 @@ import numpy as np
 
 from vision.layout.geometry import Frame, Geo, _unit
 from vision.layout.notation import is_north, north_like, readable
-from vision.layout.tolerances import KITA_ALT, UPRIGHT_KITA_ALT
+from vision.layout.tolerances import KITA_ALT, KITA_REACH, UPRIGHT_KITA_ALT
 from vision.types import TileDetection
 
 
@@ -21,10 +21,14 @@ def _kita_beside_melds(
     kita: list[int],
     win: int | None,
     other: list[int],
+    warnings: list[str] | None = None,
 ) -> list[int]:
     """Norths set aside beyond the melds (further from the player): kita too (§23–§24).
 
-    Only lone norths count: a north touching non-north tiles is in a discard row.
+    Only lone norths count: a north touching non-north tiles is in a discard row. A kita is
+    laid close beyond the melds: its centre at most a tile's height (half a meld tile and half
+    a kita) and ``KITA_REACH`` tile widths beyond the farthest meld tile's; a lone north
+    further out (a discard, another player's) is no kita, said in ``warnings``.
     """
     if not melds:
         return []
@@ -32,6 +36,8 @@ def _kita_beside_melds(
     if win is not None:
         taken.add(win)
     meld_t = [frame.coords(geo.centres[k])[0] for _, idx in melds for k in idx]
+    farthest = min(frame.coords(geo.centres[k])[1] for _, idx in melds for k in idx)
+    reach = farthest - (frame.b + KITA_REACH * frame.a)
     lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
     found: list[int] = []
     for k, tile in enumerate(tiles):
@@ -49,8 +55,15 @@ def _kita_beside_melds(
             and not tiles[j].face_down  # a wall's backs may lie close by
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
         ]
-        if not near:
+        if near:
+            continue
+        if n >= reach:
             found.append(k)
+        elif warnings is not None:
+            warnings.append(
+                f"a {tile.tile} lies alone beyond the melds, further than kita are laid: not "
+                "counted as a kita; if it is one, add it"
+            )
     # Kita are laid in a line: a north next in line with a found one is a kita too.
     grew = True
     while found and grew:

@@ -107,7 +107,7 @@ def _read_right(
     _fill_count(acc)
     _name_lone_tiles(acc)
     acc.kita += _kita_beside_melds(
-        row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other
+        row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other, acc.warnings
     )
     return _Reading(
         row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along,

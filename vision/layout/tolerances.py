@@ -42,6 +42,10 @@ LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or 
 # flower or a discard read unsure (top ≤ 0.4) often lists a trace of a north (dev renders 950000+,
 # 650000+: below 0.2 four such, no real kita upright)
 UPRIGHT_KITA_ALT = 0.2
+# A kita set aside beyond the melds lies at most this many tile widths (a) further than a tile's
+# height beyond the farthest meld tile's centre (renders: laid 0.4–1.5 widths beyond the melds;
+# dev renders 950000+/650000+ 300 each: true kita ≤ 2.6 a from it, discards' norths ≥ 3.9 a)
+KITA_REACH = 2.0
 BEYOND = 0.3  # a tile this far (× a) across the row from one it overlaps lies beyond it (kakan)
 TWO_IN_ONE = 1.25  # a set's tile this much bigger (√area) than its neighbours is two tiles in one
 SIDEWAYS_SHAPE = 1.15  # a sideways tile's box: at least this × an upright one's width/height

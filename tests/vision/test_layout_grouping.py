@@ -43,6 +43,20 @@ def test_rule_1_tanki_win_set_apart_beside_four_melds() -> None:
     check(t, hand("5p", "5p", FOUR_PONS))
 
 
+def test_rule_1_tanki_winning_tile_laid_close_among_many_discard_rows() -> None:
+    # the winning tile laid almost touching the tanki tile: a two-tile chain, but nine rows of
+    # three discards outrank it among the candidate rows; the one-tile reading takes the
+    # close tile as its winning tile (with a warning), not the winning tile as a lone row
+    t = Table(y=900.0)
+    t.put("5p", "hand")
+    t.put("5p", "win", gap=0.1)
+    _four_pons(t, gap=1.0)
+    for i in range(9):
+        t.elsewhere("147p", 100.0 + (i % 3) * 5 * A, 150.0 + (i // 3) * 2.5 * A, "other")
+    layout = check(t, hand("5p", "5p", FOUR_PONS), warnings=1)
+    assert "barely set apart" in layout.warnings[0]
+
+
 def test_rule_1_tanki_in_a_tilted_photo() -> None:
     # the one tile gives no direction: the melds' upright tiles do (the image's x axis would
     # miss the first meld, 1.5 tile widths away on a row tilted by 18°)

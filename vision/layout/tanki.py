@@ -7,7 +7,9 @@ read as a one-tile row too.
 The row's direction cannot come from one tile: it is taken from the chains of upright tiles
 lying right of it (the melds' upright tiles, all laid along the same table edge). A one-tile
 reading counts only when it finds the four melds and makes 13 or 14 tiles (§1), and when the
-tile stands apart from what follows it (a tile touching the next is a set's or a row's); a
+tile stands apart from what follows it (a tile touching the next is a set's or a row's) or
+the one tile touching it is its winning tile, laid close (the rows stage keeps only the
+longest chains, so a two-tile row among discards may be missing there); a
 tile that another one-tile reading takes as its winning tile is no concealed part (the tanki
 tile lies left of its winning tile).
 """
@@ -44,7 +46,11 @@ def tanki_readings(
         if along is None:
             continue
         reading = _read_right([k], tiles, geo, along)
-        apart = reading.first_gap is None or reading.first_gap > WIN_GAP
+        # a tile touching the next is a set's or a row's, unless that next tile alone is its
+        # winning tile laid close (the reading took it so, with a warning, §1)
+        apart = reading.first_gap is None or reading.first_gap > WIN_GAP or (
+            reading.win is not None
+        )
         if apart and len(reading.melds) == MELDS and reading.units in (13, 14):
             found.append(reading)
     wins = {r.win for r in found if r.win is not None}

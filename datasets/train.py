@@ -148,9 +148,12 @@ class DetData(Dataset):
     """Random crops of photos at random scale/turn, with CenterNet targets."""
 
     def __init__(self, photos: list[td.Photo], weights: np.ndarray, length: int,
-                 size: int = DET_SIZE) -> None:
+                 size: int = DET_SIZE, focus: float = 0.0) -> None:
+        """``focus``: the share of crops centred (± a quarter window) on a tile known to lie
+        sideways — the called tiles, where the stacked map has its cases (train_stack.py)."""
         self.photos, self.weights, self.length = photos, weights / weights.sum(), length
         self.size = size
+        self.focus = focus
 
     def __len__(self) -> int:
         return self.length
@@ -180,8 +183,14 @@ class DetData(Dataset):
         # random crop window of size/s source pixels
         size = self.size
         win = size / s
-        x0 = rng.uniform(min(0, w - win), max(0, w - win))
-        y0 = rng.uniform(min(0, h - win), max(0, h - win))
+        called = [j for j, sd in enumerate(p.sideways) if sd]
+        if called and rng.random() < self.focus:
+            b = boxes[called[int(rng.integers(len(called)))]]
+            x0 = (b[0] + b[2]) / 2 - win * rng.uniform(0.25, 0.75)
+            y0 = (b[1] + b[3]) / 2 - win * rng.uniform(0.25, 0.75)
+        else:
+            x0 = rng.uniform(min(0, w - win), max(0, w - win))
+            y0 = rng.uniform(min(0, h - win), max(0, h - win))
         mat = np.float32([[s, 0, -x0 * s], [0, s, -y0 * s]])
         bg = rng.uniform(0, 255, 3).tolist()
         out = cv2.warpAffine(img, mat, (size, size), flags=cv2.INTER_AREA if s < 1 else
@@ -287,16 +296,12 @@ def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, *_stack) 
     return hl + rl + 0.5 * sl
 
 
-STACK_POS_WEIGHT = 3.0  # stacked tiles are a few in a scene: their cells count this much more
-
-
 def stack_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt, stackm
                ) -> torch.Tensor:
     """BCE of the seventh (stacked) map at the tiles' centre cells (datasets/train_stack.py:
-    the other maps are frozen)."""
-    pos_weight = torch.tensor(STACK_POS_WEIGHT, device=out.device)
-    sl = F.binary_cross_entropy_with_logits(out[:, 6].float(), stackt, reduction="none",
-                                            pos_weight=pos_weight)
+    the other maps are frozen). Unweighted: a called tile the map cannot tell should come out
+    below one half, since a pon read as a kakan is as wrong as the reverse."""
+    sl = F.binary_cross_entropy_with_logits(out[:, 6].float(), stackt, reduction="none")
     return (sl * stackm).sum() / stackm.sum().clamp(min=1)
 
 

@@ -123,10 +123,10 @@ def detector_from_onnx(path: Path | str, stacked: bool | None = None) -> DetNet:
     if stacked and not has_stack:
         grown = DetNet(stacked=True)
         missing = grown.load_state_dict(net.state_dict(), strict=False).missing_keys
-        assert all(k.startswith("stack.") for k in missing), missing
+        assert all(k.startswith(("stack.", "stack_fine.")) for k in missing), missing
         return grown.eval()
     if stacked is False and has_stack:
-        net.stack = None
+        net.stack = net.stack_fine = None
     return net
 
 

@@ -33,9 +33,10 @@ class DetNet(nn.Module):
     """Stride-32 encoder, top-down FPN to stride 4, six-map head.
 
     ``stacked`` adds a seventh map from its own small branch (``stack``, reading the FPN's
-    stride-4 features and the stride-4 encoder's): the logit that the tile centred there lies
-    on another tile or has one lying on it — a kakan's added tile on its called one (§23),
-    which the detector sees as a single tile (datasets/train_stack.py trains it alone).
+    stride-4 features, the stride-4 encoder's and, through ``stack_fine``, the stride-2
+    encoder's, where a tile's edge is still a few pixels): the logit that the tile centred
+    there lies on another tile or has one lying on it — a kakan's added tile on its called one
+    (§23), which the detector sees as a single tile (datasets/train_stack.py trains it alone).
     """
 
     def __init__(self, width: int = 1, stacked: bool = False) -> None:
@@ -58,12 +59,15 @@ class DetNet(nn.Module):
             self.head[1].bias[0] = -4.6  # heat prior ≈ 1 %
             self.head[1].bias[3:5] = 1.0
         self.stack: nn.Sequential | None = None
+        self.stack_fine: nn.Sequential | None = None
         if stacked:
-            self.stack = nn.Sequential(cbr(f + c[1], 48), cbr(48, 48), nn.Conv2d(48, 1, 1))
+            self.stack_fine = cbr(c[0], 16, 2)
+            self.stack = nn.Sequential(cbr(f + c[1] + 16, 48), cbr(48, 48), nn.Conv2d(48, 1, 1))
             nn.init.constant_(self.stack[2].bias, -3.0)  # few tiles are stacked
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        x4 = self.s4(self.s2(x))
+        x2 = self.s2(x)
+        x4 = self.s4(x2)
         x8 = self.s8(x4)
         x16 = self.s16(x8)
         x32 = self.s32(x16)
@@ -72,9 +76,9 @@ class DetNet(nn.Module):
         p = self.m8(self.l8(x8) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
         p = self.m4(self.l4(x4) + F.interpolate(p, scale_factor=2.0, mode="nearest"))
         out = self.head(p)
-        if self.stack is None:
+        if self.stack is None or self.stack_fine is None:
             return out
-        return torch.cat([out, self.stack(torch.cat([p, x4], 1))], 1)
+        return torch.cat([out, self.stack(torch.cat([p, x4, self.stack_fine(x2)], 1))], 1)
 
 
 class ClsNet(nn.Module):

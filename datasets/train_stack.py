@@ -7,7 +7,8 @@ at ``--init-onnx`` as it is (its six maps stay bit for bit what they were: hk, j
 numbers cannot move) and trains only a small new branch (:class:`datasets.train_nets.DetNet`
 ``stack``) on rendered scenes of hands with many kakans (``hands="kakan"``), whose labels know
 which tiles are stacked (:func:`datasets.train.stacked_flags`). Scenes holding a stacked pair
-are drawn ``--stacked-boost`` times as often. At the end it measures the new map on rendered
+are drawn ``--stacked-boost`` times as often, and ``--focus`` of the crops are centred on a
+called tile, where the stacked map's cases are. At the end it measures the new map on rendered
 scenes it never saw (seeds from ``--eval-seed0``) and writes ``tile_detector.onnx`` (seven
 maps) to ``--out``::
 
@@ -47,7 +48,7 @@ def freeze_all_but_stack(net: torch.nn.Module) -> list[str]:
     """Only the stacked branch learns; returns the names of the trained parameters."""
     names = []
     for name, p in net.named_parameters():
-        p.requires_grad = name.startswith("stack.")
+        p.requires_grad = name.startswith(("stack.", "stack_fine."))
         if p.requires_grad:
             names.append(name)
     return names
@@ -56,8 +57,10 @@ def freeze_all_but_stack(net: torch.nn.Module) -> list[str]:
 def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = STACKED_PROB,
              hands: str = "kakan") -> dict[str, float]:
     """The stacked map on ``n`` rendered scenes (seeds ``seed0``…): of the detector's hits that
-    match (IoU ≥ 0.5) a stacked tile, a sideways tile in no stack, and any other tile, the
-    share called stacked (prob ≥ ``threshold``); ``hands``: datasets.synth.scene.HANDS."""
+    match (IoU ≥ 0.5) a stacked tile, a pon's called tile, another sideways tile (a minkan's,
+    a side-by-side kakan's, a kita) and an upright tile, the share called stacked (prob ≥
+    ``threshold``); ``hands``: datasets.synth.scene.HANDS. A pon's called tile called stacked
+    is the harmful error: the pipeline then reads that pon as a kakan."""
     import onnxruntime as ort
 
     from datasets.synth.scene import render_scene
@@ -65,10 +68,11 @@ def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = STACKED_PRO
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     sess = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
-    counts = {k: [0, 0] for k in ("stacked", "sideways", "other")}
+    counts = {k: [0, 0] for k in ("stacked", "pon", "sideways", "upright")}
     for seed in tqdm(range(seed0, seed0 + n), desc="check stacked map", file=sys.stdout,
                      mininterval=5):
         scene = render_scene(np.random.default_rng(seed), hands=hands)
+        melds = [str(m) for m in scene.hand.get("melds") or []]  # type: ignore[attr-defined]
         x, scale = prepare(scene.image)
         (out,) = sess.run(None, {sess.get_inputs()[0].name: x})
         hits = decode(np.asarray(out, np.float32), scale)
@@ -79,7 +83,9 @@ def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = STACKED_PRO
             best = max(hits, key=lambda h: iou(h.box, t.box), default=None)
             if best is None or iou(best.box, t.box) < 0.5:
                 continue
-            key = "stacked" if flag else ("sideways" if t.angle == 90 else "other")
+            pon = t.meld is not None and melds[t.meld].startswith("pon:")
+            key = ("stacked" if flag else "upright" if t.angle != 90
+                   else "pon" if pon else "sideways")
             counts[key][0] += 1
             counts[key][1] += best.stacked_prob >= threshold
     return {f"{k}_called_stacked": round(hit / total, 4) if total else 0.0
@@ -96,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=20_000, help="renders use 1_000_000 + seed …")
     ap.add_argument("--stacked-boost", type=float, default=4.0,
                     help="draw scenes holding a stacked pair this many times as often")
+    ap.add_argument("--focus", type=float, default=0.7,
+                    help="share of crops centred on a called (sideways) tile")
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--size", type=int, default=384, help="training crop side (multiple of 32)")
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -128,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     has_stack = np.array([any(p.stacked) for p in renders])
     log(f"rendered scenes {len(renders)}, {int(has_stack.sum())} with a stacked pair")
     weights = np.where(has_stack, args.stacked_boost, 1.0)
-    data = DetData(renders, weights, 10**7, args.size)
+    data = DetData(renders, weights, 10**7, args.size, focus=args.focus)
     kw: dict = dict(num_workers=args.workers, persistent_workers=args.workers > 0,
                     drop_last=True)
     if args.workers > 0:

@@ -582,6 +582,22 @@ def test_kita_laid_in_a_line_beyond_the_melds() -> None:
     check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=2, kita_aka=1))
 
 
+def test_rule_a4_kita_beside_an_unsure_aka_5man_beyond_the_melds() -> None:
+    """Two kita laid side by side beyond the melds, the second (an aka-5-man) read unsure as
+    1m with 0m next: it is no discard beside the north, and in the kita's line it is a kita,
+    re-read as 0m with a warning."""
+    t = Table(y=900.0)
+    hand_with_pon_of_7z(t)
+    meld_x = t.tiles[-3].box[0]
+    t.elsewhere("4z", meld_x, 900 - 2.0 * B, "kita")
+    x = meld_x + 1.1 * A
+    box = (x - A / 2, 900 - 2.0 * B - B / 2, x + A / 2, 900 - 2.0 * B + B / 2)
+    t.tiles.append(TileDetection("1m", box, 0, 0.34, alternatives=(("0m", 0.17), ("5z", 0.15))))
+    t.expect.append("kita")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=2, kita_aka=1), None)
+    assert any("read as 0m" in w for w in layout.warnings)
+
+
 def test_rule_a4_lone_north_far_beyond_the_melds_is_no_kita_with_a_warning() -> None:
     """A kita is set aside close beyond the melds; a lone north three and a half tile heights
     beyond the row (two and a half beyond the pon, a discard's place) is no kita, said."""

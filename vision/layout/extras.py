@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.layout.geometry import Frame, Geo, _unit
-from vision.layout.notation import is_north, north_like, readable
+from vision.layout.notation import north_like, readable
 from vision.layout.tolerances import KITA_ALT, KITA_REACH, UPRIGHT_KITA_ALT
 from vision.types import TileDetection
 
@@ -51,7 +51,7 @@ def _kita_beside_melds(
             for j in range(len(tiles))
             if j != k
             and j not in taken
-            and not is_north(tiles[j].tile)
+            and not north_like(tiles[j], KITA_ALT)  # a kita beside it, read unsure
             and not tiles[j].face_down  # a wall's backs may lie close by
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
         ]
@@ -64,12 +64,13 @@ def _kita_beside_melds(
                 f"a {tile.tile} lies alone beyond the melds, further than kita are laid: not "
                 "counted as a kita; if it is one, add it"
             )
-    # Kita are laid in a line: a north next in line with a found one is a kita too.
+    # Kita are laid in a line: a north next in line with a found one is a kita too (beside a
+    # kita, a tile read unsure with a north among its readings is one, KITA_ALT).
     grew = True
     while found and grew:
         grew = False
         for k, tile in enumerate(tiles):
-            if k in taken or k in found or not north_like(tile, _kita_alt(tile)) or tile.face_down:
+            if k in taken or k in found or not north_like(tile, KITA_ALT) or tile.face_down:
                 continue
             t, n = frame.coords(geo.centres[k])
             for f in found:

@@ -796,6 +796,29 @@ def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winnin
     assert not said(layout.warnings, "reported lying sideways")
 
 
+def test_rule_1_a_tile_reported_sideways_close_after_a_13_tile_hand_is_the_winning_tile() -> None:
+    """The winning tile laid close after 13 tiles and reported sideways: measured as a turned
+    tile (its long side along the row) its gap looks narrower than any set-apart tile's, but
+    its box is an upright tile's: the winning tile all the same, with a warning."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("7p", "win", gap=0.15, reported=90)
+    layout = check(t, hand("123456p789s1122z", "7p"), warnings=None)
+    assert said(layout.warnings, "(7p) was reported lying sideways", "winning tile")
+
+
+def test_rule_a5_a_winning_tile_reported_sideways_that_may_be_the_aka_5man_is_said() -> None:
+    """The tile set apart after 13 tiles is reported sideways, read 0p with the aka-5-man next
+    (0m, a north, §A5): by its reading the winning tile, but it may be a kita laid sideways,
+    so a warning names the other reading instead of the tile being dropped silently."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    det = t.put("0p", "win", gap=0.5, reported=90)
+    t.tiles[-1] = replace(det, confidence=0.47, alternatives=(("0m", 0.27), ("0s", 0.05)))
+    layout = check(t, hand("123456p789s1122z", "0p"), warnings=None)
+    assert said(layout.warnings, "(0p) may also be read as 0m (0.27)", "kita")
+
+
 def test_rule_a4_a_north_after_a_tenpai_hand_that_it_does_not_complete_is_a_kita() -> None:
     """13 tiles waiting on 1z/2z and, set apart on the row's line, a north: with it the hand
     makes no winning shape (§1), so the north is an extracted kita (§A4) of a hand shown in

@@ -220,8 +220,9 @@ def _place_rest(
         acc.short_sets.append(indices)
     elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
         acc.pairs.append(indices)
-    lone_turned = gi == 0 and single and tile.angle == 90 and WIN_GAP < gap < MAX_WIN_GAP
-    if lone_turned and readable(tile) and not north_like(tile, KITA_ALT):
+    # (no least gap: measured as a sideways tile's, an upright tile's gap looks narrower)
+    lone_turned = gi == 0 and single and tile.angle == 90 and gap < MAX_WIN_GAP
+    if lone_turned and readable(tile) and not is_north(tile.tile):
         acc.turned = group[0].index if _squarish(tile, geo, acc.row) else None
     if single and tile.angle == 0 and readable(tile):
         acc.lone_candidates.append(group[0].index)
@@ -249,15 +250,23 @@ def _settle_win(acc: _Right) -> None:
         )
     if acc.win is None and acc.turned is not None and thirteen:
         # §1: 13 tiles with the melds, and set a little apart after the row one tile reported
-        # sideways whose box may be an upright tile's, no north (a kita) and no set (a called
-        # tile lies in a meld): the winning tile, its turn misreported.
+        # sideways whose box may be an upright tile's, not read as a north (a kita) and no set
+        # (a called tile lies in a meld): the winning tile, its turn misreported. One that may
+        # be a north by its next readings may be a kita laid sideways: said.
+        turned = tiles[acc.turned]
         acc.win = acc.turned
         acc.other.remove(acc.turned)
         acc.warnings.append(
-            f"the tile set apart after the hand ({tiles[acc.turned].tile}) was reported lying "
+            f"the tile set apart after the hand ({turned.tile}) was reported lying "
             "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
             "without it): read as the winning tile; check it"
         )
+        norths = [f"{t} ({p:.2f})" for t, p in turned.alternatives if is_north(t)]
+        if norths and north_like(turned, KITA_ALT):
+            acc.warnings.append(
+                f"the winning tile ({turned.tile}) may also be read as {norths[0]}: if it is "
+                "a kita laid sideways, move it to kita (the hand is then in tenpai)"
+            )
     if acc.win is not None and is_north(tiles[acc.win].tile):
         _settle_north_win(acc, acc.win)
     near = acc.near_north

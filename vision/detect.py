@@ -21,7 +21,12 @@ SIZE_UNIT = 16.0
 HEAT_THRESHOLD = 0.3
 OUT_CHANNELS = 6
 STACKED_CHANNEL = 6  # present only in a detector trained with the stacked branch
-STACKED_PROB = 0.5  # a hit this likely stacked is a called tile with an added tile on it
+# A hit this likely stacked is read as a called tile with an added tile on it (a kakan, §23);
+# one at least STACKED_WARN likely only gets a warning. Pons are far more common than kakans
+# whose added tile lies on the called one, so a reading is changed only where the map is
+# practically never wrong on a pon (models/MODEL_CARD.md, the stacked map).
+STACKED_PROB = 0.5
+STACKED_WARN = 0.3
 SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile
 CROSS_SCALE_IOU = 0.3  # a half-size hit overlapping a full-size one this much is the same
 WEAK_IOU = 0.2  # a weak peak (see TileDetector.detect) overlapping a hit this much is not kept

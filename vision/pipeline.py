@@ -36,7 +36,7 @@ from vision.decode import decode
 from vision.detect import (
     HEAT_THRESHOLD,
     SQUASHES,
-    STACKED_PROB,
+    STACKED_WARN,
     RawBox,
     TileDetector,
     covered,
@@ -237,10 +237,10 @@ class Recognizer:
 
     def stacked(self, named: list[Hit], scale: float = 1.0) -> list[tuple[Box, float]]:
         """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
-        another on it (at least ``STACKED_PROB``), with that probability: a kakan's called
+        another on it (at least ``STACKED_WARN``), with that probability: a kakan's called
         tile under its added one, seen as one tile (vision/probe.py ``stacked_tiles``)."""
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
-                for h in self._hot(named) if h.stacked >= STACKED_PROB]
+                for h in self._hot(named) if h.stacked >= STACKED_WARN]
 
     def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below

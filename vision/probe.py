@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.detect import iou
+from vision.detect import STACKED_PROB, iou
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import is_face, kind, readable, unpack
 from vision.layout.sanity import kind_counts
@@ -378,18 +378,21 @@ def fifth_of_a_kind(hand: Mapping[str, object]) -> bool:
 def kakan_probe(
     tiles: list[TileDetection], layout: Layout, doubles: Sequence[TileDetection],
     size: tuple[int, int], stacked: Sequence[tuple[Box, float]] = (),
+    sure: float = STACKED_PROB,
 ) -> Layout:
     """A kakan's added tile the pipeline dropped as a double, or saw only in the detector's
-    stacked map (§23): each of :func:`added_tiles`, then each of :func:`stacked_tiles`, is
-    added to the detections ``tiles`` in turn and the photo laid out again; the first new
-    layout in which one pon became the kakan of its kind, the rest of the hand unchanged, is
-    kept, with a warning naming it."""
+    stacked map (§23): each of :func:`added_tiles`, then each of :func:`stacked_tiles` at
+    least ``sure`` likely, is added to the detections ``tiles`` in turn and the photo laid
+    out again; the first new layout in which one pon became the kakan of its kind, the rest
+    of the hand unchanged, is kept, with a warning naming it. A less likely stacked tile that
+    would make such a kakan leaves the reading as it is and adds a warning to check it."""
     melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
+    stacks = stacked_tiles(layout.tiles, melds, stacked)
     tries = [(extra, "a second box on the called set {pon} reads {tile} ({p:.2f})")
              for extra in added_tiles(layout.tiles, melds, doubles)]
     tries += [(extra, "the detector sees a tile lying on the called {tile} of {pon} "
                       "({p:.2f}) but no box of its own")
-              for extra in stacked_tiles(layout.tiles, melds, stacked)]
+              for extra, p in stacks if p >= sure]
     for extra, how in tries:
         again = reconstruct([*tiles, extra], image_size=size)
         change = pon_to_kakan(layout.hand, again.hand)
@@ -400,7 +403,19 @@ def kakan_probe(
                 "check it"
             )
             return Layout(again.tiles, again.hand, [note, *again.warnings])
-    return layout
+    notes = []
+    for extra, p in stacks:
+        if p >= sure:
+            continue
+        change = pon_to_kakan(layout.hand, reconstruct([*tiles, extra], image_size=size).hand)
+        if change is not None:
+            notes.append(
+                f"the called {extra.tile} of {change[0]} may carry an added tile lying on it "
+                f"({p:.2f}): if so it is {change[1]} (§23), check it"
+            )
+    if not notes:
+        return layout
+    return Layout(layout.tiles, layout.hand, [*layout.warnings, *notes])
 
 
 STACKED_MATCH_IOU = 0.5  # a stacked hit this much on a pon's sideways tile is that tile
@@ -411,8 +426,9 @@ def stacked_tiles(
     tiles: Sequence[TileDetection],
     melds: Sequence[str],
     stacked: Sequence[tuple[Box, float]],
-) -> list[TileDetection]:
-    """The added tile of each pon whose sideways (called) tile the detector calls stacked:
+) -> list[tuple[TileDetection, float]]:
+    """The added tile of each pon whose sideways (called) tile the detector calls stacked,
+    with the stacked probability:
     ``stacked`` holds the boxes (photo pixels) of hits whose stacked map says another tile
     lies on them, with that probability. An added tile lies on its called tile and shows as
     one box with it, so it is that tile's reading, sideways, with its box moved a little up
@@ -421,7 +437,7 @@ def stacked_tiles(
     layout then reads that pon as its kakan and nothing else changed (:func:`kakan_probe`)."""
     pons = {_meld_kind(m) for m in melds if m.startswith("pon:")}
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
-    out: list[TileDetection] = []
+    out: list[tuple[TileDetection, float]] = []
     for t in tiles:
         k = kind(t.tile) if is_face(t.tile) else ""
         if t.group != "meld" or t.angle != 90 or k not in pons or counts[k] >= 4:
@@ -431,8 +447,8 @@ def stacked_tiles(
             continue
         x1, y1, x2, y2 = t.box
         dy = STACKED_SHIFT * (y2 - y1)
-        out.append(TileDetection(t.tile, (x1, y1 - dy, x2, y2 - dy), 90,
-                                 round(p * t.confidence, 4), "other"))
+        out.append((TileDetection(t.tile, (x1, y1 - dy, x2, y2 - dy), 90,
+                                  round(p * t.confidence, 4), "other"), p))
     return out
 
 

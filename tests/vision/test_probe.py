@@ -376,13 +376,25 @@ def test_rule_23_a_pon_whose_called_tile_the_detector_calls_stacked_is_a_kakan()
     t, _extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
-    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)])
+    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)], sure=0.8)
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert "no box of its own" in lay.warnings[0] and "kakan:6666s" in lay.warnings[0]
     added = [d for d in lay.tiles if d.group == "meld" and d.angle == 90 and d.box != called.box]
     assert len(added) == 1 and added[0].confidence == round(0.9 * called.confidence, 4)
     assert added[0].box[1] < called.box[1]  # beyond the called tile, up the photo
+
+
+def test_rule_23_a_less_sure_stacked_hit_only_warns() -> None:
+    """Below ``sure`` the stacked map is not trusted to change a pon (pons are far more common
+    than stacked kakans), but the player is told which pon to check."""
+    t, _extra = _pon_with_added()
+    first = reconstruct(t.tiles, (1600, 1200))
+    called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
+    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)], sure=0.8)
+    assert lay.hand == first.hand
+    assert lay.warnings[-1].startswith("the called 6s of pon:666s may carry an added tile")
+    assert "kakan:6666s" in lay.warnings[-1]
 
 
 def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() -> None:
@@ -400,6 +412,7 @@ def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() 
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
     assert stacked_tiles(first.tiles, list(first.hand["melds"]), [(called.box, 0.9)]) == []
+    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)]) is first
 
 
 def test_pon_to_kakan_only_when_nothing_else_changed() -> None:

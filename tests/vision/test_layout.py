@@ -557,6 +557,18 @@ def test_rule_a4_north_set_apart_after_a_row_of_14_tiles_is_kita() -> None:
     assert any("15th" in w and "kita" in w for w in layout.warnings)
 
 
+def test_rule_1_a_tile_set_apart_after_a_row_of_14_tiles_is_left_out() -> None:
+    """§1: the row holds 13 tiles and the winning tile laid without a gap; a tile set apart
+    after it (a flower the classifier read as 1s, a stray tile) would be a 15th tile: none of
+    the hand's. The row's last tile is the winning tile, and a warning says so."""
+    t = Table()
+    t.row("123p456p789s1122z", "hand")
+    t.put("2z", "win")
+    t.put("1s", "other", gap=0.5, confidence=0.36)  # set apart as a winning tile would be
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
+    assert any("(1s) would be a 15th tile" in w and "left out" in w for w in layout.warnings)
+
+
 def test_north_set_apart_off_the_line_is_kita_and_the_hand_is_tenpai() -> None:
     t = Table()
     t.row("123p456p789s1122z")

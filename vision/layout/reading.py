@@ -235,7 +235,7 @@ def _settle_win(acc: _Right) -> None:
     """The winning tile when none lies plainly set apart, and a north taken as it (§1, §A4):
     a lone tile touching the row's end or one reported sideways after a 13-tile hand is it;
     a north after a row already holding 14 tiles, or after a 13-tile hand in tenpai that it
-    does not complete, is a kita."""
+    does not complete, is a kita; another tile after 14 is none of the hand's."""
     tiles, row = acc.tiles, acc.row
     thirteen = len(row) + 3 * len(acc.melds) == 13
     if acc.win is None and acc.touching is not None and thirteen:
@@ -269,6 +269,8 @@ def _settle_win(acc: _Right) -> None:
             )
     if acc.win is not None and is_north(tiles[acc.win].tile):
         _settle_north_win(acc, acc.win)
+    elif acc.win is not None and len(row) + 3 * len(acc.melds) == 14:
+        _fifteenth(acc, acc.win)
     near = acc.near_north
     if (
         acc.win is None
@@ -285,6 +287,21 @@ def _settle_win(acc: _Right) -> None:
             "or off the row's line than a winning tile does: read as a kita; if it is the "
             "winning tile, move it"
         )
+
+
+def _fifteenth(acc: _Right, win: int) -> None:
+    """§1: the row with the melds already holds the hand's 14 tiles (its winning tile laid
+    without a gap): a lone tile set apart after it would be a 15th. It is no tile of the hand
+    (a flower or a stray tile set aside; a north there is a kita, :func:`_settle_north_win`);
+    the row's last tile becomes the winning tile (``_finish_row``)."""
+    tiles = acc.tiles
+    acc.warnings.append(
+        f"the tile set apart after the hand ({tiles[win].tile}) would be a 15th tile: the "
+        "hand's 14 are in the row (its winning tile not set apart), so it is left out; if it "
+        "is the winning tile, a tile in the row is extra: check the row"
+    )
+    acc.other.append(win)
+    acc.win = None
 
 
 def _settle_north_win(acc: _Right, win: int) -> None:

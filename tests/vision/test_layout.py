@@ -841,6 +841,38 @@ def test_a_meld_tile_read_twice_counts_once() -> None:
     assert "2p lies on a 6p" in layout.warnings[0]
 
 
+@pytest.mark.parametrize("deg", [0.0, -20.0])
+def test_a_box_over_the_halves_of_two_row_tiles_is_no_tile(deg: float) -> None:
+    """The detector saw the join of two touching row tiles as a third tile (a box midway
+    between them, read unsure): no tile fits there, so it is left out with a warning, and the
+    row keeps its 13 tiles and the winning tile (not 14 and the last as the winning tile)."""
+    t = Table(deg=deg, y=900.0)
+    t.row("123p456p789s11z", "hand")
+    left, right = t.tiles[4].box, t.tiles[5].box
+    box = tuple((a + b) / 2 for a, b in zip(left, right, strict=True))
+    t.row("22z", "hand")
+    t.put("2z", "win", gap=0.6)
+    t.tiles.append(TileDetection("6p", box, 0, 0.22, alternatives=(("4p", 0.2),)))
+    t.expect.append("other")
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
+    assert any("lies over the halves of two tiles" in w for w in layout.warnings)
+
+
+def test_a_box_over_the_gap_before_the_winning_tile_is_no_tile() -> None:
+    """A box read unsure as a back over the small gap between the row's last tile and the
+    winning tile set apart, half on each: no tile fits in that gap, so it is none (read as a
+    face-up row tile, it would make the hand 14 tiles and no winning tile)."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z", "hand")
+    last = t.tiles[-1].box
+    win = t.put("2z", "win", gap=0.5).box
+    box = tuple((a + b) / 2 for a, b in zip(last, win, strict=True))
+    t.tiles.append(TileDetection("back", box, 0, 0.48, alternatives=(("5z", 0.08),)))
+    t.expect.append("other")
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
+    assert any("a box read back (0.48) lies over the halves" in w for w in layout.warnings)
+
+
 def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:
     """Under steep perspective the winning tile and kita nearly touch the row: the chain is
     too long for a hand, so it is cut where a link is widest against its neighbours."""

@@ -1,9 +1,26 @@
-"""A detector slip absorbed before reading: one tile read twice is kept once."""
+"""Detector slips absorbed before reading: one tile read twice is kept once, and a box over
+the halves of two tiles side by side is none."""
 
 from __future__ import annotations
 
+import math
+
 from vision.detect import iou
+from vision.layout.geometry import _true_dims
+from vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
 from vision.types import TileDetection
+
+# Two upright tiles side by side: centres at most this many tile widths apart (the widths undo
+# the box inflation of a tilted row, geometry._true_dims; boxes may take in the tiles' bodies,
+# so this only rules out tiles far apart) and this many times the distance from either of them
+# to its next neighbour (the row's pitch: three tiles in a row span two; up to 1.7 pitches
+# leaves a gap no tile fits in, as before a winning tile set a little apart) ...
+SIDE_BY_SIDE = 1.6
+PITCHES = (0.75, 1.7)
+# ... and a third box centred between them, within this share of their distance of the midpoint
+# and alike in size (√area ratio within 1 / SIZE_ALIKE .. SIZE_ALIKE), lies over half of each.
+MIDWAY = 0.2
+SIZE_ALIKE = 1.3
 
 
 def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
@@ -30,4 +47,85 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
                 f"({tiles[clash].confidence:.2f}, kept) and {tiles[k].tile} "
                 f"({tiles[k].confidence:.2f}): check it"
             )
-    return sorted(kept), warnings
+    kept, straddle_warnings = _drop_straddling(tiles, sorted(kept))
+    return kept, warnings + straddle_warnings
+
+
+def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[int], list[str]]:
+    """A box lying over the halves of two upright tiles side by side (touching, so no tile
+    fits between them), read unsure (below ``LOW_CONFIDENCE``: it shows half of each) and
+    less surely than either, is no tile: the detector saw the join of the two as one.
+    Dropped, with a warning."""
+    upright = [k for k in kept if tiles[k].angle == 0]
+    faces = [k for k in upright if not tiles[k].face_down]  # (a wall's backs overlap: left be)
+    dropped: set[int] = set()
+    warnings: list[str] = []
+    for k in (k for k in upright if tiles[k].confidence < LOW_CONFIDENCE):
+        for i in faces:
+            j = _straddled_pair(tiles, faces, k, i)
+            if j is None:
+                continue
+            dropped.add(k)
+            warnings.append(
+                f"a box read {tiles[k].tile} ({tiles[k].confidence:.2f}) lies over the halves "
+                f"of two tiles side by side ({tiles[i].tile} and {tiles[j].tile}): no tile, left "
+                "out; check that spot"
+            )
+            break
+    return [k for k in kept if k not in dropped], warnings
+
+
+def _straddled_pair(
+    tiles: list[TileDetection], faces: list[int], k: int, i: int
+) -> int | None:
+    """The tile ``j`` that with ``i`` makes a touching pair with box ``k`` midway between them
+    (``k`` less sure than both): the two a pitch apart, as far as the nearest other tile lies
+    from them; None when there is none."""
+    if i == k or tiles[k].confidence >= tiles[i].confidence:
+        return None
+    ci, ck = _centre(tiles[i]), _centre(tiles[k])
+    for j in faces:
+        if j in (i, k) or tiles[k].confidence >= tiles[j].confidence:
+            continue
+        cj = _centre(tiles[j])
+        if cj[0] <= ci[0]:
+            continue  # each pair once, left to right
+        dist = math.dist(ci, cj)
+        theta = math.atan2(cj[1] - ci[1], cj[0] - ci[0])
+        width = (_true_width(tiles[i], theta) + _true_width(tiles[j], theta)) / 2
+        mid = ((ci[0] + cj[0]) / 2, (ci[1] + cj[1]) / 2)
+        sizes = [_size(tiles[n]) / _size(tiles[k]) for n in (i, j)]
+        if not (
+            dist < SIDE_BY_SIDE * width
+            and math.dist(ck, mid) < MIDWAY * dist
+            and all(1 / SIZE_ALIKE < r < SIZE_ALIKE for r in sizes)
+        ):
+            continue
+        pitch = min(
+            (
+                min(math.dist(ci, _centre(tiles[n])), math.dist(cj, _centre(tiles[n])))
+                for n in faces
+                if n not in (i, j, k)
+            ),
+            default=math.inf,
+        )
+        if PITCHES[0] * pitch < dist < PITCHES[1] * pitch:
+            return j
+    return None
+
+
+def _centre(t: TileDetection) -> tuple[float, float]:
+    x1, y1, x2, y2 = t.box
+    return ((x1 + x2) / 2, (y1 + y2) / 2)
+
+
+def _true_width(t: TileDetection, theta: float) -> float:
+    """The short side of an upright tile in a row running at ``theta``."""
+    x1, y1, x2, y2 = t.box
+    w, h = abs(x2 - x1), abs(y2 - y1)
+    return max(_true_dims(w, h, theta, False)[0], MIN_SHORT * min(w, h))
+
+
+def _size(t: TileDetection) -> float:
+    x1, y1, x2, y2 = t.box
+    return math.sqrt(max(abs(x2 - x1) * abs(y2 - y1), 1e-6))

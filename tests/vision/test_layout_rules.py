@@ -140,6 +140,25 @@ def test_rule_tiles_at_most_four_of_a_kind_fifth_takes_its_alternative() -> None
     assert said(layout.warnings, "more than four 1p", "read as 7p")
 
 
+def test_rule_tiles_a_fifth_tile_is_read_again_where_the_hand_keeps_its_winning_shape() -> None:
+    """Four 6s in a hand that wins as read (the winning tile one of them) and a dora indicator
+    read 6s too: the fifth is re-read where the hand keeps its winning shape (the indicator,
+    to 7s), not at the winning tile, although that one's alternative is the likelier (§1)."""
+    # the row as laid: 123p 456p 678s 11z 66s; with the winning 6s: 123p 456p 678s 666s 11z
+    row = [f"{d}{suit}" for d, suit in zip("1234566781166", "pppppp" + "sss" + "zz" + "ss",
+                                            strict=True)]
+    tiles = [TileDetection(t, (40.0 * i, 0.0, 40.0 * i + 38, 54.0), 0, 0.95)
+             for i, t in enumerate(row)]
+    tiles.append(TileDetection("6s", (620.0, 0.0, 658.0, 54.0), 0, 0.67,
+                               alternatives=(("3s", 0.12), ("7s", 0.03))))
+    tiles.append(TileDetection("6s", (300.0, -200.0, 338.0, -146.0), 0, 0.70,
+                               alternatives=(("7s", 0.08), ("9s", 0.07))))
+    places = Places(row=tuple(range(13)), win=13, melds=(), kita=(), dora=(14,))
+    fixed, warnings = correct(tiles, places)
+    assert fixed[13].tile == "6s" and fixed[14].tile == "7s", warnings
+    assert said(warnings, "more than four 6s", "7s")
+
+
 def test_rule_tiles_one_red_five_beside_plain_fives_under_the_base_rule() -> None:
     t = Table()
     t.row("0p")

@@ -330,14 +330,18 @@ def _counts(fx: _Fixer) -> Counter[str]:
 
 def _four_of_a_kind(fx: _Fixer) -> None:
     """§1: four tiles of a kind exist; a fifth reading is changed where it costs least (its
-    alternative closest to its top reading), to a kind not yet full."""
+    alternative closest to its top reading), to a kind not yet full — first where the change
+    leaves the hand in its shape (a win's winning shape, a tenpai hand's tenpai): a hand that
+    wins as read and a dora indicator or a kita read as its fifth tile is likelier a misread
+    indicator than a misread hand."""
     melded = {k for _, idx in fx.places.melds for k in idx}
+    shaped = _shape_check(fx)
     for _ in range(4):
         counts = _counts(fx)
         over = [t for t, c in counts.items() if c > 4]
         if not over:
             return
-        best: tuple[float, int, str] | None = None
+        best: tuple[tuple[bool, float], int, str] | None = None
         for k in fx.places.shown():
             det = fx.tiles[k]
             if k in melded or not readable(det) or kind(det.tile) not in over:
@@ -345,13 +349,35 @@ def _four_of_a_kind(fx: _Fixer) -> None:
             for t, p in det.alternatives:
                 if _sanma(t) and counts[kind(t)] < 4 and p >= SWAP_MIN_ALT:
                     cost = math.log(max(det.confidence, 1e-6) / p)
-                    if best is None or cost < best[0]:
-                        best = (cost, k, t)
+                    rank = (not shaped(k, t), cost)
+                    if best is None or rank < best[0]:
+                        best = (rank, k, t)
                     break
         if best is None:
             return
         _, k, t = best
         fx.set(k, t, f"more than four {kind(fx.tiles[k].tile)} were seen (§1)")
+
+
+def _shape_check(fx: _Fixer) -> Callable[[int, str], bool]:
+    """Whether the concealed tiles (the row and the winning tile) have their shape — a
+    winning shape with the winning tile, tenpai without — once tile ``k`` reads ``t``; always
+    true when the count is off (no shape to keep)."""
+    places = fx.places
+    concealed = [*places.row, *([places.win] if places.win is not None else [])]
+    goal: Callable[[list[str]], bool] | None = None
+    if places.win is not None and len(concealed) == 14 - 3 * len(places.melds):
+        goal = complete
+    elif places.win is None and len(concealed) == 13 - 3 * len(places.melds):
+        goal = tenpai
+    if goal is None or not all(readable(fx.tiles[k]) for k in concealed):
+        return lambda k, t: True
+    check = goal
+
+    def shaped(k: int, t: str) -> bool:
+        return check([kind(t) if j == k else kind(fx.tiles[j].tile) for j in concealed])
+
+    return shaped
 
 
 # ----------------------------------------------------------------------------- step 7

@@ -569,6 +569,20 @@ def test_rule_1_a_tile_set_apart_after_a_row_of_14_tiles_is_left_out() -> None:
     assert any("(1s) would be a 15th tile" in w and "left out" in w for w in layout.warnings)
 
 
+def test_rule_1_a_back_in_the_row_makes_no_14th_tile_against_the_winning_tile() -> None:
+    """13 face-up tiles and a back in the row, the winning tile set apart: the row holds 14
+    boxes but 13 tiles read face up, so the tile set apart is the winning tile (not a 15th);
+    the back is named to add by hand."""
+    t = Table()
+    t.row("123p456p", "hand")
+    t.put("back", "hand")
+    t.row("789s1122z", "hand")
+    t.put("2z", "win", gap=0.5)
+    layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
+    assert any("face-down or unreadable" in w for w in layout.warnings)
+    assert not any("15th" in w for w in layout.warnings)
+
+
 def test_north_set_apart_off_the_line_is_kita_and_the_hand_is_tenpai() -> None:
     t = Table()
     t.row("123p456p789s1122z")

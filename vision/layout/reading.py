@@ -269,7 +269,7 @@ def _settle_win(acc: _Right) -> None:
             )
     if acc.win is not None and is_north(tiles[acc.win].tile):
         _settle_north_win(acc, acc.win)
-    elif acc.win is not None and len(row) + 3 * len(acc.melds) == 14:
+    elif acc.win is not None and _faces(row, tiles) + 3 * len(acc.melds) == 14:
         _fifteenth(acc, acc.win)
     near = acc.near_north
     if (
@@ -289,11 +289,16 @@ def _settle_win(acc: _Right) -> None:
         )
 
 
+def _faces(row: list[int], tiles: list[TileDetection]) -> int:
+    """How many of the row's tiles are read face up (a back there may be no tile of it)."""
+    return sum(readable(tiles[k]) for k in row)
+
+
 def _fifteenth(acc: _Right, win: int) -> None:
-    """§1: the row with the melds already holds the hand's 14 tiles (its winning tile laid
-    without a gap): a lone tile set apart after it would be a 15th. It is no tile of the hand
-    (a flower or a stray tile set aside; a north there is a kita, :func:`_settle_north_win`);
-    the row's last tile becomes the winning tile (``_finish_row``)."""
+    """§1: the row with the melds already holds the hand's 14 tiles read face up (its winning
+    tile laid without a gap): a lone tile set apart after it would be a 15th. It is no tile of
+    the hand (a flower or a stray tile set aside; a north there is a kita,
+    :func:`_settle_north_win`); the row's last tile becomes the winning tile (``_finish_row``)."""
     tiles = acc.tiles
     acc.warnings.append(
         f"the tile set apart after the hand ({tiles[win].tile}) would be a 15th tile: the "

@@ -35,6 +35,7 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -498,6 +499,22 @@ def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, 
     log(f"{name} finished: {step} steps in {time.time() - start:.0f}s")
 
 
+def run_log(out: Path) -> Callable[[str], None]:
+    """A logger for a training run in folder ``out`` (created): each line, time-stamped, goes
+    to stdout and to ``out/train_log.txt`` (appended, flushed: a run may be stopped at any
+    time)."""
+    out.mkdir(parents=True, exist_ok=True)
+    logf = open(out / "train_log.txt", "a")  # noqa: SIM115 (open for the whole run)
+
+    def log(msg: str) -> None:
+        line = f"[{time.strftime('%H:%M:%S')}] {msg}"
+        print(line, flush=True)
+        logf.write(line + "\n")
+        logf.flush()
+
+    return log
+
+
 def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: dict) -> None:
     model.eval().cpu()
     torch.onnx.export(model, example, str(path), input_names=["input"], output_names=["output"],
@@ -550,15 +567,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--det-size must be a multiple of 32")
 
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    logf = open(out / "train_log.txt", "a")  # noqa: SIM115 (open for the whole run)
-
-    def log(msg: str) -> None:
-        line = f"[{time.strftime('%H:%M:%S')}] {msg}"
-        print(line, flush=True)
-        logf.write(line + "\n")
-        logf.flush()
-
+    log = run_log(out)
     cv2.setNumThreads(1)  # no OpenCV thread pool in the parent: forked workers would hang on it
     torch.manual_seed(args.seed)
     device = torch.device(args.device)

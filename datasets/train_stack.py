@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -34,6 +33,7 @@ from datasets.train import (
     _worker_init,
     export,
     render_scenes,
+    run_log,
     stack_loss,
     stacked_flags,
     train_loop,
@@ -116,15 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.size % 32:
         ap.error("--size must be a multiple of 32")
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    logf = open(out / "train_log.txt", "a")  # noqa: SIM115 (open for the whole run)
-
-    def log(msg: str) -> None:
-        line = f"[{time.strftime('%H:%M:%S')}] {msg}"
-        print(line, flush=True)
-        logf.write(line + "\n")
-        logf.flush()
-
+    log = run_log(out)
     torch.set_num_threads(args.threads)
     torch.manual_seed(args.seed)
     log(f"args {vars(args)}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import pytest
 from hypothesis import given, settings
@@ -271,6 +271,22 @@ def test_kakan_added_tile_on_the_sideways_one() -> None:
     t.put("5p", "meld", on_top=True, sideways=True)
     t.put("5p", "meld")
     check(t, hand("123p789s1122z", "2z", ["kakan:5550p"]))
+
+
+def test_rule_23_kakan_whose_added_tile_shows_only_its_near_part() -> None:
+    """The added tile beyond the called one is partly hidden (by the tile in front, or cut by
+    the far edge of the view), so its box is small: about a third of a tile's area (dev render
+    650008: √area 0.58 of the row's end tile) still joins its kakan."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("4s", "meld", gap=0.7)
+    t.put("4s", "meld", sideways=True)
+    added = t.put("4s", "meld", on_top=True, sideways=True)
+    x1, y1, x2, y2 = added.box
+    t.tiles[-1] = replace(added, box=(x1, y2 - 0.33 * (y2 - y1), x2, y2))  # the near third
+    t.put("4s", "meld")
+    check(t, hand("123p789s1122z", "2z", ["kakan:4444s"]))
 
 
 def test_rule_23_kakan_whose_added_tile_is_reported_upright() -> None:

@@ -38,6 +38,12 @@ class Placed:
     off: float = 0.0  # offset across the row's line, × a
 
 
+# A tile right of the row is one of the player's when its √area is within these shares of the
+# row's end tile's: perspective and a kakan's added tile partly hidden beyond its called one
+# (dev render 650008: 0.58) stay in; a sliver of a tile or a far heap's tile does not.
+SIZES = (0.5, 1.7)
+
+
 def _right_groups(
     row: list[int], tiles: list[TileDetection], geo: Geo, frame: Frame
 ) -> list[tuple[float, list[Placed]]]:
@@ -69,7 +75,7 @@ def _right_groups(
         # tiles' sides, so box edges would understate the gaps between 3D tiles.
         a = frame.a * geo.scale(k) / geo.scale(row[-1])
         half = (ASPECT * a if sideways else a) / 2
-        if t - half < -0.2 * frame.a or not 0.6 < a / frame.a < 1.7:
+        if t - half < -0.2 * frame.a or not SIZES[0] < a / frame.a < SIZES[1]:
             continue
         placed.append((Placed(k, t, n, half, a), sideways))
     placed.sort(key=lambda ps: ps[0].t - ps[0].half)

@@ -23,8 +23,10 @@ OUT_CHANNELS = 6
 STACKED_CHANNEL = 6  # present only in a detector trained with the stacked branch
 # A hit this likely stacked is read as a called tile with an added tile on it (a kakan, §23);
 # one at least STACKED_WARN likely only gets a warning. Pons are far more common than kakans
-# whose added tile lies on the called one, so a reading is changed only where the map is
-# practically never wrong on a pon (models/MODEL_CARD.md, the stacked map).
+# whose added tile lies on the called one, so these must be set, for the detector that ships
+# the map, where it is practically never wrong on a pon. No shipped detector has the map yet:
+# the one trained so far was not good enough at any threshold (models/MODEL_CARD.md, tenth
+# session), and these values are only the defaults the tests use.
 STACKED_PROB = 0.5
 STACKED_WARN = 0.3
 SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile

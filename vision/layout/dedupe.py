@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 
 from vision.detect import iou
-from vision.layout.geometry import _true_dims
+from vision.layout.geometry import true_dims
 from vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
 from vision.types import TileDetection
 
 # Two upright tiles side by side: centres at most this many tile widths apart (the widths undo
-# the box inflation of a tilted row, geometry._true_dims; boxes may take in the tiles' bodies,
+# the box inflation of a tilted row, geometry.true_dims; boxes may take in the tiles' bodies,
 # so this only rules out tiles far apart) and this many times the distance from either of them
 # to its next neighbour (the row's pitch: three tiles in a row span two; up to 1.7 pitches
 # leaves a gap no tile fits in, as before a winning tile set a little apart) ...
@@ -123,7 +123,7 @@ def _true_width(t: TileDetection, theta: float) -> float:
     """The short side of an upright tile in a row running at ``theta``."""
     x1, y1, x2, y2 = t.box
     w, h = abs(x2 - x1), abs(y2 - y1)
-    return max(_true_dims(w, h, theta, False)[0], MIN_SHORT * min(w, h))
+    return max(true_dims(w, h, theta, False)[0], MIN_SHORT * min(w, h))
 
 
 def _size(t: TileDetection) -> float:

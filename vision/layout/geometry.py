@@ -36,7 +36,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
     return v / n if n > 0 else np.array([1.0, 0.0])
 
 
-def _true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float, float]:
+def true_dims(w: float, h: float, theta: float, sideways: bool) -> tuple[float, float]:
     """Short and long side of a tile whose axis-aligned box is ``w``×``h``, turned by ``theta``.
 
     An upright tile ``a``×``b`` turned by θ fills a box ``w = a·c + b·s``, ``h = a·s + b·c``;
@@ -90,7 +90,7 @@ def end_frame(
         pitch = 0.0
     theta = math.atan2(u[1], u[0])
     last = row[-1]
-    a, b = _true_dims(float(geo.widths[last]), float(geo.heights[last]), theta, False)
+    a, b = true_dims(float(geo.widths[last]), float(geo.heights[last]), theta, False)
     if pitch > 0:
         b = b * pitch / a if a > 0 else b
         a = pitch

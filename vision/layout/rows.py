@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from vision.layout.geometry import Geo, _true_dims, _unit
+from vision.layout.geometry import Geo, _unit, true_dims
 from vision.layout.notation import is_north, kind, readable
 from vision.layout.tolerances import (
     ACROSS_TOL,
@@ -83,8 +83,8 @@ def _grow(
 def _touching(geo: Geo, i: int, j: int, link: np.ndarray) -> bool:
     """Upright tiles ``i`` and ``j`` touch side by side: the link is about one tile width."""
     theta = math.atan2(float(link[1]), float(link[0]))
-    ai, _ = _true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
-    aj, _ = _true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
+    ai, _ = true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
+    aj, _ = true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
     # The link's angle is noisy where boxes differ in height (centres shift): do not let the
     # tilt correction shrink a tile below most of its box's short side.
     ai = max(ai, MIN_SHORT * min(geo.widths[i], geo.heights[i]))

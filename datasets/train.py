@@ -36,6 +36,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -55,7 +56,7 @@ from datasets.train_init import (
 )
 from datasets.train_nets import ClsNet, DetNet
 from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile, to_input
-from vision.detect import SIZE_UNIT, STRIDE, prepare
+from vision.detect import SIZE_UNIT, STRIDE, iou, prepare
 
 DET_SIZE = 512
 
@@ -88,8 +89,6 @@ def stacked_flags(tiles: list) -> list[bool | None]:
     tile (one meld, both sideways, overlapping), False for any other tile, None (unknown, not
     trained on) for a wall's two layers, stacked but no meld's."""
     flags: list[bool | None] = [False] * len(tiles)
-    from vision.detect import iou
-
     for i, under in enumerate(tiles):
         if not under.occluded:
             continue
@@ -105,7 +104,6 @@ def render_scenes(n: int, seed: int, workers: int, hands: str = "random") -> lis
     """``n`` scenes of seeds ``seed``… (``hands``: datasets.synth.scene.HANDS) as Photos."""
     if n <= 0:
         return []
-    from functools import partial
     from multiprocessing import get_context
 
     from datasets.synth.faces import load_bank
@@ -184,7 +182,7 @@ class DetData(Dataset):
         # random crop window of size/s source pixels
         size = self.size
         win = size / s
-        called = [j for j, sd in enumerate(p.sideways) if sd]
+        called = [j for j, sd in enumerate(p.sideways) if sd] if self.focus else []
         if called and rng.random() < self.focus:
             b = boxes[called[int(rng.integers(len(called)))]]
             x0 = (b[0] + b[2]) / 2 - win * rng.uniform(0.25, 0.75)

@@ -203,7 +203,7 @@ class Recognizer:
         out: list[TileDetection] = []
         flowers = 0
         for hit in named:
-            p = hit[2]
+            p = hit.probs
             k = int(np.argmax(p))
             label = CLASSES[k]
             if label == "flower":
@@ -239,8 +239,9 @@ class Recognizer:
         """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
         another on it (at least ``STACKED_WARN``), with that probability: a kakan's called
         tile under its added one, seen as one tile (vision/probe.py ``stacked_tiles``)."""
+        likely = [h for h in named if h.stacked >= STACKED_WARN]  # none without the map
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
-                for h in self._hot(named) if h.stacked >= STACKED_WARN]
+                for h in self._hot(likely)]
 
     def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
@@ -251,7 +252,7 @@ class Recognizer:
             named = self._drop_doubles(named)
         out: list[TileDetection] = []
         for hit in named:
-            p = hit[2]
+            p = hit.probs
             k = int(np.argmax(p))
             if CLASSES[k] in NOT_TILES or p[k] >= MIN_TILE_PROB:
                 continue
@@ -261,18 +262,19 @@ class Recognizer:
     def _hot(self, named: list[Hit]) -> list[Hit]:
         """The hits hot enough to report (``HEAT_THRESHOLD``), and the weaker ones read surely
         (:meth:`_sure_tile`)."""
-        return [h for h in named if h[3] >= HEAT_THRESHOLD or self._sure_tile(h)]
+        return [h for h in named if h.score >= HEAT_THRESHOLD or self._sure_tile(h)]
 
     def _sure_tile(self, hit: Hit) -> bool:
         """A weak hit worth reporting (only when ``weak_heat`` is set): at least ``weak_heat``
         hot and surely a tile, or a white dragon at least ``blank_heat`` hot and read with
         p ≥ ``blank_sure``."""
-        k = int(np.argmax(hit[2]))
+        k = int(np.argmax(hit.probs))
         if self.weak_heat is None or CLASSES[k] in NOT_TILES:
             return False
-        if CLASSES[k] == BLANK_TILE and hit[3] >= self.blank_heat and hit[2][k] >= self.blank_sure:
+        p, heat = hit.probs[k], hit.score
+        if CLASSES[k] == BLANK_TILE and heat >= self.blank_heat and p >= self.blank_sure:
             return True
-        return bool(hit[3] >= self.weak_heat and hit[2][k] >= self.weak_sure)
+        return bool(heat >= self.weak_heat and p >= self.weak_sure)
 
     def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[Hit]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score). A
@@ -354,25 +356,25 @@ def drop_double_hits(named: list[Hit], limit: float, sure: float,
     read with probability below ``inside_sure`` (part of a tile seen beside the whole)."""
     kept: list[Hit] = []
     tiles: list[tuple[tuple[float, float, float, float], int]] = []  # kept tile hits: box, class
-    for hit in sorted(named, key=lambda h: -h[3]):
-        k = int(np.argmax(hit[2]))
-        unsure = hit[2][k] < sure
+    for hit in sorted(named, key=lambda h: -h.score):
+        k = int(np.argmax(hit.probs))
+        unsure = hit.probs[k] < sure
         # only a tile can make another hit a double
-        if any((c == k or unsure) and iou(hit[0], box) >= limit for box, c in tiles):
+        if any((c == k or unsure) and iou(hit.box, box) >= limit for box, c in tiles):
             continue
-        if inside is not None and hit[2][k] < inside_sure and any(
-                covered(hit[0], box) >= inside for box, _c in tiles):
+        if inside is not None and hit.probs[k] < inside_sure and any(
+                covered(hit.box, box) >= inside for box, _c in tiles):
             continue
         kept.append(hit)
         if CLASSES[k] not in NOT_TILES:
-            tiles.append((hit[0], k))
+            tiles.append((hit.box, k))
     return kept
 
 
 def _detection(hit: Hit, k: int, scale: float) -> TileDetection:
     """A named hit reported as class ``k``, its box back in the photo's pixels; the confidence
     is the reading's probability, lowered for a hit the detector barely heats (under 0.5)."""
-    box, sideways, p, score = hit[:4]
+    box, sideways, p, score = hit.box, hit.sideways, hit.probs, hit.score
     x1, y1, x2, y2 = (float(v) / scale for v in box)
     conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
     return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.classify import CLASSES, CROP_H, CROP_W, TileClassifier
-from vision.pipeline import MODELS, drop_double_hits
+from vision.pipeline import MODELS, Hit, drop_double_hits
 
 
 class _TopHalf:
@@ -43,7 +43,7 @@ def test_turn_averages_the_crop_and_the_crop_turned_180() -> None:
 def _hit(box, label: str, p: float, score: float):
     probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
     probs[CLASSES.index(label)] = p
-    return (box, False, probs, score)
+    return Hit(box, False, probs, score)
 
 
 def test_double_hits_on_one_tile_are_dropped_neighbours_kept() -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from vision.classify import CLASSES
-from vision.pipeline import Recognizer
+from vision.pipeline import Hit, Recognizer
 
 
 def _hit(box, label: str, p: float, score: float):
     probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
     probs[CLASSES.index(label)] = p
-    return (box, False, probs, score)
+    return Hit(box, False, probs, score)
 
 
 def test_a_blank_white_dragon_the_fine_tuned_detector_heats_little_is_reported() -> None:

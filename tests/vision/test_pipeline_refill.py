@@ -69,13 +69,13 @@ def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob(
     """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below MIN_TILE_PROB
     (never not-tiles, never hits reported or dropped as doubles), with their next readings."""
     from vision.classify import CLASSES
-    from vision.pipeline import MIN_TILE_PROB, Recognizer
+    from vision.pipeline import MIN_TILE_PROB, Hit, Recognizer
 
-    def hit(box: tuple[float, ...], probs: dict[str, float], score: float) -> tuple:
+    def hit(box: tuple[float, ...], probs: dict[str, float], score: float) -> Hit:
         p = np.full(len(CLASSES), 0.001, np.float32)
         for label, v in probs.items():
             p[CLASSES.index(label)] = v
-        return (box, False, p, score)
+        return Hit(box, False, p, score)
 
     rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
     rec.double_iou, rec.double_sure = 0.3, 0.6

@@ -476,12 +476,12 @@ def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> No
     """Recognizer.doubles: what drop_double_hits dropped (read as a riichi tile), for the
     kakan probe; nothing when the double rule is off."""
     from vision.classify import CLASSES
-    from vision.pipeline import Recognizer
+    from vision.pipeline import Hit, Recognizer
 
-    def hit(box: tuple[float, ...], label: str, p: float, score: float) -> tuple:
+    def hit(box: tuple[float, ...], label: str, p: float, score: float) -> Hit:
         probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
         probs[CLASSES.index(label)] = p
-        return (box, True, probs, score)
+        return Hit(box, True, probs, score)
 
     rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
     rec.double_iou, rec.double_sure = 0.3, 0.6

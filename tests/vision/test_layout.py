@@ -640,6 +640,23 @@ def test_rule_a4_kita_beside_an_unsure_aka_5man_beyond_the_melds() -> None:
     assert any("read as 0m" in w for w in layout.warnings)
 
 
+def test_rule_a4_a_kita_read_twice_beyond_the_melds_is_one_kita() -> None:
+    """A sideways aka-5-man kita beyond the pon, also seen as an upright box read unsure as 0s
+    (IoU 0.48, under the duplicate bar of 0.6): the second box is that kita again, no discard beside
+    it that would make it part of a discard row (dev 650021)."""
+    t = Table(y=900.0)
+    hand_with_pon_of_7z(t)
+    meld_x = t.tiles[-3].box[0]
+    y = 900 - 2.0 * B
+    kita = (meld_x - B / 2, y - A / 2, meld_x + B / 2, y + A / 2)  # sideways
+    t.tiles.append(TileDetection("0m", kita, 90, 0.92))
+    t.expect.append("kita")
+    twin = (meld_x - 0.15 * B, y - 0.6 * A, meld_x - 0.15 * B + A, y - 0.6 * A + B)
+    t.tiles.append(TileDetection("0s", twin, 0, 0.55, alternatives=(("7z", 0.11),)))
+    t.expect.append("other")
+    check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1))
+
+
 def test_rule_a4_lone_north_far_beyond_the_melds_is_no_kita_with_a_warning() -> None:
     """A kita is set aside close beyond the melds; a lone north three and a half tile heights
     beyond the row (two and a half beyond the pon, a discard's place) is no kita, said."""

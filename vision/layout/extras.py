@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.detect import iou
 from vision.layout.geometry import Frame, Geo, _unit
 from vision.layout.notation import north_like, readable
-from vision.layout.tolerances import KITA_ALT, KITA_REACH, UPRIGHT_KITA_ALT
+from vision.layout.tolerances import KITA_ALT, KITA_REACH, SECOND_BOX_IOU, UPRIGHT_KITA_ALT
 from vision.types import TileDetection
 
 
@@ -53,6 +54,7 @@ def _kita_beside_melds(
             and j not in taken
             and not north_like(tiles[j], KITA_ALT)  # a kita beside it, read unsure
             and not tiles[j].face_down  # a wall's backs may lie close by
+            and not _second_box(tiles[j], tile)
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
         ]
         if near:
@@ -80,6 +82,12 @@ def _kita_beside_melds(
                     grew = True
                     break
     return found
+
+
+def _second_box(other: TileDetection, tile: TileDetection) -> bool:
+    """``other`` is a second, less sure box on ``tile`` (the one tile read twice, once each
+    way: the pair's IoU stays under the duplicate bar of dedupe.py), no tile beside it."""
+    return iou(other.box, tile.box) > SECOND_BOX_IOU and other.confidence < tile.confidence
 
 
 def _kita_alt(tile: TileDetection) -> float:

@@ -46,6 +46,10 @@ UPRIGHT_KITA_ALT = 0.2
 # height beyond the farthest meld tile's centre (renders: laid 0.4–1.5 widths beyond the melds;
 # dev renders 950000+/650000+ 300 each: true kita ≤ 2.6 a from it, discards' norths ≥ 3.9 a)
 KITA_REACH = 2.0
+# ... and a box overlapping a kita this much (IoU), less sure, is the kita read a second time
+# (dev 650021: a sideways 0m kita 0.92 with an upright 0s 0.55 box on it, IoU 0.40), no tile
+# beside it that would make it a discard
+SECOND_BOX_IOU = 0.3
 BEYOND = 0.3  # a tile this far (× a) across the row from one it overlaps lies beyond it (kakan)
 TWO_IN_ONE = 1.25  # a set's tile this much bigger (√area) than its neighbours is two tiles in one
 SIDEWAYS_SHAPE = 1.15  # a sideways tile's box: at least this × an upright one's width/height

@@ -194,3 +194,23 @@ def test_rule_a4_kita_touching_the_end_of_a_14_tile_row() -> None:
     t.put("8p", "win")
     t.put("4z", "kita", gap=0.05)
     check(t, hand("12356777899p55s", "8p", kita=1), warnings=None)
+
+
+def test_rule_23_a_tile_touching_a_pon_with_only_a_trace_of_its_kind_is_no_fourth_tile() -> None:
+    """A pon of norths and, touching its end, an upright tile read unsure as 5z with a trace of
+    a north next (0.09, under ADDED_ALT: a flower cut by the photo's edge, dev 650134). It is
+    no fourth north (a minkan, its 5z re-read as a north at 0.09): the pon stays a pon and the
+    tile is left out, named in a warning."""
+    t = Table()
+    t.row("4550p456s")
+    t.put("6p", "win", gap=0.5)
+    t.put("3z", "meld", gap=0.8)
+    t.put("3z", "meld")
+    t.put("3z", "meld", sideways=True)
+    t.put("4z", "meld", gap=0.5, sideways=True)
+    t.row("44z", "meld")
+    stray = t.put("5z", "other")
+    t.tiles[-1] = replace(stray, confidence=0.19, alternatives=(("4z", 0.09), ("7z", 0.07)))
+    layout = check(t, hand("4550p456s", "6p", ["pon:333z", "pon:444z"]), warnings=None)
+    assert any("5z further right" in w for w in layout.warnings), layout.warnings
+    assert not any("read as 4z" in w for w in layout.warnings), layout.warnings

@@ -35,7 +35,9 @@ SHAPE_FIX_MIN_ALT = 0.02  # a winning-shape re-reading considers alternatives at
 # (≥ 2 %) always qualifies, two tiles must both be fairly likely (chosen on seeds 950000+).
 SHAPE_FIX_MAX_COST = 4.0
 TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai shape
-ADDED_ALT = 0.1  # a tile beyond a called one read as another kind: its reading of that kind
+# a tile beyond a called one, or touching a set's end, read as another kind: its reading of the
+# set's kind (below it, a trace: no tile of the set)
+ADDED_ALT = 0.1
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
 LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or melds, on their line
 # ... but an upright tile taken alone as a kita needs a north reading at least this likely: a

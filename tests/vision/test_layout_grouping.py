@@ -214,3 +214,21 @@ def test_rule_23_a_tile_touching_a_pon_with_only_a_trace_of_its_kind_is_no_fourt
     layout = check(t, hand("4550p456s", "6p", ["pon:333z", "pon:444z"]), warnings=None)
     assert any("5z further right" in w for w in layout.warnings), layout.warnings
     assert not any("read as 4z" in w for w in layout.warnings), layout.warnings
+
+
+def test_rule_a4_a_north_touching_the_end_of_a_tenpai_hand_it_does_not_complete_is_a_kita() -> None:
+    """13 tiles in tenpai (waiting on 9p/5s) and a kita laid touching the row's end, more kita
+    set apart after it: 14 tiles in the chain, but the north makes no winning hand with the
+    13 (§1), so it is a kita (§A4), not the winning tile (dev 960273); a north that completes
+    the hand stays the winning tile."""
+    t = Table()
+    t.row("78999p55666789s")
+    t.put("4z", "kita", gap=0.05)
+    t.put("4z", "kita", gap=0.5)
+    layout = check(t, hand("78999p55666789s", None, kita=2), warnings=None)
+    assert any("read as a kita laid touching the hand" in w for w in layout.warnings)
+    t = Table()
+    t.row("78999p555666s44z")
+    t.put("4z", "win", gap=0.05)
+    layout = check(t, hand("78999p555666s44z", "4z"), warnings=None)
+    assert any("took the rightmost tile (4z)" in w for w in layout.warnings)

@@ -22,6 +22,7 @@ from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
     KITA_ALT,
     LONE_KITA_ALT,
+    LOW_CONFIDENCE,
     MAX_WIN_GAP,
     NORTH_GAP,
     NORTH_OFF,
@@ -481,6 +482,17 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
     faces = [k for k in reading.row if readable(tiles[k])]
     if len(faces) == 14 - 3 * len(reading.melds):
         last = reading.row[-1]
+        north = is_north(tiles[last].tile) and tiles[last].confidence >= LOW_CONFIDENCE
+        if north and _north_is_kita(reading.row[:-1], tiles):
+            # §A4: a kita laid touching the hand's end, after 13 tiles in tenpai that it
+            # does not complete (as one set apart, _settle_north_win). (A north read unsure
+            # may be a misread winning tile, which the rule-aware reading may re-read.)
+            warnings.append(
+                f"the north at the hand's end ({tiles[last].tile}) makes no winning hand with "
+                "it, which waits without it: read as a kita laid touching the hand (the hand "
+                "in tenpai); if it is the winning tile, move it"
+            )
+            return replace(reading, row=reading.row[:-1], kita=[last, *reading.kita])
         warnings.append(
             f"no winning tile set apart from the hand: took the rightmost tile "
             f"({tiles[last].tile}) as the winning tile; if the hand is in tenpai it has one "

@@ -232,3 +232,19 @@ def test_rule_a4_a_north_touching_the_end_of_a_tenpai_hand_it_does_not_complete_
     t.put("4z", "win", gap=0.05)
     layout = check(t, hand("78999p555666s44z", "4z"), warnings=None)
     assert any("took the rightmost tile (4z)" in w for w in layout.warnings)
+
+
+def test_rule_23_a_minkan_with_one_tile_unseen_in_a_hole_between_its_tiles() -> None:
+    """A minkan 0s 5s 5s 5s (its last tile sideways) whose second tile the detector missed: a
+    lone 0s, a hole of one tile, then a 5s and the sideways 5s. Read as a pon with its third
+    tile unseen, the 0s was left over (a second winning-tile candidate); the hole says the
+    missing tile lies between: a minkan, with a warning (dev 650298, 660170)."""
+    t = Table()
+    t.row("78p67777889s")
+    t.put("9p", "win", gap=0.5)
+    t.put("0s", "meld", gap=0.8)
+    t.put("5s", "meld", gap=1.0)  # the hole of the 5s not found
+    t.put("5s", "meld", sideways=True)
+    layout = check(t, hand("78p67777889s", "9p", ["minkan:5550s"]), warnings=None)
+    assert any("a tile's hole apart" in w for w in layout.warnings), layout.warnings
+    assert not any("two candidates" in w for w in layout.warnings), layout.warnings

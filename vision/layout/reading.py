@@ -20,6 +20,7 @@ from vision.layout.notation import NORTH, as_sanma, is_north, kind, mpsz, north_
 from vision.layout.rulefix import complete, tenpai
 from vision.layout.shortfall import apart_pair, loose_pon, short_pon
 from vision.layout.tolerances import (
+    HOLE_GAP,
     KITA_ALT,
     LONE_KITA_ALT,
     LOW_CONFIDENCE,
@@ -361,7 +362,9 @@ def _fill_count(acc: _Right) -> None:
                 f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
                 f"read as a {name} (its sideways tile not seen), not kita; check it"
             )
-    if len(acc.short_sets) == 1 and _short(acc) and _room(acc, acc.short_sets[0]):
+    if len(acc.short_sets) == 1 and _short(acc) and _hole_kan(acc, acc.short_sets[0]):
+        pass  # a minkan with one tile unseen in a hole between its tiles (§23)
+    elif len(acc.short_sets) == 1 and _short(acc) and _room(acc, acc.short_sets[0]):
         indices = acc.short_sets[0]
         faces = [tiles[k].tile for k in indices]
         meld = _meld_string("pon", faces, 3)
@@ -384,6 +387,43 @@ def _fill_count(acc: _Right) -> None:
             f"two {kind(tiles[indices[0]].tile)} set apart right of the hand and the hand needs "
             f"3 more tiles (§1): read as {meld}, its called tile not seen; check it"
         )
+
+
+def _hole_kan(acc: _Right, indices: list[int]) -> bool:
+    """§23: a called tile with one alike (a short set) and, in the group next to it along the
+    row, a lone upright tile of their kind a hole of about one tile apart (``HOLE_GAP``): a
+    minkan's four tiles, the one in the hole not found (a pon lies without a hole; read as a
+    pon with its third tile unseen, the lone tile was left over). Read so, with a warning;
+    False (nothing read) when there is no such tile or a fifth of the kind would be made."""
+    tiles = acc.tiles
+    at = [i for i, (_, g) in enumerate(acc.groups) if {p.index for p in g} == set(indices)]
+    if len(at) != 1:
+        return False
+    gi = at[0]
+    main = kind(tiles[indices[0]].tile)
+    # (gap before the set, the group before it) and (gap after it, the group after it)
+    sides = [(acc.groups[gi][0], acc.groups[j][1]) for j in (gi - 1,) if j >= 0]
+    sides += [(acc.groups[j][0], acc.groups[j][1]) for j in (gi + 1,) if j < len(acc.groups)]
+    for gap, group in sides:
+        if len(group) != 1 or not HOLE_GAP[0] < gap < HOLE_GAP[1]:
+            continue
+        lone = group[0].index
+        if lone not in acc.lone_candidates or kind(tiles[lone].tile) != main:
+            continue
+        kan = sorted([*indices, lone], key=lambda k: tiles[k].box[0])
+        if not _room(acc, kan):
+            continue
+        meld = _meld_string("minkan", [tiles[k].tile for k in kan], 4)
+        acc.add_meld(meld, kan)
+        acc.lone_candidates.remove(lone)
+        acc.guesses += 1
+        del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
+        acc.warnings.append(
+            f"called set {' '.join(tiles[k].tile for k in indices)} and a {tiles[lone].tile} "
+            f"a tile's hole apart (§23): read as {meld}, its tile in the hole not seen; check it"
+        )
+        return True
+    return False
 
 
 def _room(acc: _Right, indices: list[int]) -> bool:

@@ -16,6 +16,9 @@ MIN_SHORT = 0.75  # ... the tile width taken at least this × its box's short si
 TOUCH = (0.3, 1.6)  # side-by-side tiles: centre distance within this × the tile width
 LINK_JUMP = 1.3  # a link this much longer than its neighbours' is a gap: the row ends there
 GROUP_GAP = 0.4  # a gap wider than this × a separates two groups right of the row
+# ... and a gap in this range (× a) between a called tile with one alike and a lone tile of
+# their kind is the hole of a minkan's tile not found (dev renders 650298, 660170: 0.57, 0.65)
+HOLE_GAP = (GROUP_GAP, 1.3)
 WIN_GAP = 0.18  # the winning tile stands apart by more than this × a
 MAX_WIN_GAP = 2.5  # ... and by at most this × a
 BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's area

@@ -977,6 +977,18 @@ def test_property_reading_is_invariant_to_tilt_scale_perspective_and_order(
     check(t, hand("234p1167899s", "9s", ["pon:555z", "ankan:0000p"], kita=1), warnings=None)
 
 
+def test_rule_1_north_just_beyond_a_winning_tiles_gap_that_completes_the_hand_is_the_win() -> None:
+    """§1: a lone north on the row's line set apart just further than a winning north lies
+    (1.05 a, NORTH_GAP 0.95), after 13 tiles that it completes: the winning tile, with a
+    warning (dev 660120 read it as a kita and the hand as tenpai); further out (1.3 a, the
+    test below) the photo says kita."""
+    t = Table()
+    t.row("123p456p789s1114z")
+    t.put("4z", "win", gap=1.05)
+    layout = check(t, hand("123456p789s1114z", "4z"), warnings=1)
+    assert "makes the hand a winning one" in layout.warnings[0]
+
+
 def test_mpsz_and_unpack_are_inverse() -> None:
     from vision.layout.notation import unpack
 

@@ -27,6 +27,7 @@ from vision.layout.tolerances import (
     MAX_WIN_GAP,
     NORTH_GAP,
     NORTH_OFF,
+    NORTH_WIN_GAP,
     SQUARISH,
     UPRIGHT_KITA_ALT,
     WIN_GAP,
@@ -279,6 +280,24 @@ def _settle_win(acc: _Right) -> None:
         and near is not None
         and near in acc.kita
         and acc.units() == 13
+        and _north_on_line(acc, near)
+        and _north_completes(acc.row, tiles)
+    ):
+        # §1: a 13-tile hand and a lone north after it on the row's line, just further apart
+        # than a winning north lies, that completes the hand: the winning tile (dev 660120,
+        # 0.95 a apart), with a warning. (Further still, the photo wins: a kita, warned.)
+        acc.kita.remove(near)
+        acc.win = near
+        acc.warnings.append(
+            f"the north set apart after the hand ({tiles[near].tile}) lies a little further "
+            "than a winning tile does but makes the hand a winning one: read as the winning "
+            "tile; if it is a kita, move it (the hand is then in tenpai)"
+        )
+    elif (
+        acc.win is None
+        and near is not None
+        and near in acc.kita
+        and acc.units() == 13
         and not _north_is_kita(acc.row, tiles)
     ):
         # §1/§A4: a 13-tile hand and a lone north set apart after it, a little further or
@@ -472,6 +491,26 @@ def _name_lone_tiles(acc: _Right) -> None:
         )
     else:
         acc.warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
+
+
+def _north_on_line(acc: _Right, k: int) -> bool:
+    """The first group right of the row is the lone tile ``k``, on the row's line and at most
+    ``NORTH_WIN_GAP`` apart (a little further than a winning north lies, ``NORTH_GAP``)."""
+    if not acc.groups:
+        return False
+    gap, first = acc.groups[0]
+    return (
+        len(first) == 1
+        and first[0].index == k
+        and abs(first[0].off) < NORTH_OFF
+        and gap < NORTH_WIN_GAP
+    )
+
+
+def _north_completes(row: list[int], tiles: list[TileDetection]) -> bool:
+    """The row's tiles (all face up) make a winning shape with a north."""
+    held = [kind(as_sanma(tiles[k].tile)) for k in row if readable(tiles[k])]
+    return len(held) == len(row) and complete([*held, NORTH])
 
 
 def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:

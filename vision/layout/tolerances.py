@@ -24,6 +24,9 @@ MAX_WIN_GAP = 2.5  # ... and by at most this × a
 BAND_GAP = 3.5  # right of the row, a gap wider than this × a ends the player's area
 NORTH_OFF = 0.08  # a north this far (× a) off the row's line is a kita, not the winning tile
 NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
+# ... unless it lies at most this far apart, on the line, and completes the hand (dev 660120:
+# a winning north 0.95 a apart); further out, the photo says kita (with a warning)
+NORTH_WIN_GAP = 1.15
 MAX_ROWS = 8  # candidate rows read in full: the longest chains
 MAX_BEND_DEG = 40.0  # ... and bending there by at most this much
 MAX_BENT = 15  # chains joined where they share end tiles: at most this long (a hand and a bit)

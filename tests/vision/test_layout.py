@@ -920,23 +920,6 @@ def test_a_box_over_the_gap_before_the_winning_tile_is_no_tile() -> None:
     assert any("a box read back (0.48) lies over the halves" in w for w in layout.warnings)
 
 
-def test_a_box_over_the_join_of_a_pons_upright_and_sideways_tiles_is_no_tile() -> None:
-    """The detector saw the join of a pon's upright 6p and its sideways (called) 6p as a third
-    6p, read unsure, midway between them: no tile fits there, so it is left out with a warning
-    and the set stays a pon (counted as a fourth tile it made a minkan, dev 650154)."""
-    t = Table()
-    t.row("234p678s5599s")
-    t.put("9s", "win", gap=0.5)
-    t.row("66p", "meld", gap=0.7)
-    upright = t.tiles[-1].box
-    called = t.put("6p", "meld", sideways=True).box
-    box = tuple((a + b) / 2 for a, b in zip(upright, called, strict=True))
-    t.tiles.append(TileDetection("6p", box, 0, 0.41, alternatives=(("2p", 0.28),)))
-    t.expect.append("other")
-    layout = check(t, hand("234p5567899s", "9s", ["pon:666p"]), warnings=1)
-    assert "a box read 6p (0.41) lies over the halves of two tiles" in layout.warnings[0]
-
-
 def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:
     """Under steep perspective the winning tile and kita nearly touch the row: the chain is
     too long for a hand, so it is cut where a link is widest against its neighbours."""

@@ -52,15 +52,12 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
 
 
 def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[int], list[str]]:
-    """A box reported upright lying over the halves of two tiles side by side (touching, so
-    no tile fits between them; upright, or a set's called tile sideways beside one), read
-    unsure (below ``LOW_CONFIDENCE``: it shows half of each) and less surely than either, is
-    no tile: the detector saw the join of the two as one. Dropped, with a warning."""
+    """A box lying over the halves of two upright tiles side by side (touching, so no tile
+    fits between them), read unsure (below ``LOW_CONFIDENCE``: it shows half of each) and
+    less surely than either, is no tile: the detector saw the join of the two as one.
+    Dropped, with a warning."""
     upright = [k for k in kept if tiles[k].angle == 0]
-    # The two tiles may lie either way: a called tile lies sideways beside an upright tile of
-    # its set (dev 650154: a box over the join of a pon's upright 6p and its sideways 6p, read
-    # 6p, joined the pon's upright tiles to the hand's row). (A wall's backs overlap: left be.)
-    faces = [k for k in kept if not tiles[k].face_down]
+    faces = [k for k in upright if not tiles[k].face_down]  # (a wall's backs overlap: left be)
     dropped: set[int] = set()
     warnings: list[str] = []
     for k in (k for k in upright if tiles[k].confidence < LOW_CONFIDENCE):
@@ -123,14 +120,10 @@ def _centre(t: TileDetection) -> tuple[float, float]:
 
 
 def _true_width(t: TileDetection, theta: float) -> float:
-    """A tile's side along a row running at ``theta``: an upright tile's short side, a
-    sideways tile's long side."""
+    """The short side of an upright tile in a row running at ``theta``."""
     x1, y1, x2, y2 = t.box
     w, h = abs(x2 - x1), abs(y2 - y1)
-    short, long = true_dims(w, h, theta, t.angle == 90)
-    if t.angle == 90:
-        return max(long, MIN_SHORT * max(w, h))
-    return max(short, MIN_SHORT * min(w, h))
+    return max(true_dims(w, h, theta, False)[0], MIN_SHORT * min(w, h))
 
 
 def _size(t: TileDetection) -> float:

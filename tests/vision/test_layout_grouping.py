@@ -248,3 +248,22 @@ def test_rule_23_a_minkan_with_one_tile_unseen_in_a_hole_between_its_tiles() -> 
     layout = check(t, hand("78p67777889s", "9p", ["minkan:5550s"]), warnings=None)
     assert any("a tile's hole apart" in w for w in layout.warnings), layout.warnings
     assert not any("two candidates" in w for w in layout.warnings), layout.warnings
+
+
+def test_rule_1_an_unsure_back_touching_the_winning_tile_is_no_tile_of_a_set() -> None:
+    """The winning tile set apart, and touching it a box read face-down unsure (0.58: a
+    shadow the detector took for a tile's back, dev 960215). Face-up tile and back make no set
+    (an ankan shows two backs around two faces, §23): the back lies apart, and the lone tile
+    is the winning tile (before, the pair was a group that read as no meld, and the winning
+    tile was lost)."""
+    t = Table()
+    t.row("40000p33z")
+    t.put("3p", "win", gap=0.7)
+    back = t.put("back", "other", gap=-0.2)
+    t.tiles[-1] = replace(back, confidence=0.58)
+    t.row("77s", "meld", gap=1.0)
+    t.put("7s", "meld", sideways=True)
+    t.row("99p", "meld", gap=1.0)
+    t.put("9p", "meld", sideways=True)
+    layout = check(t, hand("40000p33z", "3p", ["pon:777s", "pon:999p"]), warnings=None)
+    assert not any("lone tile" in w for w in layout.warnings), layout.warnings

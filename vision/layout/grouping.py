@@ -19,6 +19,7 @@ from vision.layout.tolerances import (
     BEYOND,
     GROUP_GAP,
     KITA_ALT,
+    LOW_CONFIDENCE,
     SWAP_MIN_ALT,
     UNTURNED,
     UNTURNED_TILT,
@@ -168,7 +169,7 @@ def _split_loose(
         ):  # a winning tile with kita laid close after it (§A4)
             out += [(gap, ordered[:1]), (0.0, ordered[1:])]
             continue
-        odd = _odd_end(group, tiles)
+        odd = _odd_end(group, tiles) or _stray_back(group, tiles)
         if odd is not None:  # a lone tile (a winning tile, a kita) laid close to a set
             others = [p for p in group if p is not odd]
             if odd is group[0]:
@@ -205,6 +206,25 @@ def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
             and readable(det)
             and kind(det.tile) != main
             and kind_prob(det, main) < ADDED_ALT
+        ):
+            return end
+    return None
+
+
+def _stray_back(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
+    """Two or three tiles, face up but for a box at an end read face-down unsure (below
+    ``LOW_CONFIDENCE``): no concealed kan (two backs around two faces, §23) and no called set
+    (it lies face up) has such a tile, so it lies apart from them: a shadow or a gap the
+    detector took for a tile's back (dev 960215: a back 0.58 touching the winning tile)."""
+    if len(group) not in (2, 3):
+        return None
+    ordered = sorted(group, key=lambda p: p.t)
+    for end, rest in ((ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])):
+        det = tiles[end.index]
+        if (
+            det.face_down
+            and det.confidence < LOW_CONFIDENCE
+            and all(readable(tiles[p.index]) for p in rest)
         ):
             return end
     return None

@@ -267,3 +267,17 @@ def test_rule_1_an_unsure_back_touching_the_winning_tile_is_no_tile_of_a_set() -
     t.put("9p", "meld", sideways=True)
     layout = check(t, hand("40000p33z", "3p", ["pon:777s", "pon:999p"]), warnings=None)
     assert not any("lone tile" in w for w in layout.warnings), layout.warnings
+
+
+def test_rule_23_a_concealed_kan_with_one_end_unseen_when_the_hand_needs_it() -> None:
+    """An ankan laid back, 6p, 6p, back whose first back the detector missed: two faces and a
+    back, no meld as seen (warned, the hand three tiles short). The hand needs the set (§1):
+    a concealed kan with one face-down end not seen, with a warning (dev 960051)."""
+    t = Table()
+    t.row("11m123p333s33z")
+    t.put("3z", "win", gap=0.6)
+    t.row("66p", "meld", gap=2.0)  # its first back (a tile wide) not found
+    t.put("back", "meld")
+    layout = check(t, hand("11m123p333s33z", "3z", ["ankan:6666p"]), warnings=None)
+    assert any("one face-down end not seen" in w for w in layout.warnings), layout.warnings
+    assert not any("not two face-down ends" in w for w in layout.warnings), layout.warnings

@@ -15,10 +15,10 @@ import numpy as np
 from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import Geo, end_frame
 from vision.layout.grouping import Placed, _norths, _right_groups, share_slot
-from vision.layout.melds import _meld_string, read_meld
+from vision.layout.melds import _ankan_string, _meld_string, read_meld
 from vision.layout.notation import NORTH, as_sanma, is_north, kind, mpsz, north_like, readable
-from vision.layout.rulefix import complete, tenpai
-from vision.layout.shortfall import apart_pair, loose_pon, short_pon
+from vision.layout.rulefix import complete, tenpai, vote_kind
+from vision.layout.shortfall import apart_pair, loose_pon, short_ankan, short_pon
 from vision.layout.tolerances import (
     HOLE_GAP,
     KITA_ALT,
@@ -80,6 +80,7 @@ class _Right:
     north_sets: list[list[int]] = field(default_factory=list)  # 3–4 upright norths in line
     guesses: int = 0
     short_sets: list[list[int]] = field(default_factory=list)  # a sideways tile and one alike
+    short_ankans: list[list[int]] = field(default_factory=list)  # a back and two faces alike
     held: dict[tuple[int, ...], list[str]] = field(default_factory=dict)  # their meld notes
     pairs: list[list[int]] = field(default_factory=list)  # two alike set apart
 
@@ -207,8 +208,8 @@ def _place_rest(
     indices = [p.index for p in group]
     single = len(group) == 1
     tile = tiles[group[0].index]
-    short = short_pon(group, tiles, theta)
-    if short:  # said below unless the group is read as a pon with its third tile unseen
+    short = short_pon(group, tiles, theta) or short_ankan(group, tiles)
+    if short:  # said below unless the group is read as a set with a tile unseen
         acc.held[tuple(indices)] = notes
     else:
         acc.warnings.extend(notes)
@@ -219,7 +220,9 @@ def _place_rest(
         # kita (the hand has one winning tile); the rule-aware reading names it.
         acc.kita.append(group[0].index)
         return
-    if short:
+    if short and short_ankan(group, tiles):
+        acc.short_ankans.append(indices)
+    elif short:
         acc.short_sets.append(indices)
     elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
         acc.pairs.append(indices)
@@ -393,6 +396,19 @@ def _fill_count(acc: _Right) -> None:
         acc.warnings.append(
             f"called set {' '.join(faces)} shows 2 tiles and the hand needs 3 more (§1): read "
             f"as {meld}, its third {kind(faces[0])} not seen; check it"
+        )
+    if len(acc.short_ankans) == 1 and _short(acc) and _room(acc, acc.short_ankans[0]):
+        # §23: a concealed kan laid as back, face, face, back with one end not found
+        indices = acc.short_ankans[0]
+        faces = [tiles[k].tile for k in indices if readable(tiles[k])]
+        meld = _ankan_string(vote_kind([tiles[k] for k in indices]) or kind(faces[0]), faces,
+                             acc.warnings)
+        acc.add_meld(meld, indices)
+        acc.guesses += 1
+        del acc.held[tuple(indices)]  # "not two face-down ends": answered below
+        acc.warnings.append(
+            f"{' '.join(tiles[k].tile for k in indices)} right of the hand and the hand needs 3 "
+            f"more tiles (§1): read as {meld}, one face-down end not seen; check it"
         )
     for notes in acc.held.values():
         acc.warnings.extend(notes)

@@ -3,6 +3,8 @@ three per meld): a called set right of the row that the detector or the classifi
 
 * :func:`short_pon` — a called (sideways) tile and one tile of its kind: a pon whose third
   tile was not found.
+* :func:`short_ankan` — a back and two faces alike: a concealed kan whose other face-down
+  end was not found.
 * :func:`apart_pair` — two alike set apart, nothing else making up the count: a pon whose
   called tile was not found (the weakest evidence, taken last).
 * :func:`loose_pon` — three tiles in a row on the melds' line, two of one kind and the third
@@ -17,7 +19,7 @@ from collections import Counter
 
 from vision.layout.grouping import Placed
 from vision.layout.notation import kind, north_like, readable
-from vision.layout.rulefix import kind_probs, readings
+from vision.layout.rulefix import kind_probs, may_share_kind, readings
 from vision.layout.tolerances import (
     GROUP_GAP,
     KITA_ALT,
@@ -45,6 +47,20 @@ def short_pon(group: list[Placed], tiles: list[TileDetection], theta: float = 0.
     level = abs(theta) < UNTURNED_TILT
     wide = not level or _aspect(dets[1]) >= SIDEWAYS_SHAPE * _aspect(dets[0])
     return wide and kind(dets[0].tile) == kind(dets[1].tile)
+
+
+def short_ankan(group: list[Placed], tiles: list[TileDetection]) -> bool:
+    """Three upright tiles: a back at one end and two faces of one kind (by their readings)
+    beside it, a concealed kan laid back, face, face, back (§23) whose other end was not
+    found."""
+    if len(group) != 3 or any(tiles[p.index].angle != 0 for p in group):
+        return False
+    ordered = sorted(group, key=lambda p: p.t)
+    for end, rest in ((ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])):
+        faces = [tiles[p.index] for p in rest]
+        if tiles[end.index].face_down and may_share_kind(faces):
+            return True
+    return False
 
 
 def apart_pair(group: list[Placed], tiles: list[TileDetection]) -> bool:

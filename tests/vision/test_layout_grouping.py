@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tests.vision.test_layout import A, Table, check, hand
+from tests.vision.test_layout import A, B, Table, check, hand
 from vision.layout import reconstruct
 from vision.types import TileDetection
 
@@ -281,3 +281,22 @@ def test_rule_23_a_concealed_kan_with_one_end_unseen_when_the_hand_needs_it() ->
     layout = check(t, hand("11m123p333s33z", "3z", ["ankan:6666p"]), warnings=None)
     assert any("one face-down end not seen" in w for w in layout.warnings), layout.warnings
     assert not any("not two face-down ends" in w for w in layout.warnings), layout.warnings
+
+
+def test_rule_23_a_called_tile_seen_as_an_upright_and_a_sideways_box_is_one_tile() -> None:
+    """A pon 4p 4p 4p whose called (sideways) tile the detector also saw as an upright box,
+    read 2p, in the same slot along the row and on the set's line (IoU under the duplicate
+    bar): four boxes with a sideways one, but not a minkan (its four tiles lie side by side)
+    nor a kakan (the added tile lies beyond the called one): one tile seen twice, a pon, with
+    a warning (dev 970204 read minkan:4444p)."""
+    t = Table()
+    t.row("389p7s237z")
+    t.put("4p", "meld", gap=1.0)
+    t.put("4p", "meld")
+    called = t.put("4p", "meld", sideways=True)
+    x1, y1, x2, y2 = called.box
+    box = (x1 - 0.3 * A, y2 - B, x1 - 0.3 * A + A, y2)  # upright, over the called tile's left
+    t.tiles.append(TileDetection("2p", box, 0, 0.92))
+    t.expect.append("meld")
+    layout = check(t, hand("389p7s237z", None, ["pon:444p"]), warnings=None)
+    assert any("two boxes on one tile of the called set" in w for w in layout.warnings)

@@ -120,6 +120,16 @@ def _read_group(
             stacked = any(
                 one_beyond(p, q, tiles) for i, p in enumerate(group) for q in group[i + 1 :]
             )
+            if not stacked and _seen_twice(group, tiles, main):
+                # two boxes in one slot on the set's line, neither beyond the other, one read
+                # as another kind: one tile seen twice (a called tile as an upright and a
+                # sideways box), no fourth tile (a minkan's tiles touching may share a slot)
+                pon = _meld_string("pon", faces_main, 3)
+                warnings.append(
+                    f"two boxes on one tile of the called set {' '.join(ids)}, on its line: "
+                    f"read as one tile, {pon}; check it"
+                )
+                return pon
             return _meld_string("kakan" if stacked else "minkan", faces_main, 4)
         warnings.append(
             f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
@@ -153,6 +163,19 @@ def _read_group(
         )
         return _meld_string(name, faces_main, len(group))
     return None
+
+
+def _seen_twice(group: list[Placed], tiles: list[TileDetection], main: str) -> bool:
+    """A box of the set's kind ``main`` and one read as another kind share one slot along the
+    row (``share_slot``)."""
+    def odd(p: Placed) -> bool:
+        return kind(tiles[p.index].tile) != main
+
+    return any(
+        share_slot(p, q) and odd(p) != odd(q)
+        for i, p in enumerate(group)
+        for q in group[i + 1 :]
+    )
 
 
 def _ankan_ends(group: list[Placed], tiles: list[TileDetection]) -> tuple[str, list[str]] | None:

@@ -855,6 +855,19 @@ def test_rule_a4_a_north_after_a_tenpai_hand_that_it_does_not_complete_is_a_kita
     assert said(layout.warnings, "read as the winning tile")
 
 
+def test_rule_1_an_unsure_north_after_a_tenpai_hand_its_next_reading_completes_is_the_win() -> None:
+    """13 tiles waiting on 1z/5z and, set apart where the winning tile lies, a tile read 4z
+    unsure (0.49) with 1z next (0.33): a north would make no winning hand (a kita, by the rule
+    above), but its next reading completes the hand, so it is the winning tile misread, re-read
+    as 1z by the winning-shape rule with a warning (dev 970115 read it as a kita)."""
+    t = Table()
+    t.row("222406p406s1155z")
+    win = t.put("4z", "win", gap=0.5)
+    t.tiles[-1] = replace(win, confidence=0.49, alternatives=(("1z", 0.33), ("9m", 0.03)))
+    layout = check(t, hand("222406p406s1155z", "1z"), warnings=None)
+    assert said(layout.warnings, "the winning tile was read as 4z", "read as 1z")
+
+
 def test_rule_1_three_alike_with_two_reported_sideways_are_a_pon_when_the_count_needs_it() -> None:
     """A pon whose upright tile the detector also reported sideways (two sideways tiles side by
     side: no meld as reported), the hand three tiles short (§1): a pon, with a warning; so

@@ -16,7 +16,16 @@ from vision.layout.extras import _kita_beside_melds
 from vision.layout.geometry import Geo, end_frame
 from vision.layout.grouping import Placed, _norths, _right_groups, share_slot
 from vision.layout.melds import _ankan_string, _meld_string, read_meld
-from vision.layout.notation import NORTH, as_sanma, is_north, kind, mpsz, north_like, readable
+from vision.layout.notation import (
+    NORTH,
+    as_sanma,
+    is_face,
+    is_north,
+    kind,
+    mpsz,
+    north_like,
+    readable,
+)
 from vision.layout.rulefix import complete, tenpai, vote_kind
 from vision.layout.shortfall import apart_pair, loose_pon, short_ankan, short_pon
 from vision.layout.tolerances import (
@@ -346,7 +355,11 @@ def _settle_north_win(acc: _Right, win: int) -> None:
             "the hand's 14 are in the row (its winning tile not set apart), so it is read as "
             "a kita; check it"
         )
-    elif held == 13 and _north_is_kita(acc.row, tiles):
+    elif (
+        held == 13
+        and _north_is_kita(acc.row, tiles)
+        and not _misread_win(acc.row, tiles, win)
+    ):
         acc.warnings.append(
             f"the north set apart after the hand ({tiles[win].tile}) makes no winning "
             "hand with it, which waits without it: read as a kita (the hand in tenpai); "
@@ -509,6 +522,19 @@ def _name_lone_tiles(acc: _Right) -> None:
         acc.warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
 
 
+def _misread_win(row: list[int], tiles: list[TileDetection], win: int) -> bool:
+    """A north read unsure (below ``LOW_CONFIDENCE``) whose next reading, a real one
+    (``KITA_ALT``), completes the row's tiles: the winning tile misread (the rule-aware reading
+    then re-reads it; dev 970115, a winning 1z read 4z 0.49, 1z 0.33)."""
+    tile = tiles[win]
+    if tile.confidence >= LOW_CONFIDENCE:
+        return False
+    return any(
+        p >= KITA_ALT and is_face(t) and not is_north(t) and _completes(row, tiles, kind(t))
+        for t, p in tile.alternatives
+    )
+
+
 def _north_on_line(acc: _Right, k: int) -> bool:
     """The first group right of the row is the lone tile ``k``, on the row's line and at most
     ``NORTH_WIN_GAP`` apart (a little further than a winning north lies, ``NORTH_GAP``)."""
@@ -525,8 +551,13 @@ def _north_on_line(acc: _Right, k: int) -> bool:
 
 def _north_completes(row: list[int], tiles: list[TileDetection]) -> bool:
     """The row's tiles (all face up) make a winning shape with a north."""
+    return _completes(row, tiles, NORTH)
+
+
+def _completes(row: list[int], tiles: list[TileDetection], last: str) -> bool:
+    """The row's tiles (all face up) make a winning shape with a tile of kind ``last``."""
     held = [kind(as_sanma(tiles[k].tile)) for k in row if readable(tiles[k])]
-    return len(held) == len(row) and complete([*held, NORTH])
+    return len(held) == len(row) and complete([*held, last])
 
 
 def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:

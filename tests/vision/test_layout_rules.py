@@ -868,6 +868,18 @@ def test_rule_1_an_unsure_north_after_a_tenpai_hand_its_next_reading_completes_i
     assert said(layout.warnings, "the winning tile was read as 4z", "read as 1z")
 
 
+def test_rule_a4_a_winning_north_with_a_kita_laid_sideways_close_after_it() -> None:
+    """13 tiles waiting on a north (seven pairs), the winning north set apart on the row's line
+    and a kita laid sideways right after it: one group of norths, but the upright one lies as
+    the winning tile does and the sideways one as a kita (§A4): the win and one kita (dev
+    670027 read both as kita and the hand as tenpai)."""
+    t = Table()
+    t.row("334450p118899s4z")
+    t.put("4z", "win", gap=0.5)
+    t.put("4z", "kita", gap=0.1, sideways=True)
+    check(t, hand("334450p118899s4z", "4z", kita=1), warnings=None)
+
+
 def test_rule_1_three_alike_with_two_reported_sideways_are_a_pon_when_the_count_needs_it() -> None:
     """A pon whose upright tile the detector also reported sideways (two sideways tiles side by
     side: no meld as reported), the hand three tiles short (§1): a pon, with a warning; so

@@ -131,18 +131,28 @@ def _read_right(
 def _winning_north_apart(
     groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection]
 ) -> list[tuple[float, list[Placed]]]:
-    """A first group of upright norths whose first lies as a winning tile does and the next
-    as a kita: the winning north with kita close beside it, cut in two."""
+    """A first group of norths whose first, upright, lies as a winning tile does and the next
+    as a kita (upright off the line or too far, or laid sideways, §A4): the winning north with
+    kita close beside it, cut in two."""
     if not groups or len(groups[0][1]) < 2:
         return groups
     gap0, first = groups[0]
+    rest = first[1:]
+
+    def upright(p: Placed) -> bool:
+        return tiles[p.index].angle == 0
+
+    kita_after = (all(map(upright, rest)) and not _north_wins(gap0, rest[0])) or not any(
+        map(upright, rest)
+    )
     if (
-        all(is_north(tiles[p.index].tile) and tiles[p.index].angle == 0 for p in first)
+        all(is_north(tiles[p.index].tile) for p in first)
+        and upright(first[0])
         and WIN_GAP < gap0 < MAX_WIN_GAP
         and _north_wins(gap0, first[0])
-        and not _north_wins(gap0, first[1])
+        and kita_after
     ):
-        return [(gap0, first[:1]), (0.0, first[1:]), *groups[1:]]
+        return [(gap0, first[:1]), (0.0, rest), *groups[1:]]
     return groups
 
 

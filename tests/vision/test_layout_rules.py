@@ -880,6 +880,18 @@ def test_rule_a4_a_winning_north_with_a_kita_laid_sideways_close_after_it() -> N
     check(t, hand("334450p118899s4z", "4z", kita=1), warnings=None)
 
 
+def test_rule_1_three_norths_one_reported_sideways_after_a_full_hand_are_kita() -> None:
+    """13 tiles, the winning tile, then three upright norths in a line, one reported sideways
+    (a detector slip): a called set of norths would take three of the 14 tiles the row and the
+    winning tile already hold (§1), so they are kita (§A4), not pon:444z (dev 670009)."""
+    t = Table()
+    t.row("55079p406678s77z")
+    t.put("8p", "win", gap=0.5)
+    t.put("4z", "kita", gap=0.6, reported=90)
+    t.row("44z", "kita")
+    check(t, hand("55079p406678s77z", "8p", kita=3), warnings=None)
+
+
 def test_rule_1_three_alike_with_two_reported_sideways_are_a_pon_when_the_count_needs_it() -> None:
     """A pon whose upright tile the detector also reported sideways (two sideways tiles side by
     side: no meld as reported), the hand three tiles short (§1): a pon, with a warning; so

@@ -202,7 +202,10 @@ def _place_norths(acc: _Right, group: list[Placed], indices: list[int]) -> None:
     sideways = sum(tiles[k].angle == 90 for k in indices)
     stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
     called = len(group) in (3, 4) and (sideways in (1, 2) or stacked)
-    meld = read_meld(group, tiles, acc.warnings) if called else None
+    # §1: a called set takes three of the hand's 14 tiles; with the row (and the winning
+    # tile) already holding them, norths are kita, one reported sideways or not (dev 670009)
+    room = acc.units() + 3 <= 14
+    meld = read_meld(group, tiles, acc.warnings) if called and room else None
     if meld is not None:
         acc.melds.append((meld, indices))
         return

@@ -409,6 +409,25 @@ def test_rule_a4_lone_sideways_tile_beyond_the_winning_tile_is_a_kita_when_barel
     assert said(layout.warnings, "kita", "read as 4z")
 
 
+def test_a_tile_half_out_of_the_photo_beside_a_kita_is_no_kita() -> None:
+    """A kita set apart after the winning tile and, touching it, a tile cut by the photo's
+    edge (its box runs past the edge) read unsure 1z (0.41) with 4z next (0.32): half out of the
+    photo, its reading says little, so it joins no set and no kita line (dev 950071: another
+    player's tile read as a second kita); the same tile inside the photo is a kita, re-read."""
+    t = Table()
+    t.row("111m45677p13666s")
+    t.put("2s", "win", gap=0.6)
+    t.put("4z", "kita", gap=0.6)
+    edge = t.put("1z", "other", gap=0.05)
+    unsure(t, 0.41, ("4z", 0.32), ("8s", 0.03))
+    width = int(edge.box[2] - 0.3 * A)  # the photo ends 0.3 of a tile before its far side
+    layout = reconstruct(list(t.tiles), (width, 1200))
+    assert layout.hand == hand("111m45677p13666s", "2s", kita=1), layout.warnings
+    assert [d.group for d in layout.tiles] == t.expect
+    inside = reconstruct(list(t.tiles), (1600, 1200))
+    assert inside.hand == hand("111m45677p13666s", "2s", kita=2), inside.warnings
+
+
 def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> None:
     t = Table()
     t.row("123p456p789s11z")

@@ -66,9 +66,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from vision.layout.dedupe import _dedupe
 from vision.layout.extras import _dora_groups
-from vision.layout.geometry import Geo, end_frame
+from vision.layout.geometry import Geo, edge_cut, end_frame
 from vision.layout.melds import reread_meld
 from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
 from vision.layout.reading import _finish_row, _read_right, _score
@@ -104,14 +106,15 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
     kept, dup_warnings = _dedupe(given)
     chosen = [given[k] for k in kept]
-    inputs, layout = chosen, _reconstruct(chosen, dup_warnings)
+    cut = edge_cut(chosen, image_size)
+    inputs, layout = chosen, _reconstruct(chosen, dup_warnings, cut)
     sideways = sum(t.angle == 90 for t in chosen)
     if sideways > len(chosen) / 2 and sideways >= 5:
         # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
         # keep the reading that finds more of a hand (melds and the winning tile sit right).
         w, h = image_size
         turned = [[turn_tile(t, w, h, cw) for t in chosen] for cw in (1, 0)]
-        readings = [_reconstruct(dets, dup_warnings) for dets in turned]
+        readings = [_reconstruct(dets, dup_warnings, cut) for dets in turned]
         i = max(range(2), key=lambda j: _plausibility(readings[j]))
         if _plausibility(readings[i]) > _plausibility(layout):
             inputs, layout = turned[i], replace(
@@ -141,11 +144,14 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     return Layout(out, layout.hand, layout.warnings)
 
 
-def _reconstruct(tiles: list[TileDetection], warnings_in: list[str]) -> Layout:
-    """:func:`reconstruct` on detections without duplicates."""
+def _reconstruct(
+    tiles: list[TileDetection], warnings_in: list[str], cut: np.ndarray | None = None
+) -> Layout:
+    """:func:`reconstruct` on detections without duplicates (``cut``: which are read unsure
+    and cut by the photo's edge, :func:`geometry.edge_cut`)."""
     if not tiles:
         return Layout([], _empty_hand(), ["no tiles found in the photo"])
-    geo = Geo.of(tiles)
+    geo = Geo.of(tiles, cut)
     rows, first_joined = _candidate_rows(tiles, geo)
     if not rows:
         return Layout(

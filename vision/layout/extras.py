@@ -42,7 +42,7 @@ def _kita_beside_melds(
     lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
     found: list[int] = []
     for k, tile in enumerate(tiles):
-        if k in taken or not north_like(tile, _kita_alt(tile)):
+        if k in taken or not north_like(tile, _kita_alt(tile)) or geo.cut[k]:
             continue
         t, n = frame.coords(geo.centres[k])
         if not (lo < t < hi and -(2 * frame.b + 2.5 * frame.a) < n < -0.5 * frame.b):
@@ -74,6 +74,8 @@ def _kita_beside_melds(
         for k, tile in enumerate(tiles):
             if k in taken or k in found or not north_like(tile, KITA_ALT) or tile.face_down:
                 continue
+            if geo.cut[k]:
+                continue  # half out of the photo: its north reading says little
             t, n = frame.coords(geo.centres[k])
             for f in found:
                 tf, nf = frame.coords(geo.centres[f])

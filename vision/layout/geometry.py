@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.layout.tolerances import EDGE_CUT, LOW_CONFIDENCE
 from vision.types import TileDetection
 
 
@@ -18,17 +19,35 @@ class Geo:
     centres: np.ndarray  # (n, 2)
     widths: np.ndarray  # (n,)
     heights: np.ndarray  # (n,)
+    cut: np.ndarray  # (n,) bool: read unsure and cut by the photo's edge (:func:`edge_cut`)
 
     @staticmethod
-    def of(tiles: list[TileDetection]) -> Geo:
+    def of(tiles: list[TileDetection], cut: np.ndarray | None = None) -> Geo:
         boxes = np.array([t.box for t in tiles], dtype=float).reshape(-1, 4)
         centres = np.stack([(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2], 1)
         widths = np.abs(boxes[:, 2] - boxes[:, 0])
         heights = np.abs(boxes[:, 3] - boxes[:, 1])
-        return Geo(centres, np.maximum(widths, 1e-6), np.maximum(heights, 1e-6))
+        flags = np.zeros(len(tiles), dtype=bool) if cut is None else np.asarray(cut, dtype=bool)
+        return Geo(centres, np.maximum(widths, 1e-6), np.maximum(heights, 1e-6), flags)
 
     def scale(self, i: int) -> float:
         return float(math.sqrt(self.widths[i] * self.heights[i]))
+
+
+def edge_cut(tiles: list[TileDetection], image_size: tuple[int, int]) -> np.ndarray:
+    """Per tile: its box runs past the photo's edge by more than ``EDGE_CUT`` of its own size
+    (the detector boxes the whole tile; the photo shows part of it) and it is read unsure
+    (below ``LOW_CONFIDENCE``): a tile half out of the photo, whose reading says little (dev
+    renders: a flower read 5z 0.19 touching a pon of norths, another player's 1z read beside
+    a kita, a discard read as a kita beyond the melds)."""
+    w, h = image_size
+    out = np.zeros(len(tiles), dtype=bool)
+    for k, t in enumerate(tiles):
+        x1, y1, x2, y2 = t.box
+        bw, bh = abs(x2 - x1), abs(y2 - y1)
+        past = max(-x1, x2 - w) > EDGE_CUT * bw or max(-y1, y2 - h) > EDGE_CUT * bh
+        out[k] = past and t.confidence < LOW_CONFIDENCE
+    return out
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -65,8 +65,8 @@ def _right_groups(
     side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
     placed: list[tuple[Placed, bool]] = []
     for k, tile in enumerate(tiles):
-        if k in in_row or not (readable(tile) or tile.face_down):
-            continue  # a flower or junk label is never part of the player's sets
+        if k in in_row or not (readable(tile) or tile.face_down) or geo.cut[k]:
+            continue  # a flower, junk or a tile half out of the photo: no set's tile
         t, n = frame.coords(geo.centres[k])
         # (a kita may lie either way: a north's box shape says nothing)
         shaped = geo.widths[k] / geo.heights[k] >= UNTURNED * row_aspect

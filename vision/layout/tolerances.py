@@ -31,6 +31,10 @@ MAX_ROWS = 8  # candidate rows read in full: the longest chains
 MAX_BEND_DEG = 40.0  # ... and bending there by at most this much
 MAX_BENT = 15  # chains joined where they share end tiles: at most this long (a hand and a bit)
 LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning
+# A box past the photo's edge by more than this share of its size shows a tile cut by the edge
+# (dev renders: 0.07–0.35 for tiles partly out of the photo; at 0.1 a tile 0.07 past, read 1s
+# 0.37, joined three kita as a fourth north, dev 650141)
+EDGE_CUT = 0.05
 ASPECT = 1.35  # long side / short side of a tile, used when it cannot be measured
 
 # Rule-aware reading (rulefix.py): how likely an alternative reading must be to be taken.

@@ -428,6 +428,23 @@ def test_a_tile_half_out_of_the_photo_beside_a_kita_is_no_kita() -> None:
     assert inside.hand == hand("111m45677p13666s", "2s", kita=2), inside.warnings
 
 
+def test_rule_a5_a_red_five_read_in_a_line_of_kita_with_an_aka_5man_reading_is_a_kita() -> None:
+    """Four kita in a line set apart after the winning tile, the third an aka-5-man read as 0p
+    (0.29) with 0m next (0.08): the red fives differ by their suits' marks, not the red, so
+    among norths with an aka-5-man reading it is the aka-5-man kita, re-read with a warning
+    (dev 660078 left it out of the kita)."""
+    t = Table()
+    t.row("234444p40667s55z")
+    t.put("0s", "win", gap=0.6)
+    t.put("4z", "kita", gap=0.8)
+    t.put("4z", "kita", gap=0.1)
+    t.put("0p", "kita", gap=0.1)
+    unsure(t, 0.29, ("0m", 0.08), ("6p", 0.05))
+    t.put("4z", "kita", gap=0.1)
+    layout = check(t, hand("234444p40667s55z", "0s", kita=4, kita_aka=1), warnings=None)
+    assert said(layout.warnings, "kita tile", "read as 0m")
+
+
 def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> None:
     t = Table()
     t.row("123p456p789s11z")

@@ -10,7 +10,15 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.layout.geometry import Frame, Geo, _line_at
-from vision.layout.notation import NORTH, back_like, is_north, kind, north_like, readable
+from vision.layout.notation import (
+    AKA_MAN,
+    NORTH,
+    back_like,
+    is_north,
+    kind,
+    north_like,
+    readable,
+)
 from vision.layout.rulefix import kind_prob, may_share_kind
 from vision.layout.tolerances import (
     ADDED_ALT,
@@ -141,8 +149,21 @@ def one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
 
 def _norths(dets: list[TileDetection]) -> bool:
     """Tiles that may all be norths (each read as one, or with a north reading at least
-    ``KITA_ALT`` likely), at least one read as a north: kita, or a called set of norths."""
-    return all(north_like(d, KITA_ALT) for d in dets) and any(is_north(d.tile) for d in dets)
+    ``KITA_ALT`` likely, or a red five with an aka-5-man reading), at least one read as a
+    north: kita, or a called set of norths."""
+    return all(north_like(d, KITA_ALT) or _red_aka(d) for d in dets) and any(
+        is_north(d.tile) for d in dets
+    )
+
+
+def _red_aka(det: TileDetection) -> bool:
+    """A tile read as a red five of pinzu or souzu with the aka-5-man among its readings
+    (at least ``SWAP_MIN_ALT``): the classifier tells the three red fives apart by their
+    suits' marks, not the red, so beside norths it may be the aka-5-man kita (§A5; dev
+    660078, a 0p 0.29 with 0m 0.08 among kita)."""
+    return det.tile in ("0p", "0s") and any(
+        t == AKA_MAN and p >= SWAP_MIN_ALT for t, p in det.alternatives
+    )
 
 
 def _split_loose(

@@ -29,7 +29,7 @@ even half, jp-upright held-out and renders (models/MODEL_CARD.md, "eleventh sess
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -45,10 +45,10 @@ NOT_TILES = ("flower", "none")
 MARGIN = 0.04  # crops take this share of the box size around it
 WIDE_MARGINS: tuple[float, ...] = (0.22, 0.30)  # the looser second looks' margins
 WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser looks
-PRIOR_SHIFT: dict[str, float] = {"5m": -1.0}  # logit offsets (module docstring)
+PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.0}  # logit offsets (module docstring)
 
 
-def prior_offsets(shift: dict[str, float]) -> np.ndarray:
+def prior_offsets(shift: Mapping[str, float]) -> np.ndarray:
     """The logit offsets of ``shift`` (class → offset) as a row over ``CLASSES``."""
     unknown = sorted(set(shift) - set(CLASSES))
     if unknown:
@@ -100,11 +100,13 @@ class TileClassifier:
     tile read with top probability below ``wide_below`` is cut again with each margin (a
     second batched call); when those looser looks agree on the likeliest class, all its
     readings are averaged, otherwise the first reading stands (module docstring).
+    ``prior_shift`` (class → logit offset) replaces ``PRIOR_SHIFT``; ``{}`` reads the bare
+    network.
     """
 
     def __init__(self, session: object, turn: bool = False,
                  wide: Sequence[float] = WIDE_MARGINS, wide_below: float = WIDE_BELOW,
-                 prior_shift: dict[str, float] | None = None) -> None:
+                 prior_shift: Mapping[str, float] | None = None) -> None:
         self.session = session
         self.offsets = prior_offsets(PRIOR_SHIFT if prior_shift is None else prior_shift)
         self.turn = turn

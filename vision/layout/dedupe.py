@@ -83,11 +83,11 @@ def _straddled_pair(
     from them; None when there is none."""
     if i == k or tiles[k].confidence >= tiles[i].confidence:
         return None
-    ci, ck = _centre(tiles[i]), _centre(tiles[k])
+    ci, ck = tiles[i].center, tiles[k].center
     for j in faces:
         if j in (i, k) or tiles[k].confidence >= tiles[j].confidence:
             continue
-        cj = _centre(tiles[j])
+        cj = tiles[j].center
         if cj[0] <= ci[0]:
             continue  # each pair once, left to right
         dist = math.dist(ci, cj)
@@ -103,7 +103,7 @@ def _straddled_pair(
             continue
         pitch = min(
             (
-                min(math.dist(ci, _centre(tiles[n])), math.dist(cj, _centre(tiles[n])))
+                min(math.dist(ci, tiles[n].center), math.dist(cj, tiles[n].center))
                 for n in faces
                 if n not in (i, j, k)
             ),
@@ -112,11 +112,6 @@ def _straddled_pair(
         if PITCHES[0] * pitch < dist < PITCHES[1] * pitch:
             return j
     return None
-
-
-def _centre(t: TileDetection) -> tuple[float, float]:
-    x1, y1, x2, y2 = t.box
-    return ((x1 + x2) / 2, (y1 + y2) / 2)
 
 
 def _true_width(t: TileDetection, theta: float) -> float:

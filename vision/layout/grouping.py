@@ -206,6 +206,13 @@ def _split_loose(
     return out
 
 
+def end_splits(group: list[Placed]) -> tuple[tuple[Placed, list[Placed]], ...]:
+    """The group's two ends along the row, each with the other tiles: (first, rest) and
+    (last, rest)."""
+    ordered = sorted(group, key=lambda p: p.t)
+    return (ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])
+
+
 def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
     """Four tiles, three of one kind with no face-down tile, and an upright tile at an end with
     no real reading of that kind (below ``ADDED_ALT``: a flower or a stray read unsure lists
@@ -215,8 +222,7 @@ def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
     north, it is no called tile of a set of another kind."""
     if len(group) != 4 or any(tiles[p.index].face_down for p in group):
         return None
-    ordered = sorted(group, key=lambda p: p.t)
-    for end, rest in ((ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])):
+    for end, rest in end_splits(group):
         dets = [tiles[p.index] for p in rest]
         if not all(readable(d) for d in dets) or len({kind(d.tile) for d in dets}) != 1:
             continue
@@ -239,8 +245,7 @@ def _stray_back(group: list[Placed], tiles: list[TileDetection]) -> Placed | Non
     detector took for a tile's back (dev 960215: a back 0.58 touching the winning tile)."""
     if len(group) not in (2, 3):
         return None
-    ordered = sorted(group, key=lambda p: p.t)
-    for end, rest in ((ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])):
+    for end, rest in end_splits(group):
         det = tiles[end.index]
         if (
             det.face_down

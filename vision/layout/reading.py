@@ -230,7 +230,8 @@ def _place_rest(
     indices = [p.index for p in group]
     single = len(group) == 1
     tile = tiles[group[0].index]
-    short = short_pon(group, tiles, theta) or short_ankan(group, tiles)
+    ankan = short_ankan(group, tiles)
+    short = short_pon(group, tiles, theta) or ankan
     if short:  # said below unless the group is read as a set with a tile unseen
         acc.held[tuple(indices)] = notes
     else:
@@ -242,7 +243,7 @@ def _place_rest(
         # kita (the hand has one winning tile); the rule-aware reading names it.
         acc.kita.append(group[0].index)
         return
-    if short and short_ankan(group, tiles):
+    if ankan:
         acc.short_ankans.append(indices)
     elif short:
         acc.short_sets.append(indices)
@@ -306,7 +307,7 @@ def _settle_win(acc: _Right) -> None:
         and near in acc.kita
         and acc.units() == 13
         and _north_on_line(acc, near)
-        and _north_completes(acc.row, tiles)
+        and _completes(acc.row, tiles, NORTH)
     ):
         # §1: a 13-tile hand and a lone north after it on the row's line, just further apart
         # than a winning north lies, that completes the hand: the winning tile (dev 660120,
@@ -410,19 +411,19 @@ def _fill_count(acc: _Right) -> None:
                 f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
                 f"read as a {name} (its sideways tile not seen), not kita; check it"
             )
-    if len(acc.short_sets) == 1 and _short(acc) and _hole_kan(acc, acc.short_sets[0]):
-        pass  # a minkan with one tile unseen in a hole between its tiles (§23)
-    elif len(acc.short_sets) == 1 and _short(acc) and _room(acc, acc.short_sets[0]):
+    if len(acc.short_sets) == 1 and _short(acc):
         indices = acc.short_sets[0]
-        faces = [tiles[k].tile for k in indices]
-        meld = _meld_string("pon", faces, 3)
-        acc.add_meld(meld, indices)
-        acc.guesses += 1
-        del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
-        acc.warnings.append(
-            f"called set {' '.join(faces)} shows 2 tiles and the hand needs 3 more (§1): read "
-            f"as {meld}, its third {kind(faces[0])} not seen; check it"
-        )
+        # a minkan with one tile unseen in a hole between its tiles (§23), else a pon
+        if not _hole_kan(acc, indices) and _room(acc, indices):
+            faces = [tiles[k].tile for k in indices]
+            meld = _meld_string("pon", faces, 3)
+            acc.add_meld(meld, indices)
+            acc.guesses += 1
+            del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
+            acc.warnings.append(
+                f"called set {' '.join(faces)} shows 2 tiles and the hand needs 3 more (§1): read "
+                f"as {meld}, its third {kind(faces[0])} not seen; check it"
+            )
     if len(acc.short_ankans) == 1 and _short(acc) and _room(acc, acc.short_ankans[0]):
         # §23: a concealed kan laid as back, face, face, back with one end not found
         indices = acc.short_ankans[0]
@@ -463,8 +464,11 @@ def _hole_kan(acc: _Right, indices: list[int]) -> bool:
     gi = at[0]
     main = kind(tiles[indices[0]].tile)
     # (gap before the set, the group before it) and (gap after it, the group after it)
-    sides = [(acc.groups[gi][0], acc.groups[j][1]) for j in (gi - 1,) if j >= 0]
-    sides += [(acc.groups[j][0], acc.groups[j][1]) for j in (gi + 1,) if j < len(acc.groups)]
+    sides = []
+    if gi > 0:
+        sides.append((acc.groups[gi][0], acc.groups[gi - 1][1]))
+    if gi + 1 < len(acc.groups):
+        sides.append(acc.groups[gi + 1])
     for gap, group in sides:
         if len(group) != 1 or not HOLE_GAP[0] < gap < HOLE_GAP[1]:
             continue
@@ -562,21 +566,22 @@ def _north_on_line(acc: _Right, k: int) -> bool:
     )
 
 
-def _north_completes(row: list[int], tiles: list[TileDetection]) -> bool:
-    """The row's tiles (all face up) make a winning shape with a north."""
-    return _completes(row, tiles, NORTH)
+def _row_kinds(row: list[int], tiles: list[TileDetection]) -> list[str] | None:
+    """The kinds of the row's tiles (the aka-5-man a north), None unless all are face up."""
+    held = [kind(as_sanma(tiles[k].tile)) for k in row if readable(tiles[k])]
+    return held if len(held) == len(row) else None
 
 
 def _completes(row: list[int], tiles: list[TileDetection], last: str) -> bool:
     """The row's tiles (all face up) make a winning shape with a tile of kind ``last``."""
-    held = [kind(as_sanma(tiles[k].tile)) for k in row if readable(tiles[k])]
-    return len(held) == len(row) and complete([*held, last])
+    held = _row_kinds(row, tiles)
+    return held is not None and complete([*held, last])
 
 
 def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:
     """The row's tiles (all face up) are in tenpai and make no winning shape with a north."""
-    held = [kind(as_sanma(tiles[k].tile)) for k in row if readable(tiles[k])]
-    return len(held) == len(row) and tenpai(held) and not complete([*held, NORTH])
+    held = _row_kinds(row, tiles)
+    return held is not None and tenpai(held) and not complete([*held, NORTH])
 
 
 def _squarish(tile: TileDetection, geo: Geo, row: list[int]) -> bool:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from vision.layout.grouping import Placed
+from vision.layout.grouping import Placed, end_splits
 from vision.layout.notation import kind, north_like, readable
 from vision.layout.rulefix import kind_probs, may_share_kind, readings
 from vision.layout.tolerances import (
@@ -55,8 +55,7 @@ def short_ankan(group: list[Placed], tiles: list[TileDetection]) -> bool:
     found."""
     if len(group) != 3 or any(tiles[p.index].angle != 0 for p in group):
         return False
-    ordered = sorted(group, key=lambda p: p.t)
-    for end, rest in ((ordered[0], ordered[1:]), (ordered[-1], ordered[:-1])):
+    for end, rest in end_splits(group):
         faces = [tiles[p.index] for p in rest]
         if tiles[end.index].face_down and may_share_kind(faces):
             return True

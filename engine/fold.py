@@ -45,7 +45,7 @@ from engine.decompose import (
 )
 from engine.parse import HandInput, Meld
 from engine.rules import Rules
-from engine.suits import GROUP_FLAGS, GroupDecomp, group_additions, rank_decomps, receivers
+from engine.suits import GROUP_FLAGS, GroupDecomp, completing, rank_decomps, receivers
 from engine.tiles import (
     DRAGONS,
     IS_TERMINAL,
@@ -236,14 +236,19 @@ def additions(counts: tuple[int, ...]) -> Additions:
     """For a pattern: ``(rank, flags after, taker records)`` of each kind that completes it
     (the kinds of :func:`engine.suits.group_additions`), the completed pattern's
     decompositions with the winning tile's roles (worked out when the pattern first takes a
-    winning tile, then kept; bounded)."""
+    winning tile, then kept; bounded). Built from :func:`engine.suits.completing`, not
+    the cached ``group_additions``: this table keeps the answer, a second cache of the same
+    patterns would only cost time and memory."""
     found = _ADDS.get(counts)
     if found is not None:
         return found
     adds = []
-    for i, flags, after in group_additions(counts):
-        whole = _whole(after)
-        if whole:
+    for i, flags, after in completing(counts):
+        whole = _WHOLE.get(after) or _whole(after)  # never empty: ``after`` is whole
+        if len(whole) == 1:  # most completed patterns split one way
+            tf, tm, tp, d = whole[0]
+            adds.append((i, flags, ((tf, tm, tp, _roles(d, i), d),)))
+        else:
             takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
             adds.append((i, flags, takers))
     if len(_ADDS) > _RECORDS_MAX:

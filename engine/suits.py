@@ -172,31 +172,45 @@ def combine3(
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
-def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """For one group (suits share the table): ``(rank index, flags, counts after)`` of each
-    kind whose addition leaves a decomposable group.
+def completing(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """:func:`group_additions` worked out afresh (for callers that keep their own table of
+    what they build from it, as :func:`engine.fold.additions` does).
 
     Only a kind within two ranks of a held one (honors: a held one) can complete anything,
-    and a whole-sets group plus one tile never can.
+    and a whole-sets group plus one tile never can. The candidates are read from a bit mask
+    and tried by bumping one count of a list (no tuple slicing per candidate): a pattern met
+    for the first time pays this, up to nine dictionary lookups.
     """
     if sum(counts) % 3 == 0:
         return ()
-    held = 0
+    near = 0  # bit i: rank i is held (honors) or within two ranks of a held one (suits)
+    spread = 0b11111 if len(counts) == 9 else 0b100  # ranks i-2 … i+2 / i alone, shifted by 2
     for i, c in enumerate(counts):
         if c:
-            held |= 1 << i
-    if len(counts) == 9:
-        held |= held << 1 | held << 2 | held >> 1 | held >> 2
+            near |= spread << i
+    near = near >> 2 & (1 << len(counts)) - 1
+    get = GROUP_FLAGS.get
+    after = list(counts)
     out = []
-    for i, c in enumerate(counts):
-        if c >= 4 or not held >> i & 1:
-            continue
-        after = counts[:i] + (c + 1,) + counts[i + 1 :]
-        f = GROUP_FLAGS.get(after, 0)
-        if f:
-            out.append((i, f, after))
+    i = 0
+    while near:
+        if near & 1 and after[i] < 4:
+            after[i] += 1
+            key = tuple(after)
+            after[i] -= 1
+            f = get(key, 0)
+            if f:
+                out.append((i, f, key))
+        near >>= 1
+        i += 1
     return tuple(out)
+
+
+@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
+def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """For one group (suits share the table): ``(rank index, flags, counts after)`` of each
+    kind whose addition leaves a decomposable group (:func:`completing`, kept)."""
+    return completing(counts)
 
 
 @cache

@@ -132,8 +132,11 @@ TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
 #: (flags, whole decompositions, info bits: holds tiles, a terminal, only terminals/honors,
 #: the ranks held)
 GroupRecord = tuple[int, tuple[DecompRecord, ...], int, tuple[int, ...]]
-#: (rank, flags after, taker records) per kind that completes a pattern
-Additions = tuple[tuple[int, int, tuple[TakerRecord, ...]], ...]
+#: (rank, flags after, then its taker records) of a kind that completes a pattern: flat, so
+#: that a kept table entry is two levels of tuples over shared objects (roles, decompositions)
+#: and the garbage collector untracks it within its first two passes
+Addition = tuple[int, int, *tuple[TakerRecord, ...]]
+Additions = tuple[Addition, ...]
 _INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
 
 _RECORDS: dict[tuple[int, ...], GroupRecord] = {}
@@ -203,6 +206,9 @@ def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
 _RUN_ROLE = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
 
 
+_ROLE_LISTS: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+
 def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
     """The distinct roles of a winning tile of rank ``win`` in a decomposition (those of
     :func:`engine.decompose.readings`, whose order the fold does not need)."""
@@ -217,7 +223,10 @@ def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
             role = _RUN_ROLE[s][win - s]
             if role not in roles:
                 roles.append(role)
-    return tuple(roles)
+    found = tuple(roles)
+    # one shared tuple per distinct list (a few dozen): a table entry then holds no new
+    # object of its own, and the garbage collector can untrack it at its first pass
+    return _ROLE_LISTS.setdefault(found, found)
 
 
 def _build(counts: tuple[int, ...]) -> GroupRecord:
@@ -233,7 +242,7 @@ def _build(counts: tuple[int, ...]) -> GroupRecord:
 
 
 def additions(counts: tuple[int, ...]) -> Additions:
-    """For a pattern: ``(rank, flags after, taker records)`` of each kind that completes it
+    """For a pattern: ``(rank, flags after, *taker records)`` of each kind that completes it
     (the kinds of :func:`engine.suits.group_additions`), the completed pattern's
     decompositions with the winning tile's roles (worked out when the pattern first takes a
     winning tile, then kept; bounded). Built from :func:`engine.suits.completing`, not
@@ -242,15 +251,14 @@ def additions(counts: tuple[int, ...]) -> Additions:
     found = _ADDS.get(counts)
     if found is not None:
         return found
-    adds = []
+    adds: list[Addition] = []
     for i, flags, after in completing(counts):
         whole = _WHOLE.get(after) or _whole(after)  # never empty: ``after`` is whole
         if len(whole) == 1:  # most completed patterns split one way
             tf, tm, tp, d = whole[0]
-            adds.append((i, flags, ((tf, tm, tp, _roles(d, i), d),)))
+            adds.append((i, flags, (tf, tm, tp, _roles(d, i), d)))
         else:
-            takers = tuple([(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole])
-            adds.append((i, flags, takers))
+            adds.append((i, flags, *[(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole]))
     if len(_ADDS) > _RECORDS_MAX:
         _ADDS.clear()
     found = _ADDS[counts] = tuple(adds)
@@ -656,10 +664,10 @@ def fold_waits(
         base = _BASES[gi]
         others: list[Other] | None = None
         pattern = concealed[base : base + 9] if base < 27 else concealed[27:34]
-        for rank, f, tk in _ADDS.get(pattern) or additions(pattern):
-            if not f & accept:
+        for add in _ADDS.get(pattern) or additions(pattern):
+            if not add[1] & accept:  # its flags
                 continue
-            w = base + rank
+            w = base + add[0]  # its rank
             if w not in tile_kinds or (used is not None and used[w] >= 4):  # _can_come
                 continue
             if w == seven:
@@ -670,7 +678,7 @@ def fold_waits(
             if p is None:
                 p = _Pass(hand, rules, ctxs, entry, melds, recs)
             keeping = kept if w == keep else None
-            hans, count = _fold_wait(p, w, base, tk, others, keeping)
+            hans, count = _fold_wait(p, w, base, add, others, keeping)
             out.append((w, hans))
             if keeping:
                 reading, mask, alternatives = _kept_answer(p, w, kept, count, len(others))
@@ -689,16 +697,16 @@ def _fold_wait(
     p: _Pass,
     w: int,
     base: int,
-    takers: tuple[TakerRecord, ...],
+    add: Addition,
     others: list[Other],
     kept: list[Kept] | None,
 ) -> tuple[tuple[int, ...] | None, int]:
-    """One wait ``w`` completing the group at ``base``: the yaku han per context of its
-    readings when they all agree (else None: dora and fu rank them, reading by reading),
-    and the number of readings. Each reading's reading-level yaku come from its signature
-    (:data:`SIG_KEPT` …), worked out on first sight by the real tests on the real reading.
-    ``kept``: the list to receive the readings of the caller's kept wait (all of them are
-    then read)."""
+    """One wait ``w`` completing the group at ``base`` (``add``: its :data:`Addition`):
+    the yaku han per context of its readings when they all agree (else None: dora and fu
+    rank them, reading by reading), and the number of readings. Each reading's reading-level
+    yaku come from its signature (:data:`SIG_KEPT` …), worked out on first sight by the real
+    tests on the real reading. ``kept``: the list to receive the readings of the caller's
+    kept wait (all of them are then read)."""
     plan, post, by_sig, sits = p.plan, p.post, p.by_sig, p.sits
     honor_class, pair_class = p.honor_class, p.pair_class
     hand_m, hand_h = p.hand_yaku(w)
@@ -706,7 +714,7 @@ def _fold_wait(
     sig_hand = SIG_HAS_HONOR if p.has_honor or w >= 27 else 0
     first: list[int] | None = None  # the first reading's han per context
     count = 0
-    for ti, (tf, ttm, tp, roles, td) in enumerate(takers):
+    for ti, (tf, ttm, tp, roles, td) in enumerate(add[2:]):  # its taker records
         ttm <<= base
         tpk = tp + base if tp >= 0 else -1
         for of, otm, op, parts in others:

@@ -113,7 +113,7 @@ def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
     assert not whole  # two pairs are not a whole group
     assert ranks == (4, 6)
     adds = additions((0, 0, 0, 0, 2, 0, 2, 0, 0))
-    by_rank = {rank: takers for rank, _, takers in adds}
+    by_rank = {rank: takers for rank, _, *takers in adds}
     assert sorted(by_rank) == [4, 6]
     roles = {role for *_, rs, _ in by_rank[4] for role in rs}
     assert roles == {SHANPON}
@@ -121,7 +121,7 @@ def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
     assert info == 1  # tiles, no terminal, not only terminals/honors
     assert [(pair, trips) for _, _, pair, (_, trips, _) in whole] == [(6, (4,))]
     adds = additions((0, 0, 0, 0, 0, 0, 1, 0, 0))  # a single 7: tanki
-    assert [(rank, {r for *_, rs, _ in takers for r in rs}) for rank, _, takers in adds] == [
+    assert [(rank, {r for *_, rs, _ in takers for r in rs}) for rank, _, *takers in adds] == [
         (6, {TANKI})
     ]
 

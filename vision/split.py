@@ -10,8 +10,8 @@ again with the halves in the box's place. A cut is kept only when both halves re
 riichi tiles (``SPLIT_SURE``) and the layout comes out better: the hand nearer its count (§1)
 with both halves in its concealed part and no new meld, or a pon turned into the kakan
 of its kind with the rest unchanged (§23, and only for a box deep enough across the row for two,
-``KAKAN_ACROSS``); never a kind held five times (§1). Each cut kept is named in a warning
-(issue #4: a changed reading always carries one).
+``KAKAN_ACROSS``, with all four of the kakan's tiles boxes); never a kind held five times (§1).
+Each cut kept is named in a warning (issue #4: a changed reading always carries one).
 
 Geometry and acceptance only here; the pipeline (``vision/pipeline.py``) cuts and classifies
 the crops.
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face
+from vision.layout.notation import is_face, kind, unpack
 from vision.probe import Box, Reading, fifth_of_a_kind, pon_to_kakan, short_by
 from vision.types import TileDetection
 
@@ -157,12 +157,23 @@ def improves(first: Layout, again: Layout, halves: Sequence[TileDetection], cut:
         and short_by(again.hand) < short_by(first.hand)
     ):
         return True
+    change = pon_to_kakan(first.hand, again.hand)
     return (
         cut.how == "across"
         and cut.across >= KAKAN_ACROSS
         and all(g == "meld" for g in groups)
-        and pon_to_kakan(first.hand, again.hand) is not None
+        and change is not None
+        and _all_seen(again, change[1])
     )
+
+
+def _all_seen(layout: Layout, kakan: str) -> bool:
+    """The kakan's four tiles are all boxes of the layout's melds: a cut that only made a
+    pair one beyond the other, leaving the kakan's fourth tile unseen, proves nothing (two
+    touching upright tiles seen as one box, cut across, look like a called and added tile)."""
+    k = kind(unpack(kakan.partition(":")[2])[0])
+    return sum(t.group == "meld" and is_face(t.tile) and kind(t.tile) == k
+               for t in layout.tiles) >= 4
 
 
 def split_probe(

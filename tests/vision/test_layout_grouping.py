@@ -300,3 +300,64 @@ def test_rule_23_a_called_tile_seen_as_an_upright_and_a_sideways_box_is_one_tile
     t.expect.append("meld")
     layout = check(t, hand("389p7s237z", None, ["pon:444p"]), warnings=None)
     assert any("two boxes on one tile of the called set" in w for w in layout.warnings)
+
+
+def test_rule_23_a_kakan_with_its_fourth_tile_unseen_shows_its_called_and_added_tiles() -> None:
+    """Three 9p right of the hand, two of them sideways one beyond the other (a kakan's called
+    and added tiles) and the third reported sideways too (dev 650190: two touching upright
+    tiles seen as one turned box): a pon shows one sideways tile, so this is the kakan, its
+    fourth tile unseen, with a warning."""
+    t = Table()
+    t.row("12344p111s22z")
+    t.put("7z", "win", gap=1.2)
+    t.put("9p", "meld", gap=1.0, sideways=True)
+    t.put("9p", "meld", sideways=True)
+    t.put("9p", "meld", on_top=True, sideways=True)
+    layout = check(t, hand("12344p111s22z", "7z", ["kakan:9999p"]), warnings=1)
+    assert "fourth tile not seen" in layout.warnings[0]
+
+
+def test_rule_23_two_sideways_tiles_side_by_side_in_a_loose_pon_make_no_kakan() -> None:
+    """The same three 9p with the two sideways ones side by side on the set's line: no tile
+    lies beyond another, so a pon (its turns misreported), not a kakan."""
+    t = Table()
+    t.row("12344p111s22z")
+    t.put("7z", "win", gap=1.2)
+    t.put("9p", "meld", gap=1.0)
+    t.put("9p", "meld", sideways=True)
+    t.put("9p", "meld", sideways=True)
+    check(t, hand("12344p111s22z", "7z", ["pon:999p"]), warnings=1)
+
+
+def _pon_with_a_1p_beyond(shift: float) -> Table:
+    """A hand, its winning tile, pon:888s and three 1p whose called tile the detector reported
+    upright (a tilted row, dev 950072), and one more 1p reported upright beyond that called
+    tile, moved across the row by ``shift`` × the called tile's depth."""
+    t = Table()
+    t.row("6789p222s")
+    t.put("9p", "win", gap=1.2)
+    t.put("8s", "meld", gap=1.0)
+    t.put("8s", "meld", sideways=True)
+    t.put("8s", "meld")
+    t.put("1p", "meld", gap=0.5)
+    t.put("1p", "meld")
+    x1, y1, x2, y2 = t.put("1p", "meld", sideways=True, reported=0).box
+    depth = y2 - y1
+    t.tiles.append(TileDetection("1p", (x1, y1 - shift * depth, x2, y2 - shift * depth), 0, 0.97))
+    return t
+
+
+def test_rule_23_a_kakan_whose_called_and_added_tiles_were_both_reported_upright() -> None:
+    """The added 1p touches the called one from beyond (their boxes overlap, as a kakan's
+    sideways tiles' bodies do): the kakan, though the detector saw neither turned."""
+    t = _pon_with_a_1p_beyond(0.8)
+    t.expect.append("meld")
+    check(t, hand("6789p222s", "9p", ["pon:888s", "kakan:1111p"]), warnings=1)
+
+
+def test_rule_23_a_tile_of_a_pons_kind_a_little_apart_beyond_it_is_no_added_tile() -> None:
+    """The same 1p lying a little apart beyond the set (a dora indicator or a discard of the
+    kind, dev 970048): no overlap, so no added tile; the set stays a pon."""
+    t = _pon_with_a_1p_beyond(1.1)
+    t.expect.append("other")
+    check(t, hand("6789p222s", "9p", ["pon:888s", "pon:111p"]), warnings=1)

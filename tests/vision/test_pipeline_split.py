@@ -177,3 +177,22 @@ def test_cuts_along_the_row_are_upright_and_across_it_sideways() -> None:
     along = next(c for c in cuts if c.how == "along")
     assert along.halves[0][0] == merged.box[0] and along.halves[1][2] == merged.box[2]
     assert along.halves[0][2] < along.halves[1][2] and along.halves[0][1] == merged.box[1]
+
+
+def test_rule_23_a_cut_that_leaves_the_kakans_fourth_tile_unseen_is_no_kakan() -> None:
+    """A box cut across the row whose halves read the pon's kind lie one beyond the other; the
+    layout may then read the set as a kakan with its fourth tile unseen. That proves nothing
+    (dev 660020: two touching upright tiles of a pon seen as one box, cut across): the cut is
+    kept only when all four of the kakan's tiles are boxes."""
+    called = TileDetection("3z", (100.0, 40.0, 154.0, 80.0), 90, 0.9, "meld")
+    halves = [TileDetection("3z", (160.0, 0, 214, 40), 90, 0.7, "meld"),
+              TileDetection("3z", (160.0, 30, 214, 70), 90, 0.7, "meld")]
+    cut = Cut(1, (halves[0].box, halves[1].box), 90, 1.3, KAKAN_ACROSS + 0.1, "across")
+    rest = {"hand": "123p789s1122z", "win": "2z"}
+    first = Layout([called, TileDetection("3z", (160.0, 0, 214, 70), 0, 0.6, "meld")],
+                   {**rest, "melds": ["pon:333z"]}, [])
+    three = Layout([called, *halves], {**rest, "melds": ["kakan:3333z"]}, [])
+    assert not improves(first, three, halves, cut)
+    fourth = TileDetection("3z", (40.0, 30.0, 94.0, 80.0), 0, 0.9, "meld")
+    four = Layout([fourth, called, *halves], {**rest, "melds": ["kakan:3333z"]}, [])
+    assert improves(first, four, halves, cut)

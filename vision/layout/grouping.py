@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.detect import iou
 from vision.layout.geometry import Frame, Geo, _line_at
 from vision.layout.notation import (
     AKA_MAN,
@@ -31,6 +32,7 @@ from vision.layout.tolerances import (
     SWAP_MIN_ALT,
     UNTURNED,
     UNTURNED_TILT,
+    UPRIGHT_ADDED_IOU,
 )
 from vision.types import TileDetection
 
@@ -128,8 +130,14 @@ def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     beyond the called one: one of the two reported sideways, both of one kind by their
     readings (§23)."""
     a, b = tiles[p.index], tiles[q.index]
-    if 90 not in (a.angle, b.angle) or not share_slot(p, q) or not (readable(a) and readable(b)):
+    if not share_slot(p, q) or not (readable(a) and readable(b)):
         return False
+    if 90 not in (a.angle, b.angle):
+        # neither reported sideways (on a tilted row the turn is easily missed): the same
+        # kind, clearly beyond and touching it (a dora indicator or a discard of the kind
+        # may lie near, a little apart), and no north (kita may lie above the melds, §A5)
+        return (kind(a.tile) == kind(b.tile) and not is_north(a.tile)
+                and abs(p.off - q.off) > BEYOND and iou(a.box, b.box) >= UPRIGHT_ADDED_IOU)
     if kind(a.tile) == kind(b.tile):
         return True
     # one of the two misread: only on a real reading of the other's kind, not a trace (a

@@ -29,6 +29,7 @@ from vision.layout.notation import (
 from vision.layout.rulefix import complete, tenpai, vote_kind
 from vision.layout.shortfall import apart_pair, loose_pon, short_ankan, short_pon
 from vision.layout.tolerances import (
+    BEYOND,
     HOLE_GAP,
     KITA_ALT,
     LONE_KITA_ALT,
@@ -512,10 +513,20 @@ def _fill_with_loose_pon(acc: _Right) -> None:
     if not _pon_fits(loose, acc.row, acc.win, acc.melds, tiles):
         return
     indices, main = loose
+    seen = " ".join(tiles[k].tile for k in indices)
+    if _called_and_added(acc, indices, main):
+        meld = _meld_string("kakan", [tiles[k].tile for k in indices], 4)
+        acc.add_meld(meld, indices)
+        acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
+        acc.guesses += 1
+        acc.warnings.append(
+            f"{seen} right of the hand: two of them lie one beyond the other, a kakan's called "
+            f"and added tiles (§23): read as {meld}, its fourth tile not seen; check it"
+        )
+        return
     acc.add_meld(f"pon:{mpsz([main] * 3)}", indices)
     acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
     acc.guesses += 1
-    seen = " ".join(tiles[k].tile for k in indices)
     alike = sum(kind(tiles[k].tile) == main for k in indices)
     how = "all three are" if alike == 3 else "two are"
     check = "which one is called (sideways)" if alike == 3 else "the odd tile"
@@ -523,6 +534,24 @@ def _fill_with_loose_pon(acc: _Right) -> None:
         f"{seen} right of the hand: the hand needs 3 more tiles (§1) and {how} {main}: "
         f"read as pon:{mpsz([main] * 3)}, check {check}"
     )
+
+
+def _called_and_added(acc: _Right, indices: list[int], main: str) -> bool:
+    """Of a loose pon's three tiles, all read as ``main``, two reported sideways lie in one
+    slot along the row, one clearly beyond the other (the third may be reported sideways
+    too: two touching upright tiles seen as one turned box): a kakan's called tile and its added
+    tile (§23; a pon shows one sideways tile), whose fourth tile the detector merged into
+    another box. Only when a fourth tile of the kind leaves no fifth (§1)."""
+    tiles = acc.tiles
+    if main == NORTH or any(kind(tiles[k].tile) != main for k in indices):
+        return False
+    placed = {p.index: p for _, group in acc.groups for p in group}
+    side = [placed[k] for k in indices if k in placed and tiles[k].angle == 90]
+    stacked = any(
+        share_slot(p, q) and abs(p.off - q.off) > BEYOND
+        for i, p in enumerate(side) for q in side[i + 1 :]
+    )
+    return stacked and _room(acc, indices)
 
 
 def _name_lone_tiles(acc: _Right) -> None:

@@ -48,6 +48,10 @@ TENPAI_FIX_MAX_COST = 2.0  # the same for a 13-tile hand that is in no tenpai sh
 # a tile beyond a called one, or touching a set's end, read as another kind: its reading of the
 # set's kind (below it, a trace: no tile of the set)
 ADDED_ALT = 0.1
+# a tile of a set's kind beyond one of its tiles, neither reported sideways, is its added tile
+# only when their boxes overlap this much (IoU): a kakan's two sideways tiles touch (dev 950072:
+# 0.29), a dora indicator or a discard of the kind lies a little apart (dev 970048, 970136: 0)
+UPRIGHT_ADDED_IOU = 0.1
 KITA_ALT = 0.1  # a tile with a north reading at least this likely may be a kita (beside kita)
 LONE_KITA_ALT = 0.05  # ... and a lone sideways tile beyond the winning tile or melds, on their line
 # ... but an upright tile taken alone as a kita needs a north reading at least this likely: a

@@ -525,6 +525,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=170.0, help="total training time budget")
     ap.add_argument("--det-share", type=float, default=0.6, help="share of time for the detector")
     ap.add_argument("--renders", type=int, default=0, help="scenes to render with datasets.synth")
+    ap.add_argument("--renders-kakan", type=int, default=0,
+                    help="more scenes whose hands have 1-3 melds, kakans common (HANDS['kakan'])")
     ap.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 1))
     ap.add_argument("--det-batch", type=int, default=32)
     ap.add_argument("--cls-batch", type=int, default=256)
@@ -577,6 +579,10 @@ def main(argv: list[str] | None = None) -> int:
     for p in tqdm(photos, desc="load photos", file=sys.stdout, mininterval=5):
         p.load()
     renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers))
+    # Kakans are rare in ordinary hands; their two sideways tiles side by side look like one
+    # upright tile, so the detector needs many of them. Seeds after the ordinary scenes'.
+    renders += render_scenes(args.renders_kakan, 1_000_000 + args.seed + args.renders,
+                             max(1, args.workers), hands="kakan")
     n_real = len(photos)
     log(f"real photos {n_real} (hk train + jp-upright train), rendered scenes {len(renders)}")
     all_photos = photos + renders

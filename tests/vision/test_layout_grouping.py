@@ -149,6 +149,25 @@ def test_rule_1_tanki_pair_touching_a_pon_is_no_row_with_its_tiles() -> None:
     )
 
 
+def test_rule_23_tanki_pair_run_on_into_a_pon_whose_called_tile_was_reported_upright() -> None:
+    # dev render 970219: tanki tile and winning tile side by side, a pon laid close after them
+    # with its called tile (last) reported upright: the chain runs on through the pon, and
+    # as a five-tile row beside three pons it counts 14 tiles too; but the called tile's box
+    # is clearly wider for its height than its neighbours': it lies sideways, a meld's (§23)
+    t = Table()
+    t.put("1m", "hand")
+    t.put("7z", "win", gap=0.1)
+    t.row("11m", "meld", gap=0.1)
+    t.put("1m", "meld", sideways=True, reported=0)
+    _three_more(t)
+    layout = check(
+        t,
+        hand("1m", "7z", ["pon:111m", "pon:444p", "pon:999s", "pon:222s"]),
+        warnings=None,
+    )
+    assert any("shaped like a sideways tile" in w for w in layout.warnings)
+
+
 def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
     # first detections of a rendered tanki hand (1s + winning 1s set apart, four pons; the
     # 4p pon with a second box read 2p): the pon's first 4p, touching the next, is no lone

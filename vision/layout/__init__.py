@@ -36,7 +36,9 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    one small group of face-up tiles just beyond the hand's left part (with a warning).
 4. **Sanity** (``sanity.py``; RULES.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
-   tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``).
+   tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
+   equal ones, the row without a tile shaped like a sideways one: a called tile the detector
+   did not turn, a row run on into a meld, with a warning).
    Every doubt becomes a concrete warning; the best reading is returned, never a silent guess.
 5. **Rule-aware reading** (``rulefix.py``), before the sanity checks: the classifier's
    next-best readings (``TileDetection.alternatives``) weighed against the rules — a meld's
@@ -73,7 +75,7 @@ from vision.layout.extras import _dora_groups
 from vision.layout.geometry import Geo, edge_cut, end_frame
 from vision.layout.melds import reread_meld
 from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
-from vision.layout.reading import _finish_row, _read_right, _score
+from vision.layout.reading import _finish_row, _read_right, _score, turned_rival_notes
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
 from vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
@@ -162,10 +164,11 @@ def _reconstruct(
     readings = [_read_right(row, tiles, geo) for row in rows]
     # a hand of four melds: its one concealed tile stands alone (tanki.py), read after the rest
     readings += tanki_readings(tiles, geo, rows, readings)
-    best = readings[
-        max(range(len(readings)), key=lambda i: _score(readings[i], geo, joined=i >= first_joined))
-    ]
+    scores = [_score(r, geo, joined=i >= first_joined) for i, r in enumerate(readings)]
+    chosen = max(range(len(readings)), key=lambda i: scores[i])
+    best = readings[chosen]
     warnings = list(warnings_in) + list(best.warnings)
+    warnings += turned_rival_notes(readings, scores, chosen, tiles, geo)
     tiles, face_warnings = faces_up(tiles, best.row)
     warnings += face_warnings
     best = _finish_row(best, tiles, warnings)

@@ -8,6 +8,7 @@ aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (RULES.md §A
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -39,6 +40,8 @@ from vision.layout.tolerances import (
     NORTH_OFF,
     NORTH_WIN_GAP,
     SQUARISH,
+    TURNED_IN_ROW,
+    UNTURNED_TILT,
     UPRIGHT_KITA_ALT,
     WIN_GAP,
 )
@@ -632,7 +635,9 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
     one that made up fewer sets from damaged tiles, then the one leaving fewer tiles on the
     row's line right of it unexplained (a row cut one tile short, its last tile taken as the
     winning tile, leaves the true one over; a row run on into a set leaves its called tile
-    over), then a row as found before one rejoined across a gap, then the longer row, then
+    over), then the one whose row holds fewer tiles shaped like sideways ones (a row run on
+    into a set whose called tile was reported upright, :func:`_turned_in_row`), then a row as
+    found before one rejoined across a gap, then the longer row, then
     the larger tiles (nearer the camera: the player's own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
@@ -642,10 +647,60 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
         -abs(units - 13.5),
         -float(reading.guesses),
         -float(reading.loose),
+        -float(len(_turned_in_row(reading.row, geo))),
         float(not joined),
         float(len(reading.row)),
         size,
     )
+
+
+def _turned_in_row(row: list[int], geo: Geo) -> list[int]:
+    """The tiles of a level row whose box is clearly wider for its height than their
+    neighbours' in the row (``TURNED_IN_ROW``): a called tile the detector did not turn, the
+    row run on into a meld (§23: concealed tiles stand upright). Neighbours only: perspective
+    widens the boxes gradually along a row (dev renders: up to 1.2 × from end to end)."""
+    if len(row) < 3:
+        return []
+    d = geo.centres[row[-1]] - geo.centres[row[0]]
+    if abs(math.atan2(float(d[1]), float(d[0]))) >= UNTURNED_TILT:
+        return []  # a steep row's boxes are shaped by the view as much as by the tiles
+    aspects = geo.widths[row] / geo.heights[row]
+    turned = []
+    for i, aspect in enumerate(aspects):
+        near = [*aspects[max(0, i - 2) : i], *aspects[i + 1 : i + 3]]
+        if aspect >= TURNED_IN_ROW * float(np.median(near)):
+            turned.append(row[i])
+    return turned
+
+
+TURN_RANK = 4  # where :func:`_score` weighs the row's turned tiles
+
+
+def turned_rival_notes(
+    readings: list[_Reading],
+    scores: list[tuple[float, ...]],
+    best: int,
+    tiles: list[TileDetection],
+    geo: Geo,
+) -> list[str]:
+    """A warning when the best reading won only because a rival's row holds a tile shaped like
+    a sideways one (:func:`_turned_in_row`): the rival ranked equal before it and higher
+    after it (a longer row). Names the tiles to check."""
+    top = scores[best]
+    lost = {
+        k
+        for i, s in enumerate(scores)
+        if s[:TURN_RANK] == top[:TURN_RANK] and s[TURN_RANK + 1 :] > top[TURN_RANK + 1 :]
+        for k in _turned_in_row(readings[i].row, geo)
+        if k not in readings[best].row
+    }
+    if not lost:
+        return []
+    named = " ".join(tiles[k].tile for k in sorted(lost))
+    return [
+        f"{named} beside the concealed tiles, reported upright, is shaped like a sideways tile: "
+        "read as a called set's, not the hand's (§23); check it"
+    ]
 
 
 def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:

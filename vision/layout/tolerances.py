@@ -71,4 +71,8 @@ TWO_IN_ONE = 1.25  # a set's tile this much bigger (√area) than its neighbours
 SIDEWAYS_SHAPE = 1.15  # a sideways tile's box: at least this × an upright one's width/height
 UNTURNED = 1.15 # right of the row, a tile reported upright with a box this × wider for its height
 UNTURNED_TILT = 0.35  # than the row's tiles lies sideways (only for rows within this many radians)
+# a tile of a candidate row whose box is this × wider for its height than its neighbours' lies
+# sideways: the row ran on into a meld (dev renders 970219, 650154, 950249: a called tile
+# reported upright, 1.36–1.6 × its neighbours'; neighbouring concealed tiles: at most 1.1 ×)
+TURNED_IN_ROW = 1.25
 SQUARISH = 1.3  # a tile reported sideways whose box is at most this wide/tall may be upright

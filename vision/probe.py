@@ -11,6 +11,11 @@ not ``none``/``flower``/``back``), that overlaps no reported tile and makes no f
 kind (§1), is added as a tile, and the layout is read again. Every probed tile is named in a
 warning so the player can check it (issue #4: a changed reading always carries a warning).
 
+A hand of 13 tiles without a winning tile may be shown in tenpai, or its winning tile was
+missed: a few places past the row's right end, where a winning tile is set a little apart, are
+read too, and a sure reading that makes a winning hand (§1) is added as the winning tile
+(:func:`win_probe`).
+
 Geometry only here (:func:`gap_boxes`, :func:`accept`, :func:`short_by`); the pipeline
 (``vision/pipeline.py``) cuts the crops and runs the classifier.
 """
@@ -26,7 +31,8 @@ import numpy as np
 
 from vision.detect import STACKED_PROB, iou
 from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face, kind, readable, unpack
+from vision.layout.notation import as_sanma, is_face, kind, readable, unpack
+from vision.layout.rulefix import complete
 from vision.layout.sanity import kind_counts
 from vision.types import TileDetection
 
@@ -345,6 +351,8 @@ def gap_probe(
     what this one kept) and the layout; ``tiles`` and ``layout`` themselves when nothing was
     kept."""
     need = short_by(layout.hand)
+    if not need and layout.hand.get("win") is None:
+        return win_probe(tiles, layout, size, read)
     places = gap_boxes(layout.tiles, size, need) if need else []
     if not places:
         return tiles, layout
@@ -356,6 +364,88 @@ def gap_probe(
     if short_by(again.hand) >= need or not _only_filled(again, found):
         return tiles, layout
     return dets, Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
+
+
+# Past the row's right end, a winning tile set a little apart (§1) lies this many local pitches
+# from the end tile's centre (touching: 1; renders set it up to about a tile's width apart).
+WIN_STEPS = (1.25, 1.5, 1.75, 2.0)
+
+
+def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
+    """Places past the concealed row's right end (``WIN_STEPS`` local pitches along its last
+    tiles' line) where a winning tile may lie unreported; none when the layout has one, or its
+    row is turned (a photo turned by 90°: the gap probe's business)."""
+    row = _row(tiles)
+    if len(row) < 3 or any(t.group == "win" for t in tiles):
+        return []
+    if any(tiles[k].angle == 90 for k in row):
+        return []
+    cp = np.array([tiles[k].center for k in row], dtype=float)
+    links = np.hypot(*np.diff(cp, axis=0).T)
+    step = _local_pitch(links, len(links), float(np.median(links)))
+    u = cp[-1] - cp[-min(4, len(row))]
+    u = u / max(float(np.linalg.norm(u)), 1e-6)
+    end = tiles[row[-1]]
+    places = [
+        _Place(cp[-1] + u * step * f, (end,), f"past the hand's last tile ({end.tile})", False,
+               step)
+        for f in WIN_STEPS
+    ]
+    return _free(places, tiles, row, image_size, 0)
+
+
+def accept_win(
+    probes: Sequence[Probe],
+    readings: Sequence[Reading],
+    hand: Mapping[str, object],
+) -> tuple[TileDetection, str] | None:
+    """The surest probed place whose best reading is a riichi tile at least ``PROBE_SURE``
+    likely that completes the concealed tiles of ``hand`` (§1: a winning tile makes a winning
+    shape; a tile that does not may be anything lying there), makes no fifth of its kind, with
+    a warning; None when there is none."""
+    held = [kind(as_sanma(t)) for t in unpack(str(hand.get("hand") or ""))]
+    counts = kind_counts(hand)
+    for i in sorted(range(len(probes)), key=lambda j: -readings[j][1]):
+        tile, p, alts = readings[i]
+        if p < PROBE_SURE or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
+            continue
+        if not complete([*held, kind(as_sanma(tile))]):
+            continue
+        det = TileDetection(tile, probes[i].box, 0, round(p, 4), "other", alts)
+        note = (
+            f"no winning tile was found after the hand, but a second look {probes[i].where} "
+            f"reads {tile} ({p:.2f}), which makes a winning hand (§1): added as the winning "
+            "tile; check it"
+        )
+        return det, note
+    return None
+
+
+def win_probe(
+    tiles: list[TileDetection],
+    layout: Layout,
+    size: tuple[int, int],
+    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
+) -> tuple[list[TileDetection], Layout]:
+    """A hand read complete but for its winning tile (13 tiles, §1): the places of
+    :func:`win_boxes` are read, the tile :func:`accept_win` takes is added to the detections
+    and the photo laid out again; kept only when it became the winning tile and nothing else
+    changed. ``tiles`` and ``layout`` themselves otherwise."""
+    places = win_boxes(layout.tiles, size)
+    if not places:
+        return tiles, layout
+    found = accept_win(places, read([(p.box, False) for p in places]), layout.hand)
+    if found is None:
+        return tiles, layout
+    det, note = found
+    dets = [*tiles, det]
+    again = reconstruct(dets, image_size=size)
+    rest = {k: v for k, v in again.hand.items() if k != "win"}
+    if again.hand.get("win") != det.tile or rest != {
+        k: v for k, v in layout.hand.items() if k != "win"
+    }:
+        return tiles, layout
+    return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
 
 
 def _only_filled(again: Layout, found: Sequence[tuple[TileDetection, str]]) -> bool:

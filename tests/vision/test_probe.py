@@ -3,6 +3,7 @@ readings are taken, and the pipeline's second look on a photo the test renders i
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -16,7 +17,9 @@ from vision.probe import (
     MAX_NEED,
     PROBE_SURE,
     PROBE_SURE_INSIDE,
+    Box,
     Probe,
+    Reading,
     accept,
     added_tiles,
     fifth_of_a_kind,
@@ -283,6 +286,30 @@ def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
     first = reconstruct(t.tiles, (1600, 1200))
     _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
     assert lay is first
+
+
+def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() -> None:
+    """13 tiles and no winning tile: past the row's right end a tile read surely that makes a
+    winning hand (§1) is the winning tile the detector missed, added with a warning; one that
+    makes none, or an unsure one, is no winning tile (the hand may be shown in tenpai)."""
+    t = Table()
+    t.row("123p789s1122233z")
+    t.put("3z", "win", gap=0.5)
+    gone = t.tiles.pop()  # the winning 3z: no box for it
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert first.hand["win"] is None and short_by(first.hand) == 0
+
+    def reads(tile: str, p: float) -> Callable[[list[tuple[Box, bool]]], list[Reading]]:
+        return lambda cuts: [(tile, p, ()) if _hits(b, gone) else ("none", 0.9, ())
+                             for b, _ in cuts]
+
+    dets, lay = gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.8))
+    assert dets[:-1] == t.tiles and dets[-1].tile == "3z"
+    assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
+    assert "3z" in lay.warnings[0] and "winning" in lay.warnings[0]
+    assert "check it" in lay.warnings[0]
+    assert gap_probe(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
+    assert gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1] is first  # unsure
 
 
 def test_a_hand_short_of_many_tiles_is_not_probed() -> None:

@@ -25,6 +25,14 @@ a four-player set 5m is no likelier than the 3m and 7m beside it; yet the networ
 when it meets manzu glyphs it did not learn (the askew HK 七萬 and 三萬 of hk-hands valid's
 IMG_27xx photos read 5m). Chosen on the odd-indexed half of hk-hands valid, confirmed on the
 even half, jp-upright held-out and renders (models/MODEL_CARD.md, "eleventh session").
+
+Second opinion: a reading less sure than ``SECOND_BELOW`` is averaged (weight
+``SECOND_WEIGHT``) with that of a second classifier, when one is given: the same network
+fine-tuned on more rendered table scenes (models/MODEL_CARD.md, "twelfth session"). Two
+networks trained apart err apart, so where the first hesitates the second often tips the
+reading (HK 西 read 南, rendered 4p read 2p); a sure reading is left alone, so the second
+model costs one small batch. Chosen on the odd-indexed half of hk-hands valid, confirmed on
+the even half, jp-upright held-out and renders.
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ MARGIN = 0.04  # crops take this share of the box size around it
 WIDE_MARGINS: tuple[float, ...] = (0.22, 0.30)  # the looser second looks' margins
 WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser looks
 PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.0}  # logit offsets (module docstring)
+SECOND_BELOW = 0.7  # a reading less sure than this gets the second classifier's opinion
+SECOND_WEIGHT = 0.5  # ... with this weight in the average
 
 
 def prior_offsets(shift: Mapping[str, float]) -> np.ndarray:
@@ -101,26 +111,45 @@ class TileClassifier:
     second batched call); when those looser looks agree on the likeliest class, all its
     readings are averaged, otherwise the first reading stands (module docstring).
     ``prior_shift`` (class → logit offset) replaces ``PRIOR_SHIFT``; ``{}`` reads the bare
-    network.
+    network. With a ``second`` session, a reading whose top probability is below
+    ``second_below`` is averaged with the second network's (weight ``second_weight``; module
+    docstring); every reading goes through it, the looser looks' too.
     """
 
     def __init__(self, session: object, turn: bool = False,
                  wide: Sequence[float] = WIDE_MARGINS, wide_below: float = WIDE_BELOW,
-                 prior_shift: Mapping[str, float] | None = None) -> None:
+                 prior_shift: Mapping[str, float] | None = None, second: object | None = None,
+                 second_below: float = SECOND_BELOW,
+                 second_weight: float = SECOND_WEIGHT) -> None:
         self.session = session
         self.offsets = prior_offsets(PRIOR_SHIFT if prior_shift is None else prior_shift)
         self.turn = turn
         self.wide = tuple(wide)
         self.wide_below = wide_below
-        self.input_name = session.get_inputs()[0].name  # type: ignore[attr-defined]
+        self.second = second
+        self.second_below = second_below
+        self.second_weight = second_weight
 
-    def _read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def _run(self, session: object, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """One network's class probabilities of ``crops`` (each also turned, with ``turn``)."""
         batch = list(crops) + ([c[::-1, ::-1] for c in crops] if self.turn else [])
-        (logits,) = self.session.run(None, {self.input_name: to_input(batch)})  # type: ignore[attr-defined]
+        name = session.get_inputs()[0].name  # type: ignore[attr-defined]
+        (logits,) = session.run(None, {name: to_input(batch)})  # type: ignore[attr-defined]
         probs = softmax(np.asarray(logits, np.float32) + self.offsets)
         if self.turn:
             n = len(crops)
             probs = 0.5 * (probs[:n] + probs[n:])
+        return probs
+
+    def _read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        probs = self._run(self.session, crops)
+        if self.second is None or not len(crops):
+            return probs
+        unsure = np.flatnonzero(probs.max(axis=1) < self.second_below)
+        if len(unsure):
+            other = self._run(self.second, [crops[i] for i in unsure])
+            w = self.second_weight
+            probs[unsure] = (1.0 - w) * probs[unsure] + w * other
         return probs
 
     def classify_boxes(self, image: np.ndarray, boxes: Sequence[Sequence[float]],

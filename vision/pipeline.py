@@ -55,6 +55,8 @@ from vision.types import TileDetection
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = "tile_detector.onnx"
 CLASSIFIER = "tile_classifier.onnx"
+# The second opinion on unsure readings (vision/classify.py), used when the folder has it.
+SECOND_CLASSIFIER = "tile_classifier_second.onnx"
 SIDEWAYS_PROB = 0.5
 # A detection whose best tile class is weaker than this is dropped. Low on purpose: an unsure
 # tile reported (low confidence, with its alternatives for the layout's rule-aware reading and
@@ -153,7 +155,11 @@ class Recognizer:
             if not (models / name).is_file():
                 raise FileNotFoundError(f"model {models / name} is missing")
         self.detector = TileDetector(_session(models / DETECTOR, threads))
-        self.classifier = TileClassifier(_session(models / CLASSIFIER, threads), TURN)
+        second = models / SECOND_CLASSIFIER
+        self.classifier = TileClassifier(
+            _session(models / CLASSIFIER, threads), TURN,
+            second=_session(second, threads) if second.is_file() else None,
+        )
 
     def tiles(self, image: np.ndarray, scale: float = 1.0) -> tuple[list[TileDetection], int]:
         """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).

@@ -273,8 +273,11 @@ def accept(
     """The probed places taken as tiles, with a warning each: the crop's best reading
     (``readings[i]``: tile, probability, next-best readings) is a riichi tile at least
     ``PROBE_SURE`` likely, makes no fifth of its kind among the player's tiles (§1), and at
-    most ``need`` places are taken, surest first."""
+    most ``need`` places are taken, surest first. In a hole inside the row a crop read as a
+    flower first is read as its likeliest riichi tile (:func:`_in_hole`)."""
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
+    given = readings
+    readings = [_in_hole(r) if pr.inside else r for pr, r in zip(probes, readings, strict=True)]
     order = sorted(range(len(probes)), key=lambda i: -readings[i][1])
     out: list[tuple[TileDetection, str]] = []
     for i in order:
@@ -290,10 +293,33 @@ def accept(
             (
                 det,
                 f"no tile was found {probes[i].where}, but the hand is short (§1): a second "
-                f"look there reads {tile} ({p:.2f}), added to the hand; check it",
+                f"look there reads {tile} ({p:.2f}{_flower_first(given[i], readings[i])}), "
+                "added to the hand; check it",
             )
         )
     return out
+
+
+FLOWER = "flower"  # the classifier's label for flower and season tiles (no riichi tiles)
+
+
+def _in_hole(reading: Reading) -> Reading:
+    """A hole between two tiles of the concealed row holds one of the hand's tiles (§1), and a
+    flower is none (not a riichi tile; a flower lying there would have a box of its own): a
+    crop there read as a flower first is read as its likeliest riichi tile (dev renders: a
+    probed crop cut a little off its tile reads ``flower`` 0.48–0.55 with the true tile next,
+    0.27–0.36). Other readings stay as they are (``none``/``back``: the hole may be empty)."""
+    tile, p, alts = reading
+    faces = [(t, q) for t, q in alts if is_face(t)]
+    if tile != FLOWER or not faces:
+        return reading
+    best, q = max(faces, key=lambda tq: tq[1])
+    return best, q, tuple((t, r) for t, r in alts if t != best)
+
+
+def _flower_first(given: Reading, taken: Reading) -> str:
+    """Words for a warning when :func:`_in_hole` changed the reading: what was read first."""
+    return "" if given == taken else f"; read first as a flower, {given[1]:.2f}"
 
 
 KAKAN_SURE = 0.5  # a second box on a pon's tile reads the pon's kind at least this likely

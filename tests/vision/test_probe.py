@@ -174,6 +174,20 @@ def test_never_back_flower_or_none() -> None:
         assert accept(_probes()[:1], [(label, 0.99, ())], [], need=1) == []
 
 
+def test_rule_1_a_hole_in_the_row_read_as_a_flower_first_holds_its_likeliest_riichi_tile() -> None:
+    # a hole between two of the row's tiles holds a tile of the hand, never a flower (it would
+    # have a box of its own): the crop's likeliest riichi reading stands in, named in the note
+    reading = ("flower", 0.48, (("5p", 0.31), ("0p", 0.03)))
+    found = accept(_probes()[:1], [reading], [], need=1)
+    assert [d.tile for d, _ in found] == ["5p"]
+    assert found[0][0].confidence == pytest.approx(0.31)
+    assert "5p (0.31; read first as a flower, 0.48)" in found[0][1]
+    # past the row's ends, or with no riichi reading likely enough, nothing is taken
+    assert accept(_probes()[1:], [("flower", 0.48, (("5p", 0.6),))], [], need=1) == []
+    low = ("flower", 0.9, (("5p", PROBE_SURE_INSIDE - 0.01),))
+    assert accept(_probes()[:1], [low], [], need=1) == []
+
+
 def test_at_most_the_missing_count_surest_first() -> None:
     found = accept(_probes(), [("3p", 0.6, ()), ("4p", 0.95, ())], [], need=1)
     assert [d.tile for d, _ in found] == ["4p"]

@@ -168,6 +168,25 @@ def test_rule_23_tanki_pair_run_on_into_a_pon_whose_called_tile_was_reported_upr
     assert any("shaped like a sideways tile" in w for w in layout.warnings)
 
 
+def test_rule_1_tanki_tile_in_tenpai_beside_a_minkan_is_no_row_with_its_first_tile() -> None:
+    # dev render 970254: a tanki tile (13 tiles, no winning tile) and a minkan laid a little
+    # apart after it, its first tile upright: the lone tile and that tile chain up as a row,
+    # read with the 7z as the winning tile beside a pon; both readings count 13-14 tiles, but
+    # only the one-tile row is in tenpai (§1), and a one-tile row is no chain rejoined
+    t = Table()
+    t.put("3s", "hand")
+    t.put("7z", "meld", gap=0.45)
+    t.put("7z", "meld", sideways=True)
+    t.row("77z", "meld")
+    _three_more(t)
+    layout = check(
+        t,
+        hand("3s", None, ["minkan:7777z", "pon:444p", "pon:999s", "pon:222s"]),
+        warnings=None,
+    )
+    assert any("winning or tenpai shape" in w for w in layout.warnings)
+
+
 def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
     # first detections of a rendered tanki hand (1s + winning 1s set apart, four pons; the
     # 4p pon with a second box read 2p): the pon's first 4p, touching the next, is no lone

@@ -75,7 +75,13 @@ from vision.layout.extras import _dora_groups
 from vision.layout.geometry import Geo, edge_cut, end_frame
 from vision.layout.melds import reread_meld
 from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
-from vision.layout.reading import _finish_row, _read_right, _score, turned_rival_notes
+from vision.layout.reading import (
+    _finish_row,
+    _read_right,
+    _score,
+    shape_rival_notes,
+    turned_rival_notes,
+)
 from vision.layout.rows import _candidate_rows
 from vision.layout.rulefix import Places, correct, faces_up
 from vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
@@ -163,12 +169,15 @@ def _reconstruct(
         )
     readings = [_read_right(row, tiles, geo) for row in rows]
     # a hand of four melds: its one concealed tile stands alone (tanki.py), read after the rest
+    chains = len(readings)
     readings += tanki_readings(tiles, geo, rows, readings)
-    scores = [_score(r, geo, joined=i >= first_joined) for i, r in enumerate(readings)]
+    # (a one-tile row is no chain rejoined across a gap)
+    scores = [_score(r, geo, first_joined <= i < chains, tiles) for i, r in enumerate(readings)]
     chosen = max(range(len(readings)), key=lambda i: scores[i])
     best = readings[chosen]
     warnings = list(warnings_in) + list(best.warnings)
     warnings += turned_rival_notes(readings, scores, chosen, tiles, geo)
+    warnings += shape_rival_notes(readings, scores, chosen, tiles)
     tiles, face_warnings = faces_up(tiles, best.row)
     warnings += face_warnings
     best = _finish_row(best, tiles, warnings)

@@ -630,14 +630,18 @@ def _north_wins(gap: float, p: Placed) -> bool:
     return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
 
 
-def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ...]:
+def _score(
+    reading: _Reading, geo: Geo, joined: bool = False, tiles: list[TileDetection] | None = None
+) -> tuple[float, ...]:
     """Rank candidate readings: a 13/14-tile hand first (§1), then the nearest to it, then the
     one that made up fewer sets from damaged tiles, then the one leaving fewer tiles on the
     row's line right of it unexplained (a row cut one tile short, its last tile taken as the
     winning tile, leaves the true one over; a row run on into a set leaves its called tile
     over), then the one whose row holds fewer tiles shaped like sideways ones (a row run on
     into a set whose called tile was reported upright, :func:`_turned_in_row`), then a row as
-    found before one rejoined across a gap, then the longer row, then
+    found before one rejoined across a gap, then the one whose concealed tiles make a winning
+    or tenpai shape (:func:`_in_shape`, with ``tiles``: a photo shows a won hand or one in
+    tenpai; a tanki reading beside a two-tile row, dev 970254), then the longer row, then
     the larger tiles (nearer the camera: the player's own)."""
     units = reading.units
     plausible = 1.0 if units in (13, 14) else 0.0
@@ -649,9 +653,24 @@ def _score(reading: _Reading, geo: Geo, joined: bool = False) -> tuple[float, ..
         -float(reading.loose),
         -float(len(_turned_in_row(reading.row, geo))),
         float(not joined),
+        float(tiles is not None and _in_shape(reading, tiles)),
         float(len(reading.row)),
         size,
     )
+
+
+def _in_shape(reading: _Reading, tiles: list[TileDetection]) -> bool:
+    """The reading's concealed tiles (all face up) make a winning shape with its winning tile,
+    or, without one, as 14 tiles (the last the winning tile, :func:`_finish_row`), or are in
+    tenpai as 13 (§1: a photo shows a won hand, or one in tenpai at a draw)."""
+    held = _row_kinds(reading.row, tiles)
+    if held is None:
+        return False
+    if reading.win is not None:
+        return complete([*held, kind(as_sanma(tiles[reading.win].tile))])
+    if len(held) % 3 == 2:
+        return complete(held)
+    return len(held) % 3 == 1 and tenpai(held)
 
 
 def _turned_in_row(row: list[int], geo: Geo) -> list[int]:
@@ -674,6 +693,7 @@ def _turned_in_row(row: list[int], geo: Geo) -> list[int]:
 
 
 TURN_RANK = 4  # where :func:`_score` weighs the row's turned tiles
+SHAPE_RANK = 6  # ... and whether the concealed tiles make a winning or tenpai shape
 
 
 def turned_rival_notes(
@@ -700,6 +720,31 @@ def turned_rival_notes(
     return [
         f"{named} beside the concealed tiles, reported upright, is shaped like a sideways tile: "
         "read as a called set's, not the hand's (§23); check it"
+    ]
+
+
+def shape_rival_notes(
+    readings: list[_Reading],
+    scores: list[tuple[float, ...]],
+    best: int,
+    tiles: list[TileDetection],
+) -> list[str]:
+    """A warning when the best reading won only because its concealed tiles make a winning or
+    tenpai shape and a rival's, ranked equal before that and higher after it (a longer row),
+    do not (:func:`_in_shape`). Names the tiles the two rows disagree on."""
+    top, row = scores[best], set(readings[best].row)
+    rivals = [
+        readings[i]
+        for i, s in enumerate(scores)
+        if s[:SHAPE_RANK] == top[:SHAPE_RANK] and s[SHAPE_RANK + 1 :] > top[SHAPE_RANK + 1 :]
+    ]
+    differ = {k for r in rivals for k in set(r.row) ^ row}
+    if not differ:
+        return []
+    named = " ".join(tiles[k].tile for k in sorted(differ))
+    return [
+        f"the hand's row could also be read with or without {named}: read the way whose "
+        "concealed tiles make a winning or tenpai shape (§1); check them"
     ]
 
 

@@ -395,6 +395,11 @@ def gap_probe(
 # Past the row's right end, a winning tile set a little apart (§1) lies this many local pitches
 # from the end tile's centre (touching: 1; renders set it up to about a tile's width apart).
 WIN_STEPS = (1.25, 1.5, 1.75, 2.0)
+# ... and a crop there read as a tile at least this likely that makes a winning hand is taken:
+# the hand's shape (§1) is the strong test, as the row's neighbours are in a hole (the bar of
+# PROBE_SURE_INSIDE; dev 660133: the missed winning 1s read 0.23 on the best-placed crop;
+# over six dev sets of 300 no tenpai hand took a tile so)
+WIN_SURE = PROBE_SURE_INSIDE
 
 
 def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
@@ -425,7 +430,7 @@ def accept_win(
     readings: Sequence[Reading],
     hand: Mapping[str, object],
 ) -> tuple[TileDetection, str] | None:
-    """The surest probed place whose best reading is a riichi tile at least ``PROBE_SURE``
+    """The surest probed place whose best reading is a riichi tile at least ``WIN_SURE``
     likely that completes the concealed tiles of ``hand`` (§1: a winning tile makes a winning
     shape; a tile that does not may be anything lying there), makes no fifth of its kind, with
     a warning; None when there is none."""
@@ -433,7 +438,7 @@ def accept_win(
     counts = kind_counts(hand)
     for i in sorted(range(len(probes)), key=lambda j: -readings[j][1]):
         tile, p, alts = readings[i]
-        if p < PROBE_SURE or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
+        if p < WIN_SURE or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
             continue
         if not complete([*held, kind(as_sanma(tile))]):
             continue

@@ -17,6 +17,7 @@ from vision.probe import (
     MAX_NEED,
     PROBE_SURE,
     PROBE_SURE_INSIDE,
+    WIN_SURE,
     Box,
     Probe,
     Reading,
@@ -323,7 +324,12 @@ def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() 
     assert "3z" in lay.warnings[0] and "winning" in lay.warnings[0]
     assert "check it" in lay.warnings[0]
     assert gap_probe(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
-    assert gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1] is first  # unsure
+    unsure = reads("3z", WIN_SURE - 0.01)
+    assert gap_probe(t.tiles, first, (1600, 1200), unsure)[1] is first
+    # the winning shape is the strong test: a less sure reading than past the row's ends
+    # elsewhere (PROBE_SURE) is taken when it makes one
+    assert WIN_SURE < 0.3 < PROBE_SURE
+    assert gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1].hand["win"] == "3z"
 
 
 def test_a_hand_short_of_many_tiles_is_not_probed() -> None:

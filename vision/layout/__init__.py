@@ -38,7 +38,8 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
    equal ones, the row without a tile shaped like a sideways one: a called tile the detector
-   did not turn, a row run on into a meld, with a warning).
+   did not turn, a row run on into a meld; then the one whose concealed tiles make a winning or
+   tenpai shape; each with a warning when it decided).
    Every doubt becomes a concrete warning; the best reading is returned, never a silent guess.
 5. **Rule-aware reading** (``rulefix.py``), before the sanity checks: the classifier's
    next-best readings (``TileDetection.alternatives``) weighed against the rules — a meld's

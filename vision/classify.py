@@ -112,8 +112,8 @@ class TileClassifier:
     readings are averaged, otherwise the first reading stands (module docstring).
     ``prior_shift`` (class → logit offset) replaces ``PRIOR_SHIFT``; ``{}`` reads the bare
     network. With a ``second`` session, a reading whose top probability is below
-    ``second_below`` is averaged with the second network's (weight ``second_weight``; module
-    docstring); every reading goes through it, the looser looks' too.
+    ``second_below`` (after the looser looks) is averaged with the second network's reading of
+    its first crop (weight ``second_weight``; module docstring).
     """
 
     def __init__(self, session: object, turn: bool = False,
@@ -142,8 +142,12 @@ class TileClassifier:
         return probs
 
     def _read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        probs = self._run(self.session, crops)
-        if self.second is None or not len(crops):
+        return self._run(self.session, crops)
+
+    def _second_opinion(self, probs: np.ndarray, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """``probs`` with each row still unsure (below ``second_below``) averaged with the
+        second network's reading of its crop (one batched call for all)."""
+        if self.second is None:
             return probs
         unsure = np.flatnonzero(probs.max(axis=1) < self.second_below)
         if len(unsure):
@@ -162,17 +166,17 @@ class TileClassifier:
             raise ValueError(f"{len(boxes)} boxes but {len(sideways)} sideways flags")
         if not boxes:
             return np.zeros((0, len(CLASSES)), np.float32)
-        probs = self._read([cut_tile(image, b, s, scale) for b, s in zip(boxes, sideways,
-                                                                          strict=True)])
-        return self._second_looks(
-            probs, lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
+        crops = [cut_tile(image, b, s, scale) for b, s in zip(boxes, sideways, strict=True)]
+        probs = self._second_looks(
+            self._read(crops), lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
+        return self._second_opinion(probs, crops)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """N×len(CLASSES) class probabilities of crops the caller cut (48×64 BGR), each read
         once (and turned, with ``turn``): no looser looks, a crop does not know its photo."""
         if not crops:
             return np.zeros((0, len(CLASSES)), np.float32)
-        return self._read(crops)
+        return self._second_opinion(self._read(crops), crops)
 
     def _second_looks(self, probs: np.ndarray,
                       recut: Callable[[int, float], np.ndarray]) -> np.ndarray:

@@ -110,13 +110,28 @@ def test_no_middle_manzu_in_sanma_5m_is_the_aka_5man_unless_a_sanma_reading_is_l
     t.put("2z", "win", gap=0.6)
     check(t, hand("9m123456p789s112z", "2z"), warnings=None)
 
+    # with no 1m/9m reading listed, a 5m is the aka-5-man
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("5m", "hand")
+    unsure(t, 0.4, ("3m", 0.3))
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("0m123456p789s112z", "2z"), warnings=None)
+
+
+def test_rule_1_a_plain_5m_read_in_the_hand_with_a_9m_reading_is_a_misread_9m() -> None:
+    # sanma has no 5m; the aka-5-man is red and read 0m when the red is seen: a plain 5m in
+    # the hand with a 9m among its readings is a misread 9m, even when 5m is likelier (dev
+    # renders 950000, 950107, 950195, 970211: each a 9m; no true aka-5-man was read 5m)
     t = Table()
     t.row("123p456p789s11z")
     t.put("5m", "hand")
     unsure(t, 0.4, ("9m", 0.3))
     t.put("2z", "hand")
     t.put("2z", "win", gap=0.6)
-    check(t, hand("0m123456p789s112z", "2z"), warnings=None)
+    layout = check(t, hand("9m123456p789s112z", "2z"), warnings=None)
+    assert any("misread 1m/9m" in w and "check it" in w for w in layout.warnings)
 
 
 def test_no_middle_manzu_in_sanma_without_alternative_stays_with_a_four_player_warning() -> None:

@@ -9,8 +9,9 @@ concealed row, the winning tile, each meld, the kita), the rules say more than a
    Conversely **a concealed kan's ends lie face down** (§23): an ankan end read as a face with
    a ``back`` reading among its alternatives is a back.
 2. **No 2m–8m in sanma** (§1): a middle-manzu reading takes the likeliest sanma alternative; a
-   5m is the aka-5-man (``0m``) unless a sanma reading is likelier; with none, it stays, and
-   :mod:`sanity` warns (a four-player set).
+   5m is the aka-5-man (``0m``) unless a sanma reading is likelier, or, in the hand, a 1m/9m
+   reading is listed (a plain 5-man read where the red aka-5-man would be read ``0m``); with
+   none, it stays, and :mod:`sanity` warns (a four-player set).
 3. **A pon/kan is one kind** (§23): the kind is chosen by a vote over every tile's readings
    (the product of their probabilities); a tile read as another kind takes the voted kind
    (its red five when that reading is likelier). An ankan's two face-up tiles alike.
@@ -192,12 +193,14 @@ def _ankan_ends_down(fx: _Fixer) -> None:
 
 
 def _no_middle_manzu(fx: _Fixer) -> None:
-    """§1: sanma has no 2m–8m. 5m → the aka-5-man unless a sanma reading is likelier. Two or
+    """§1: sanma has no 2m–8m. 5m → the aka-5-man unless a sanma reading is likelier or, in
+    the concealed hand or as the winning tile, a 1m/9m reading is listed. Two or
     more 2m–8m readings besides 5m mean a four-player set: those are left as read (and
     :mod:`sanity` warns)."""
     shown = fx.places.shown()
     if sum(fx.tiles[k].tile in MIDDLE_MAN - {"5m"} for k in shown) >= 2:
         return
+    hand = {*fx.places.row, *([fx.places.win] if fx.places.win is not None else [])}
     for k in shown:
         det = fx.tiles[k]
         if det.tile not in MIDDLE_MAN:
@@ -208,12 +211,26 @@ def _no_middle_manzu(fx: _Fixer) -> None:
         best = max(sanma, key=lambda tp: tp[1], default=None)
         if det.tile == "5m":
             aka = probs.get("5m", 0.0) + probs.get(AKA_MAN, 0.0)
+            terminal = _terminal_man(probs, full) if k in hand else None
             if best is not None and best[0] != AKA_MAN and best[1] > aka:
                 fx.set(k, best[0], "sanma has no 5m and this reading is likelier than 0m")
+            elif terminal is not None:
+                fx.set(k, terminal, "sanma has no 5m, and a plain 5-man read in the hand (no "
+                       "red seen, as the aka-5-man has) is likelier a misread 1m/9m")
             else:
                 fx.set(k, AKA_MAN, "sanma has no 5m: it is the aka-5-man", aka)
         elif best is not None and best[1] >= SWAP_MIN_ALT:
             fx.set(k, best[0], f"sanma has no {det.tile} (2m–8m are removed)")
+
+
+def _terminal_man(probs: dict[str, float], full: set[str]) -> str | None:
+    """The likelier of 1m and 9m among a tile's readings, at least ``SWAP_MIN_ALT`` likely and
+    not held four times already; None when neither is. (The aka-5-man is red: the classifier
+    reads it 0m when it sees the red; a plain 5m read in the hand was, on the dev renders,
+    a misread 9m each time: 950000, 950107, 950195, 970211, no true 0m read so.)"""
+    terminals = [(t, probs.get(t, 0.0)) for t in ("1m", "9m") if t not in full]
+    best = max(terminals, key=lambda tp: tp[1], default=None)
+    return best[0] if best is not None and best[1] >= SWAP_MIN_ALT else None
 
 
 # ----------------------------------------------------------------------------- steps 3–4

@@ -134,6 +134,17 @@ def test_rule_1_a_plain_5m_read_in_the_hand_with_a_9m_reading_is_a_misread_9m() 
     assert any("misread 1m/9m" in w and "check it" in w for w in layout.warnings)
 
 
+def test_rule_a4_a_5m_read_with_its_red_as_likely_as_a_9m_stays_the_aka_5man() -> None:
+    # the classifier saw some red (0m 0.2 against 9m 0.1): an aka-5-man read dimly, not a 9m
+    t = Table()
+    t.row("123p456p789s11z")
+    t.put("5m", "hand")
+    unsure(t, 0.6, ("0m", 0.2), ("9m", 0.1))
+    t.put("2z", "hand")
+    t.put("2z", "win", gap=0.6)
+    check(t, hand("0m123456p789s112z", "2z"), warnings=None)
+
+
 def test_no_middle_manzu_in_sanma_without_alternative_stays_with_a_four_player_warning() -> None:
     t = Table()
     t.row("123p456p789s11z")

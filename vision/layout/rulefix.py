@@ -224,13 +224,16 @@ def _no_middle_manzu(fx: _Fixer) -> None:
 
 
 def _terminal_man(probs: dict[str, float], full: set[str]) -> str | None:
-    """The likelier of 1m and 9m among a tile's readings, at least ``SWAP_MIN_ALT`` likely and
-    not held four times already; None when neither is. (The aka-5-man is red: the classifier
+    """The likelier of 1m and 9m among a tile's readings, at least ``SWAP_MIN_ALT`` likely, at
+    least as likely as the aka-5-man's own reading ``0m``, and not held four times already;
+    None when neither is. (The aka-5-man is red: the classifier
     reads it 0m when it sees the red; a plain 5m read in the hand was, on the dev renders,
     a misread 9m each time: 950000, 950107, 950195, 970211, no true 0m read so.)"""
     terminals = [(t, probs.get(t, 0.0)) for t in ("1m", "9m") if t not in full]
     best = max(terminals, key=lambda tp: tp[1], default=None)
-    return best[0] if best is not None and best[1] >= SWAP_MIN_ALT else None
+    if best is None or best[1] < max(SWAP_MIN_ALT, probs.get(AKA_MAN, 0.0)):
+        return None  # the red seen as likely as the terminal: the aka-5-man, read dimly
+    return best[0]
 
 
 # ----------------------------------------------------------------------------- steps 3–4

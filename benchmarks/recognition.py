@@ -341,8 +341,10 @@ def main(argv: list[str] | None = None) -> int:
           f"stronger one dropped below p {rec.double_inside_sure}")
     print(f"parts of one tile joined: {'on' if rec.join else 'off'}")
     print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
-          f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}")
-    for name in ("tile_detector.onnx", "tile_classifier.onnx"):
+          f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}; "
+          f"second opinion: "
+          + (f"below p {rec.classifier.second_below}" if rec.classifier.second else "off"))
+    for name in ("tile_detector.onnx", "tile_classifier.onnx", "tile_classifier_second.onnx"):
         p = Path(args.models or "models") / name
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")

@@ -110,6 +110,10 @@ def _session(path: Path, threads: int) -> object:
     opts.intra_op_num_threads = threads
     opts.inter_op_num_threads = 1
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # No busy-waiting between calls: a photo runs many small classifier calls, and an idle
+    # session's spinning threads take the cores from the session at work (latency photo: the
+    # classifiers' share 212 -> 169 ms with the second opinion, 167 -> 131 ms without).
+    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
 
 

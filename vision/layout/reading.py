@@ -706,11 +706,9 @@ def turned_rival_notes(
     """A warning when the best reading won only because a rival's row holds a tile shaped like
     a sideways one (:func:`_turned_in_row`): the rival ranked equal before it and higher
     after it (a longer row). Names the tiles to check."""
-    top = scores[best]
     lost = {
         k
-        for i, s in enumerate(scores)
-        if s[:TURN_RANK] == top[:TURN_RANK] and s[TURN_RANK + 1 :] > top[TURN_RANK + 1 :]
+        for i in _rivals(scores, best, TURN_RANK)
         for k in _turned_in_row(readings[i].row, geo)
         if k not in readings[best].row
     }
@@ -723,6 +721,17 @@ def turned_rival_notes(
     ]
 
 
+def _rivals(scores: list[tuple[float, ...]], best: int, rank: int) -> list[int]:
+    """The readings that ranked equal to the best one before score key ``rank`` and higher
+    after it: the best won on that key alone."""
+    top = scores[best]
+    return [
+        i
+        for i, s in enumerate(scores)
+        if s[:rank] == top[:rank] and s[rank + 1 :] > top[rank + 1 :]
+    ]
+
+
 def shape_rival_notes(
     readings: list[_Reading],
     scores: list[tuple[float, ...]],
@@ -732,13 +741,8 @@ def shape_rival_notes(
     """A warning when the best reading won only because its concealed tiles make a winning or
     tenpai shape and a rival's, ranked equal before that and higher after it (a longer row),
     do not (:func:`_in_shape`). Names the tiles the two rows disagree on."""
-    top, row = scores[best], set(readings[best].row)
-    rivals = [
-        readings[i]
-        for i, s in enumerate(scores)
-        if s[:SHAPE_RANK] == top[:SHAPE_RANK] and s[SHAPE_RANK + 1 :] > top[SHAPE_RANK + 1 :]
-    ]
-    differ = {k for r in rivals for k in set(r.row) ^ row}
+    row = set(readings[best].row)
+    differ = {k for i in _rivals(scores, best, SHAPE_RANK) for k in set(readings[i].row) ^ row}
     if not differ:
         return []
     named = " ".join(tiles[k].tile for k in sorted(differ))

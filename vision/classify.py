@@ -53,7 +53,7 @@ NOT_TILES = ("flower", "none")
 MARGIN = 0.04  # crops take this share of the box size around it
 WIDE_MARGINS: tuple[float, ...] = (0.22, 0.30)  # the looser second looks' margins
 WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser looks
-PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.0}  # logit offsets (module docstring)
+PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.5}  # logit offsets (module docstring)
 SECOND_BELOW = 0.7  # a reading less sure than this gets the second classifier's opinion
 SECOND_WEIGHT = 0.5  # ... with this weight in the average
 

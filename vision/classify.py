@@ -23,8 +23,12 @@ Prior shift: the plain 5-man's logit is lowered by ``PRIOR_SHIFT`` before the so
 has no plain 5-man (§A4: a 5-man on a sanma table is the aka-5-man, its own class ``0m``), and on
 a four-player set 5m is no likelier than the 3m and 7m beside it; yet the network leans to 5m
 when it meets manzu glyphs it did not learn (the askew HK 七萬 and 三萬 of hk-hands valid's
-IMG_27xx photos read 5m). Chosen on the odd-indexed half of hk-hands valid, confirmed on the
-even half, jp-upright held-out and renders (models/MODEL_CARD.md, "eleventh session").
+IMG_27xx photos read 5m). The aka-5-man and the red 5s are lowered too: a table holds one red
+five of a suit to three plain ones, while the training drew red fives far more often (rendered
+red fives 3×), and HK fives with red ink read red. Chosen on the odd-indexed half of hk-hands
+valid, confirmed on the even half, jp-upright held-out and renders (models/MODEL_CARD.md,
+"eleventh session", "twelfth session"; the red 5p's shift cost rendered red fives and is left
+out).
 
 Second opinion: a reading less sure than ``SECOND_BELOW`` is averaged (weight
 ``SECOND_WEIGHT``) with that of a second classifier, when one is given: the same network
@@ -53,7 +57,8 @@ NOT_TILES = ("flower", "none")
 MARGIN = 0.04  # crops take this share of the box size around it
 WIDE_MARGINS: tuple[float, ...] = (0.22, 0.30)  # the looser second looks' margins
 WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser looks
-PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.5}  # logit offsets (module docstring)
+# logit offsets (module docstring)
+PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.5, "0m": -1.0, "0s": -1.0}
 SECOND_BELOW = 0.7  # a reading less sure than this gets the second classifier's opinion
 SECOND_WEIGHT = 0.5  # ... with this weight in the average
 

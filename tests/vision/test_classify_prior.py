@@ -31,11 +31,19 @@ def _read(logits: dict[str, float], shift: dict[str, float] | None = None) -> st
     return TileClassifier(_Logits(logits), prior_shift=shift).classify([CROP])[0][0]
 
 
-def test_the_shipped_shift_lowers_only_the_plain_five_man() -> None:
-    assert set(PRIOR_SHIFT) == {"5m"} and PRIOR_SHIFT["5m"] < 0
+def test_the_shipped_shift_lowers_the_plain_five_man_most_and_two_red_fives() -> None:
+    assert set(PRIOR_SHIFT) == {"5m", "0m", "0s"}
+    assert PRIOR_SHIFT["5m"] < PRIOR_SHIFT["0m"] == PRIOR_SHIFT["0s"] < 0
     offsets = prior_offsets(PRIOR_SHIFT)
     assert offsets[CLASSES.index("5m")] == PRIOR_SHIFT["5m"]
-    assert np.count_nonzero(offsets) == 1
+    assert np.count_nonzero(offsets) == 3 and offsets[CLASSES.index("0p")] == 0
+
+
+def test_a_narrow_red_five_reading_goes_to_the_plain_five() -> None:
+    # a table holds one red five of a suit to three plain ones
+    assert _read({"0s": 8.0, "5s": 7.5}, shift={}) == "0s"
+    assert _read({"0s": 8.0, "5s": 7.5}) == "5s"
+    assert _read({"0s": 8.0, "5s": 6.0}) == "0s"  # a clear red five stays red
 
 
 def test_a_narrow_five_man_reading_goes_to_the_runner_up() -> None:

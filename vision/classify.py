@@ -99,6 +99,10 @@ def to_input(crops: Sequence[np.ndarray]) -> np.ndarray:
     return np.ascontiguousarray(arr[..., ::-1].transpose(0, 3, 1, 2))
 
 
+def _input_name(session: object) -> str:
+    return session.get_inputs()[0].name  # type: ignore[attr-defined]
+
+
 def softmax(logits: np.ndarray) -> np.ndarray:
     z = logits - logits.max(axis=1, keepdims=True)
     e = np.exp(z)
@@ -134,11 +138,13 @@ class TileClassifier:
         self.second = second
         self.second_below = second_below
         self.second_weight = second_weight
+        self.input_name = _input_name(session)
+        self.second_input = _input_name(second) if second is not None else ""
 
-    def _run(self, session: object, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """One network's class probabilities of ``crops`` (each also turned, with ``turn``)."""
+    def _run(self, session: object, name: str, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """One network's class probabilities of ``crops`` (each also turned, with ``turn``);
+        ``name``: its input's."""
         batch = list(crops) + ([c[::-1, ::-1] for c in crops] if self.turn else [])
-        name = session.get_inputs()[0].name  # type: ignore[attr-defined]
         (logits,) = session.run(None, {name: to_input(batch)})  # type: ignore[attr-defined]
         probs = softmax(np.asarray(logits, np.float32) + self.offsets)
         if self.turn:
@@ -147,7 +153,7 @@ class TileClassifier:
         return probs
 
     def _read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        return self._run(self.session, crops)
+        return self._run(self.session, self.input_name, crops)
 
     def _second_opinion(self, probs: np.ndarray, crops: Sequence[np.ndarray]) -> np.ndarray:
         """``probs`` with each row still unsure (below ``second_below``) averaged with the
@@ -156,7 +162,7 @@ class TileClassifier:
             return probs
         unsure = np.flatnonzero(probs.max(axis=1) < self.second_below)
         if len(unsure):
-            other = self._run(self.second, [crops[i] for i in unsure])
+            other = self._run(self.second, self.second_input, [crops[i] for i in unsure])
             w = self.second_weight
             probs[unsure] = (1.0 - w) * probs[unsure] + w * other
         return probs

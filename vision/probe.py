@@ -337,7 +337,7 @@ def added_tiles(
     pon's line (:func:`_beyond`), and no fifth of that kind (§1). The pipeline lays the photo
     out again with one of them added and keeps the reading only when the pon became that
     kakan and nothing else changed."""
-    pons = {_meld_kind(m) for m in melds if m.startswith("pon:")}
+    pons = {meld_kind(m) for m in melds if m.startswith("pon:")}
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
     out: list[TileDetection] = []
     for d in doubles:
@@ -556,7 +556,7 @@ def stacked_tiles(
     the photo (beyond it, as the player sees it) and the stacked probability times the called
     tile's confidence; never a fifth of its kind (§1). The pipeline keeps it only when the
     layout then reads that pon as its kakan and nothing else changed (:func:`kakan_probe`)."""
-    pons = {_meld_kind(m) for m in melds if m.startswith("pon:")}
+    pons = {meld_kind(m) for m in melds if m.startswith("pon:")}
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
     out: list[tuple[TileDetection, float]] = []
     for t in tiles:
@@ -592,11 +592,11 @@ def pon_to_kakan(
         return None
     if not (gone[0].startswith("pon:") and new[0].startswith("kakan:")):
         return None
-    if _meld_kind(gone[0]) != _meld_kind(new[0]):
+    if meld_kind(gone[0]) != meld_kind(new[0]):
         return None
     return gone[0], new[0]
 
 
-def _meld_kind(meld: str) -> str:
+def meld_kind(meld: str) -> str:
     """The kind of a meld's tiles: ``"pon:550p"`` → ``"5p"``."""
     return kind(unpack(meld.partition(":")[2])[0])

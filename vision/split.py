@@ -27,8 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face, kind, unpack
-from vision.probe import Box, Reading, fifth_of_a_kind, pon_to_kakan, short_by
+from vision.layout.notation import is_face, kind
+from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
 from vision.types import TileDetection
 
 PLAYER = ("hand", "win", "meld", "kita")  # the player's tiles (dora indicators are not)
@@ -171,7 +171,7 @@ def _all_seen(layout: Layout, kakan: str) -> bool:
     """The kakan's four tiles are all boxes of the layout's melds: a cut that only made a
     pair one beyond the other, leaving the kakan's fourth tile unseen, proves nothing (two
     touching upright tiles seen as one box, cut across, look like a called and added tile)."""
-    k = kind(unpack(kakan.partition(":")[2])[0])
+    k = meld_kind(kakan)
     return sum(t.group == "meld" and is_face(t.tile) and kind(t.tile) == k
                for t in layout.tiles) >= 4
 

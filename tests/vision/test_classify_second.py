@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from tests.vision.test_classify_prior import CROP, _Logits
-from vision.classify import CLASSES, SECOND_BELOW, SECOND_WEIGHT, TileClassifier
+from vision.classify import CLASSES, SECOND_BELOW, TileClassifier
 
 
 class _Counting(_Logits):
@@ -27,10 +27,6 @@ def _classifier(
 ) -> tuple[TileClassifier, _Counting]:
     other = _Counting(second)
     return TileClassifier(_Logits(first), prior_shift={}, second=other), other
-
-
-def test_the_shipped_setting_asks_only_for_unsure_readings_and_weighs_both_alike() -> None:
-    assert 0.5 < SECOND_BELOW < 0.9 and SECOND_WEIGHT == 0.5
 
 
 def test_an_unsure_reading_is_tipped_by_the_second_network() -> None:

@@ -14,7 +14,9 @@ warning so the player can check it (issue #4: a changed reading always carries a
 A hand of 13 tiles without a winning tile may be shown in tenpai, or its winning tile was
 missed: a few places past the row's right end, where a winning tile is set a little apart, are
 read too, and a sure reading that makes a winning hand (§1) is added as the winning tile
-(:func:`win_probe`).
+(:func:`win_probe`); when none does, a concealed tile may have been missed instead (the winning
+tile then laid into the row): a sure reading in or beside the row that makes the 14 tiles a
+winning shape is added (:func:`missed_probe`).
 
 Geometry only here (:func:`gap_boxes`, :func:`accept`, :func:`short_by`); the pipeline
 (``vision/pipeline.py``) cuts the crops and runs the classifier.
@@ -48,7 +50,7 @@ HOLE = 1.5  # a link this many pitches long (or more) leaves room for a tile
 MAX_HOLE = 3  # at most this many tiles probed in one hole
 ALONG = (0.5, 3.3)  # the row's line continues with a tile this far (× pitch) past an end
 ACROSS = 0.3  # ... this far (× tile height) off the line
-SIZE = 1.35  # ... whose size (√area) is within this factor of the row's
+SIZE = 1.35  # ... whose size (√area) is within this factor of the row's end tiles'
 GROUPS = ("hand", "win", "meld", "kita", "dora")  # the player's tiles, counted for §1's limit
 # A hand short by more tiles than this, counting the tiles found further along its row's line,
 # is no hand with a tile missed but part of a hand, a heap or discards (real held-out photos:
@@ -103,18 +105,18 @@ def _extend(
     chain: list[int], tiles: Sequence[TileDetection], pitch: float, forward: bool, angle: int
 ) -> list[int]:
     """Tiles further along the row's line past one end (turned as the row's tiles are reported,
-    ``angle``; face up, of the row's size, not in a meld or kita): the rest of a row a hole cut
-    in two."""
+    ``angle``; face up, of the size of the tiles at that end, not in a meld or kita): the rest
+    of a row a hole cut in two."""
     chain = list(chain)
-    size = float(np.median([_scale(tiles[k]) for k in chain]))
     free = [
         k
         for k, t in enumerate(tiles)
         if t.group in ("other", "win") and t.angle == angle and readable(t)
-        and 1 / SIZE < _scale(t) / size < SIZE
     ]
     while len(chain) < 14:
         end, prev = (chain[-1], chain[-2]) if forward else (chain[0], chain[1])
+        # the size of the tiles at this end: perspective shrinks a row's far end
+        size = float(np.median([_scale(tiles[k]) for k in (chain[-3:] if forward else chain[:3])]))
         u = _centre(tiles[end]) - _centre(tiles[prev])
         u = u / max(float(np.linalg.norm(u)), 1e-6)
         v = np.array([-u[1], u[0]])
@@ -126,6 +128,7 @@ def _extend(
             r = _centre(tiles[k]) - _centre(tiles[end])
             along, across = float(r @ u), float(r @ v)
             near = ALONG[0] * pitch < along < ALONG[1] * pitch and abs(across) < ACROSS * height
+            near = near and 1 / SIZE < _scale(tiles[k]) / size < SIZE
             if near and (best is None or along < best[0]):
                 best = (along, k)
         if best is None:
@@ -463,11 +466,10 @@ def win_probe(
     and the photo laid out again; kept only when it became the winning tile and nothing else
     changed. ``tiles`` and ``layout`` themselves otherwise."""
     places = win_boxes(layout.tiles, size)
-    if not places:
-        return tiles, layout
-    found = accept_win(places, read([(p.box, False) for p in places]), layout.hand)
+    found = accept_win(places, read([(p.box, False) for p in places]), layout.hand) if (
+        places) else None
     if found is None:
-        return tiles, layout
+        return missed_probe(tiles, layout, size, read)
     det, note = found
     dets = [*tiles, det]
     again = reconstruct(dets, image_size=size)
@@ -475,6 +477,45 @@ def win_probe(
     if again.hand.get("win") != det.tile or rest != {
         k: v for k, v in layout.hand.items() if k != "win"
     }:
+        return tiles, layout
+    return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
+
+
+def missed_probe(
+    tiles: list[TileDetection],
+    layout: Layout,
+    size: tuple[int, int],
+    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
+) -> tuple[list[TileDetection], Layout]:
+    """A hand of 13 tiles read without a winning tile, none found past its end
+    (:func:`win_probe`): a concealed tile may have been missed instead, its winning tile
+    then taken into the row (laid touching it, or barely apart). The places in and beside the
+    row (:func:`gap_boxes`) are read, and a tile read surely there (:func:`accept`) is added
+    only when the 14 tiles make a winning shape (§1: a photo of 14 tiles shows a won hand;
+    a hand in tenpai at a draw has no tile there, and a tile that completes it by chance is
+    unlikely). Kept when the photo laid out again takes it into the row and reads a won hand
+    with nothing else changed but the winning tile; ``tiles`` and ``layout`` otherwise."""
+    held = [kind(as_sanma(t)) for t in unpack(str(layout.hand.get("hand") or ""))]
+    places = gap_boxes(layout.tiles, size, 1)
+    if not places:
+        return tiles, layout
+    readings = read([(p.box, p.angle == 90) for p in places])
+    fits = [
+        i for i, (tile, _, _) in enumerate(readings)
+        if is_face(tile) and complete([*held, kind(as_sanma(tile))])
+    ]
+    found = accept([places[i] for i in fits], [readings[i] for i in fits], layout.tiles, 1)
+    if not found:
+        return tiles, layout
+    det, note = found[0]
+    dets = [*tiles, det]
+    again = reconstruct(dets, image_size=size)
+    if not _only_filled(again, found) or again.hand.get("win") is None:
+        return tiles, layout
+    if any(again.hand.get(k) != layout.hand.get(k) for k in ("melds", "kita", "kita_aka")):
+        return tiles, layout
+    won = [kind(as_sanma(t)) for t in unpack(str(again.hand.get("hand") or ""))]
+    if not complete([*won, kind(as_sanma(str(again.hand["win"])))]):
         return tiles, layout
     return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
 

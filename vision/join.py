@@ -22,6 +22,12 @@ tiles (renders: a 6s and a 7s, a 3m and a 6m), and a pair (§1) must never becom
 Chosen on the odd-indexed half of hk-hands valid, checked on the even half, jp-upright and
 renders (sixth session; the numbers are in the commit that added it). Geometry and acceptance
 only here; the pipeline (``vision/pipeline.py``) cuts and classifies the crops.
+
+After the first layout, a called tile seen as two halves (a sideways 4p as two upright 2p: the
+rules above keep two sure, alike parts apart) is looked at again with the layout's help
+(:func:`join_halves`, run by the split probe): two parts right of the row whose joint box is
+shaped like a sideways tile are read turned, and joined when the joint tile becomes the called
+tile of a set of its kind and the hand comes out better.
 """
 
 from __future__ import annotations
@@ -33,7 +39,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from vision.detect import covered, iou
-from vision.probe import Box, Reading
+from vision.layout import Layout, reconstruct
+from vision.layout.notation import as_sanma, kind
+from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, short_by
 from vision.types import TileDetection
 
 PART_SIZE = 0.9  # each part's area at most this × the photo's median tile area
@@ -119,3 +127,72 @@ def join_parts(
         joined.append(TileDetection(tile, whole, angle, round(p, 4), "other", alternatives))
     kept = [t for k, t in enumerate(tiles) if k not in used]
     return kept + joined, joined
+
+
+# A called tile seen as two halves (a sideways 4p as two 2p, each half an upright-shaped box):
+# after a first layout, two part-boxes right of the row whose joint box is shaped like a
+# sideways tile (its width over height at least HALVES_SHAPE × the row's upright tiles') are
+# read again as one tile turned sideways (dev renders 650136, 950050: two 2p 0.94–0.98 of a
+# sideways 4p read 4p 0.97 turned; read upright the joint crop is unsure).
+HALVES_SHAPE = 1.4
+HALVES_SURE = 0.9  # the joint crop read turned as a riichi tile at least this likely
+HALVES_GROUPS = ("meld", "other")  # where a called tile's halves may have been placed
+
+
+def _aspect(box: Box) -> float:
+    return max(box[2] - box[0], 1e-6) / max(box[3] - box[1], 1e-6)
+
+
+def halves_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
+    """Pairs of part-boxes (:func:`part_pairs`) right of a layout's row, neither in the
+    concealed row nor the winning tile, whose joint box is shaped like a sideways tile."""
+    row = [t for t in tiles if t.group == "hand"]
+    if not row:
+        return []
+    upright = float(np.median([_aspect(t.box) for t in row]))
+    return [
+        (i, j, whole)
+        for i, j, whole in part_pairs(tiles)
+        if tiles[i].group in HALVES_GROUPS and tiles[j].group in HALVES_GROUPS
+        and _aspect(whole) >= HALVES_SHAPE * upright
+    ]
+
+
+def join_halves(
+    tiles: list[TileDetection],
+    layout: Layout,
+    size: tuple[int, int],
+    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
+) -> tuple[list[TileDetection], Layout]:
+    """A called tile seen as two halves, after a first ``layout`` of the detections ``tiles``
+    (in their order): each pair of :func:`halves_pairs` is read turned sideways; the first
+    read surely (``HALVES_SURE``) whose layout, with the joint tile in the parts' place, takes
+    it into a new meld of its kind, holds no kind five times (§1) and is better (the hand
+    nearer its count, §1, or as near with fewer things to check) is kept, with a warning
+    naming it. ``tiles`` and ``layout`` unchanged otherwise."""
+    pairs = halves_pairs(layout.tiles)
+    if not pairs:
+        return tiles, layout
+    readings = read([(whole, True) for _, _, whole in pairs])
+    for (i, j, whole), (tile, p, alternatives) in zip(pairs, readings, strict=True):
+        if tile in NOT_JOINED or tile == "back" or p < HALVES_SURE:
+            continue
+        joint = TileDetection(tile, whole, 90, round(p, 4), "other", alternatives)
+        dets = [t for k, t in enumerate(tiles) if k not in (i, j)] + [joint]
+        again = reconstruct(dets, image_size=size)
+        if again.tiles[-1].group != "meld" or fifth_of_a_kind(again.hand):
+            continue
+        was_melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
+        now = [str(m) for m in again.hand.get("melds") or []]  # type: ignore[attr-defined]
+        new = [m for m in now if m not in was_melds]
+        if not new or any(meld_kind(m) != kind(as_sanma(tile)) for m in new):
+            continue  # the joint tile must be the called tile of a set of its own kind
+        short, was = short_by(again.hand), short_by(layout.hand)
+        if short > was or (short == was and len(again.warnings) >= len(layout.warnings)):
+            continue
+        note = (
+            f"two boxes ({tiles[i].tile} and {tiles[j].tile}) lie where one sideways tile "
+            f"lies: read together turned, they read {tile} ({p:.2f}), a called tile; check it"
+        )
+        return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
+    return tiles, layout

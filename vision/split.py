@@ -11,7 +11,9 @@ riichi tiles (``SPLIT_SURE``) and the layout comes out better: the hand nearer i
 with both halves in its concealed part and no new meld, or a pon turned into the kakan
 of its kind with the rest unchanged (§23, and only for a box deep enough across the row for two,
 ``KAKAN_ACROSS``, with all four of the kakan's tiles boxes); never a kind held five times (§1).
-Each cut kept is named in a warning (issue #4: a changed reading always carries one).
+Each cut kept is named in a warning (issue #4: a changed reading always carries one). Before
+the cuts, two boxes on the halves of one called tile are joined (the inverse look,
+``vision.join.join_halves``).
 
 Geometry and acceptance only here; the pipeline (``vision/pipeline.py``) cuts and classifies
 the crops.
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.join import join_halves
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import is_face, kind
 from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
@@ -187,6 +190,7 @@ def split_probe(
     whose halves both read surely and whose layout is :func:`improves` replaces its box by the
     two halves: returns the detections and the layout (led by a warning naming the cut), or
     ``tiles`` and ``layout`` unchanged."""
+    tiles, layout = join_halves(tiles, layout, size, read)
     cuts = cut_boxes(layout.tiles)
     if not cuts:
         return tiles, layout

@@ -1,0 +1,73 @@
+"""vision/join.py ``join_halves``: a called tile seen as two halves (a sideways 4p as two
+upright 2p boxes) is read again turned, as one tile, when the layout comes out better."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tests.vision.test_layout import Table
+from vision.join import halves_pairs, join_halves
+from vision.probe import Box, Reading, short_by
+from vision.split import split_probe
+from vision.types import TileDetection
+
+SIZE = (1600, 1200)
+
+
+def _pon_with_split_called_tile() -> tuple[Table, TileDetection]:
+    """A won hand of 10 concealed tiles, its winning tile and a pon of 4p whose sideways tile
+    the detector reported as its two halves, upright boxes each read 2p surely."""
+    t = Table()
+    t.row("123p456s789s1z")
+    t.put("1z", "win", gap=0.5)
+    t.put("4p", "meld", gap=1.5)
+    t.put("4p", "meld")
+    called = t.put("4p", "meld", sideways=True)
+    t.tiles.pop()
+    x1, y1, x2, y2 = called.box
+    mid = (x1 + x2) / 2
+    t.tiles += [TileDetection("2p", (x1, y1, mid + 2, y2), 0, 0.95),
+                TileDetection("2p", (mid - 2, y1, x2, y2), 0, 0.94)]
+    return t, called
+
+
+def _reader(called: TileDetection, tile: str, p: float) -> object:
+    def read(cuts: list[tuple[Box, bool]]) -> list[Reading]:
+        out: list[Reading] = []
+        for box, sideways in cuts:
+            cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            on = called.box[0] < cx < called.box[2] and called.box[1] < cy < called.box[3]
+            out.append((tile, p, ()) if on and sideways else ("none", 0.9, ()))
+        return out
+
+    return read
+
+
+def test_a_called_tile_seen_as_two_halves_is_read_turned_as_one() -> None:
+    t, called = _pon_with_split_called_tile()
+    first = t.read()
+    assert first.hand["melds"] == [] and short_by(first.hand) == 3
+    assert len(halves_pairs(first.tiles)) == 1
+    dets, lay = join_halves(t.tiles, first, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
+    assert lay.hand["melds"] == ["pon:444p"] and lay.hand["hand"] == "123p456789s1z"
+    assert dets[-1].tile == "4p" and dets[-1].angle == 90 and len(dets) == len(t.tiles) - 1
+    assert "2p" in lay.warnings[0] and "4p" in lay.warnings[0]
+    # the split probe looks for it too (the pipeline's second looks)
+    assert split_probe(t.tiles, first, SIZE, _reader(called, "4p", 0.97))[1].hand == lay.hand  # type: ignore[arg-type]
+
+
+def test_halves_read_unsure_turned_or_making_no_better_hand_stay() -> None:
+    t, called = _pon_with_split_called_tile()
+    first = t.read()
+    unsure = join_halves(t.tiles, first, SIZE, _reader(called, "4p", 0.6))  # type: ignore[arg-type]
+    assert unsure == (t.tiles, first)
+    # read as a tile of another kind: no pon, the hand no nearer its count
+    other = join_halves(t.tiles, first, SIZE, _reader(called, "7s", 0.97))  # type: ignore[arg-type]
+    assert other == (t.tiles, first)
+
+
+def test_two_upright_tiles_of_the_row_are_no_halves() -> None:
+    t, _ = _pon_with_split_called_tile()
+    first = t.read()
+    row = [replace(d, group="hand") for d in first.tiles]
+    assert halves_pairs(row) == []

@@ -36,6 +36,7 @@ from vision.decode import decode
 from vision.detect import (
     HEAT_THRESHOLD,
     SQUASHES,
+    STACKED_PROB,
     STACKED_WARN,
     RawBox,
     TileDetector,
@@ -47,9 +48,11 @@ from vision.detect import (
 from vision.detect import decode as decode_heat
 from vision.join import join_parts
 from vision.layout import Layout, reconstruct
-from vision.probe import Box, Reading, gap_probe, kakan_probe
+from vision.layout.notation import is_face, kind
+from vision.probe import Box, Reading, gap_probe, kakan_probe, meld_kind
 from vision.refill import refill_probe
 from vision.split import split_probe
+from vision.stacked import STACK_MODEL, StackClassifier
 from vision.types import TileDetection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
@@ -57,6 +60,12 @@ DETECTOR = "tile_detector.onnx"
 CLASSIFIER = "tile_classifier.onnx"
 # The second opinion on unsure readings (vision/classify.py), used when the folder has it.
 SECOND_CLASSIFIER = "tile_classifier_second.onnx"
+# A pon's called tile with a kakan's added tile lying on it (vision/stacked.py), asked when the
+# folder has the model: from STACK_SURE the pon is tried as its kakan (vision/probe.py
+# kakan_probe), from STACK_WARN it only gets a warning. Chosen on dev renders (650000+, 950000+;
+# models/stack_classifier.md).
+STACK_SURE = 0.5
+STACK_WARN = 0.3
 SIDEWAYS_PROB = 0.5
 # A detection whose best tile class is weaker than this is dropped. Low on purpose: an unsure
 # tile reported (low confidence, with its alternatives for the layout's rule-aware reading and
@@ -164,6 +173,8 @@ class Recognizer:
             _session(models / CLASSIFIER, threads), TURN,
             second=_session(second, threads) if second.is_file() else None,
         )
+        stack = models / STACK_MODEL
+        self.stack = StackClassifier(_session(stack, threads)) if stack.is_file() else None
 
     def tiles(self, image: np.ndarray, scale: float = 1.0) -> tuple[list[TileDetection], int]:
         """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
@@ -253,6 +264,19 @@ class Recognizer:
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
                 for h in self._hot(likely)]
 
+    def called_stacked(self, image: np.ndarray, scale: float, layout: Layout
+                       ) -> list[tuple[Box, float]]:
+        """The called tiles of ``layout``'s pons that the stacked-tile network
+        (vision/stacked.py) calls at least ``STACK_WARN`` likely to carry a kakan's added tile:
+        their boxes (photo pixels) with that probability."""
+        assert self.stack is not None
+        pons = {meld_kind(str(m)) for m in layout.hand.get("melds") or []  # type: ignore[attr-defined]
+                if str(m).startswith("pon:")}
+        called = [t.box for t in layout.tiles if t.group == "meld" and t.angle == 90
+                  and is_face(t.tile) and kind(t.tile) in pons]
+        probs = self.stack.probabilities(image, called, scale)
+        return [(box, p) for box, p in zip(called, probs, strict=True) if p >= STACK_WARN]
+
     def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
         ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
@@ -311,8 +335,10 @@ class Recognizer:
         if self.probe:
             tiles, layout = self.probed(image, scale, tiles, layout, size)
             tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
-            layout = kakan_probe(tiles, layout, self.doubles(named, scale), size,
-                                 self.stacked(named, scale))
+            stacks, sure = self.stacked(named, scale), STACKED_PROB
+            if self.stack is not None:
+                stacks, sure = self.called_stacked(image, scale, layout), STACK_SURE
+            layout = kakan_probe(tiles, layout, self.doubles(named, scale), size, stacks, sure)
         warnings.extend(layout.warnings)
         return {
             "tiles": [t.to_json() for t in layout.tiles],

@@ -1,0 +1,108 @@
+"""The stacked-tile crop classifier (vision/stacked.py) and how the pipeline asks it (§23)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from tests.vision.test_layout import Table
+from vision.layout import reconstruct
+from vision.pipeline import STACK_SURE, STACK_WARN, Recognizer
+from vision.stacked import MARGIN, SIZE, StackClassifier, as_input, cut_stack
+
+
+class _Input:
+    name = "crops"
+
+
+class FakeSession:
+    """An onnxruntime-like session: remembers its inputs, answers ``answer(x)``."""
+
+    def __init__(self, answer: Any) -> None:
+        self.answer = answer
+        self.calls: list[np.ndarray] = []
+
+    def get_inputs(self) -> list[_Input]:
+        return [_Input()]
+
+    def run(self, _outputs: object, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        x = feeds["crops"]
+        self.calls.append(x)
+        return [self.answer(x)]
+
+
+def test_the_crop_holds_the_box_and_a_margin_around_it_unturned() -> None:
+    image = np.zeros((300, 400, 3), np.uint8)
+    image[100:200, 100:200] = (0, 0, 255)  # the box: red
+    image[200:240, 100:200] = (0, 255, 0)  # below it (the near side): green
+    crop = cut_stack(image, (100, 100, 200, 200))
+    assert crop.shape == (SIZE, SIZE, 3) and crop.dtype == np.uint8
+    inner = round(SIZE * MARGIN / (1 + 2 * MARGIN))  # where the box starts in the crop
+    mid = SIZE // 2
+    assert tuple(crop[mid, mid]) == (0, 0, 255)
+    assert tuple(crop[SIZE - inner // 2, mid]) == (0, 255, 0)  # below stays below
+    assert tuple(crop[inner // 2, mid]) == (0, 0, 0)
+
+
+def test_the_crop_of_a_box_at_the_photo_edge_repeats_the_border_and_scales() -> None:
+    image = np.full((100, 100, 3), 7, np.uint8)
+    crop = cut_stack(image, (0, 0, 50, 50), scale=2.0)  # photo box × 2 = the whole image
+    assert crop.shape == (SIZE, SIZE, 3) and (crop == 7).all()
+
+
+def test_the_network_input_is_centred_channels_first() -> None:
+    x = as_input([np.full((SIZE, SIZE, 3), 255, np.uint8), np.zeros((SIZE, SIZE, 3), np.uint8)])
+    assert x.shape == (2, 3, SIZE, SIZE) and x.dtype == np.float32
+    assert x[0].min() == pytest.approx(0.5) and x[1].max() == pytest.approx(-0.5)
+
+
+def test_one_batched_call_per_photo_and_none_without_boxes() -> None:
+    session = FakeSession(lambda x: np.full((len(x), 1), 0.25, np.float32))
+    stack = StackClassifier(session)
+    image = np.zeros((200, 200, 3), np.uint8)
+    assert stack.probabilities(image, []) == []
+    assert session.calls == []
+    assert stack.probabilities(image, [(10, 10, 50, 50), (60, 60, 90, 90)]) == [0.25, 0.25]
+    assert len(session.calls) == 1 and session.calls[0].shape == (2, 3, SIZE, SIZE)
+
+
+def _table() -> Table:
+    """A hand with a pon of 6s, a minkan of 3p and a concealed row."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6s", "meld", gap=0.7)
+    t.put("6s", "meld", sideways=True)
+    t.put("6s", "meld")
+    t.put("3p", "meld", gap=0.7)
+    t.put("3p", "meld", sideways=True)
+    t.put("3p", "meld")
+    t.put("3p", "meld")
+    return t
+
+
+def _recognizer(answer: Any) -> tuple[Recognizer, FakeSession]:
+    rec = Recognizer.__new__(Recognizer)  # no models: only the stacked-tile network is asked
+    session = FakeSession(answer)
+    rec.stack = StackClassifier(session)
+    return rec, session
+
+
+def test_rule_23_only_the_called_tiles_of_pons_are_asked() -> None:
+    layout = reconstruct(_table().tiles, (1600, 1200))
+    assert sorted(layout.hand["melds"]) == ["minkan:3333p", "pon:666s"]
+    rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.9, np.float32))
+    found = rec.called_stacked(np.zeros((1200, 1600, 3), np.uint8), 1.0, layout)
+    called = next(d for d in layout.tiles if d.tile == "6s" and d.angle == 90)
+    assert found == [(called.box, pytest.approx(0.9))]
+    assert session.calls[0].shape[0] == 1  # the minkan's called tile was not asked
+
+
+def test_rule_23_an_unlikely_stack_is_no_candidate() -> None:
+    layout = reconstruct(_table().tiles, (1600, 1200))
+    low = STACK_WARN / 2
+    rec, _ = _recognizer(lambda x: np.full((len(x), 1), low, np.float32))
+    assert rec.called_stacked(np.zeros((1200, 1600, 3), np.uint8), 1.0, layout) == []
+    assert STACK_WARN < STACK_SURE

@@ -47,6 +47,7 @@ class Placed:
     half: float  # half its extent along the row
     a: float  # its short side
     off: float = 0.0  # offset across the row's line, × a
+    raised: bool = False  # lies beyond the line (where a kakan's added tile lies), not on it
 
 
 # A tile right of the row is one of the player's when its √area is within these shares of the
@@ -100,7 +101,7 @@ def _right_groups(
         dn = p.n - ref - (side_shift if sideways else 0.0)
         across = sa if sideways else frame.b
         if -1.7 * sa < dn < -0.5 * (sa if sideways else across):
-            raised.append(replace(p, off=dn / p.a))
+            raised.append(replace(p, off=dn / p.a, raised=True))
             continue
         if abs(dn) > 0.5 * across:
             continue
@@ -122,7 +123,31 @@ def _right_groups(
             if any(_added_on(p, q, tiles) for q in group):
                 group.append(p)
                 break
+        else:
+            for _, group in groups:
+                if _added_beside(p, group, tiles):
+                    group.append(p)
+                    break
     return _split_loose(groups, tiles)
+
+
+def _added_beside(p: Placed, group: list[Placed], tiles: list[TileDetection]) -> bool:
+    """``p``, a sideways tile lying beyond the line, is the added tile of a kakan whose called
+    tile (under it) went unseen (§23): its slot adjoins an end of a group of upright tiles
+    (at most ``GROUP_GAP`` × a apart along the row, as a set's tiles touch), at least two of
+    them and all read as its kind (a north may be a kita laid above the melds, §A5)."""
+    det = tiles[p.index]
+    if det.angle != 90 or not readable(det) or is_north(det.tile):
+        return False
+    dets = [tiles[q.index] for q in group]
+    if len(group) < 2 or any(d.angle == 90 or not readable(d) for d in dets):
+        return False
+    if any(kind(d.tile) != kind(det.tile) for d in dets):
+        return False
+    start = min(q.t - q.half for q in group)
+    end = max(q.t + q.half for q in group)
+    gap = max(start - (p.t + p.half), (p.t - p.half) - end)
+    return -GROUP_GAP * p.a < gap <= GROUP_GAP * p.a
 
 
 def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:

@@ -10,7 +10,7 @@ from vision.detect import iou
 from vision.layout.grouping import Placed, one_beyond, share_slot
 from vision.layout.notation import AKA_MAN, NORTH, as_sanma, back_like, kind, mpsz, readable
 from vision.layout.rulefix import may_share_kind, vote_kind
-from vision.layout.tolerances import SWAP_MIN_ALT, TWO_IN_ONE
+from vision.layout.tolerances import BEYOND, SWAP_MIN_ALT, TWO_IN_ONE
 from vision.types import TileDetection
 
 
@@ -18,7 +18,12 @@ def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
     """``kind:XXXX`` from the tiles seen (red fives and the aka-5-man kept as read), padded
     with the plain kind where a tile is unseen."""
     seen = [as_sanma(f) for f in faces][:size]
-    tiles = seen + [kind(faces[0])] * (size - len(seen))
+    pad = kind(faces[0])
+    if pad in ("5p", "5s") and sum(f == "0" + pad[1] for f in seen) >= 2 and pad not in seen:
+        # two red fives of one suit: the aka-5-man option, under which all four are red (the
+        # base rule has one, RULES.md "Tiles"); an unseen tile of the set is red too
+        pad = "0" + pad[1]
+    tiles = seen + [pad] * (size - len(seen))
     return f"{kind_name}:{mpsz(tiles)}"
 
 
@@ -112,6 +117,26 @@ def _read_group(
         if kinds[main] < 2:
             return None  # no two tiles of one kind: someone else's discards, not a set
         if len(group) == 3:
+            if len(sideways) == 1 and sideways[0].raised and kinds[main] == 3:
+                # §23: the one sideways tile lies beyond the set's line, where a kakan's
+                # added tile lies on its called tile: the called tile under it went unseen
+                kakan = _meld_string("kakan", faces_main, 4)
+                warnings.append(
+                    f"the sideways {main} of {' '.join(ids)} lies beyond the set's line, as a "
+                    f"kakan's added tile does (§23): read as {kakan}, its called tile under it "
+                    "not seen; check it"
+                )
+                return kakan
+            if _called_and_added(sideways, tiles, main):
+                # §23: a pon shows one sideways tile; two of its kind, one lying beyond the
+                # other, are a kakan's called and added tiles: its fourth tile went unseen
+                kakan = _meld_string("kakan", faces_main, 4)
+                warnings.append(
+                    f"the called set {' '.join(ids)} shows two sideways {main}, one beyond the "
+                    f"other (a kakan's called and added tiles, §23): read as {kakan}, its "
+                    "fourth tile not seen; check it"
+                )
+                return kakan
             return _meld_string("pon", faces_main, 3)
         if len(group) == 4:
             # Two tiles in one slot along the row, one on or beyond the other: a kakan's called
@@ -163,6 +188,17 @@ def _read_group(
         )
         return _meld_string(name, faces_main, len(group))
     return None
+
+
+def _called_and_added(sideways: list[Placed], tiles: list[TileDetection], main: str) -> bool:
+    """Two sideways tiles read as the set's kind ``main`` in one slot along the row, one lying
+    clearly beyond the other across it (``BEYOND``; one tile seen twice lies in place): a
+    kakan's called tile and its added tile (§23)."""
+    if len(sideways) != 2 or main == NORTH:
+        return False
+    p, q = sideways
+    alike = all(kind(tiles[x.index].tile) == main for x in sideways)
+    return alike and share_slot(p, q) and abs(p.off - q.off) > BEYOND
 
 
 def _seen_twice(group: list[Placed], tiles: list[TileDetection], main: str) -> bool:

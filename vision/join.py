@@ -41,7 +41,7 @@ import numpy as np
 from vision.detect import covered, iou
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import as_sanma, kind
-from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, short_by
+from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
 from vision.types import TileDetection
 
 PART_SIZE = 0.9  # each part's area at most this × the photo's median tile area
@@ -168,7 +168,8 @@ def join_halves(
     (in their order): each pair of :func:`halves_pairs` is read turned sideways; the first
     read surely (``HALVES_SURE``) whose layout, with the joint tile in the parts' place, takes
     it into a new meld of its kind, holds no kind five times (§1) and is better (the hand
-    nearer its count, §1, or as near with fewer things to check) is kept, with a warning
+    nearer its count, §1, or as near with fewer things to check or a pon become its kakan,
+    §23) is kept, with a warning
     naming it. ``tiles`` and ``layout`` unchanged otherwise."""
     pairs = halves_pairs(layout.tiles)
     if not pairs:
@@ -188,7 +189,11 @@ def join_halves(
         if not new or any(meld_kind(m) != kind(as_sanma(tile)) for m in new):
             continue  # the joint tile must be the called tile of a set of its own kind
         short, was = short_by(again.hand), short_by(layout.hand)
-        if short > was or (short == was and len(again.warnings) >= len(layout.warnings)):
+        # as near its count: better with fewer things to check, or a pon become the kakan of
+        # its kind, the tile beyond the joint one its added tile (§23), the rest unchanged
+        kakan = pon_to_kakan(layout.hand, again.hand) is not None
+        if short > was or (short == was and not kakan
+                           and len(again.warnings) >= len(layout.warnings)):
             continue
         note = (
             f"two boxes ({tiles[i].tile} and {tiles[j].tile}) lie where one sideways tile "

@@ -71,3 +71,20 @@ def test_two_upright_tiles_of_the_row_are_no_halves() -> None:
     first = t.read()
     row = [replace(d, group="hand") for d in first.tiles]
     assert halves_pairs(row) == []
+
+
+def test_rule_23_halves_of_a_kakans_called_tile_make_the_pon_its_kakan() -> None:
+    """The called 4p of a kakan seen as two halves (2p, and 4p unsure), its added 4p lying
+    beyond it: first read as a pon guessed from two 4p (§1 counts), then, joined, as the
+    kakan, the hand as near its count as before; taken even when the kakan reading has more
+    to check than the first (dev 950050: its added tile read 2p 0.46, the vote said)."""
+    t, called = _pon_with_split_called_tile()
+    x1, y1, x2, y2 = called.box
+    depth = y2 - y1
+    t.tiles[-1] = replace(t.tiles[-1], tile="4p", confidence=0.55)  # one half read 4p, unsure
+    t.tiles.append(TileDetection("4p", (x1, y1 - depth, x2, y2 - depth), 90, 0.9))
+    first = t.read()
+    assert first.hand["melds"] == ["pon:444p"]
+    quiet = replace(first, warnings=[])  # nothing to check in the first reading
+    _, lay = join_halves(t.tiles, quiet, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
+    assert lay.hand["melds"] == ["kakan:4444p"] and lay.hand["hand"] == first.hand["hand"]

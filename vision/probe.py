@@ -376,7 +376,8 @@ def gap_probe(
     ``read`` (the classifier on crops cut there: box, sideways), the tiles :func:`accept`
     takes are added to the detections ``tiles``, and the photo is laid out again. The new
     layout (its warnings led by one per probed tile) is kept only when the hand comes nearer
-    its count. Returns the detections (with the tiles kept added, so that later looks lay out
+    its count; while it stays short, the kept layout is looked at again (its new row ends and
+    links give new places). Returns the detections (with the tiles kept added, so that later looks lay out
     what this one kept) and the layout; ``tiles`` and ``layout`` themselves when nothing was
     kept."""
     need = short_by(layout.hand)
@@ -392,7 +393,12 @@ def gap_probe(
     again = reconstruct(dets, image_size=size)
     if short_by(again.hand) >= need or not _only_filled(again, found):
         return tiles, layout
-    return dets, Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
+    kept = Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
+    if short_by(again.hand):
+        # still short: the tiles found close holes the row's new ends or links open again
+        # (a hole of two tiles read one at a time); each look must bring the hand nearer
+        return gap_probe(dets, kept, size, read)
+    return dets, kept
 
 
 # Past the row's right end, a winning tile set a little apart (§1) lies this many local pitches

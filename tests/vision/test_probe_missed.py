@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.vision.test_layout import Table
 from vision.layout import reconstruct
-from vision.probe import Reading, gap_boxes, gap_probe
+from vision.probe import Reading, gap_boxes, gap_probe, short_by
 from vision.types import TileDetection
 
 W, H, PITCH = 40.0, 54.0, 42.0
@@ -68,3 +68,28 @@ def test_rule_1_a_tile_read_there_that_makes_no_won_hand_is_left_out() -> None:
     first = reconstruct(t.tiles, (1600, 1200))
     dets, lay = gap_probe(t.tiles, first, (1600, 1200), _reader(gone, "9p"))  # type: ignore[arg-type]
     assert dets == t.tiles and lay is first
+
+
+def test_rule_1_a_hand_still_short_after_a_look_is_looked_at_again() -> None:
+    """The row's first two tiles missed: a look finds the one a pitch past the row's end, and
+    only the layout it kept puts the next place a pitch further. The probe looks again while
+    the hand is short, each look bringing it nearer its count (§1)."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    gone = [t.tiles.pop(0), t.tiles.pop(0)]  # the 1p and the 2p: no boxes
+    first = reconstruct(t.tiles, (1600, 1200))
+    assert short_by(first.hand) == 2
+    looks: list[int] = []
+
+    def read(cuts: list[tuple[tuple[float, float, float, float], bool]]) -> list[Reading]:
+        looks.append(len(cuts))
+        out: list[Reading] = []
+        for box, _ in cuts:
+            hit = [g for g in gone if _hits(box, g)]
+            out.append((hit[0].tile, 0.9, ()) if hit else ("none", 0.9, ()))
+        return out
+
+    dets, lay = gap_probe(t.tiles, first, (1600, 1200), read)  # type: ignore[arg-type]
+    assert len(looks) == 2 and len(dets) == len(t.tiles) + 2
+    assert lay.hand["hand"] == "123456p789s1122z" and lay.hand["win"] == "2z"

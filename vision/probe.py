@@ -377,9 +377,9 @@ def gap_probe(
     takes are added to the detections ``tiles``, and the photo is laid out again. The new
     layout (its warnings led by one per probed tile) is kept only when the hand comes nearer
     its count; while it stays short, the kept layout is looked at again (its new row ends and
-    links give new places). Returns the detections (with the tiles kept added, so that later looks lay out
-    what this one kept) and the layout; ``tiles`` and ``layout`` themselves when nothing was
-    kept."""
+    links give new places). Returns the detections (with the tiles kept added, so that later
+    looks lay out what this one kept) and the layout; ``tiles`` and ``layout`` themselves when
+    nothing was kept."""
     need = short_by(layout.hand)
     if not need and layout.hand.get("win") is None:
         return win_probe(tiles, layout, size, read)

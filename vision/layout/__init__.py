@@ -42,6 +42,8 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    equal ones, the row without a tile shaped like a sideways one: a called tile the detector
    did not turn, a row run on into a meld; then the one whose concealed tiles make a winning or
    tenpai shape; each with a warning when it decided).
+   A row of one face too many whose unsure end tile leaves a winning hand without it loses that
+   tile (§1: at most 14).
    Every doubt becomes a concrete warning; the best reading is returned, never a silent guess.
 5. **Rule-aware reading** (``rulefix.py``), before the sanity checks: the classifier's
    next-best readings (``TileDetection.alternatives``) weighed against the rules — a meld's

@@ -756,6 +756,7 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
     """No tile set apart but one tile too many in the row: the rightmost is the winning tile."""
     if reading.win is not None:
         return reading
+    reading = _one_too_many(reading, tiles, warnings)
     faces = [k for k in reading.row if readable(tiles[k])]
     if len(faces) == 14 - 3 * len(reading.melds):
         last = reading.row[-1]
@@ -776,6 +777,33 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
             "tile too many"
         )
         return replace(reading, row=reading.row[:-1], win=last)
+    return reading
+
+
+def _one_too_many(
+    reading: _Reading, tiles: list[TileDetection], warnings: list[str]
+) -> _Reading:
+    """§1: a hand holds at most 14 tiles (less three per meld). A row of faces one more than
+    that, no winning tile set apart, whose tile at one end is read unsure (below
+    ``LOW_CONFIDENCE``) and whose other 14 make a winning shape: that end tile is none of the
+    hand's (a neighbour's tile or a stray box touching it), left out with a warning."""
+    row = reading.row
+    if len(row) < 3 or not all(readable(tiles[k]) for k in row):
+        return reading
+    if len(row) != 15 - 3 * len(reading.melds):
+        return reading
+    for end in (row[0], row[-1]):
+        if tiles[end].confidence >= LOW_CONFIDENCE:
+            continue
+        rest = [k for k in row if k != end]
+        if not complete([kind(as_sanma(tiles[k].tile)) for k in rest]):
+            continue
+        warnings.append(
+            f"the hand's row holds one tile too many (§1); the {tiles[end].tile} at its "
+            f"{'start' if end == row[0] else 'end'}, read unsure, is left out: the other "
+            "tiles make a winning hand; check it"
+        )
+        return replace(reading, row=rest, other_right=[*reading.other_right, end])
     return reading
 
 

@@ -73,3 +73,28 @@ def test_aka_5man_option_two_red_fives_seen_pad_the_unseen_tile_red() -> None:
     t.put("0s", "meld", on_top=True, sideways=True)
     layout = check(t, hand("123p789s1122z", "2z", ["kakan:0000s"]), warnings=1)
     assert "kakan:0000s" in layout.warnings[0]
+
+
+def _across(left: str, right: str) -> Table:
+    """A kakan called from across: upright, called (sideways, not found), its added tile lying
+    beyond it (found), upright."""
+    t = Table()
+    _hand(t)
+    t.put(left, "meld", gap=0.7)
+    t.put("7z", "meld", sideways=True)
+    t.put("7z", "meld", on_top=True, sideways=True)
+    t.put(right, "meld")
+    t.tiles.pop(-3)  # the called tile under the added one: no box
+    t.expect.pop(-3)
+    return t
+
+
+def test_rule_23_an_added_tile_between_two_upright_tiles_of_its_kind_makes_a_kakan() -> None:
+    layout = check(_across("7z", "7z"), hand("123p789s1122z", "2z", ["kakan:7777z"]), warnings=1)
+    assert "called tile under it not seen" in layout.warnings[0]
+
+
+def test_an_added_tile_between_tiles_of_other_kinds_joins_nothing() -> None:
+    t = _across("7z", "3s")
+    t.expect = [g if i < 14 else "other" for i, g in enumerate(t.expect)]
+    assert "kakan" not in str(t.read().hand["melds"])

@@ -25,8 +25,8 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    sideways tile is a pon (3), minkan (4) or kakan (4, the added tile on or beyond the called
    one, whichever of the two the detector reported upright, or both seen as one box twice a
    tile's size; three boxes whose two sideways tiles lie one beyond the other, or a sideways
-   tile lying beyond the line right after two upright tiles of its kind, are a kakan with a
-   tile unseen); two face-down ends around two face-up tiles are an ankan; norths (``4z``)
+   tile lying beyond the line right after two upright tiles of its kind or between two, are a
+   kakan with a tile unseen); two face-down ends around two face-up tiles are an ankan; norths (``4z``)
    and the aka-5-man (``0m``) set aside, beside or beyond the melds or the winning tile, are
    kita (RULES.md §A4–§A5; an upright one alone needs a north reading ≥ 0.2). A tile
    reported upright but shaped like a sideways one lies

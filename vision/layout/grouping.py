@@ -128,19 +128,43 @@ def _right_groups(
                 if _added_beside(p, group, tiles):
                     group.append(p)
                     break
+            else:
+                _join_across(p, groups, tiles)
     return _split_loose(groups, tiles)
 
 
-def _added_beside(p: Placed, group: list[Placed], tiles: list[TileDetection]) -> bool:
+def _join_across(
+    p: Placed, groups: list[tuple[float, list[Placed]]], tiles: list[TileDetection]
+) -> None:
+    """``p``, a sideways tile lying beyond the line, fills the gap between two groups of
+    upright tiles all of its kind, one tile each or more, whose ends it adjoins on either side:
+    a kakan called from across, its called tile (under ``p``) unseen (§23). The two groups and
+    ``p`` become one (in ``groups``, in place)."""
+    for i in range(len(groups) - 1):
+        (gap, left), (_, right) = groups[i], groups[i + 1]
+        both = [*left, *right]
+        if not _added_beside(p, left, tiles, least=1) or not _added_beside(
+            p, right, tiles, least=1
+        ):
+            continue
+        if len(both) > 3:
+            continue  # a kakan shows two upright tiles beside its called one
+        groups[i : i + 2] = [(gap, [*left, p, *right])]
+        return
+
+
+def _added_beside(
+    p: Placed, group: list[Placed], tiles: list[TileDetection], least: int = 2
+) -> bool:
     """``p``, a sideways tile lying beyond the line, is the added tile of a kakan whose called
     tile (under it) went unseen (§23): its slot adjoins an end of a group of upright tiles
-    (at most ``GROUP_GAP`` × a apart along the row, as a set's tiles touch), at least two of
-    them and all read as its kind (a north may be a kita laid above the melds, §A5)."""
+    (at most ``GROUP_GAP`` × a apart along the row, as a set's tiles touch), at least ``least``
+    of them and all read as its kind (a north may be a kita laid above the melds, §A5)."""
     det = tiles[p.index]
     if det.angle != 90 or not readable(det) or is_north(det.tile):
         return False
     dets = [tiles[q.index] for q in group]
-    if len(group) < 2 or any(d.angle == 90 or not readable(d) for d in dets):
+    if len(group) < least or any(d.angle == 90 or not readable(d) for d in dets):
         return False
     if any(kind(d.tile) != kind(det.tile) for d in dets):
         return False

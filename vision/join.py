@@ -169,8 +169,7 @@ def join_halves(
     read surely (``HALVES_SURE``) whose layout, with the joint tile in the parts' place, takes
     it into a new meld of its kind, holds no kind five times (§1) and is better (the hand
     nearer its count, §1, or as near with fewer things to check or a pon become its kakan,
-    §23) is kept, with a warning
-    naming it. ``tiles`` and ``layout`` unchanged otherwise."""
+    §23) is kept, with a warning naming it. ``tiles`` and ``layout`` unchanged otherwise."""
     pairs = halves_pairs(layout.tiles)
     if not pairs:
         return tiles, layout

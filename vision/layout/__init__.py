@@ -28,9 +28,8 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    tile lying beyond the line right after two upright tiles of its kind or between two, are a
    kakan with a tile unseen); two face-down ends around two face-up tiles are an ankan;
    norths (``4z``) and the aka-5-man (``0m``) set aside, beside or beyond the melds or the
-   winning tile, are kita (RULES.md §A4–§A5; an upright one alone needs a north reading ≥ 0.2). A tile
-   reported upright but shaped like a sideways one lies
-   sideways. When the hand is three tiles short (``shortfall.py``, §1), a damaged called set
+   winning tile, are kita (RULES.md §A4–§A5; an upright one alone needs a north reading
+   ≥ 0.2). A tile reported upright but shaped like a sideways one lies sideways. When the hand is three tiles short (``shortfall.py``, §1), a damaged called set
    is read as a pon: a called tile with one alike (its third tile missed), or three side by
    side, all alike (their turns misreported) or two alike and the third possibly alike
    (misread). A north set apart after a row that already holds the 14 tiles is a kita.

@@ -29,10 +29,11 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    kakan with a tile unseen); two face-down ends around two face-up tiles are an ankan;
    norths (``4z``) and the aka-5-man (``0m``) set aside, beside or beyond the melds or the
    winning tile, are kita (RULES.md §A4–§A5; an upright one alone needs a north reading
-   ≥ 0.2). A tile reported upright but shaped like a sideways one lies sideways. When the hand is three tiles short (``shortfall.py``, §1), a damaged called set
-   is read as a pon: a called tile with one alike (its third tile missed), or three side by
-   side, all alike (their turns misreported) or two alike and the third possibly alike
-   (misread). A north set apart after a row that already holds the 14 tiles is a kita.
+   ≥ 0.2). A tile reported upright but shaped like a sideways one lies sideways. When the
+   hand is three tiles short (``shortfall.py``, §1), a damaged called set is read as a pon:
+   a called tile with one alike (its third tile missed), or three side by side, all alike
+   (their turns misreported) or two alike and the third possibly alike (misread). A north
+   set apart after a row that already holds the 14 tiles is a kita.
 3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
    one small group of face-up tiles just beyond the hand's left part (with a warning).
 4. **Sanity** (``sanity.py``; RULES.md "Tiles"): at most four of a kind (red fives count as

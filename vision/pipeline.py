@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,7 +50,7 @@ from vision.detect import decode as decode_heat
 from vision.join import join_parts
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import is_face, kind
-from vision.probe import Box, Reading, gap_probe, kakan_probe, meld_kind
+from vision.probe import Box, Reading, gap_probe, kakan_probe, meld_kind, pon_to_kakan
 from vision.refill import refill_probe
 from vision.split import split_probe
 from vision.stacked import STACK_MODEL, StackClassifier
@@ -64,8 +65,9 @@ SECOND_CLASSIFIER = "tile_classifier_second.onnx"
 # folder has the model: from STACK_SURE the pon is tried as its kakan (vision/probe.py
 # kakan_probe), from STACK_WARN it only gets a warning. Chosen on dev renders (650000+, 950000+;
 # models/stack_classifier.md).
-STACK_SURE = 0.5
-STACK_WARN = 0.3
+STACK_SURE = 0.95
+STACK_WARN = 0.5
+MAX_KAKANS = 4  # a hand holds four melds at most
 SIDEWAYS_PROB = 0.5
 # A detection whose best tile class is weaker than this is dropped. Low on purpose: an unsure
 # tile reported (low confidence, with its alternatives for the layout's rule-aware reading and
@@ -161,6 +163,7 @@ class Recognizer:
     blank_sure: float = BLANK_SURE
     probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
     join: bool = JOIN  # read two part-of-a-tile reports again as one tile (vision/join.py)
+    stack: StackClassifier | None = None  # the stacked-tile network, when models/ has it
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
         models = Path(models)
@@ -264,6 +267,28 @@ class Recognizer:
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
                 for h in self._hot(likely)]
 
+    def kakans(self, image: np.ndarray, scale: float, tiles: list[TileDetection],
+               layout: Layout, size: tuple[int, int], named: list[Hit]) -> Layout:
+        """``layout`` with each pon whose kakan's added tile was dropped as a double or lies on
+        its called tile turned into that kakan (vision/probe.py ``kakan_probe``, once per
+        kakan: a hand may hold several), each change named in a warning."""
+        doubles = self.doubles(named, scale)
+        notes: list[str] = []
+        for _ in range(MAX_KAKANS):
+            stacks, sure = self.stacked(named, scale), STACKED_PROB
+            if self.stack is not None:
+                stacks, sure = self.called_stacked(image, scale, layout), STACK_SURE
+            again = kakan_probe(tiles, layout, doubles, size, stacks, sure)
+            if pon_to_kakan(layout.hand, again.hand) is None:
+                return Layout(again.tiles, again.hand, [*notes, *again.warnings])
+            # the added tile joins the detections, so the next look keeps this kakan
+            seen = {t.box for t in tiles}
+            tiles = [*tiles, *(replace(t, group="other") for t in again.tiles
+                               if t.box not in seen)]
+            notes.append(again.warnings[0])  # kakan_probe's note on this kakan
+            layout = Layout(again.tiles, again.hand, again.warnings[1:])
+        return Layout(layout.tiles, layout.hand, [*notes, *layout.warnings])
+
     def called_stacked(self, image: np.ndarray, scale: float, layout: Layout
                        ) -> list[tuple[Box, float]]:
         """The called tiles of ``layout``'s pons that the stacked-tile network
@@ -335,10 +360,7 @@ class Recognizer:
         if self.probe:
             tiles, layout = self.probed(image, scale, tiles, layout, size)
             tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
-            stacks, sure = self.stacked(named, scale), STACKED_PROB
-            if self.stack is not None:
-                stacks, sure = self.called_stacked(image, scale, layout), STACK_SURE
-            layout = kakan_probe(tiles, layout, self.doubles(named, scale), size, stacks, sure)
+            layout = self.kakans(image, scale, tiles, layout, size, named)
         warnings.extend(layout.warnings)
         return {
             "tiles": [t.to_json() for t in layout.tiles],

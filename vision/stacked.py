@@ -6,7 +6,8 @@ what a single tile does not: the side of the tile below, a second band of the ti
 under the top tile's own side. ``models/stack_classifier.onnx`` (trained by
 ``datasets/train_stack_crops.py`` on rendered scenes, model card ``models/stack_classifier.md``)
 reads a crop cut around a called tile's box with ``MARGIN`` of its size on every side — enough
-to hold that second band — and gives the probability that another tile lies under it.
+to hold that second band and the sides of the tiles beside it, whose single thickness is the
+measure to compare with — and gives the probability that another tile lies under it.
 
 The pipeline asks only about the called tiles of the pons it read; a likely one is tried as a
 kakan by ``vision.probe.kakan_probe``, which keeps it only when the layout then reads that pon
@@ -21,8 +22,10 @@ import cv2
 import numpy as np
 
 STACK_MODEL = "stack_classifier.onnx"
-SIZE = 64  # the crop's side, pixels
-MARGIN = 0.35  # share of the box's width / height cut on each side around it
+SIZE = 80  # the crop's side, pixels
+# share of the box's width / height cut on each side around it: the crop holds the neighbours'
+# sides too, a single tile's thickness to compare the called tile's with
+MARGIN = 0.6
 
 
 def cut_stack(image: np.ndarray, box: Sequence[float], scale: float = 1.0) -> np.ndarray:

@@ -106,3 +106,35 @@ def test_rule_23_an_unlikely_stack_is_no_candidate() -> None:
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), low, np.float32))
     assert rec.called_stacked(np.zeros((1200, 1600, 3), np.uint8), 1.0, layout) == []
     assert STACK_WARN < STACK_SURE
+
+
+def test_rule_23_two_pons_with_added_tiles_on_them_are_both_kakans() -> None:
+    """kakan_probe turns one pon at a time; the pipeline asks again until none changes, and
+    each kakan keeps its warning."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    for tile in ("6s", "4p"):
+        t.put(tile, "meld", gap=0.7)
+        t.put(tile, "meld", sideways=True)
+        t.put(tile, "meld")
+    layout = reconstruct(t.tiles, (1600, 1200))
+    assert sorted(layout.hand["melds"]) == ["pon:444p", "pon:666s"]
+    rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
+    image = np.zeros((1200, 1600, 3), np.uint8)
+    again = rec.kakans(image, 1.0, t.tiles, layout, (1600, 1200), [])
+    assert sorted(again.hand["melds"]) == ["kakan:4444p", "kakan:6666s"]
+    assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"
+    notes = [w for w in again.warnings if "its added tile lying on the called one" in w]
+    assert len(notes) == 2 and len(session.calls) == 2
+
+
+def test_rule_23_an_unsure_stack_leaves_the_pon_and_says_which_to_check() -> None:
+    layout = reconstruct(_table().tiles, (1600, 1200))
+    between = (STACK_WARN + STACK_SURE) / 2
+    rec, _ = _recognizer(lambda x: np.full((len(x), 1), between, np.float32))
+    again = rec.kakans(np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
+                       (1600, 1200), [])
+    assert again.hand == layout.hand
+    assert any(w.startswith("the called 6s of pon:666s may carry an added tile")
+               for w in again.warnings)

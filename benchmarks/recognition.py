@@ -344,7 +344,8 @@ def main(argv: list[str] | None = None) -> int:
           f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}; "
           f"second opinion: "
           + (f"below p {rec.classifier.second_below}" if rec.classifier.second else "off"))
-    for name in ("tile_detector.onnx", "tile_classifier.onnx", "tile_classifier_second.onnx"):
+    for name in ("tile_detector.onnx", "tile_classifier.onnx", "tile_classifier_second.onnx",
+                 "stack_classifier.onnx"):
         p = Path(args.models or "models") / name
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")

@@ -472,8 +472,9 @@ def win_probe(
     and the photo laid out again; kept only when it became the winning tile and nothing else
     changed. ``tiles`` and ``layout`` themselves otherwise."""
     places = win_boxes(layout.tiles, size)
-    found = accept_win(places, read([(p.box, False) for p in places]), layout.hand) if (
-        places) else None
+    found = None
+    if places:
+        found = accept_win(places, read([(p.box, False) for p in places]), layout.hand)
     if found is None:
         return missed_probe(tiles, layout, size, read)
     det, note = found

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,8 +48,7 @@ from vision.detect import (
 from vision.detect import decode as decode_heat
 from vision.join import join_parts
 from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face, kind
-from vision.probe import Box, Reading, gap_probe, kakan_probe, meld_kind, pon_to_kakan
+from vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
 from vision.refill import refill_probe
 from vision.split import split_probe
 from vision.stacked import STACK_MODEL, StackClassifier
@@ -67,7 +65,6 @@ SECOND_CLASSIFIER = "tile_classifier_second.onnx"
 # models/stack_classifier.md).
 STACK_SURE = 0.95
 STACK_WARN = 0.5
-MAX_KAKANS = 4  # a hand holds four melds at most
 SIDEWAYS_PROB = 0.5
 # A detection whose best tile class is weaker than this is dropped. Low on purpose: an unsure
 # tile reported (low confidence, with its alternatives for the layout's rule-aware reading and
@@ -270,37 +267,16 @@ class Recognizer:
     def kakans(self, image: np.ndarray, scale: float, tiles: list[TileDetection],
                layout: Layout, size: tuple[int, int], named: list[Hit]) -> Layout:
         """``layout`` with each pon whose kakan's added tile was dropped as a double or lies on
-        its called tile turned into that kakan (vision/probe.py ``kakan_probe``, once per
-        kakan: a hand may hold several), each change named in a warning."""
-        doubles = self.doubles(named, scale)
-        notes: list[str] = []
-        for _ in range(MAX_KAKANS):
-            stacks, sure = self.stacked(named, scale), STACKED_PROB
-            if self.stack is not None:
-                stacks, sure = self.called_stacked(image, scale, layout), STACK_SURE
-            again = kakan_probe(tiles, layout, doubles, size, stacks, sure)
-            if pon_to_kakan(layout.hand, again.hand) is None:
-                return Layout(again.tiles, again.hand, [*notes, *again.warnings])
-            # the added tile joins the detections, so the next look keeps this kakan
-            seen = {t.box for t in tiles}
-            tiles = [*tiles, *(replace(t, group="other") for t in again.tiles
-                               if t.box not in seen)]
-            notes.append(again.warnings[0])  # kakan_probe's note on this kakan
-            layout = Layout(again.tiles, again.hand, again.warnings[1:])
-        return Layout(layout.tiles, layout.hand, [*notes, *layout.warnings])
-
-    def called_stacked(self, image: np.ndarray, scale: float, layout: Layout
-                       ) -> list[tuple[Box, float]]:
-        """The called tiles of ``layout``'s pons that the stacked-tile network
-        (vision/stacked.py) calls at least ``STACK_WARN`` likely to carry a kakan's added tile:
-        their boxes (photo pixels) with that probability."""
-        assert self.stack is not None
-        pons = {meld_kind(str(m)) for m in layout.hand.get("melds") or []  # type: ignore[attr-defined]
-                if str(m).startswith("pon:")}
-        called = [t.box for t in layout.tiles if t.group == "meld" and t.angle == 90
-                  and is_face(t.tile) and kind(t.tile) in pons]
-        probs = self.stack.probabilities(image, called, scale)
-        return [(box, p) for box, p in zip(called, probs, strict=True) if p >= STACK_WARN]
+        its called tile turned into that kakan (vision/probe.py ``kakan_probe``), each change
+        named in a warning. What lies on a called tile is the stacked-tile network's call when
+        the models have it, else the detector's stacked map's (none in the shipped one)."""
+        stacks, sure = self.stacked(named, scale), STACKED_PROB
+        if self.stack is not None:
+            called = [t.box for t in pons_called(layout.tiles, _melds(layout))]
+            probs = self.stack.probabilities(image, called, scale)
+            stacks = [(box, p) for box, p in zip(called, probs, strict=True) if p >= STACK_WARN]
+            sure = STACK_SURE
+        return kakan_probe(tiles, layout, self.doubles(named, scale), size, stacks, sure)
 
     def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
@@ -437,6 +413,10 @@ def _detection(hit: Hit, k: int, scale: float) -> TileDetection:
     conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
     return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",
                          _alternatives(p, k))
+
+
+def _melds(layout: Layout) -> list[str]:
+    return [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
 
 
 def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:

@@ -549,12 +549,13 @@ def kakan_probe(
     size: tuple[int, int], stacked: Sequence[tuple[Box, float]] = (),
     sure: float = STACKED_PROB,
 ) -> Layout:
-    """A kakan's added tile the pipeline dropped as a double, or saw only in the detector's
-    stacked map (§23): each of :func:`added_tiles`, then each of :func:`stacked_tiles` at
-    least ``sure`` likely, is added to the detections ``tiles`` in turn and the photo laid
-    out again; the first new layout in which one pon became the kakan of its kind, the rest
-    of the hand unchanged, is kept, with a warning naming it. A less likely stacked tile that
-    would make such a kakan leaves the reading as it is and adds a warning to check it."""
+    """Kakans' added tiles the pipeline dropped as doubles, or saw only as stacked on a called
+    tile (§23): each of :func:`added_tiles`, then each of :func:`stacked_tiles` at least
+    ``sure`` likely, is added to the detections ``tiles`` in turn and the photo laid out
+    again; each new layout in which one more pon became the kakan of its kind, the rest of the
+    hand unchanged, is kept (a hand may hold several kakans), with a warning naming it. A less
+    likely stacked tile that would make such a kakan leaves the reading as it is and adds a
+    warning to check it."""
     melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
     stacks = stacked_tiles(layout.tiles, melds, stacked)
     tries = [(extra, "a second box on the called set {pon} reads {tile} ({p:.2f})")
@@ -562,33 +563,48 @@ def kakan_probe(
     tries += [(extra, "the detector sees a tile lying on the called {tile} of {pon} "
                       "({p:.2f}) but no box of its own")
               for extra, p in stacks if p >= sure]
+    notes = []
     for extra, how in tries:
         again = reconstruct([*tiles, extra], image_size=size)
         change = pon_to_kakan(layout.hand, again.hand)
-        if change is not None:
-            note = (
-                how.format(pon=change[0], tile=extra.tile, p=extra.confidence)
-                + f": read as {change[1]}, its added tile lying on the called one (§23); "
-                "check it"
-            )
-            return Layout(again.tiles, again.hand, [note, *again.warnings])
-    notes = []
+        if change is None:
+            continue
+        notes.append(
+            how.format(pon=change[0], tile=extra.tile, p=extra.confidence)
+            + f": read as {change[1]}, its added tile lying on the called one (§23); "
+            "check it"
+        )
+        tiles, layout = [*tiles, extra], again
+    unsure = []
     for extra, p in stacks:
         if p >= sure:
             continue
         change = pon_to_kakan(layout.hand, reconstruct([*tiles, extra], image_size=size).hand)
         if change is not None:
-            notes.append(
+            unsure.append(
                 f"the called {extra.tile} of {change[0]} may carry an added tile lying on it "
                 f"({p:.2f}): if so it is {change[1]} (§23), check it"
             )
-    if not notes:
+    if not notes and not unsure:
         return layout
-    return Layout(layout.tiles, layout.hand, [*layout.warnings, *notes])
+    return Layout(layout.tiles, layout.hand, [*notes, *layout.warnings, *unsure])
 
 
 STACKED_MATCH_IOU = 0.5  # a stacked hit this much on a pon's sideways tile is that tile
 STACKED_SHIFT = 0.3  # the added tile's box: this share of the called tile's height up from it
+
+
+def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[TileDetection]:
+    """The sideways (called) tiles of the layout's pons that could carry a kakan's added tile:
+    laid out in a meld, of a pon's kind, and that kind seen fewer than four times (§1: an added
+    tile would be a fifth)."""
+    pons = {meld_kind(m) for m in melds if m.startswith("pon:")}
+    counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
+    return [
+        t for t in tiles
+        if t.group == "meld" and t.angle == 90 and is_face(t.tile)
+        and kind(t.tile) in pons and counts[kind(t.tile)] < 4
+    ]
 
 
 def stacked_tiles(
@@ -596,21 +612,17 @@ def stacked_tiles(
     melds: Sequence[str],
     stacked: Sequence[tuple[Box, float]],
 ) -> list[tuple[TileDetection, float]]:
-    """The added tile of each pon whose sideways (called) tile the detector calls stacked,
-    with the stacked probability:
-    ``stacked`` holds the boxes (photo pixels) of hits whose stacked map says another tile
-    lies on them, with that probability. An added tile lies on its called tile and shows as
-    one box with it, so it is that tile's reading, sideways, with its box moved a little up
-    the photo (beyond it, as the player sees it) and the stacked probability times the called
-    tile's confidence; never a fifth of its kind (§1). The pipeline keeps it only when the
-    layout then reads that pon as its kakan and nothing else changed (:func:`kakan_probe`)."""
-    pons = {meld_kind(m) for m in melds if m.startswith("pon:")}
-    counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
+    """The added tile of each pon whose sideways (called) tile (:func:`pons_called`) is called
+    stacked, with the stacked probability:
+    ``stacked`` holds the boxes (photo pixels) of tiles the detector's stacked map or the
+    stacked-tile network (vision/stacked.py) says another tile lies on, with that probability.
+    An added tile lies on its called tile and shows as one box with it, so it is that tile's
+    reading, sideways, with its box moved a little up the photo (beyond it, as the player sees
+    it) and the stacked probability times the called tile's confidence. The pipeline keeps it
+    only when the layout then reads that pon as its kakan and nothing else changed
+    (:func:`kakan_probe`)."""
     out: list[tuple[TileDetection, float]] = []
-    for t in tiles:
-        k = kind(t.tile) if is_face(t.tile) else ""
-        if t.group != "meld" or t.angle != 90 or k not in pons or counts[k] >= 4:
-            continue
+    for t in pons_called(tiles, melds):
         p = max((q for box, q in stacked if iou(box, t.box) >= STACKED_MATCH_IOU), default=0.0)
         if p <= 0:
             continue

@@ -93,24 +93,25 @@ def _recognizer(answer: Any) -> tuple[Recognizer, FakeSession]:
 def test_rule_23_only_the_called_tiles_of_pons_are_asked() -> None:
     layout = reconstruct(_table().tiles, (1600, 1200))
     assert sorted(layout.hand["melds"]) == ["minkan:3333p", "pon:666s"]
-    rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.9, np.float32))
-    found = rec.called_stacked(np.zeros((1200, 1600, 3), np.uint8), 1.0, layout)
-    called = next(d for d in layout.tiles if d.tile == "6s" and d.angle == 90)
-    assert found == [(called.box, pytest.approx(0.9))]
+    rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
+    again = rec.kakans(np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
+                       (1600, 1200), [])
+    assert sorted(again.hand["melds"]) == ["kakan:6666s", "minkan:3333p"]
     assert session.calls[0].shape[0] == 1  # the minkan's called tile was not asked
 
 
-def test_rule_23_an_unlikely_stack_is_no_candidate() -> None:
+def test_rule_23_an_unlikely_stack_changes_nothing_and_says_nothing() -> None:
     layout = reconstruct(_table().tiles, (1600, 1200))
     low = STACK_WARN / 2
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), low, np.float32))
-    assert rec.called_stacked(np.zeros((1200, 1600, 3), np.uint8), 1.0, layout) == []
-    assert STACK_WARN < STACK_SURE
+    again = rec.kakans(np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
+                       (1600, 1200), [])
+    assert again is layout
 
 
 def test_rule_23_two_pons_with_added_tiles_on_them_are_both_kakans() -> None:
-    """kakan_probe turns one pon at a time; the pipeline asks again until none changes, and
-    each kakan keeps its warning."""
+    """Every pon whose called tile carries an added tile becomes its kakan, each with its
+    warning; the network is asked once for all of them."""
     t = Table()
     t.row("123p789s1122z")
     t.put("2z", "win", gap=0.5)
@@ -126,7 +127,8 @@ def test_rule_23_two_pons_with_added_tiles_on_them_are_both_kakans() -> None:
     assert sorted(again.hand["melds"]) == ["kakan:4444p", "kakan:6666s"]
     assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"
     notes = [w for w in again.warnings if "its added tile lying on the called one" in w]
-    assert len(notes) == 2 and len(session.calls) == 2
+    assert len(notes) == 2 and len(session.calls) == 1
+    assert session.calls[0].shape[0] == 2
 
 
 def test_rule_23_an_unsure_stack_leaves_the_pon_and_says_which_to_check() -> None:

@@ -32,7 +32,7 @@ import torch
 from torch import nn
 
 from datasets.synth.scene import render_scene
-from datasets.train import cosine_lr, run_log
+from datasets.train import cosine_lr, export, run_log
 from datasets.train_nets import cbr
 from vision.stacked import SIZE, as_input, cut_stack
 
@@ -218,11 +218,8 @@ def main(argv: list[str] | None = None) -> int:
     train(net, x, y, 60 * args.minutes, args.batch, args.lr, log)
     report(predict(net, ex), ey, ek, log)
     torch.save(net.state_dict(), out / "stack_classifier.pt")
-    wrapped = WithSigmoid(net).eval()
-    torch.onnx.export(wrapped, torch.zeros(1, 3, SIZE, SIZE), str(out / "stack_classifier.onnx"),
-                      input_names=["crops"], output_names=["p"],
-                      dynamic_axes={"crops": {0: "n"}, "p": {0: "n"}}, opset_version=17,
-                      dynamo=False)
+    export(WithSigmoid(net), torch.zeros(1, 3, SIZE, SIZE), out / "stack_classifier.onnx",
+           {"input": {0: "n"}, "output": {0: "n"}})
     log(f"wrote {out / 'stack_classifier.onnx'}")
     return 0
 

@@ -434,6 +434,11 @@ def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
     return _free(places, tiles, row, image_size, 0)
 
 
+def _held(hand: Mapping[str, object]) -> list[str]:
+    """The kinds of a hand JSON's concealed tiles (the aka-5-man a north)."""
+    return [kind(as_sanma(t)) for t in unpack(str(hand.get("hand") or ""))]
+
+
 def accept_win(
     probes: Sequence[Probe],
     readings: Sequence[Reading],
@@ -443,7 +448,7 @@ def accept_win(
     likely that completes the concealed tiles of ``hand`` (§1: a winning tile makes a winning
     shape; a tile that does not may be anything lying there), makes no fifth of its kind, with
     a warning; None when there is none."""
-    held = [kind(as_sanma(t)) for t in unpack(str(hand.get("hand") or ""))]
+    held = _held(hand)
     counts = kind_counts(hand)
     for i in sorted(range(len(probes)), key=lambda j: -readings[j][1]):
         tile, p, alts = readings[i]
@@ -502,7 +507,7 @@ def missed_probe(
     a hand in tenpai at a draw has no tile there, and a tile that completes it by chance is
     unlikely). Kept when the photo laid out again takes it into the row and reads a won hand
     with nothing else changed but the winning tile; ``tiles`` and ``layout`` otherwise."""
-    held = [kind(as_sanma(t)) for t in unpack(str(layout.hand.get("hand") or ""))]
+    held = _held(layout.hand)
     places = gap_boxes(layout.tiles, size, 1)
     if not places:
         return tiles, layout
@@ -521,8 +526,7 @@ def missed_probe(
         return tiles, layout
     if any(again.hand.get(k) != layout.hand.get(k) for k in ("melds", "kita", "kita_aka")):
         return tiles, layout
-    won = [kind(as_sanma(t)) for t in unpack(str(again.hand.get("hand") or ""))]
-    if not complete([*won, kind(as_sanma(str(again.hand["win"])))]):
+    if not complete([*_held(again.hand), kind(as_sanma(str(again.hand["win"])))]):
         return tiles, layout
     return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
 

@@ -796,7 +796,7 @@ def _one_too_many(
         if tiles[end].confidence >= LOW_CONFIDENCE:
             continue
         rest = [k for k in row if k != end]
-        if not complete([kind(as_sanma(tiles[k].tile)) for k in rest]):
+        if not complete(_row_kinds(rest, tiles) or []):
             continue
         warnings.append(
             f"the hand's row holds one tile too many (§1); the {tiles[end].tile} at its "

@@ -210,7 +210,10 @@ def main(argv: list[str] | None = None) -> None:
 
     rng = random.Random(args.seed)
     hands = [random_winning_hand(rng) for _ in range(args.n)]
-    print(f"{args.n} random sanma winning hands (seed {args.seed})", flush=True)
+    import engine.native
+
+    how = "mypyc-compiled" if engine.native.COMPILED else f"plain Python ({engine.native.WHY_NOT})"
+    print(f"{args.n} random sanma winning hands (seed {args.seed}); engine: {how}", flush=True)
     parsed = [parse_hand(h, need_win=True) for h in hands]
     # Score fills the engine's lazy caches on the hands it meets; tenpai and the JSON entry
     # points are timed on other hands of the same kind, so no line meets a hand warm.

@@ -17,4 +17,10 @@ Modules, in the order a hand flows through them:
   ``service`` (``score_json`` / ``tenpai_json``, the entry points).
 
 ``game`` (the game state) is built on ``points`` and ``service``. No vision or api imports.
+
+``native`` is imported first: the install compiles the hot modules with mypyc (setup.py), and
+it decides whether those compiled copies are used (only while their sources are unchanged,
+and not under ``SANMA_PURE_PYTHON=1``). The answers are the same either way.
 """
+
+from engine import native  # noqa: F401, E402 - first: decides compiled or source modules

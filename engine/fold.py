@@ -31,7 +31,7 @@ signatures recur across different hands.
 from __future__ import annotations
 
 from functools import cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from engine.decompose import (
     N_SUITS,
@@ -134,8 +134,9 @@ TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
 GroupRecord = tuple[int, tuple[DecompRecord, ...], int, tuple[int, ...]]
 #: (rank, flags after, then its taker records) of a kind that completes a pattern: flat, so
 #: that a kept table entry is two levels of tuples over shared objects (roles, decompositions)
-#: and the garbage collector untracks it within its first two passes
-Addition = tuple[int, int, *tuple[TakerRecord, ...]]
+#: and the garbage collector untracks it within its first two passes. Typed loosely: mypyc
+#: (setup.py) cannot compile a loop over a tuple type with an unpacked part
+Addition = tuple[Any, ...]
 Additions = tuple[Addition, ...]
 _INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
 

@@ -1,0 +1,85 @@
+"""Build hook: compile the engine's hot modules with mypyc when it can (the rest: pyproject).
+
+The engine stays plain Python: every module runs as written, and ``engine/native.py`` uses the
+compiled copies only when ``engine/_native.json`` (written here after a build that succeeded)
+lists them with the hashes of the sources they were built from. So a failed build, a missing
+C compiler or ``SANMA_PURE_PYTHON=1`` at install time leaves a working pure-Python engine, and
+a source edited after the build is never shadowed by its stale compiled copy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+# The modules a score or a tenpai call spends its time in (benchmarks/engine.py). ``parse``
+# is left out: it builds its frozen dataclasses with object.__new__, which compiled classes
+# refuse.
+NATIVE = [
+    "engine/tiles.py",
+    "engine/suits.py",
+    "engine/decompose.py",
+    "engine/yaku.py",
+    "engine/yaku_eval.py",
+    "engine/fu.py",
+    "engine/points.py",
+    "engine/evaluate.py",
+    "engine/fold.py",
+    "engine/waits.py",
+    "engine/score.py",
+]
+MANIFEST = "engine/_native.json"
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+class BuildNative(build_ext):
+    """``build_ext`` that records what it compiled, and leaves the engine pure Python when
+    the compiled modules cannot be built."""
+
+    def run(self) -> None:
+        manifest = Path(self.build_lib if not self.inplace else ROOT) / MANIFEST
+        manifest.unlink(missing_ok=True)
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001 - any compile failure: stay pure Python
+            print(f"engine: compiled modules not built ({exc}); the engine runs as plain "
+                  "Python", file=sys.stderr)
+            return
+        sources = {p.removesuffix(".py").replace("/", "."): _digest(ROOT / p) for p in NATIVE}
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        manifest.write_text(json.dumps({"modules": sources}, indent=1) + "\n")
+
+    def copy_extensions_to_source(self) -> None:
+        super().copy_extensions_to_source()
+        # an editable install builds out of tree, then copies the modules beside the sources:
+        # the manifest goes with them
+        built = Path(self.build_lib) / MANIFEST
+        if built.is_file():
+            (ROOT / MANIFEST).write_text(built.read_text())
+
+
+def _ext_modules() -> list:
+    if os.environ.get("SANMA_PURE_PYTHON"):
+        return []
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        return []
+    try:
+        return mypycify(NATIVE, opt_level="3", group_name="engine_native")
+    except Exception as exc:  # noqa: BLE001 - mypyc refuses the code: stay pure Python
+        print(f"engine: mypyc failed ({exc}); the engine runs as plain Python", file=sys.stderr)
+        return []
+
+
+setup(ext_modules=_ext_modules(), cmdclass={"build_ext": BuildNative})

@@ -1,0 +1,90 @@
+"""The compiled engine (setup.py, engine/native.py): used only when fresh, same answers as the
+plain Python one."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import engine
+from engine.native import MANIFEST, compiled_modules, fresh
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Scores and tenpai answers of generated hands (benchmarks/engine.py's generator, with
+# riichi, tsumo, dora and melds), one JSON line; run in a child so that the environment
+# decides which engine it imports.
+_ANSWERS = """
+import json, random, sys
+sys.path.insert(0, sys.argv[1])
+import engine
+from benchmarks.engine import random_winning_hand
+from engine.service import score_json, tenpai_json
+rng = random.Random(7)
+out = []
+for _ in range(400):
+    h = random_winning_hand(rng)
+    out.append(score_json(h))
+    t = dict(h); t.pop("win"); t.pop("tsumo")
+    out.append(tenpai_json(t))
+print(json.dumps({"compiled": engine.native.COMPILED, "answers": out}))
+"""
+
+
+def _answers(pure: bool) -> dict[str, object]:
+    env = {k: v for k, v in os.environ.items() if k != "SANMA_PURE_PYTHON"}
+    if pure:
+        env["SANMA_PURE_PYTHON"] = "1"
+    run = subprocess.run(
+        [sys.executable, "-c", _ANSWERS, str(ROOT)],
+        env=env, capture_output=True, text=True, check=True, timeout=300,
+    )
+    answers: dict[str, object] = json.loads(run.stdout)
+    return answers
+
+
+def test_pure_python_when_asked() -> None:
+    assert _answers(pure=True)["compiled"] is False
+
+
+@pytest.mark.skipif(not engine.native.COMPILED, reason="the engine is not compiled here")
+def test_compiled_engine_answers_as_the_plain_one() -> None:
+    compiled, plain = _answers(pure=False), _answers(pure=True)
+    assert compiled["compiled"] is True and plain["compiled"] is False
+    assert compiled["answers"] == plain["answers"]
+
+
+def _built(folder: Path, source: str, listed: str) -> None:
+    """A folder with one module's source and a manifest listing ``listed``'s hash."""
+    (folder / "fu.py").write_text(source)
+    digest = hashlib.sha256(listed.encode()).hexdigest()
+    (folder / MANIFEST.name).write_text(json.dumps({"modules": {"engine.fu": digest}}))
+
+
+def test_compiled_modules_used_only_while_their_sources_are_unchanged(tmp_path: Path) -> None:
+    _built(tmp_path, "X = 1\n", "X = 1\n")
+    assert fresh(tmp_path) == (True, "")
+    _built(tmp_path, "X = 2\n", "X = 1\n")
+    assert fresh(tmp_path) == (False, "fu.py changed since it was compiled")
+
+
+def test_compiled_modules_unused_without_a_readable_manifest(tmp_path: Path) -> None:
+    assert fresh(tmp_path) == (False, "not built")
+    (tmp_path / MANIFEST.name).write_text("{not json")
+    assert fresh(tmp_path) == (False, "_native.json unreadable")
+
+
+def test_compiled_modules_found_beside_their_sources(tmp_path: Path) -> None:
+    import importlib.machinery
+
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (tmp_path / f"fold{suffix}").write_bytes(b"")
+    (tmp_path / "fold.py").write_text("")
+    (tmp_path / f"orphan{suffix}").write_bytes(b"")  # no source: not an engine module
+    assert compiled_modules(tmp_path) == {"engine.fold"}

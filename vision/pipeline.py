@@ -9,15 +9,17 @@ tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``D
 ``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
 (``WEAK_HEAT``, ``WEAK_SURE``; the blank white dragon from a lower heat: ``BLANK_HEAT``,
 ``BLANK_SURE``); the settings and their measurements are in
-models/MODEL_CARD.md ("Inference tuning"). After the layout, four second looks
+models/MODEL_CARD.md ("Inference tuning"). After the layout, five second looks
 (vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
 classified; a box bigger than the tiles around it is cut in two (vision/split.py: two touching
 tiles, or a kakan's added tile on its called one) and kept cut when both halves read surely and
 the layout comes out better; a hit read below ``MIN_TILE_PROB`` is put back where the hand is
-still short and it fills the row (vision/refill.py); and a second hit dropped as a double of a
-pon's tile is tried as its kakan's added tile (§23). Before the layout, two small reports on
-parts of one tile are read again as one box (vision/join.py, ``JOIN``). Each look works on the
-detections the looks before it kept; each tile added, cut or joined so is named in a warning.
+still short and it fills the row (vision/refill.py); a hand exactly a set short has the hits
+read as no tile but maybe a back tried as an ankan's face-down ends (vision/backs.py); and a
+second hit dropped as a double of a pon's tile is tried as its kakan's added tile (§23).
+Before the layout, two small reports on parts of one tile are read again as one box
+(vision/join.py, ``JOIN``). Each look works on the detections the looks before it kept; each
+tile added, cut or joined so is named in a warning.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from engine.errors import InputError
+from vision.backs import ankan_probe, maybe_backs
 from vision.classify import CLASSES, NOT_TILES, TileClassifier
 from vision.decode import decode
 from vision.detect import (
@@ -294,6 +297,15 @@ class Recognizer:
             out.append(_detection(hit, k, scale))
         return out
 
+    def no_tiles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
+        """Hits :meth:`detections` dropped as no tile (best reading ``none``), with their
+        next-best readings: an ankan's face-down end is read so (vision/backs.py)."""
+        named = self._hot(named)
+        if self.double_iou is not None:
+            named = self._drop_doubles(named)
+        return [_detection(h, int(np.argmax(h.probs)), scale) for h in named
+                if CLASSES[int(np.argmax(h.probs))] == "none"]
+
     def _hot(self, named: list[Hit]) -> list[Hit]:
         """The hits hot enough to report (``HEAT_THRESHOLD``), and the weaker ones read surely
         (:meth:`_sure_tile`)."""
@@ -336,6 +348,8 @@ class Recognizer:
         if self.probe:
             tiles, layout = self.probed(image, scale, tiles, layout, size)
             tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
+            tiles, layout = ankan_probe(tiles, layout, maybe_backs(self.no_tiles(named, scale)),
+                                        size)
             layout = self.kakans(image, scale, tiles, layout, size, named)
         warnings.extend(layout.warnings)
         return {

@@ -983,3 +983,26 @@ def test_rule_23_a_second_box_in_a_slot_on_the_sets_line_is_no_added_tile() -> N
     t.expect.append("meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:111m"]), warnings=None)
     assert said(layout.warnings, "two boxes on one tile", "pon:111m")
+
+
+def test_rule_23_four_alike_side_by_side_with_two_reported_sideways_are_a_minkan() -> None:
+    # dev render 600007: the detector reported the first upright 8p of a minkan sideways too
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("8p", "meld", gap=0.7, reported=90)
+    t.row("88p", "meld")
+    t.put("8p", "meld", sideways=True)
+    layout = check(t, hand("123p789s1122z", "2z", ["minkan:8888p"]), warnings=1)
+    assert "2 sideways tiles" in layout.warnings[0] and "check it" in layout.warnings[0]
+
+
+def test_three_alike_with_two_sideways_side_by_side_stay_no_meld() -> None:
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("8p", "meld", gap=0.7, sideways=True)
+    t.put("8p", "meld")
+    t.put("8p", "meld", sideways=True)
+    t.put("5s", "meld")
+    assert "minkan:8888p" not in t.read().hand["melds"]

@@ -113,6 +113,15 @@ def _read_group(
         return None
     if sideways:
         if len(sideways) > 2 or (len(sideways) == 2 and not share_slot(sideways[0], sideways[1])):
+            if _four_alike(group, faces):
+                # four of one kind side by side are all its tiles (§1), which only a kan
+                # holds: a minkan, its turns misreported (it shows one sideways tile, §23)
+                minkan = _meld_string("minkan", faces_main, 4)
+                warnings.append(
+                    f"the called set {' '.join(ids)} shows {len(sideways)} sideways tiles side "
+                    f"by side (a minkan shows one): four alike read as {minkan}; check it"
+                )
+                return minkan
             return None  # a called meld shows one sideways tile (two stacked for a kakan)
         if kinds[main] < 2:
             return None  # no two tiles of one kind: someone else's discards, not a set
@@ -188,6 +197,12 @@ def _read_group(
         )
         return _meld_string(name, faces_main, len(group))
     return None
+
+
+def _four_alike(group: list[Placed], faces: list[str]) -> bool:
+    """Four face-up tiles of one kind, none sharing a slot with another (side by side)."""
+    slots = all(not share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
+    return len(group) == 4 and len(faces) == 4 and len({kind(f) for f in faces}) == 1 and slots
 
 
 def _called_and_added(sideways: list[Placed], tiles: list[TileDetection], main: str) -> bool:

@@ -73,8 +73,11 @@ def _suit(tile: str) -> str:
     return tile[-1] if len(tile) == 2 else tile
 
 
-def part_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
-    """Pairs of reports that may be two parts of one tile, with their joint box."""
+def part_pairs(
+    tiles: Sequence[TileDetection], whole_size: float = WHOLE_SIZE
+) -> list[tuple[int, int, Box]]:
+    """Pairs of reports that may be two parts of one tile, with their joint box (its area at
+    most ``whole_size`` × the median tile's)."""
     if len(tiles) < 2:
         return []
     median = float(np.median([_area(t.box) for t in tiles]))
@@ -87,7 +90,7 @@ def part_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
         if _gap(a, b) > JOIN_GAP * side:
             continue
         whole = joint_box(a, b)
-        if not MIN_WHOLE * median <= _area(whole) <= WHOLE_SIZE * median:
+        if not MIN_WHOLE * median <= _area(whole) <= whole_size * median:
             continue
         if any(covered(t.box, whole) > 0.5 for k, t in enumerate(tiles) if k not in (i, j)):
             continue
@@ -133,8 +136,13 @@ def join_parts(
 # after a first layout, two part-boxes right of the row whose joint box is shaped like a
 # sideways tile (its width over height at least HALVES_SHAPE × the row's upright tiles') are
 # read again as one tile turned sideways (dev renders 650136, 950050: two 2p 0.94–0.98 of a
-# sideways 4p read 4p 0.97 turned; read upright the joint crop is unsure).
-HALVES_SHAPE = 1.4
+# sideways 4p read 4p 0.97 turned; read upright the joint crop is unsure). On a slanted row the
+# image-axis boxes are rounder: a sideways tile's box is less wide for its height than on a
+# level row, and the halves' joint box is bigger than the tile's own (render 600011, a row 25°
+# off the image's axis: 1.25 × the row's aspect, 1.42 × the median tile's area), hence 1.2
+# (was 1.4) and HALVES_WHOLE; the layout's test that the joint tile makes a better hand stays.
+HALVES_SHAPE = 1.2
+HALVES_WHOLE = 1.6  # the joint box's area at most this × the median tile's (part_pairs: 1.4)
 HALVES_SURE = 0.9  # the joint crop read turned as a riichi tile at least this likely
 HALVES_GROUPS = ("meld", "other")  # where a called tile's halves may have been placed
 
@@ -152,7 +160,7 @@ def halves_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
     upright = float(np.median([_aspect(t.box) for t in row]))
     return [
         (i, j, whole)
-        for i, j, whole in part_pairs(tiles)
+        for i, j, whole in part_pairs(tiles, HALVES_WHOLE)
         if tiles[i].group in HALVES_GROUPS and tiles[j].group in HALVES_GROUPS
         and _aspect(whole) >= HALVES_SHAPE * upright
     ]

@@ -88,3 +88,25 @@ def test_rule_23_halves_of_a_kakans_called_tile_make_the_pon_its_kakan() -> None
     quiet = replace(first, warnings=[])  # nothing to check in the first reading
     _, lay = join_halves(t.tiles, quiet, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
     assert lay.hand["melds"] == ["kakan:4444p"] and lay.hand["hand"] == first.hand["hand"]
+
+
+def test_halves_of_a_called_tile_on_a_slanted_row_are_read_turned_as_one() -> None:
+    # render 600011: on a row 25° off the image's axis, image-axis boxes are rounder; the two
+    # halves' joint box is shaped less like a sideways tile and bigger than the tile's own box
+    t = Table(deg=25.0)
+    t.row("123p456s789s1z")
+    t.put("1z", "win", gap=0.5)
+    t.put("4p", "meld", gap=1.5)
+    t.put("4p", "meld")
+    called = t.put("4p", "meld", sideways=True)
+    t.tiles.pop()
+    assert t._last is not None
+    along_at, across_at, along, across = t._last
+    t.tiles += [
+        TileDetection("2p", t._box(along_at - along / 2, across_at, along / 2, across), 0, 0.95),
+        TileDetection("2p", t._box(along_at + along / 2, across_at, along / 2, across), 0, 0.94),
+    ]
+    first = t.read()
+    assert first.hand["melds"] == [] and len(halves_pairs(first.tiles)) == 1
+    _, lay = join_halves(t.tiles, first, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
+    assert lay.hand["melds"] == ["pon:444p"]

@@ -595,7 +595,10 @@ def kakan_probe(
 
 
 STACKED_MATCH_IOU = 0.5  # a stacked hit this much on a pon's sideways tile is that tile
-STACKED_SHIFT = 0.3  # the added tile's box: this share of the called tile's height up from it
+# The added tile's box: this share of the called tile's height up from it. Clearly beyond it
+# by the layout's own measure (BEYOND, 0.3 of a tile): at 0.3 a kakan with an upright tile
+# unseen (render 600137) read its called and added tiles as one tile seen twice.
+STACKED_SHIFT = 0.5
 
 
 def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[TileDetection]:

@@ -140,3 +140,22 @@ def test_rule_23_an_unsure_stack_leaves_the_pon_and_says_which_to_check() -> Non
     assert again.hand == layout.hand
     assert any(w.startswith("the called 6s of pon:666s may carry an added tile")
                for w in again.warnings)
+
+
+def test_rule_23_a_stacked_pon_with_a_tile_unseen_is_its_kakan() -> None:
+    """Render 600137: a kakan whose added tile lies on the called 4s and one of whose upright
+    tiles the detector missed shows two boxes, read as a pon with its third tile unseen. The
+    added tile put back must lie clearly beyond the called one (the layout's ``BEYOND``), or
+    the two read as one slot seen twice and the pon stays."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6s", "meld", gap=0.7)
+    t.put("6s", "meld", sideways=True)  # its two upright 6s: one missed
+    layout = reconstruct(t.tiles, (1600, 1200))
+    assert layout.hand["melds"] == ["pon:666s"]
+    rec, _ = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
+    again = rec.kakans(np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout,
+                       (1600, 1200), [])
+    assert again.hand["melds"] == ["kakan:6666s"]
+    assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"

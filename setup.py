@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent
 # is left out: it builds its frozen dataclasses with object.__new__, which compiled classes
 # refuse.
 NATIVE = [
+    "engine/rules.py",
     "engine/tiles.py",
     "engine/suits.py",
     "engine/decompose.py",

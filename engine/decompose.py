@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engine.parse import Meld
 from engine.suits import (
@@ -165,7 +165,10 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
 # HandFacts, Pung and Reading are immutable NamedTuples: value types that are cheap to build
 # in the hot loop (a frozen dataclass's __init__ costs several times more).
 
-STANDARD, CHIITOITSU, KOKUSHI, SHIISAN = "standard", "chiitoitsu", "kokushi", "shiisan_puutaa"
+STANDARD: Final = "standard"
+CHIITOITSU: Final = "chiitoitsu"
+KOKUSHI: Final = "kokushi"
+SHIISAN: Final = "shiisan_puutaa"
 
 
 class Pung(NamedTuple):
@@ -273,9 +276,10 @@ def hand_facts(
     )
 
 
-_SUIT_SETS = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
-N_SUITS = tuple(bin(b).count("1") for b in range(8))  # suit bits (man 1, pin 2, sou 4) → suits
-ONLY_SUIT = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits → the one suit held, or -1
+_SUIT_SETS: Final = (frozenset(range(0, 9)), frozenset(range(9, 18)), frozenset(range(18, 27)))
+# suit bits (man 1, pin 2, sou 4) → suits
+N_SUITS: Final = tuple(bin(b).count("1") for b in range(8))
+ONLY_SUIT: Final = (-1, 0, 1, -1, 2, -1, -1, -1)  # suit bits → the one suit held, or -1
 
 
 def shape_kinds(
@@ -353,7 +357,7 @@ def _pungs(trips: tuple[int, ...], opened: int) -> tuple[Pung, ...]:
 #: The wait a winning tile makes in a run, by the run's start rank (0–6) and the tile's
 #: place in it: kanchan in the middle, penchan as the 3 of 12-3 or the 7 of 7-89, else
 #: ryanmen (RULES.md fu: kanchan/penchan +2). Shared with :mod:`engine.fold`.
-RUN_WAITS = tuple(
+RUN_WAITS: Final = tuple(
     tuple(
         "kanchan"
         if pos == 1
@@ -367,7 +371,7 @@ RUN_WAITS = tuple(
 _TANKI, _SHANPON_TSUMO = ("tanki", -1), ("shanpon", -1)
 #: (wait, kind of the pung opened by ron or -1) of a run's wait, by kind of the run's start
 #: and place (:data:`RUN_WAITS`; honor starts never occur)
-_RUN_ROLES = tuple(
+_RUN_ROLES: Final = tuple(
     tuple((wait, -1) for wait in RUN_WAITS[start % 9]) if start < 27 and start % 9 < 7 else ()
     for start in range(34)
 )

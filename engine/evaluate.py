@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import attrgetter, itemgetter
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
 from engine.fu import FuItem, fu_of, fu_value
@@ -20,7 +20,7 @@ from engine.tiles import FIVE_M, FIVE_P, FIVE_S, NORTH, next_kind
 from engine.yaku import Context
 from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
 
-_HAN = itemgetter(1)  # a yaku's han in ``(id, han)``
+_HAN: Final = itemgetter(1)  # a yaku's han in ``(id, han)``
 
 
 class Evaluation(NamedTuple):
@@ -228,7 +228,7 @@ def hand_counts(hand: HandInput) -> list[int]:
     return counts
 
 
-_RED = attrgetter("red")
+_RED: Final = attrgetter("red")
 
 
 def _shape_count(hand: HandInput, kind: int, win_kind: int | None) -> int:

@@ -31,7 +31,7 @@ signatures recur across different hands.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.decompose import (
     N_SUITS,
@@ -64,7 +64,7 @@ from engine.yaku_eval import (
 )
 
 # The reading-level yaku whose tests read only what the signature holds (RULES.md "Yaku").
-COVERED = frozenset(
+COVERED: Final = frozenset(
     {
         "yakuhai",
         "pinfu",
@@ -88,43 +88,50 @@ COVERED = frozenset(
     }
 )
 #: whole-hand yaku a hand opening no gate may run (they read has_honor / has_terminal only)
-UNGATED_HAND = frozenset({"tanyao"})
+UNGATED_HAND: Final = frozenset({"tanyao"})
 
 # The winning tile's role in a reading (engine.decompose.readings' wait names).
-TANKI, SHANPON, KANCHAN, PENCHAN, RYANMEN = range(5)
-ROLE_NAMES = ("tanki", "shanpon", "kanchan", "penchan", "ryanmen")
+TANKI: Final = 0
+SHANPON: Final = 1
+KANCHAN: Final = 2
+PENCHAN: Final = 3
+RYANMEN: Final = 4
+ROLE_NAMES: Final = ("tanki", "shanpon", "kanchan", "penchan", "ryanmen")
 
 # A decomposition's features, packed into one int so that the records of different groups
 # (and the melds) add up field by field; each field is wide enough for a whole hand's count.
-_FIELD = 7  # a 3-bit count
-_RUN_SHIFT = 0  # runs (3 bits)
-_TRIP_SHIFT = 3  # triplets (3 bits)
-_RUN_PAIR_SHIFT = 6  # pairs of identical runs, 一盃口 / 二盃口 (3 bits)
-_ITTSU_SHIFT = 9  # 一気通貫 (2 bits)
-_INSIDE_SHIFT = 11  # sets and pair without a terminal or honor (3 bits)
-_RUN, _TRIP, _RUN_PAIR = 1 << _RUN_SHIFT, 1 << _TRIP_SHIFT, 1 << _RUN_PAIR_SHIFT
-_ITTSU, _INSIDE = 1 << _ITTSU_SHIFT, 1 << _INSIDE_SHIFT
-_TRIPS = _FIELD << _TRIP_SHIFT
-_THREE_TRIPS = 3 * _TRIP  # from three triplets on: 三連刻, 四連刻, 三色同刻 can hold
+_FIELD: Final = 7  # a 3-bit count
+_RUN_SHIFT: Final = 0  # runs (3 bits)
+_TRIP_SHIFT: Final = 3  # triplets (3 bits)
+_RUN_PAIR_SHIFT: Final = 6  # pairs of identical runs, 一盃口 / 二盃口 (3 bits)
+_ITTSU_SHIFT: Final = 9  # 一気通貫 (2 bits)
+_INSIDE_SHIFT: Final = 11  # sets and pair without a terminal or honor (3 bits)
+_RUN: Final = 1 << _RUN_SHIFT
+_TRIP: Final = 1 << _TRIP_SHIFT
+_RUN_PAIR: Final = 1 << _RUN_PAIR_SHIFT
+_ITTSU: Final = 1 << _ITTSU_SHIFT
+_INSIDE: Final = 1 << _INSIDE_SHIFT
+_TRIPS: Final = _FIELD << _TRIP_SHIFT
+_THREE_TRIPS: Final = 3 * _TRIP  # from three triplets on: 三連刻, 四連刻, 三色同刻 can hold
 
 # A reading's *signature*: what the reading-level tests read of it, one int. Each class that
 # is looked up in a table is stored there already shifted into its field (the hot loop only
 # ORs them together).
 #: runs, pairs of identical runs, ittsu, kept from the features as they are (the triplets
 #: follow from the runs: four sets in all)
-SIG_KEPT = _FIELD << _RUN_SHIFT | _FIELD << _RUN_PAIR_SHIFT | 3 << _ITTSU_SHIFT
-SIG_OUTSIDE = 1 << 11  # every set and the pair hold a terminal or honor (chanta, junchan)
-SIG_HONOR_SHIFT = 12  # 8 bits: the honor triplets' class (yakuhai units, dragons, winds)
-SIG_CHAIN_SHIFT = 21  # 2 bits: a chain of three (三連刻) / four (四連刻) triplets
-SIG_DOUKOU = 1 << 23  # one rank's triplet in all three suits (三色同刻)
-SIG_PAIR_SHIFT = 24  # 3 bits: the pair's class (yakuhai, dragon, wind)
-SIG_HAS_HONOR = 1 << 27  # an honor held
-SIG_ROLE_SHIFT = 28  # 2 bits: the winning tile's role as the tests tell them apart
-SIG_CONC_SHIFT = 30  # 2 bits: the concealed triplets as the tests tell them apart
+SIG_KEPT: Final = _FIELD << _RUN_SHIFT | _FIELD << _RUN_PAIR_SHIFT | 3 << _ITTSU_SHIFT
+SIG_OUTSIDE: Final = 1 << 11  # every set and the pair hold a terminal or honor (chanta, junchan)
+SIG_HONOR_SHIFT: Final = 12  # 8 bits: the honor triplets' class (yakuhai units, dragons, winds)
+SIG_CHAIN_SHIFT: Final = 21  # 2 bits: a chain of three (三連刻) / four (四連刻) triplets
+SIG_DOUKOU: Final = 1 << 23  # one rank's triplet in all three suits (三色同刻)
+SIG_PAIR_SHIFT: Final = 24  # 3 bits: the pair's class (yakuhai, dragon, wind)
+SIG_HAS_HONOR: Final = 1 << 27  # an honor held
+SIG_ROLE_SHIFT: Final = 28  # 2 bits: the winning tile's role as the tests tell them apart
+SIG_CONC_SHIFT: Final = 30  # 2 bits: the concealed triplets as the tests tell them apart
 #: role → its signature field (pinfu reads ryanmen, suuankou tanki reads tanki)
-_ROLE_SIG = tuple(c << SIG_ROLE_SHIFT for c in (2, 0, 0, 0, 1))
+_ROLE_SIG: Final = tuple(c << SIG_ROLE_SHIFT for c in (2, 0, 0, 0, 1))
 #: concealed triplets → their signature field (sanankou 3, suuankou 4)
-_CONC_SIG = tuple(c << SIG_CONC_SHIFT for c in (0, 0, 0, 1, 2))
+_CONC_SIG: Final = tuple(c << SIG_CONC_SHIFT for c in (0, 0, 0, 1, 2))
 
 DecompRecord = tuple[int, int, int, GroupDecomp]  # (features, triplet rank bits, pair rank)
 #: (features, triplet rank bits, pair rank, roles of the winning tile, decomposition)
@@ -138,11 +145,13 @@ GroupRecord = tuple[int, tuple[DecompRecord, ...], int, tuple[int, ...]]
 #: (setup.py) cannot compile a loop over a tuple type with an unpacked part
 Addition = tuple[Any, ...]
 Additions = tuple[Addition, ...]
-_INFO_TILES, _INFO_TERMINAL, _INFO_ALL_TH = 1, 2, 4
+_INFO_TILES: Final = 1
+_INFO_TERMINAL: Final = 2
+_INFO_ALL_TH: Final = 4
 
 _RECORDS: dict[tuple[int, ...], GroupRecord] = {}
 _ADDS: dict[tuple[int, ...], Additions] = {}
-_RECORDS_MAX = 1 << 14  # bounded (about 0.7 kB a record): a server sees arbitrary hands
+_RECORDS_MAX: Final = 1 << 14  # bounded (about 0.7 kB a record): a server sees arbitrary hands
 
 
 def _chain(bits: int) -> int:
@@ -156,7 +165,7 @@ def _chain(bits: int) -> int:
 
 
 #: triplet rank bits of one suit → the chain's signature field (三連刻 1, 四連刻 2)
-_CHAIN_SIG = tuple(((c > 2) + (c > 3)) << SIG_CHAIN_SHIFT for c in map(_chain, range(512)))
+_CHAIN_SIG: Final = tuple(((c > 2) + (c > 3)) << SIG_CHAIN_SHIFT for c in map(_chain, range(512)))
 
 
 def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
@@ -204,7 +213,7 @@ def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
 
 #: the fold's role of a winning tile in a run, by the run's start rank and the tile's place
 #: (:data:`engine.decompose.RUN_WAITS`, which :func:`engine.decompose.readings` reads)
-_RUN_ROLE = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
+_RUN_ROLE: Final = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
 
 
 _ROLE_LISTS: dict[tuple[int, ...], tuple[int, ...]] = {}
@@ -289,7 +298,7 @@ def plan_covered(plan: Plan) -> bool:
     return bool(ok)
 
 
-_BASES = (0, 9, 18, 27)
+_BASES: Final = (0, 9, 18, 27)
 Parts = tuple[tuple[int, GroupDecomp], ...]  # (group base, rank decomposition) per group
 Other = tuple[int, int, int, Parts]  # features, triplet kind bits, pair kind, parts
 #: where a reading's sets are: the taker's base and decomposition, the pair kind, the others
@@ -439,7 +448,7 @@ class MeldPart(NamedTuple):
     terminal: bool
 
 
-NO_MELDS = MeldPart(0, 0, 0, 0, 0, True, True, False, False)
+NO_MELDS: Final = MeldPart(0, 0, 0, 0, 0, True, True, False, False)
 
 
 def meld_part(melds: tuple[Meld, ...]) -> MeldPart | None:
@@ -617,7 +626,7 @@ class _Pass:
         return new(Reading, (facts, STANDARD, where[2], tuple(runs), tuple(pungs), wait))
 
 
-_TANYAO_CLASS = 1 << 8  # the key of a hand opening no gate: | an honor | a terminal << 1
+_TANYAO_CLASS: Final = 1 << 8  # the key of a hand opening no gate: | an honor | a terminal << 1
 
 
 def fold_waits(

@@ -9,6 +9,8 @@ no fu.
 
 from __future__ import annotations
 
+from typing import Final
+
 from engine.decompose import CHIITOITSU, STANDARD, Reading
 from engine.tiles import DRAGONS, IS_TH, NAMES, NORTH
 from engine.yaku import Context, pinfu
@@ -25,10 +27,10 @@ def _pung_item(kind: int, concealed: bool, kan: bool) -> FuItem:
 
 
 #: every triplet's item by ``kind << 2 | concealed << 1 | kan`` (the items are shared values)
-_PUNG_ITEMS = tuple(_pung_item(k >> 2, bool(k & 2), bool(k & 1)) for k in range(34 << 2))
-_PAIR_REASONS = tuple(f"pair_{n}" for n in NAMES)
+_PUNG_ITEMS: Final = tuple(_pung_item(k >> 2, bool(k & 2), bool(k & 1)) for k in range(34 << 2))
+_PAIR_REASONS: Final = tuple(f"pair_{n}" for n in NAMES)
 #: the waits worth 2 fu and their items
-_WAIT_ITEMS = {w: (f"wait_{w}", 2) for w in ("kanchan", "penchan", "tanki")}
+_WAIT_ITEMS: Final = {w: (f"wait_{w}", 2) for w in ("kanchan", "penchan", "tanki")}
 
 
 def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:

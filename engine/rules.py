@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
-from typing import Any
+from typing import Any, Final
 
 from engine.errors import InputError
 from engine.tiles import ALL_KINDS, SANMA_KINDS
@@ -272,7 +272,7 @@ def _yaku_index(table: tuple[YakuSpec, ...]) -> dict[str, YakuSpec]:
     return index
 
 
-SANMA_13 = Rules()
+SANMA_13: Final = Rules()
 
 # ---- riichi-4p: standard four-player riichi as the `mahjong` library (2.1.0) computes it ------
 # with OptionalRules(has_open_tanyao=True, has_aka_dora=True): 1 han from any yaku, chi, all
@@ -342,7 +342,7 @@ RIICHI_4P_STRONGER: tuple[tuple[str, str], ...] = (
     ("double_riichi", "open_riichi"),
 )
 
-RIICHI_4P = Rules(
+RIICHI_4P: Final = Rules(
     preset="riichi-4p",
     tile_kinds=ALL_KINDS,
     red_fives=(("m", 1), ("p", 1), ("s", 1)),
@@ -378,7 +378,7 @@ RIICHI_4P = Rules(
 PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}
 
 # Options a hand JSON may override (plain bool/int fields); structural fields are preset-only.
-_STRUCTURAL = {
+_STRUCTURAL: Final = {
     "preset",
     "tile_kinds",
     "red_fives",
@@ -395,11 +395,11 @@ OPTION_TYPES: dict[str, type] = {
     if f.name not in _STRUCTURAL
 }
 
-_POSITIVE = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base"}
+_POSITIVE: Final = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base"}
 
 #: how many option sets :func:`rules_from_json` keeps: a server meets arbitrary ones, and a
 #: bounded cache must still serve the sets in use (least recently used evicted first)
-RULES_CACHE_SIZE = 256
+RULES_CACHE_SIZE: Final = 256
 _RULES_CACHE: OrderedDict[tuple[tuple[str, str, Any], ...], Rules] = OrderedDict()
 
 

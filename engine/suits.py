@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 from itertools import combinations_with_replacement, product
+from typing import Final
 
 # A group decomposition: (pair kind or -1, triplet kinds, run start kinds)
 GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
-GROUP_BASES = (0, 9, 18, 27)
+GROUP_BASES: Final = (0, 9, 18, 27)
 NO_TILES: tuple[GroupDecomp, ...] = ((-1, (), ()),)  # the one split of no tiles
 
 _TRIPLET, _PAIR, _RUN = 0, 1, 2  # the order in which a split tries the sets at a rank
@@ -79,8 +80,8 @@ def _enumerate(ranks: int) -> tuple[dict[tuple[int, ...], tuple[GroupDecomp, ...
 _SUIT_DECOMPS, _SUIT_FLAGS = _enumerate(9)
 _HONOR_DECOMPS, _HONOR_FLAGS = _enumerate(7)
 #: pattern → :func:`group_flags` of the whole patterns (9- and 7-tuples never collide)
-GROUP_FLAGS = {**_SUIT_FLAGS, **_HONOR_FLAGS}
-_RANK_DECOMPS = {**_SUIT_DECOMPS, **_HONOR_DECOMPS}
+GROUP_FLAGS: Final = {**_SUIT_FLAGS, **_HONOR_FLAGS}
+_RANK_DECOMPS: Final = {**_SUIT_DECOMPS, **_HONOR_DECOMPS}
 #: group base → {whole pattern: its decompositions in kind indices}, filled as asked for
 _BY_GROUP: dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]] = {b: {} for b in GROUP_BASES}
 

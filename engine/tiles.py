@@ -14,32 +14,43 @@ Sanma uses only 1m and 9m of the manzu (``SANMA_KINDS``); which kinds exist is a
 from __future__ import annotations
 
 from functools import cache
+from typing import Final
 
-MAN, PIN, SOU, HONOR = 0, 1, 2, 3
-SUIT_LETTERS = "mpsz"
+MAN: Final = 0
+PIN: Final = 1
+SOU: Final = 2
+HONOR: Final = 3
+SUIT_LETTERS: Final = "mpsz"
 
-EAST, SOUTH, WEST, NORTH = 27, 28, 29, 30
-HAKU, HATSU, CHUN = 31, 32, 33
-WINDS = (EAST, SOUTH, WEST, NORTH)
-DRAGONS = (HAKU, HATSU, CHUN)
-WIND_LETTERS = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
+EAST: Final = 27
+SOUTH: Final = 28
+WEST: Final = 29
+NORTH: Final = 30
+HAKU: Final = 31
+HATSU: Final = 32
+CHUN: Final = 33
+WINDS: Final = (EAST, SOUTH, WEST, NORTH)
+DRAGONS: Final = (HAKU, HATSU, CHUN)
+WIND_LETTERS: Final = {"E": EAST, "S": SOUTH, "W": WEST, "N": NORTH}
 
-ALL_KINDS = frozenset(range(34))
-SANMA_KINDS = frozenset([0, 8, *range(9, 34)])
+ALL_KINDS: Final = frozenset(range(34))
+SANMA_KINDS: Final = frozenset([0, 8, *range(9, 34)])
 
-TERMINALS = frozenset([0, 8, 9, 17, 18, 26])
-HONORS = frozenset(range(27, 34))
-TERMINALS_HONORS = TERMINALS | HONORS
-GREEN = frozenset([19, 20, 21, 23, 25, HATSU])  # 2s 3s 4s 6s 8s hatsu (緑一色)
-BENI = frozenset([18, 22, 24, 26, CHUN])  # 1s 5s 7s 9s chun (紅孔雀, §39)
-FIVE_P, FIVE_S, FIVE_M = 13, 22, 4
+TERMINALS: Final = frozenset([0, 8, 9, 17, 18, 26])
+HONORS: Final = frozenset(range(27, 34))
+TERMINALS_HONORS: Final = TERMINALS | HONORS
+GREEN: Final = frozenset([19, 20, 21, 23, 25, HATSU])  # 2s 3s 4s 6s 8s hatsu (緑一色)
+BENI: Final = frozenset([18, 22, 24, 26, CHUN])  # 1s 5s 7s 9s chun (紅孔雀, §39)
+FIVE_P: Final = 13
+FIVE_S: Final = 22
+FIVE_M: Final = 4
 
 # Per-kind flags as tuples: indexing a tuple is faster than set membership in hot loops.
-IS_TH = tuple(k in TERMINALS_HONORS for k in range(34))
-IS_HONOR = tuple(k >= 27 for k in range(34))
-IS_TERMINAL = tuple(k in TERMINALS for k in range(34))
-SUIT = tuple(k // 9 for k in range(34))
-RANK = tuple(k % 9 + 1 if k < 27 else 0 for k in range(34))
+IS_TH: Final = tuple(k in TERMINALS_HONORS for k in range(34))
+IS_HONOR: Final = tuple(k >= 27 for k in range(34))
+IS_TERMINAL: Final = tuple(k in TERMINALS for k in range(34))
+SUIT: Final = tuple(k // 9 for k in range(34))
+RANK: Final = tuple(k % 9 + 1 if k < 27 else 0 for k in range(34))
 
 
 def name(kind: int) -> str:
@@ -61,7 +72,7 @@ def kind_of(text: str) -> int:
     return suit * 9 + (5 if digit == 0 else digit) - 1
 
 
-NAMES = tuple(name(k) for k in range(34))  # name(k) as a table, for output loops
+NAMES: Final = tuple(name(k) for k in range(34))  # name(k) as a table, for output loops
 
 
 @cache

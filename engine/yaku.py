@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from operator import attrgetter
-from typing import Any
+from typing import Any, Final
 
 from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
 from engine.parse import Situation
@@ -52,10 +52,10 @@ class Context:
 
 
 YakuTest = Callable[[Reading, Context], bool]
-ALL_FORMS = frozenset({STANDARD, CHIITOITSU, KOKUSHI, SHIISAN})
-REGULAR = frozenset({STANDARD, CHIITOITSU, KOKUSHI})
-SHAPES = frozenset({STANDARD, CHIITOITSU})
-STD = frozenset({STANDARD})
+ALL_FORMS: Final = frozenset({STANDARD, CHIITOITSU, KOKUSHI, SHIISAN})
+REGULAR: Final = frozenset({STANDARD, CHIITOITSU, KOKUSHI})
+SHAPES: Final = frozenset({STANDARD, CHIITOITSU})
+STD: Final = frozenset({STANDARD})
 
 
 # ---- situational yaku (no shape restriction) ----------------------------------------------
@@ -134,9 +134,9 @@ def shiisan_puutaa(r: Reading, c: Context) -> bool:
 # ---- shape yaku ---------------------------------------------------------------------------
 
 # C-level helpers for the tests the §18 guarantee runs for every wait
-_KIND = attrgetter("kind")
-_ITTSU = tuple(frozenset({b, b + 3, b + 6}) for b in (0, 9, 18))  # 123 456 789 run starts
-_OUTSIDE_RUNS = frozenset(s for s in range(27) if s % 9 in (0, 6))  # 123 and 789 runs
+_KIND: Final = attrgetter("kind")
+_ITTSU: Final = tuple(frozenset({b, b + 3, b + 6}) for b in (0, 9, 18))  # 123 456 789 run starts
+_OUTSIDE_RUNS: Final = frozenset(s for s in range(27) if s % 9 in (0, 6))  # 123 and 789 runs
 
 
 def yakuhai_kinds(c: Context) -> dict[int, int]:
@@ -372,7 +372,7 @@ def suukantsu(r: Reading, c: Context) -> bool:
     return r.facts.n_kans == 4
 
 
-_CHUUREN = (3, 1, 1, 1, 1, 1, 1, 1, 3)
+_CHUUREN: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def _chuuren_suit(counts: tuple[int, ...]) -> int:
@@ -469,7 +469,7 @@ TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
 # of the whole hand, not on the reading or the form (reused across the readings of one
 # completed hand in one context through ``yaku_of``'s ``memo``).
 # (Both caches are kept per form, so tests that look at the form only may be listed.)
-SITUATION_TESTS = frozenset(
+SITUATION_TESTS: Final = frozenset(
     {
         "menzen_tsumo",
         "riichi",
@@ -487,7 +487,7 @@ SITUATION_TESTS = frozenset(
         "chihou",
     }
 )
-HAND_TESTS = frozenset(
+HAND_TESTS: Final = frozenset(
     {
         "tanyao",
         "honroutou",
@@ -507,15 +507,15 @@ HAND_TESTS = frozenset(
 
 # Necessary conditions on the whole hand (never sufficient), to skip hand-level tests
 # (gate codes in the plan: 1 one suit, 2 all terminals/honors, 3 three kans):
-ONE_SUIT = frozenset(
+ONE_SUIT: Final = frozenset(
     {"honitsu", "chinitsu", "manzu_honitsu", "ryuuiisou", "beni_kujaku", "chuuren", "chuuren_9"}
 )
-ALL_TH = frozenset({"honroutou", "chinroutou", "tsuuiisou"})
-THREE_KANS = frozenset({"sankantsu", "suukantsu"})
+ALL_TH: Final = frozenset({"honroutou", "chinroutou", "tsuuiisou"})
+THREE_KANS: Final = frozenset({"sankantsu", "suukantsu"})
 
 # Necessary conditions (never sufficient) used only to skip tests that cannot hold:
 # the least number of triplets/kans and of runs a reading needs for the yaku.
-MIN_PUNGS = {
+MIN_PUNGS: Final = {
     "yakuhai": 1,
     "shousangen": 2,
     "sanankou": 3,
@@ -530,7 +530,7 @@ MIN_PUNGS = {
     "suuankou_tanki": 4,
     "toitoi": 4,
 }
-MIN_RUNS = {
+MIN_RUNS: Final = {
     "pinfu": 4,
     "iipeikou": 2,
     "ryanpeikou": 4,
@@ -540,11 +540,11 @@ MIN_RUNS = {
 }
 
 # Reading-level yaku whose every set and pair hold a terminal or honor: the pair must be one.
-TERMINAL_PAIR = frozenset({"chanta", "junchan"})
+TERMINAL_PAIR: Final = frozenset({"chanta", "junchan"})
 # Reading-level yaku that need an honor tile in the hand (their sets are honors), that need
 # none (junchan), or that need all three suits (sanshoku).
-NEEDS_HONOR = frozenset(
+NEEDS_HONOR: Final = frozenset(
     {"yakuhai", "shousangen", "daisangen", "suushii", "shousuushii", "daisuushii"}
 )
-NO_HONOR = frozenset({"junchan"})
-THREE_SUITS = frozenset({"sanshoku_doujun", "sanshoku_doukou"})
+NO_HONOR: Final = frozenset({"junchan"})
+THREE_SUITS: Final = frozenset({"sanshoku_doujun", "sanshoku_doukou"})

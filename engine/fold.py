@@ -149,8 +149,8 @@ _INFO_TILES: Final = 1
 _INFO_TERMINAL: Final = 2
 _INFO_ALL_TH: Final = 4
 
-_RECORDS: dict[tuple[int, ...], GroupRecord] = {}
-_ADDS: dict[tuple[int, ...], Additions] = {}
+_RECORDS: Final[dict[tuple[int, ...], GroupRecord]] = {}
+_ADDS: Final[dict[tuple[int, ...], Additions]] = {}
 _RECORDS_MAX: Final = 1 << 14  # bounded (about 0.7 kB a record): a server sees arbitrary hands
 
 
@@ -197,7 +197,7 @@ def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
     return features, tm, pair, decomp
 
 
-_WHOLE: dict[tuple[int, ...], tuple[DecompRecord, ...]] = {}
+_WHOLE: Final[dict[tuple[int, ...], tuple[DecompRecord, ...]]] = {}
 
 
 def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
@@ -216,7 +216,7 @@ def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
 _RUN_ROLE: Final = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
 
 
-_ROLE_LISTS: dict[tuple[int, ...], tuple[int, ...]] = {}
+_ROLE_LISTS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
 
 
 def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:

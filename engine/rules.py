@@ -40,7 +40,7 @@ class LimitStep:
 
 
 # RULES.md "Yaku (complete list)", in the order of the seed's tables.
-SANMA_YAKU: tuple[YakuSpec, ...] = (
+SANMA_YAKU: Final[tuple[YakuSpec, ...]] = (
     YakuSpec("menzen_tsumo", "門前清自模和", 1, None),
     YakuSpec("riichi", "立直", 1, None),
     YakuSpec("double_riichi", "ダブル立直", 2, None),
@@ -94,7 +94,7 @@ SANMA_YAKU: tuple[YakuSpec, ...] = (
 )
 
 # "A yaku never adds to its own stronger form" (RULES.md, How yaku combine): (weaker, stronger).
-SANMA_STRONGER: tuple[tuple[str, str], ...] = (
+SANMA_STRONGER: Final[tuple[tuple[str, str], ...]] = (
     ("iipeikou", "ryanpeikou"),
     ("chanta", "junchan"),
     ("honitsu", "chinitsu"),
@@ -112,12 +112,12 @@ SANMA_STRONGER: tuple[tuple[str, str], ...] = (
 )
 
 # Composite yaku that replace their parts (§36, §37): (composite, parts).
-SANMA_COMPOSITES: tuple[tuple[str, tuple[str, ...]], ...] = (
+SANMA_COMPOSITES: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("shousharin", ("honitsu", "chiitoitsu")),
     ("daisharin", ("pinfu", "tanyao", "ryanpeikou", "chinitsu")),
 )
 
-SANMA_LIMITS: tuple[LimitStep, ...] = (
+SANMA_LIMITS: Final[tuple[LimitStep, ...]] = (
     LimitStep(5, 2000, "mangan"),
     LimitStep(6, 3000, "haneman"),
     LimitStep(8, 4000, "baiman"),
@@ -257,7 +257,7 @@ class Rules:
         return _yaku_index(self.yaku)
 
 
-_INDEX_CACHE: dict[int, tuple[tuple[YakuSpec, ...], dict[str, YakuSpec]]] = {}
+_INDEX_CACHE: Final[dict[int, tuple[tuple[YakuSpec, ...], dict[str, YakuSpec]]]] = {}
 
 
 def _yaku_index(table: tuple[YakuSpec, ...]) -> dict[str, YakuSpec]:
@@ -280,7 +280,7 @@ SANMA_13: Final = Rules()
 # yakuman hands, yakuman exclusive (no dora on a yakuman), payments rounded to 100, honba 300.
 # Checked hand by hand against the library by tests/test_differential.py.
 
-RIICHI_4P_YAKU: tuple[YakuSpec, ...] = (
+RIICHI_4P_YAKU: Final[tuple[YakuSpec, ...]] = (
     YakuSpec("menzen_tsumo", "門前清自摸和", 1, None),
     YakuSpec("riichi", "立直", 1, None),
     YakuSpec("double_riichi", "ダブル立直", 2, None),
@@ -326,7 +326,7 @@ RIICHI_4P_YAKU: tuple[YakuSpec, ...] = (
     YakuSpec("chuuren_9", "純正九蓮宝燈", 26, None),
 )
 
-RIICHI_4P_STRONGER: tuple[tuple[str, str], ...] = (
+RIICHI_4P_STRONGER: Final[tuple[tuple[str, str], ...]] = (
     ("iipeikou", "ryanpeikou"),
     ("chanta", "junchan"),
     ("honitsu", "chinitsu"),
@@ -375,7 +375,7 @@ RIICHI_4P: Final = Rules(
     last_tile_and_kan_win_together=False,
 )
 
-PRESETS: dict[str, Rules] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}
+PRESETS: Final[dict[str, Rules]] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}
 
 # Options a hand JSON may override (plain bool/int fields); structural fields are preset-only.
 _STRUCTURAL: Final = {
@@ -389,7 +389,7 @@ _STRUCTURAL: Final = {
     "stronger",
     "composites",
 }
-OPTION_TYPES: dict[str, type] = {
+OPTION_TYPES: Final[dict[str, type]] = {
     f.name: (bool if f.type in ("bool", bool) else int)
     for f in fields(Rules)
     if f.name not in _STRUCTURAL
@@ -400,7 +400,7 @@ _POSITIVE: Final = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base
 #: how many option sets :func:`rules_from_json` keeps: a server meets arbitrary ones, and a
 #: bounded cache must still serve the sets in use (least recently used evicted first)
 RULES_CACHE_SIZE: Final = 256
-_RULES_CACHE: OrderedDict[tuple[tuple[str, str, Any], ...], Rules] = OrderedDict()
+_RULES_CACHE: Final[OrderedDict[tuple[tuple[str, str, Any], ...], Rules]] = OrderedDict()
 
 
 def clear_rules_cache() -> None:

@@ -24,7 +24,7 @@ from typing import Final
 # A group decomposition: (pair kind or -1, triplet kinds, run start kinds)
 GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
 GROUP_BASES: Final = (0, 9, 18, 27)
-NO_TILES: tuple[GroupDecomp, ...] = ((-1, (), ()),)  # the one split of no tiles
+NO_TILES: Final[tuple[GroupDecomp, ...]] = ((-1, (), ()),)  # the one split of no tiles
 
 _TRIPLET, _PAIR, _RUN = 0, 1, 2  # the order in which a split tries the sets at a rank
 
@@ -83,7 +83,9 @@ _HONOR_DECOMPS, _HONOR_FLAGS = _enumerate(7)
 GROUP_FLAGS: Final = {**_SUIT_FLAGS, **_HONOR_FLAGS}
 _RANK_DECOMPS: Final = {**_SUIT_DECOMPS, **_HONOR_DECOMPS}
 #: group base → {whole pattern: its decompositions in kind indices}, filled as asked for
-_BY_GROUP: dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]] = {b: {} for b in GROUP_BASES}
+_BY_GROUP: Final[dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]]] = {
+    b: {} for b in GROUP_BASES
+}
 
 
 def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:

@@ -409,7 +409,7 @@ def beni_kujaku(r: Reading, c: Context) -> bool:
 
 
 # id -> (test, forms it applies to). The han values are in Rules.yaku, not here.
-TESTS: dict[str, tuple[YakuTest, frozenset[str]]] = {
+TESTS: Final[dict[str, tuple[YakuTest, frozenset[str]]]] = {
     "menzen_tsumo": (menzen_tsumo, ALL_FORMS),
     "riichi": (riichi, ALL_FORMS),
     "double_riichi": (double_riichi, ALL_FORMS),

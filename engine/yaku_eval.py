@@ -16,7 +16,7 @@ result shows (:func:`yaku_of`).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.decompose import HandFacts, Reading
 from engine.parse import Situation
@@ -78,7 +78,7 @@ class Plan(NamedTuple):
 
 # Keyed by id(rules) (hashing a Rules value hashes every field); the entry keeps the Rules
 # object so that a reused id can never pick up another rule set's plan.
-_PLAN_CACHE: dict[tuple[int, bool, str], tuple[Rules, Plan]] = {}
+_PLAN_CACHE: Final[dict[tuple[int, bool, str], tuple[Rules, Plan]]] = {}
 
 
 def clear_plans() -> None:
@@ -175,7 +175,9 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
 # The plan and situational yaku by rule set, situation, closedness and form: they depend on
 # nothing else (the Context cache holds them per Context; this one serves new Contexts of
 # equal situations, one per evaluated hand, without compiling or even looking up the plan).
-_SIT_CACHE: dict[tuple[int, Situation, bool, str], tuple[Rules, tuple[Plan, Held]]] = {}
+_SIT_CACHE: Final[
+    dict[tuple[int, Situation, bool, str], tuple[Rules, tuple[Plan, Held]]]
+] = {}
 
 
 def _situational(plan: Plan, closed: bool, form: str, c: Context) -> Held:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.errors import InputError
+from engine.native import COMPILED
 from engine.rules import Rules, rules_from_json
 from engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
 
@@ -225,6 +226,11 @@ def _new_hand(
     aka5man_as: str | None,
 ) -> HandInput:
     """``HandInput(...)`` (the same value, still frozen) with its slots filled directly."""
+    if COMPILED:  # HandInput is a native class then: its own constructor is the fast way
+        return HandInput(
+            concealed, concealed_tiles, melds, win, win_kind, kita, kita_aka, dora, ura,
+            discards, aka5man_as,
+        )
     hand = object.__new__(HandInput)
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = _HAND_SLOTS
     s0(hand, concealed)

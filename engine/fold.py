@@ -674,7 +674,8 @@ def fold_waits(
         base = _BASES[gi]
         others: list[Other] | None = None
         pattern = concealed[base : base + 9] if base < 27 else concealed[27:34]
-        for add in _ADDS.get(pattern) or additions(pattern):
+        adds = _ADDS.get(pattern)  # () for a pattern nothing completes: not None
+        for add in adds if adds is not None else additions(pattern):
             if not add[1] & accept:  # its flags
                 continue
             w = base + add[0]  # its rank

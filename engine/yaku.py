@@ -13,7 +13,7 @@ from functools import cache
 from operator import attrgetter
 from typing import Any, Final
 
-from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, Reading
+from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, HandFacts, Reading
 from engine.parse import Situation
 from engine.rules import Rules
 from engine.tiles import (
@@ -357,7 +357,15 @@ def daisuushii(r: Reading, c: Context) -> bool:
     return _wind_pungs(r) == 4
 
 
+def _souzu_only(f: HandFacts) -> bool:
+    """No manzu or pinzu anywhere in the shape (honors allowed): the facts' suit count says
+    so without building the set of kinds, which the one-colour yakuman below then read."""
+    return f.n_suits == 0 or (f.n_suits == 1 and f.only_suit == 2)
+
+
 def ryuuiisou(r: Reading, c: Context) -> bool:
+    if not _souzu_only(r.facts):
+        return False
     kinds = r.facts.all_kinds
     if c.rules.ryuuiisou_requires_hatsu and HATSU not in kinds:
         return False
@@ -376,8 +384,9 @@ _CHUUREN: Final = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
 def _chuuren_suit(counts: tuple[int, ...]) -> int:
+    total = sum(counts)
     for base in (0, 9, 18):
-        if sum(counts[base : base + 9]) == sum(counts):
+        if sum(counts[base : base + 9]) == total:
             return base
     return -1
 
@@ -385,8 +394,10 @@ def _chuuren_suit(counts: tuple[int, ...]) -> int:
 def chuuren(r: Reading, c: Context) -> bool:
     """九蓮宝燈: 1112345678999 plus one tile of the suit, all concealed, no kan."""
     f = r.facts
+    if f.melds:
+        return False
     base = _chuuren_suit(f.counts)
-    if f.melds or base < 0:
+    if base < 0:
         return False
     return all(f.counts[base + i] >= n for i, n in enumerate(_CHUUREN))
 
@@ -402,6 +413,8 @@ def chuuren_9(r: Reading, c: Context) -> bool:
 
 def beni_kujaku(r: Reading, c: Context) -> bool:
     """§39 紅孔雀: only 1s 5s 7s 9s and chun."""
+    if not _souzu_only(r.facts):
+        return False
     kinds = r.facts.all_kinds
     if c.rules.beni_kujaku_requires_chun and CHUN not in kinds:
         return False

@@ -604,14 +604,29 @@ STACKED_SHIFT = 0.5
 def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[TileDetection]:
     """The sideways (called) tiles of the layout's pons that could carry a kakan's added tile:
     laid out in a meld, of a pon's kind, and that kind seen fewer than four times (§1: an added
-    tile would be a fifth)."""
+    tile would be a fifth). A pon of three tiles seen, none reported sideways (§23: a called
+    set shows one; a called tile with the added one lying on it is a box the detector may not
+    turn), offers its widest tile for its height, the one shaped most like a sideways tile (a
+    pon read from two tiles may have lost its called tile: the two seen are not asked)."""
     pons = {meld_kind(m) for m in melds if m.startswith("pon:")}
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
-    return [
-        t for t in tiles
-        if t.group == "meld" and t.angle == 90 and is_face(t.tile)
-        and kind(t.tile) in pons and counts[kind(t.tile)] < 4
-    ]
+    out = []
+    for main in pons:
+        if counts[main] >= 4:
+            continue
+        own = [t for t in tiles if t.group == "meld" and is_face(t.tile) and kind(t.tile) == main]
+        sideways = [t for t in own if t.angle == 90]
+        if sideways or len(own) != 3:
+            out += sideways
+        else:
+            out.append(max(own, key=_aspect))
+    return sorted(out, key=tiles.index)
+
+
+def _aspect(t: TileDetection) -> float:
+    """A box's width for its height: a sideways tile's is the larger."""
+    x1, y1, x2, y2 = t.box
+    return (x2 - x1) / max(y2 - y1, 1e-6)
 
 
 def stacked_tiles(

@@ -159,3 +159,43 @@ def test_rule_23_a_stacked_pon_with_a_tile_unseen_is_its_kakan() -> None:
                        (1600, 1200), [])
     assert again.hand["melds"] == ["kakan:6666s"]
     assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"
+
+
+def test_rule_23_a_pon_with_no_sideways_tile_offers_its_widest_tile_as_the_called_one() -> None:
+    """Renders 670146, 900032, 710003: a kakan's called tile with the added one lying on it,
+    reported upright, the set read as a pon with no sideways tile. Its tile shaped most like a
+    sideways one (widest for its height) is the one the stacked-tile network is asked about,
+    and a sure stack makes the pon its kakan."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6s", "meld", gap=0.7)
+    called = t.put("6s", "meld", sideways=True, reported=0)
+    t.put("6s", "meld")
+    layout = reconstruct(t.tiles, (1600, 1200))
+    assert layout.hand["melds"] == ["pon:666s"]
+    assert not any(d.angle == 90 for d in layout.tiles)
+    rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
+    again = rec.kakans(np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout,
+                       (1600, 1200), [])
+    assert session.calls[0].shape[0] == 1  # only the widest tile was asked
+    assert again.hand["melds"] == ["kakan:6666s"]
+    assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"
+    assert called.box in [d.box for d in again.tiles if d.group == "meld"]
+
+
+def test_rule_23_a_pon_read_from_two_upright_tiles_offers_none_of_them() -> None:
+    """Render 670082: a pon read from two alike set apart (its called tile unseen) has no
+    called tile among them; neither is asked about (a sideways tile seen as an upright box
+    beside them reads stacked)."""
+    t = Table()
+    t.row("123p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    t.put("6s", "meld", gap=0.7)
+    t.put("6s", "meld")
+    layout = reconstruct(t.tiles, (1600, 1200))
+    assert layout.hand["melds"] == ["pon:666s"]
+    rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
+    again = rec.kakans(np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout,
+                       (1600, 1200), [])
+    assert session.calls == [] and again.hand == layout.hand

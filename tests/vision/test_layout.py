@@ -668,6 +668,30 @@ def test_rule_a4_lone_north_far_beyond_the_melds_is_no_kita_with_a_warning() -> 
     assert "further than kita are laid" in layout.warnings[0]
 
 
+def test_rule_a4_a_kita_with_a_discard_only_diagonally_beyond_it_is_a_kita() -> None:
+    """Renders 650008, 600013: a north laid just beyond the pon, the next discard row's tile
+    touching it only diagonally (half a tile along, a tile's height beyond): it is in no row
+    with that discard, so a kita."""
+    t = Table(y=900.0)
+    hand_with_pon_of_7z(t)
+    meld_x = t.tiles[-3].box[0]
+    t.elsewhere("4z", meld_x + 0.5 * A, 900 - 1.8 * B, "kita")
+    t.elsewhere("9p", meld_x + 0.5 * A - 0.8 * A, 900 - 2.8 * B, "other")
+    check(t, hand("234p5567899s", "9s", ["pon:777z"], kita=1))
+
+
+def test_rule_a4_a_north_in_line_with_a_discard_beyond_the_melds_is_no_kita() -> None:
+    """Render 660088: a north in a line of discards (touching one beside it, or one right
+    beyond it, as a side seat's discards run across) is a discard, no kita."""
+    for dx, dy in ((1.05 * A, 0.0), (0.0, -1.05 * B)):
+        t = Table(y=900.0)
+        hand_with_pon_of_7z(t)
+        meld_x = t.tiles[-3].box[0]
+        t.elsewhere("4z", meld_x + 0.5 * A, 900 - 1.8 * B, "other")
+        t.elsewhere("9p", meld_x + 0.5 * A + dx, 900 - 1.8 * B + dy, "other")
+        check(t, hand("234p5567899s", "9s", ["pon:777z"]))
+
+
 def test_dora_indicators_among_the_wall() -> None:
     t = Table()
     t.row("123p456p789s1122z")

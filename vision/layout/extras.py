@@ -26,10 +26,11 @@ def _kita_beside_melds(
 ) -> list[int]:
     """Norths set aside beyond the melds (further from the player): kita too (§23–§24).
 
-    Only lone norths count: a north touching non-north tiles is in a discard row. A kita is
-    laid close beyond the melds: its centre at most a tile's height (half a meld tile and half
-    a kita) and ``KITA_REACH`` tile widths beyond the farthest meld tile's; a lone north
-    further out (a discard, another player's) is no kita, said in ``warnings``.
+    Only lone norths count: a north touching non-north tiles in line with it, along the melds
+    or across them, is in a discard row; a discard only diagonally off it leaves it a kita.
+    A kita is laid close beyond the melds: its centre at most a tile's height (half a meld
+    tile and half a kita) and ``KITA_REACH`` tile widths beyond the farthest meld tile's; a
+    lone north further out (a discard, another player's) is no kita, said in ``warnings``.
     """
     if not melds:
         return []
@@ -56,6 +57,7 @@ def _kita_beside_melds(
             and not tiles[j].face_down  # a wall's backs may lie close by
             and not _second_box(tiles[j], tile)
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
+            and _in_line(frame, geo.centres[j], geo.centres[k])
         ]
         if near:
             continue
@@ -84,6 +86,14 @@ def _kita_beside_melds(
                     grew = True
                     break
     return found
+
+
+def _in_line(frame: Frame, p: np.ndarray, q: np.ndarray) -> bool:
+    """``p`` lies in one line with ``q``, along the melds' frame or across it (less than half
+    a tile off that line): a discard row's neighbours lie so, the player's own rows or a side
+    seat's; a discard only diagonally off (the next row's, shifted) says nothing about ``q``."""
+    (tp, n_p), (tq, nq) = frame.coords(p), frame.coords(q)
+    return abs(n_p - nq) < 0.5 * frame.b or abs(tp - tq) < 0.5 * frame.a
 
 
 def _second_box(other: TileDetection, tile: TileDetection) -> bool:

@@ -877,6 +877,20 @@ def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winnin
     assert not said(layout.warnings, "reported lying sideways")
 
 
+def test_rule_1_a_tile_reported_sideways_is_the_winning_tile_once_a_short_set_makes_13() -> None:
+    """Render 660014: 10 tiles in the row, a tile set a little apart reported sideways (its box
+    an upright tile's), and a called set showing two tiles. Only the count's made-up pon (§1)
+    brings the hand to 13, and then the lone tile is its winning tile, as with 13 seen."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5, reported=90)
+    t.put("1s", "meld", gap=0.7, sideways=True)
+    t.put("1s", "meld")
+    layout = check(t, hand("234p5567899s", "9s", ["pon:111s"]), warnings=None)
+    assert said(layout.warnings, "(9s) was reported lying sideways", "winning tile")
+    assert said(layout.warnings, "its third 1s not seen")
+
+
 def test_rule_1_a_tile_reported_sideways_close_after_a_13_tile_hand_is_the_winning_tile() -> None:
     """The winning tile laid close after 13 tiles and reported sideways: measured as a turned
     tile (its long side along the row) its gap looks narrower than any set-apart tile's, but

@@ -113,15 +113,19 @@ def _read_right(
 ) -> _Reading:
     """Interpret everything right of a candidate row: winning tile, melds, kita. Each group
     right of the row is placed in turn (:func:`_place`), then the winning tile is settled
-    (:func:`_settle_win`), the hand's count completed from damaged sets (:func:`_fill_count`)
-    and the lone tiles left out named. ``along``: the direction of a one-tile row."""
+    (:func:`_settle_win`), the hand's count completed from damaged sets (:func:`_fill_count`),
+    the winning tile settled again when that changed the count, and the lone tiles left out
+    named. ``along``: the direction of a one-tile row."""
     frame = end_frame(row, tiles, geo, along)
     groups = _winning_north_apart(_right_groups(row, tiles, geo, frame), tiles)
     acc = _Right(row, tiles, groups)
     for gi, (gap, group) in enumerate(groups):
         _place(acc, gi, gap, group, geo, frame.theta)
     _settle_win(acc)
+    counted = acc.units()
     _fill_count(acc)
+    if acc.win is None and acc.units() != counted:
+        _settle_win_again(acc)
     _name_lone_tiles(acc)
     acc.kita += _kita_beside_melds(
         row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other, acc.warnings
@@ -338,6 +342,18 @@ def _settle_win(acc: _Right) -> None:
             "or off the row's line than a winning tile does: read as a kita; if it is the "
             "winning tile, move it"
         )
+
+
+def _settle_win_again(acc: _Right) -> None:
+    """§1: a set made up from damaged tiles (:func:`_fill_count`) may bring the hand to 13,
+    the count at which a lone tile touching the row or reported sideways after it is the
+    winning tile (:func:`_settle_win`); one the made-up set took is no candidate."""
+    taken = {k for _, idx in acc.melds for k in idx}
+    if acc.touching in taken:
+        acc.touching = None
+    if acc.turned in taken:
+        acc.turned = None
+    _settle_win(acc)
 
 
 def _faces(row: list[int], tiles: list[TileDetection]) -> int:

@@ -248,6 +248,35 @@ def test_rule_hand_laid_face_up_a_back_in_the_row_is_its_face_alternative() -> N
     assert not said(layout.warnings, "face-down")
 
 
+def test_rule_23_a_called_set_lies_face_up_hakus_read_as_backs_beside_its_called_haku() -> None:
+    """Render 660058: a pon of haku (blank, like a back) whose two upright tiles are read as
+    backs with 5z next, beside its sideways 5z: a called set lies face up (§23), so it is
+    pon:555z and the two tiles are read 5z, each change said."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("back", "meld", gap=0.7)
+    unsure(t, 0.45, ("5z", 0.40))
+    t.put("back", "meld")
+    unsure(t, 0.48, ("5z", 0.46))
+    t.put("5z", "meld", sideways=True)
+    layout = check(t, hand("234p5567899s", "9s", ["pon:555z"]), warnings=None)
+    assert [d.tile for d in layout.tiles if d.group == "meld"] == ["5z", "5z", "5z"]
+    assert said(layout.warnings, "read as back", "lie face up", "read as 5z")
+
+
+def test_rule_23_backs_without_the_called_kind_among_their_readings_stay_no_set() -> None:
+    """Two sure backs beside a sideways tile (a wall's end, a discard): no called set."""
+    t = Table()
+    t.row("234p678s5599s")
+    t.put("9s", "win", gap=0.5)
+    t.put("back", "other", gap=0.7)
+    t.put("back", "other")
+    t.put("5z", "other", sideways=True)
+    layout = t.read()
+    assert layout.hand["melds"] == []
+
+
 # ------------------------------------------------------------------------- winning shape (§1)
 
 

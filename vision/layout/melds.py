@@ -98,6 +98,16 @@ def _read_group(
     if main is not None and len(kinds) > 1:
         warnings.append(f"meld {' '.join(ids)} mixes kinds: read as {main}, check the odd tile(s)")
     faces_main = [f for f in faces if kind(f) == main] or faces
+    if backs and main is not None and len(group) == 3 and _blank_called(group, tiles, main):
+        # §23: a called set lies face up (only an ankan shows backs, and no sideways tile):
+        # its tiles read as backs with the sideways tile's kind next are that face, a haku
+        # (blank, like a back)
+        pon = _meld_string("pon", faces_main, 3)
+        warnings.append(
+            f"called set {' '.join(ids)} shows a sideways {main} and tiles read face down, "
+            f"which a called set never is: read as {pon}; check it"
+        )
+        return pon
     if backs:
         if main is not None and len(group) == 4 and len(backs) == 2 and len(faces) == 2:
             return _ankan_string(main, faces_main, warnings)
@@ -197,6 +207,20 @@ def _read_group(
         )
         return _meld_string(name, faces_main, len(group))
     return None
+
+
+def _blank_called(group: list[Placed], tiles: list[TileDetection], main: str) -> bool:
+    """A set with one sideways tile, of kind ``main``, whose other tiles are read as backs each
+    with a ``main`` reading among its next ones (``SWAP_MIN_ALT``): blank faces read as backs."""
+    sideways = [p for p in group if tiles[p.index].angle == 90]
+    backs = [tiles[p.index] for p in group if tiles[p.index].face_down]
+    return (
+        len(sideways) == 1
+        and readable(tiles[sideways[0].index])
+        and all(
+            any(kind(t) == main and p >= SWAP_MIN_ALT for t, p in d.alternatives) for d in backs
+        )
+    )
 
 
 def _four_alike(group: list[Placed], faces: list[str]) -> bool:

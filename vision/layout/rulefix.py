@@ -7,7 +7,8 @@ concealed row, the winning tile, each meld, the kita), the rules say more than a
 1. **The concealed row is face up** (the hand is laid open): a ``back`` reading in it with a
    face reading among its alternatives takes that reading (a haku is blank, like a back).
    Conversely **a concealed kan's ends lie face down** (§23): an ankan end read as a face with
-   a ``back`` reading among its alternatives is a back.
+   a ``back`` reading among its alternatives is a back; and **a called set lies face up**: a
+   pon/kan tile read as a back with the set's kind among its alternatives is that face.
 2. **No 2m–8m in sanma** (§1): a middle-manzu reading takes the likeliest sanma alternative; a
    5m is the aka-5-man (``0m``) unless a sanma reading is likelier, or, in the hand, a 1m/9m
    reading is listed (a plain 5-man read where the red aka-5-man would be read ``0m``); with
@@ -141,6 +142,7 @@ def correct(tiles: list[TileDetection], places: Places) -> tuple[list[TileDetect
     fx = _Fixer(tiles, places)
     _row_faces_up(fx)
     _ankan_ends_down(fx)
+    _called_faces_up(fx)
     _no_middle_manzu(fx)
     _melds_one_kind(fx)
     _kita_are_norths(fx)
@@ -190,6 +192,20 @@ def _ankan_ends_down(fx: _Fixer) -> None:
             p = dict(det.alternatives).get("back", 0.0)
             if not det.face_down and p >= SWAP_MIN_ALT:
                 fx.set(k, "back", "a concealed kan's end tiles lie face down")
+
+
+def _called_faces_up(fx: _Fixer) -> None:
+    """§23: a called set (pon, minkan, kakan) lies face up: a tile of it read as a back with
+    the set's kind among its readings is that face (a haku is blank, like a back)."""
+    for name, idx in fx.places.melds:
+        if name == "ankan":
+            continue
+        main = vote_kind([fx.tiles[k] for k in idx if readable(fx.tiles[k])])
+        for k in idx:
+            det = fx.tiles[k]
+            face = [(t, p) for t, p in det.alternatives if is_face(t) and kind(t) == main]
+            if det.face_down and face and face[0][1] >= SWAP_MIN_ALT:
+                fx.set(k, face[0][0], f"a {name}'s tiles lie face up")
 
 
 def _no_middle_manzu(fx: _Fixer) -> None:

@@ -61,7 +61,7 @@ def ankan_probe(
         again = reconstruct(dets, image_size=size)
         if not completes_ankan(layout, again, extra):
             continue
-        meld = next(m for m in _melds(again) if m not in _melds(layout))
+        meld = next(m for m in again.melds if m not in layout.melds)
         notes = [
             f"a box read as no tile lies at an end of {meld} and may be a face-down tile "
             f"(back {b.confidence:.2f}): the hand was a set short (§1), read as that concealed "
@@ -79,14 +79,10 @@ def completes_ankan(first: Layout, again: Layout, added: Sequence[TileDetection]
     boxes = {b.box for b in added}
     if any(t.group != "meld" for t in again.tiles if t.box in boxes):
         return False
-    before, after = _melds(first), _melds(again)
+    before, after = first.melds, again.melds
     new = [m for m in after if m not in before]
     if len(after) != len(before) + 1 or len(new) != 1 or not new[0].startswith("ankan:"):
         return False
     if any(again.hand.get(k) != first.hand.get(k) for k in ("hand", "win")):
         return False
     return short_by(again.hand) == 0 and not fifth_of_a_kind(again.hand)
-
-
-def _melds(layout: Layout) -> list[str]:
-    return [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]

@@ -113,6 +113,11 @@ def iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return inter / union if union > 0 else 0.0
 
 
+def aspect(box: tuple[float, ...]) -> float:
+    """A box's width for its height (a sideways tile's is the larger)."""
+    return (box[2] - box[0]) / max(box[3] - box[1], 1e-6)
+
+
 def covered(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """The share of box ``a``'s area that box ``b`` covers."""
     area = (a[2] - a[0]) * (a[3] - a[1])

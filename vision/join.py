@@ -38,7 +38,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from vision.detect import covered, iou
+from vision.detect import aspect, covered, iou
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import as_sanma, kind
 from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
@@ -147,22 +147,18 @@ HALVES_SURE = 0.9  # the joint crop read turned as a riichi tile at least this l
 HALVES_GROUPS = ("meld", "other")  # where a called tile's halves may have been placed
 
 
-def _aspect(box: Box) -> float:
-    return max(box[2] - box[0], 1e-6) / max(box[3] - box[1], 1e-6)
-
-
 def halves_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
     """Pairs of part-boxes (:func:`part_pairs`) right of a layout's row, neither in the
     concealed row nor the winning tile, whose joint box is shaped like a sideways tile."""
     row = [t for t in tiles if t.group == "hand"]
     if not row:
         return []
-    upright = float(np.median([_aspect(t.box) for t in row]))
+    upright = float(np.median([aspect(t.box) for t in row]))
     return [
         (i, j, whole)
         for i, j, whole in part_pairs(tiles, HALVES_WHOLE)
         if tiles[i].group in HALVES_GROUPS and tiles[j].group in HALVES_GROUPS
-        and _aspect(whole) >= HALVES_SHAPE * upright
+        and aspect(whole) >= HALVES_SHAPE * upright
     ]
 
 
@@ -190,9 +186,7 @@ def join_halves(
         again = reconstruct(dets, image_size=size)
         if again.tiles[-1].group != "meld" or fifth_of_a_kind(again.hand):
             continue
-        was_melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
-        now = [str(m) for m in again.hand.get("melds") or []]  # type: ignore[attr-defined]
-        new = [m for m in now if m not in was_melds]
+        new = [m for m in again.melds if m not in layout.melds]
         if not new or any(meld_kind(m) != kind(as_sanma(tile)) for m in new):
             continue  # the joint tile must be the called tile of a set of its own kind
         short, was = short_by(again.hand), short_by(layout.hand)

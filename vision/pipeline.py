@@ -275,7 +275,7 @@ class Recognizer:
         the models have it, else the detector's stacked map's (none in the shipped one)."""
         stacks, sure = self.stacked(named, scale), STACKED_PROB
         if self.stack is not None:
-            called = [t.box for t in pons_called(layout.tiles, _melds(layout))]
+            called = [t.box for t in pons_called(layout.tiles, layout.melds)]
             probs = self.stack.probabilities(image, called, scale)
             stacks = [(box, p) for box, p in zip(called, probs, strict=True) if p >= STACK_WARN]
             sure = STACK_SURE
@@ -285,26 +285,21 @@ class Recognizer:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
         ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
         short); with their next-best readings."""
-        named = self._hot(named)
-        if self.double_iou is not None:
-            named = self._drop_doubles(named)
-        out: list[TileDetection] = []
-        for hit in named:
-            p = hit.probs
-            k = int(np.argmax(p))
-            if CLASSES[k] in NOT_TILES or p[k] >= MIN_TILE_PROB:
-                continue
-            out.append(_detection(hit, k, scale))
-        return out
+        return [_detection(h, k, scale) for h, k in self._weighed(named)
+                if CLASSES[k] not in NOT_TILES and h.probs[k] < MIN_TILE_PROB]
 
     def no_tiles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped as no tile (best reading ``none``), with their
         next-best readings: an ankan's face-down end is read so (vision/backs.py)."""
+        return [_detection(h, k, scale) for h, k in self._weighed(named) if CLASSES[k] == "none"]
+
+    def _weighed(self, named: list[Hit]) -> list[tuple[Hit, int]]:
+        """The hits :meth:`detections` weighs (hot enough, doubles dropped), each with its
+        best class."""
         named = self._hot(named)
         if self.double_iou is not None:
             named = self._drop_doubles(named)
-        return [_detection(h, int(np.argmax(h.probs)), scale) for h in named
-                if CLASSES[int(np.argmax(h.probs))] == "none"]
+        return [(h, int(np.argmax(h.probs))) for h in named]
 
     def _hot(self, named: list[Hit]) -> list[Hit]:
         """The hits hot enough to report (``HEAT_THRESHOLD``), and the weaker ones read surely
@@ -427,10 +422,6 @@ def _detection(hit: Hit, k: int, scale: float) -> TileDetection:
     conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
     return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",
                          _alternatives(p, k))
-
-
-def _melds(layout: Layout) -> list[str]:
-    return [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
 
 
 def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.detect import STACKED_PROB, iou
+from vision.detect import STACKED_PROB, aspect, iou
 from vision.layout import Layout, reconstruct
 from vision.layout.notation import as_sanma, is_face, kind, readable, unpack
 from vision.layout.rulefix import complete
@@ -560,7 +560,7 @@ def kakan_probe(
     hand unchanged, is kept (a hand may hold several kakans), with a warning naming it. A less
     likely stacked tile that would make such a kakan leaves the reading as it is and adds a
     warning to check it."""
-    melds = [str(m) for m in layout.hand.get("melds") or []]  # type: ignore[attr-defined]
+    melds = layout.melds
     stacks = stacked_tiles(layout.tiles, melds, stacked)
     tries = [(extra, "a second box on the called set {pon} reads {tile} ({p:.2f})")
              for extra in added_tiles(layout.tiles, melds, doubles)]
@@ -619,14 +619,8 @@ def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[Ti
         if sideways or len(own) != 3:
             out += sideways
         else:
-            out.append(max(own, key=_aspect))
+            out.append(max(own, key=lambda t: aspect(t.box)))
     return sorted(out, key=tiles.index)
-
-
-def _aspect(t: TileDetection) -> float:
-    """A box's width for its height: a sideways tile's is the larger."""
-    x1, y1, x2, y2 = t.box
-    return (x2 - x1) / max(y2 - y1, 1e-6)
 
 
 def stacked_tiles(

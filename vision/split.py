@@ -152,8 +152,7 @@ def improves(first: Layout, again: Layout, halves: Sequence[TileDetection], cut:
     if fifth_of_a_kind(again.hand):
         return False
     groups = [t.group for t in again.tiles if t.box in {h.box for h in halves}]
-    melds_now = Counter(str(m) for m in again.hand.get("melds") or [])  # type: ignore[attr-defined]
-    melds_was = Counter(str(m) for m in first.hand.get("melds") or [])  # type: ignore[attr-defined]
+    melds_now, melds_was = Counter(again.melds), Counter(first.melds)
     if (
         all(g in ("hand", "win") for g in groups)
         and melds_now <= melds_was

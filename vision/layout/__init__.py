@@ -105,6 +105,11 @@ class Layout:
     hand: dict[str, object]
     warnings: list[str]
 
+    @property
+    def melds(self) -> list[str]:
+        """The hand's melds as strings (``pon:555z``), none when it has none."""
+        return [str(m) for m in self.hand.get("melds") or []]  # type: ignore[attr-defined]
+
 
 def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layout:
     """Rebuild the player's hand from the detections of one photo.

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+from vision.detect import aspect
 from vision.layout.grouping import Placed, end_splits
 from vision.layout.notation import kind, north_like, readable
 from vision.layout.rulefix import kind_probs, may_share_kind, readings
@@ -30,11 +31,6 @@ from vision.layout.tolerances import (
 from vision.types import TileDetection
 
 
-def _aspect(d: TileDetection) -> float:
-    x1, y1, x2, y2 = d.box
-    return (x2 - x1) / max(y2 - y1, 1e-6)
-
-
 def short_pon(group: list[Placed], tiles: list[TileDetection], theta: float = 0.0) -> bool:
     """Two face-up tiles of one kind, one of them sideways (a called tile, §23) with a box
     clearly wider for its height than the other's (``SIDEWAYS_SHAPE``): not an upright tile
@@ -45,7 +41,7 @@ def short_pon(group: list[Placed], tiles: list[TileDetection], theta: float = 0.
     if len(dets) != 2 or [d.angle for d in dets] != [0, 90] or not all(map(readable, dets)):
         return False
     level = abs(theta) < UNTURNED_TILT
-    wide = not level or _aspect(dets[1]) >= SIDEWAYS_SHAPE * _aspect(dets[0])
+    wide = not level or aspect(dets[1].box) >= SIDEWAYS_SHAPE * aspect(dets[0].box)
     return wide and kind(dets[0].tile) == kind(dets[1].tile)
 
 

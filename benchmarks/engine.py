@@ -203,6 +203,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from mahjong.hand_calculating.hand import HandCalculator
 
+    import engine.native
     from engine.parse import parse_hand
     from engine.score import score
     from engine.service import score_json, tenpai_json
@@ -210,8 +211,6 @@ def main(argv: list[str] | None = None) -> None:
 
     rng = random.Random(args.seed)
     hands = [random_winning_hand(rng) for _ in range(args.n)]
-    import engine.native
-
     how = "mypyc-compiled" if engine.native.COMPILED else f"plain Python ({engine.native.WHY_NOT})"
     print(f"{args.n} random sanma winning hands (seed {args.seed}); engine: {how}", flush=True)
     parsed = [parse_hand(h, need_win=True) for h in hands]

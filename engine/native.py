@@ -43,7 +43,7 @@ def fresh(folder: Path = HERE) -> tuple[bool, str]:
     lists the hash of each compiled module's source, and every source must still match."""
     manifest = folder / MANIFEST.name
     if not manifest.is_file():
-        return False, "not built"
+        return False, f"no {manifest.name}: the build did not finish"
     try:
         listed = json.loads(manifest.read_text())["modules"]
         sources = [(folder / f"{m.rpartition('.')[2]}.py", d) for m, d in listed.items()]
@@ -75,12 +75,11 @@ def _install() -> tuple[bool, str]:
     if not compiled:
         return False, "not built"
     if os.environ.get("SANMA_PURE_PYTHON"):
-        ok, why = False, "SANMA_PURE_PYTHON is set"
+        why = "SANMA_PURE_PYTHON is set"
     else:
         ok, why = fresh()
-    if ok:
-        return True, ""
-    if why != "SANMA_PURE_PYTHON is set":
+        if ok:
+            return True, ""
         warnings.warn(
             f"engine: compiled modules left unused ({why}); running the plain Python engine. "
             "Reinstall (pip install -e .) to rebuild them.",

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,7 @@ print(json.dumps({"compiled": engine.native.COMPILED, "answers": out}))
 """
 
 
+@cache
 def _answers(pure: bool) -> dict[str, object]:
     env = {k: v for k, v in os.environ.items() if k != "SANMA_PURE_PYTHON"}
     if pure:
@@ -75,7 +77,7 @@ def test_compiled_modules_used_only_while_their_sources_are_unchanged(tmp_path: 
 
 
 def test_compiled_modules_unused_without_a_readable_manifest(tmp_path: Path) -> None:
-    assert fresh(tmp_path) == (False, "not built")
+    assert fresh(tmp_path) == (False, "no _native.json: the build did not finish")
     (tmp_path / MANIFEST.name).write_text("{not json")
     assert fresh(tmp_path) == (False, "_native.json unreadable")
 

@@ -25,7 +25,6 @@ from typing import Final, NamedTuple
 from engine.parse import Meld
 from engine.suits import (
     GROUP_BASES,
-    GROUP_FLAGS,
     GroupDecomp,
     combine,
     combine3,
@@ -112,10 +111,10 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
     """
     groups = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     flags = (
-        GROUP_FLAGS.get(groups[0], 0),
-        GROUP_FLAGS.get(groups[1], 0),
-        GROUP_FLAGS.get(groups[2], 0),
-        GROUP_FLAGS.get(groups[3], 0),
+        group_flags(groups[0]),
+        group_flags(groups[1]),
+        group_flags(groups[2]),
+        group_flags(groups[3]),
     )
     found: dict[int, tuple[GroupDecomp, ...]] = {}
     takers = receivers(flags)
@@ -303,9 +302,9 @@ def facts_maker(
     # the fields of hand_facts(concealed, melds, -1, extra_kinds), without building it
     fk0 = shape_kinds(concealed, melds, extra_kinds)
     man, pin, sou = _SUIT_SETS  # the suits held, as bits (written out: cheaper than a loop)
-    suits0 = (not fk0.isdisjoint(man)) | (not fk0.isdisjoint(pin)) << 1 | (
-        not fk0.isdisjoint(sou)
-    ) << 2
+    suits0 = (
+        (not fk0.isdisjoint(man)) | (not fk0.isdisjoint(pin)) << 1 | (not fk0.isdisjoint(sou)) << 2
+    )
     has_honor, has_terminal = not fk0.isdisjoint(HONORS), not fk0.isdisjoint(TERMINALS)
     all_honor, all_terminal, all_th = fk0 <= HONORS, fk0 <= TERMINALS, fk0 <= TERMINALS_HONORS
     if melds:

@@ -31,7 +31,7 @@ signatures recur across different hands.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 from engine.decompose import (
     N_SUITS,
@@ -45,7 +45,14 @@ from engine.decompose import (
 )
 from engine.parse import HandInput, Meld
 from engine.rules import Rules
-from engine.suits import GROUP_FLAGS, GroupDecomp, completing, rank_decomps, receivers
+from engine.suits import (
+    DECOMPS_BY_CODE,
+    FLAGS_BY_CODE,
+    HONOR_TAG,
+    GroupDecomp,
+    completing_code,
+    receivers,
+)
 from engine.tiles import (
     DRAGONS,
     IS_TERMINAL,
@@ -133,25 +140,26 @@ _ROLE_SIG: Final = tuple(c << SIG_ROLE_SHIFT for c in (2, 0, 0, 0, 1))
 #: concealed triplets → their signature field (sanankou 3, suuankou 4)
 _CONC_SIG: Final = tuple(c << SIG_CONC_SHIFT for c in (0, 0, 0, 1, 2))
 
-DecompRecord = tuple[int, int, int, GroupDecomp]  # (features, triplet rank bits, pair rank)
-#: (features, triplet rank bits, pair rank, roles of the winning tile, decomposition)
-TakerRecord = tuple[int, int, int, tuple[int, ...], GroupDecomp]
-#: (flags, whole decompositions, info bits: holds tiles, a terminal, only terminals/honors,
-#: the ranks held)
-GroupRecord = tuple[int, tuple[DecompRecord, ...], int, tuple[int, ...]]
-#: (rank, flags after, then its taker records) of a kind that completes a pattern: flat, so
-#: that a kept table entry is two levels of tuples over shared objects (roles, decompositions)
-#: and the garbage collector untracks it within its first two passes. Typed loosely: mypyc
-#: (setup.py) cannot compile a loop over a tuple type with an unpacked part
-Addition = tuple[Any, ...]
-Additions = tuple[Addition, ...]
-_INFO_TILES: Final = 1
-_INFO_TERMINAL: Final = 2
-_INFO_ALL_TH: Final = 4
+# A whole pattern's decomposition, packed into one int (rank indices): its features (above),
+# its triplet ranks as bits, its pair rank + 1 (0: none) and its run start ranks as bits
+# (a run twice is one bit: the winning tile's roles are what the fold reads of the runs).
+_FEATURES: Final = (1 << 14) - 1
+_TM_SHIFT: Final = 14  # 9 bits
+_PAIR_SHIFT: Final = 23  # 4 bits
+_STARTS_SHIFT: Final = 27  # 7 bits
+#: the decompositions of a completed pattern, packed, in split order (their index is the
+#: one of :data:`engine.suits.DECOMPS_BY_CODE`)
+Packed = tuple[int, ...]
+#: one kind completing a pattern, packed: its rank, the completed pattern's flags
+#: (:func:`engine.suits.group_flags`) << 4, the completed pattern's code << 6
+Additions = tuple[int, ...]
+#: the groups of a pattern code holding tiles / a terminal (1 or 9) / a middle rank (2–8)
+_TILES: Final = HONOR_TAG - 1
+_TERMINALS: Final = 0o700000007
+_MIDDLE: Final = 0o077777770
 
-_RECORDS: Final[dict[tuple[int, ...], GroupRecord]] = {}
-_ADDS: Final[dict[tuple[int, ...], Additions]] = {}
-_RECORDS_MAX: Final = 1 << 14  # bounded (about 0.7 kB a record): a server sees arbitrary hands
+_ADDS: Final[dict[int, Additions]] = {}
+_ADDS_MAX: Final = 1 << 15  # bounded: a server sees arbitrary hands
 
 
 def _chain(bits: int) -> int:
@@ -168,13 +176,13 @@ def _chain(bits: int) -> int:
 _CHAIN_SIG: Final = tuple(((c > 2) + (c > 3)) << SIG_CHAIN_SHIFT for c in map(_chain, range(512)))
 
 
-def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
-    """A decomposition's packed features, its triplet ranks as bits and its pair rank (run
-    starts ascending, as :mod:`engine.suits` lists them)."""
+def _pack(decomp: GroupDecomp, honor: bool) -> int:
+    """A decomposition (rank indices, run starts ascending as :mod:`engine.suits` lists
+    them) packed: features, triplet rank bits, pair rank + 1, run start bits."""
     pair, trips, runs = decomp
     n_runs = len(runs)
     features = n_runs * _RUN + len(trips) * _TRIP
-    tm = 0
+    tm = starts = 0
     for t in trips:
         tm |= 1 << t
         if not (honor or t == 0 or t == 8):
@@ -183,6 +191,7 @@ def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
         features += _INSIDE
     if n_runs:
         for r in runs:
+            starts |= 1 << r
             if r != 0 and r != 6:
                 features += _INSIDE
         i = 0
@@ -194,20 +203,19 @@ def _features(decomp: GroupDecomp, honor: bool) -> DecompRecord:
                 i += 1
         if n_runs >= 3 and 0 in runs and 3 in runs and 6 in runs:
             features += _ITTSU
-    return features, tm, pair, decomp
+    return features | tm << _TM_SHIFT | (pair + 1) << _PAIR_SHIFT | starts << _STARTS_SHIFT
 
 
-_WHOLE: Final[dict[tuple[int, ...], tuple[DecompRecord, ...]]] = {}
+_WHOLE: Final[dict[int, Packed]] = {}
 
 
-def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
-    """A whole pattern's decomposition features (none for another pattern), worked out on
-    first sight and kept (bounded; 22,241 whole patterns in all)."""
-    found = _WHOLE.get(counts)
+def whole(code: int) -> Packed:
+    """A whole pattern's decompositions packed (:func:`_pack`; none for another pattern),
+    worked out on first sight and kept (22,241 whole patterns in all)."""
+    found = _WHOLE.get(code)
     if found is None:
-        found = _WHOLE[counts] = tuple(
-            [_features(d, len(counts) == 7) for d in rank_decomps(counts)]
-        )
+        honor = code >= HONOR_TAG
+        found = _WHOLE[code] = tuple([_pack(d, honor) for d in DECOMPS_BY_CODE.get(code, ())])
     return found
 
 
@@ -216,75 +224,52 @@ def _whole(counts: tuple[int, ...]) -> tuple[DecompRecord, ...]:
 _RUN_ROLE: Final = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
 
 
-_ROLE_LISTS: Final[dict[tuple[int, ...], tuple[int, ...]]] = {}
+def _run_roles(rank: int, starts: int) -> int:
+    roles = 0
+    for s in range(max(rank - 2, 0), min(rank, 6) + 1):
+        if starts >> s & 1:
+            roles |= 1 << _RUN_ROLE[s][rank - s]
+    return roles
 
 
-def _roles(decomp: GroupDecomp, win: int) -> tuple[int, ...]:
-    """The distinct roles of a winning tile of rank ``win`` in a decomposition (those of
-    :func:`engine.decompose.readings`, whose order the fold does not need)."""
-    pair, trips, runs = decomp
-    roles = []
-    if pair == win:
-        roles.append(TANKI)
-    if win in trips:
-        roles.append(SHANPON)
-    for s in runs:
-        if s <= win <= s + 2:
-            role = _RUN_ROLE[s][win - s]
-            if role not in roles:
-                roles.append(role)
-    found = tuple(roles)
-    # one shared tuple per distinct list (a few dozen): a table entry then holds no new
-    # object of its own, and the garbage collector can untrack it at its first pass
-    return _ROLE_LISTS.setdefault(found, found)
+#: rank << 7 | run start bits → the roles (bits) a winning tile of that rank takes in them
+_RUN_ROLES: Final = tuple(_run_roles(r, s) for r in range(9) for s in range(128))
+#: role bits → the roles, in role order (one shared tuple each)
+_ROLE_LISTS: Final = tuple(tuple(r for r in range(5) if m >> r & 1) for m in range(32))
 
 
-def _build(counts: tuple[int, ...]) -> GroupRecord:
-    honor = len(counts) == 7
-    flags = GROUP_FLAGS.get(counts, 0)
-    info = _INFO_TILES if any(counts) else 0
-    if not honor and (counts[0] or counts[8]):
-        info |= _INFO_TERMINAL
-    if honor or not any(counts[1:8]):
-        info |= _INFO_ALL_TH
-    ranks = tuple([i for i, c in enumerate(counts) if c])
-    return flags, _whole(counts) if flags else (), info, ranks
+def roles(packed: int, rank: int) -> tuple[int, ...]:
+    """The distinct roles of a winning tile of rank ``rank`` in a packed decomposition
+    (those of :func:`engine.decompose.readings`, whose order the fold does not need)."""
+    tm = packed >> _TM_SHIFT
+    return _ROLE_LISTS[
+        ((packed >> _PAIR_SHIFT & 15) == rank + 1) << TANKI
+        | (tm >> rank & 1) << SHANPON
+        | _RUN_ROLES[rank << 7 | packed >> _STARTS_SHIFT]
+    ]
 
 
-def additions(counts: tuple[int, ...]) -> Additions:
-    """For a pattern: ``(rank, flags after, *taker records)`` of each kind that completes it
-    (the kinds of :func:`engine.suits.group_additions`), the completed pattern's
-    decompositions with the winning tile's roles (worked out when the pattern first takes a
-    winning tile, then kept; bounded). Built from :func:`engine.suits.completing`, not
-    the cached ``group_additions``: this table keeps the answer, a second cache of the same
-    patterns would only cost time and memory."""
-    found = _ADDS.get(counts)
-    if found is not None:
-        return found
-    adds: list[Addition] = []
-    for i, flags, after in completing(counts):
-        whole = _WHOLE.get(after) or _whole(after)  # never empty: ``after`` is whole
-        if len(whole) == 1:  # most completed patterns split one way
-            tf, tm, tp, d = whole[0]
-            adds.append((i, flags, (tf, tm, tp, _roles(d, i), d)))
-        else:
-            adds.append((i, flags, *[(tf, tm, tp, _roles(d, i), d) for tf, tm, tp, d in whole]))
-    if len(_ADDS) > _RECORDS_MAX:
-        _ADDS.clear()
-    found = _ADDS[counts] = tuple(adds)
+def additions(code: int) -> Additions:
+    """For a pattern's code: each kind that completes it, packed (:data:`Additions`).
+    Only a kind within two ranks of a held one (honors: a held one) can complete anything;
+    worked out from the codes on first sight, then kept (bounded).
+
+    >>> from engine.suits import pattern_code
+    >>> [(a & 15, a >> 4 & 3) for a in additions(pattern_code((0, 1, 1, 0, 0, 0, 0, 0, 0)))]
+    [(0, 1), (3, 1)]
+    """
+    found = _ADDS.get(code)
+    if found is None:
+        if len(_ADDS) > _ADDS_MAX:
+            _ADDS.clear()
+        found = _ADDS[code] = completing_code(code)
     return found
 
 
-def group_record(counts: tuple[int, ...]) -> GroupRecord:
-    """The record of one suit's (or the honors') count pattern, in rank indices: its flags
-    (:func:`engine.suits.group_flags`), its decompositions' features, and whether it holds
-    tiles, a terminal, only terminals/honors."""
-    rec = _RECORDS.get(counts)
-    if rec is None:
-        if len(_RECORDS) > _RECORDS_MAX:
-            _RECORDS.clear()
-        rec = _RECORDS[counts] = _build(counts)
-    return rec
+#: flags of the four groups (2 bits each) → :func:`engine.suits.receivers` of them
+_RECEIVERS: Final = tuple(
+    receivers((m & 3, m >> 2 & 3, m >> 4 & 3, m >> 6 & 3)) for m in range(256)
+)
 
 
 def plan_covered(plan: Plan) -> bool:
@@ -299,83 +284,80 @@ def plan_covered(plan: Plan) -> bool:
 
 
 _BASES: Final = (0, 9, 18, 27)
-Parts = tuple[tuple[int, GroupDecomp], ...]  # (group base, rank decomposition) per group
-Other = tuple[int, int, int, Parts]  # features, triplet kind bits, pair kind, parts
-#: where a reading's sets are: the taker's base and decomposition, the pair kind, the others
-Where = tuple[int, GroupDecomp, int, Parts]
+#: the groups other than the taker, one decomposition each: features, triplet kind bits,
+#: pair kind, each group's decomposition index (4 bits a group, by group index)
+Other = tuple[int, int, int, int]
+#: where a reading's sets are: the taker's group, completed code and decomposition index,
+#: the pair kind, the others' decomposition indices
+Where = tuple[int, int, int, int, int]
 #: (facts, decompositions, held yaku by (decomposition index, wait)) of a kept wait
 Alternatives = tuple[HandFacts, list[GroupDecomp], dict[tuple[int, str], tuple[int, int]]]
 
 
-def _sets(where: Where) -> tuple[list[int], list[int]]:
-    """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`):
-    the other groups' sets below the taker's, the taker's, then the rest."""
-    base, taker, _, parts = where
+def _sets(codes: tuple[int, ...], where: Where) -> tuple[list[int], list[int]]:
+    """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`)."""
+    taker, completed, ti, _, choice = where
     trips: list[int] = []
     runs: list[int] = []
-    after = False  # a group above the taker's
-    for b, (_, ts, rs) in parts:
-        if b > base:
-            after = True
-            break
+    for gi in range(4):
+        if gi == taker:
+            pair, ts, rs = DECOMPS_BY_CODE[completed][ti]
+        elif codes[gi] & _TILES:
+            pair, ts, rs = DECOMPS_BY_CODE[codes[gi]][choice >> 4 * gi & 15]
+        else:
+            continue
+        b = _BASES[gi]
         for t in ts:
             trips.append(t + b)
         for r in rs:
             runs.append(r + b)
-    for t in taker[1]:
-        trips.append(t + base)
-    for r in taker[2]:
-        runs.append(r + base)
-    if after:
-        for b, (_, ts, rs) in parts:
-            if b > base:
-                for t in ts:
-                    trips.append(t + b)
-                for r in rs:
-                    runs.append(r + b)
     return trips, runs
 
 
-def _decomp(where: Where) -> GroupDecomp:
+def _decomp(codes: tuple[int, ...], where: Where) -> GroupDecomp:
     """A reading's decomposition in kind indices."""
-    trips, runs = _sets(where)
-    return where[2], tuple(trips), tuple(runs)
+    trips, runs = _sets(codes, where)
+    return where[3], tuple(trips), tuple(runs)
 
 
-def _others(recs: tuple[GroupRecord, ...], taker: int) -> list[Other]:
-    """The groups other than ``taker`` combined: (features, triplet kind bits, pair kind,
-    parts) for each combination of their decompositions (in ``product`` order)."""
+def _others(codes: tuple[int, ...], taker: int) -> list[Other]:
+    """The groups other than ``taker`` (each whole) combined: one :data:`Other` for each
+    combination of their decompositions (in ``product`` order)."""
     f = tm = 0
     pair = -1
-    parts = []
     for gi in range(4):
-        if gi != taker:
-            whole = recs[gi][1]
-            if len(whole) != 1:
-                return _other_products(recs, taker)
-            wf, wtm, wp, d = whole[0]
-            if wf or wp >= 0:  # holds tiles
-                base = _BASES[gi]
-                f += wf
-                tm |= wtm << base
-                if wp >= 0:
-                    pair = wp + base
-                parts.append((base, d))
-    return [(f, tm, pair, tuple(parts))]
+        code = codes[gi]
+        if gi != taker and code & _TILES:
+            packed = _WHOLE.get(code) or whole(code)
+            if len(packed) != 1:
+                return _other_products(codes, taker)
+            d = packed[0]
+            base = _BASES[gi]
+            f += d & _FEATURES
+            tm |= (d >> _TM_SHIFT & 511) << base
+            p = d >> _PAIR_SHIFT & 15
+            if p:
+                pair = p - 1 + base
+    return [(f, tm, pair, 0)]
 
 
-def _other_products(recs: tuple[GroupRecord, ...], taker: int) -> list[Other]:
-    out: list[Other] = [(0, 0, -1, ())]
+def _other_products(codes: tuple[int, ...], taker: int) -> list[Other]:
+    out: list[Other] = [(0, 0, -1, 0)]
     for gi in range(4):
-        if gi == taker:
+        code = codes[gi]
+        if gi == taker or not code & _TILES:
             continue
         base = _BASES[gi]
         out = [
-            (of + f, otm | tm << base, p + base if p >= 0 else op, parts + ((base, d),))
-            for of, otm, op, parts in out
-            for f, tm, p, d in recs[gi][1]
-            if f or p >= 0
-        ] or out
+            (
+                of + (d & _FEATURES),
+                otm | (d >> _TM_SHIFT & 511) << base,
+                (d >> _PAIR_SHIFT & 15) - 1 + base if d >> _PAIR_SHIFT & 15 else op,
+                choice | j << 4 * gi,
+            )
+            for of, otm, op, choice in out
+            for j, d in enumerate(whole(code))
+        ]
     return out
 
 
@@ -388,14 +370,14 @@ def _tables(plan: Plan, c: Context) -> tuple[tuple[int, ...], tuple[int, ...]]:
     key = (c.sit.seat, c.sit.round)
     classes = plan.fold.get(key)
     if classes is None:
-        classes = plan.fold[key] = _class_tables(c.sit.seat, c.sit.round,
-                                                 c.rules.north_is_yakuhai)
+        classes = plan.fold[key] = _class_tables(c.sit.seat, c.sit.round, c.rules.north_is_yakuhai)
     return classes
 
 
 @cache
-def _class_tables(seat: int, round_wind: int, north: bool
-                  ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _class_tables(
+    seat: int, round_wind: int, north: bool
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """:func:`_tables` by seat, round and the North option (at most 4·4·2 pairs), shared by
     every plan: a new rule set's plan must not build them again (about 0.75 ms each)."""
     table = yakuhai_table(seat, round_wind, north)
@@ -515,7 +497,7 @@ class _Pass:
     __slots__ = (
         "hand", "plan", "fold", "post", "by_sig", "honor_class", "pair_class", "sits",
         "ctx", "melds", "extra", "closed", "has_honor", "has_terminal", "all_th", "suits",
-        "meld_pungs",
+        "meld_pungs", "codes",
     )  # fmt: skip
 
     def __init__(
@@ -525,7 +507,7 @@ class _Pass:
         ctxs: tuple[Context, ...],
         entry: tuple[Plan, tuple[int, int]],
         melds: MeldPart,
-        recs: tuple[GroupRecord, ...],
+        codes: tuple[int, ...],
     ) -> None:
         self.hand = hand
         self.plan = plan = entry[0]
@@ -550,11 +532,12 @@ class _Pass:
         self.melds, self.closed = melds, closed
         # the kinds of the shape before the win (the extracted kita as a north, by option)
         self.extra = extra = (NORTH,) if rules.kita_counts_in_shape and hand.kita else ()
-        i0, i1, i2, i3 = recs[0][2], recs[1][2], recs[2][2], recs[3][2]
-        self.has_honor = bool(i3 & _INFO_TILES) or meld_honor or bool(extra)
-        self.has_terminal = bool((i0 | i1 | i2) & _INFO_TERMINAL) or meld_terminal
-        self.all_th = bool(i0 & i1 & i2 & _INFO_ALL_TH) and meld_th
-        self.suits = (i0 & 1) | (i1 & 1) << 1 | (i2 & 1) << 2 | meld_suits
+        self.codes = codes
+        k0, k1, k2 = codes[0], codes[1], codes[2]
+        self.has_honor = codes[3] != HONOR_TAG or meld_honor or bool(extra)
+        self.has_terminal = bool((k0 | k1 | k2) & _TERMINALS) or meld_terminal
+        self.all_th = not (k0 | k1 | k2) & _MIDDLE and meld_th
+        self.suits = (k0 != 0) | (k1 != 0) << 1 | (k2 != 0) << 2 | meld_suits
         self.meld_pungs: tuple[Pung, ...] = ()
 
     def hand_yaku(self, w: int) -> tuple[int, int]:
@@ -614,7 +597,7 @@ class _Pass:
     def reading(self, w: int, role: int, opened: bool, where: Where) -> Reading:
         """The real reading (as :func:`engine.decompose.readings` builds it: sets in group
         order, then the melds')."""
-        trips, runs = _sets(where)
+        trips, runs = _sets(self.codes, where)
         facts = self.facts(w)
         new = tuple.__new__  # Pung(...), Reading(...) without the NamedTuple's __new__
         pungs = []
@@ -623,10 +606,23 @@ class _Pass:
         if self.meld_pungs:
             pungs += self.meld_pungs
         wait = ROLE_NAMES[role]
-        return new(Reading, (facts, STANDARD, where[2], tuple(runs), tuple(pungs), wait))
+        return new(Reading, (facts, STANDARD, where[3], tuple(runs), tuple(pungs), wait))
 
 
 _TANYAO_CLASS: Final = 1 << 8  # the key of a hand opening no gate: | an honor | a terminal << 1
+
+
+def _codes(concealed: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The :func:`engine.suits.pattern_code` of the man, pin, sou and honor groups."""
+    m = p = s = 0
+    for i in range(8, -1, -1):
+        m = m << 3 | concealed[i]
+        p = p << 3 | concealed[9 + i]
+        s = s << 3 | concealed[18 + i]
+    z = 0
+    for i in range(33, 26, -1):
+        z = z << 3 | concealed[i]
+    return m, p, s, z | HONOR_TAG
 
 
 def fold_waits(
@@ -654,42 +650,39 @@ def fold_waits(
     # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
     seven = concealed.index(1) if not hand.melds and concealed.count(2) == 6 else -1
     used = _used(hand, rules) if hand.melds or hand.kita else None
-    get = _RECORDS.get  # the four groups' records (man, pin, sou, honors)
-    r0 = get(concealed[0:9]) or group_record(concealed[0:9])
-    r1 = get(concealed[9:18]) or group_record(concealed[9:18])
-    r2 = get(concealed[18:27]) or group_record(concealed[18:27])
-    r3 = get(concealed[27:34]) or group_record(concealed[27:34])
-    recs = (r0, r1, r2, r3)
+    codes = _codes(concealed)  # the four groups' patterns (man, pin, sou, honors)
+    get = FLAGS_BY_CODE.get
     out: list[tuple[int, tuple[int, ...] | None]] = []
     reading: Reading | None = None
     mask = 0
     alternatives: Alternatives | None = None
     # each group that can take the winning tile (group index, accepted flags), each kind
     # completing it
-    takers = receivers((r0[0], r1[0], r2[0], r3[0]))
+    takers = _RECEIVERS[
+        get(codes[0], 0) | get(codes[1], 0) << 2 | get(codes[2], 0) << 4 | get(codes[3], 0) << 6
+    ]
     p: _Pass | None = None  # built with the first standard wait
     tile_kinds = rules.tile_kinds
     kept: list[Kept] = []
     for gi, accept in takers:
         base = _BASES[gi]
         others: list[Other] | None = None
-        pattern = concealed[base : base + 9] if base < 27 else concealed[27:34]
-        adds = _ADDS.get(pattern)  # () for a pattern nothing completes: not None
-        for add in adds if adds is not None else additions(pattern):
-            if not add[1] & accept:  # its flags
+        adds = _ADDS.get(codes[gi])  # () for a pattern nothing completes: not None
+        for add in adds if adds is not None else additions(codes[gi]):
+            if not add >> 4 & accept:  # its flags
                 continue
-            w = base + add[0]  # its rank
+            w = base + (add & 15)  # its rank
             if w not in tile_kinds or (used is not None and used[w] >= 4):  # _can_come
                 continue
             if w == seven:
                 out.append((w, None))
                 continue
             if others is None:
-                others = _others(recs, gi)
+                others = _others(codes, gi)
             if p is None:
-                p = _Pass(hand, rules, ctxs, entry, melds, recs)
+                p = _Pass(hand, rules, ctxs, entry, melds, codes)
             keeping = kept if w == keep else None
-            hans, count = _fold_wait(p, w, base, add, others, keeping)
+            hans, count = _fold_wait(p, w, gi, add, others, keeping)
             out.append((w, hans))
             if keeping:
                 reading, mask, alternatives = _kept_answer(p, w, kept, count, len(others))
@@ -707,17 +700,17 @@ Kept = tuple[int, int, Where, int, int]
 def _fold_wait(
     p: _Pass,
     w: int,
-    base: int,
-    add: Addition,
+    gi: int,
+    add: int,
     others: list[Other],
     kept: list[Kept] | None,
 ) -> tuple[tuple[int, ...] | None, int]:
-    """One wait ``w`` completing the group at ``base`` (``add``: its :data:`Addition`):
-    the yaku han per context of its readings when they all agree (else None: dora and fu
-    rank them, reading by reading), and the number of readings. Each reading's reading-level
-    yaku come from its signature (:data:`SIG_KEPT` …), worked out on first sight by the real
-    tests on the real reading. ``kept``: the list to receive the readings of the caller's
-    kept wait (all of them are then read)."""
+    """One wait ``w`` completing group ``gi`` (``add``: its packed addition): the yaku han
+    per context of its readings when they all agree (else None: dora and fu rank them,
+    reading by reading), and the number of readings. Each reading's reading-level yaku come
+    from its signature (:data:`SIG_KEPT` …), worked out on first sight by the real tests on
+    the real reading. ``kept``: the list to receive the readings of the caller's kept wait
+    (all of them are then read)."""
     plan, post, by_sig, sits = p.plan, p.post, p.by_sig, p.sits
     honor_class, pair_class = p.honor_class, p.pair_class
     hand_m, hand_h = p.hand_yaku(w)
@@ -725,10 +718,22 @@ def _fold_wait(
     sig_hand = SIG_HAS_HONOR if p.has_honor or w >= 27 else 0
     first: list[int] | None = None  # the first reading's han per context
     count = 0
-    for ti, (tf, ttm, tp, roles, td) in enumerate(add[2:]):  # its taker records
-        ttm <<= base
-        tpk = tp + base if tp >= 0 else -1
-        for of, otm, op, parts in others:
+    base = _BASES[gi]
+    rank = add & 15
+    completed = add >> 6
+    taker = _WHOLE.get(completed) or whole(completed)
+    for ti in range(len(taker)):  # the completed pattern's decompositions
+        d = taker[ti]
+        tf = d & _FEATURES
+        ttm = (d >> _TM_SHIFT & 511) << base
+        tp = d >> _PAIR_SHIFT & 15
+        tpk = tp - 1 + base if tp else -1
+        roles = _ROLE_LISTS[
+            (tp == rank + 1) << TANKI
+            | (d >> _TM_SHIFT + rank & 1) << SHANPON
+            | _RUN_ROLES[rank << 7 | d >> _STARTS_SHIFT]
+        ]
+        for of, otm, op, choice in others:
             both = tf + of
             feats = both + meld_f
             tm = ttm | otm | meld_tm
@@ -756,7 +761,7 @@ def _fold_wait(
                     key = sig1 | _CONC_SIG[n_trips - opened]
                     own = by_sig.get(key)
                     if own is None:
-                        where = (base, td, pair, parts)
+                        where = (gi, completed, ti, pair, choice)
                         own = by_sig[key] = _own_yaku(plan, p.reading(w, role, opened, where), c)
                     m = s_mask | hand_m | own[0]
                     if m & post:
@@ -764,7 +769,7 @@ def _fold_wait(
                     else:
                         hans.append(s_han + hand_h + own[1])
                     if kept is not None and c is sits[0][1]:
-                        kept.append((ti, role, (base, td, pair, parts), m, hans[0]))
+                        kept.append((ti, role, (gi, completed, ti, pair, choice), m, hans[0]))
                 if first is None:
                     first = hans
                 elif hans != first:
@@ -787,10 +792,9 @@ def _kept_answer(
         return reading, (combined_mask(plan, m, rules) if m & post else m), None
     if n_others != 1:
         return None, 0, None
-    decomps = [_decomp(where) for _, _, where, _, _ in kept]
+    decomps = [_decomp(p.codes, where) for _, _, where, _, _ in kept]
     helds = {
-        (ti, ROLE_NAMES[role]): (combined_mask(plan, m, rules), han)
-        for ti, role, _, m, han in kept
+        (ti, ROLE_NAMES[role]): (combined_mask(plan, m, rules), han) for ti, role, _, m, han in kept
     }
     by_index = dict(zip([ti for ti, *_ in kept], decomps, strict=True))
     return None, 0, (p.facts(w), [by_index[i] for i in sorted(by_index)], helds)

@@ -42,22 +42,43 @@ def _split_order(pair: int, trips: tuple[int, ...], runs: tuple[int, ...]) -> li
     return key
 
 
-def _enumerate(ranks: int) -> tuple[dict[tuple[int, ...], tuple[GroupDecomp, ...]], dict]:
+#: the tag of an honors pattern's code (:func:`pattern_code`), above a suit's 27 bits
+HONOR_TAG: Final = 1 << 27
+
+
+def pattern_code(counts: tuple[int, ...]) -> int:
+    """One group's count pattern as one int, three bits a rank (rank 0 lowest), honors
+    tagged: the fold's tables are keyed by it (an int hashes and compares at once, a tuple
+    of nine counts element by element), and a kind added is ``+ 1 << 3 * rank``.
+
+    >>> pattern_code((3, 1, 1, 1, 0, 0, 0, 0, 0)) == 3 | 1 << 3 | 1 << 6 | 1 << 9
+    True
+    """
+    code = 0
+    for i in range(len(counts) - 1, -1, -1):
+        code = code << 3 | counts[i]
+    return code | HONOR_TAG if len(counts) == 7 else code
+
+
+def _enumerate(ranks: int) -> dict[int, tuple[GroupDecomp, ...]]:
     """Every whole pattern of a group of ``ranks`` kinds (9: a suit, 7: the honors, no runs)
-    with its decompositions in split order (rank indices), and its flags (bit 1: whole sets,
-    bit 2: sets plus one pair)."""
+    by its :func:`pattern_code`, with its decompositions in split order (rank indices)."""
     n_runs = ranks - 2 if ranks == 9 else 0
-    found: dict[tuple[int, ...], list[GroupDecomp]] = {}
+    tag = HONOR_TAG if ranks == 7 else 0
+    found: dict[int, list[GroupDecomp]] = {}
     for n_sets in range(5):
         for sets in combinations_with_replacement(range(ranks + n_runs), n_sets):
             c = [0] * ranks
+            code = tag
             for s in sets:
                 if s < ranks:
                     c[s] += 3
+                    code += 3 << 3 * s
                 else:
                     c[s - ranks] += 1
                     c[s - ranks + 1] += 1
                     c[s - ranks + 2] += 1
+                    code += 0o111 << 3 * (s - ranks)
             if max(c, default=0) > 4:
                 continue
             trips = tuple(s for s in sets if s < ranks)
@@ -65,23 +86,22 @@ def _enumerate(ranks: int) -> tuple[dict[tuple[int, ...], tuple[GroupDecomp, ...
             for pair in range(-1, ranks):
                 if pair >= 0 and c[pair] > 2:
                     continue
-                pattern = list(c)
-                if pair >= 0:
-                    pattern[pair] += 2
-                found.setdefault(tuple(pattern), []).append((pair, trips, runs))
-    decomps = {
-        p: tuple(sorted(d, key=lambda x: _split_order(*x))) if len(d) > 1 else (d[0],)
-        for p, d in found.items()
+                key = code + (2 << 3 * pair if pair >= 0 else 0)
+                entry = found.get(key)
+                if entry is None:
+                    entry = found[key] = []
+                entry.append((pair, trips, runs))
+    return {
+        key: tuple(sorted(d, key=lambda x: _split_order(*x))) if len(d) > 1 else (d[0],)
+        for key, d in found.items()
     }
-    flags = {p: 2 if sum(p) % 3 else 1 for p in decomps}
-    return decomps, flags
 
 
-_SUIT_DECOMPS, _SUIT_FLAGS = _enumerate(9)
-_HONOR_DECOMPS, _HONOR_FLAGS = _enumerate(7)
-#: pattern → :func:`group_flags` of the whole patterns (9- and 7-tuples never collide)
-GROUP_FLAGS: Final = {**_SUIT_FLAGS, **_HONOR_FLAGS}
-_RANK_DECOMPS: Final = {**_SUIT_DECOMPS, **_HONOR_DECOMPS}
+#: :func:`pattern_code` → the whole pattern's decompositions in rank indices
+DECOMPS_BY_CODE: Final = {**_enumerate(9), **_enumerate(7)}
+#: :func:`pattern_code` → :func:`group_flags` of the whole patterns (bit 1: whole sets, bit
+#: 2: sets plus one pair, as its decompositions hold a pair or not)
+FLAGS_BY_CODE: Final = {code: 2 if ds[0][0] >= 0 else 1 for code, ds in DECOMPS_BY_CODE.items()}
 #: group base → {whole pattern: its decompositions in kind indices}, filled as asked for
 _BY_GROUP: Final[dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]]] = {
     b: {} for b in GROUP_BASES
@@ -106,7 +126,7 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     found = table.get(counts)
     if found is not None:
         return found
-    ranked = _RANK_DECOMPS.get(counts)
+    ranked = DECOMPS_BY_CODE.get(pattern_code(counts))
     if ranked is None:
         return ()  # not a whole pattern (not stored: a server sees arbitrary hands)
     found = table[counts] = tuple(
@@ -127,7 +147,7 @@ def rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
     >>> rank_decomps((0, 0, 0, 1, 1, 1, 0, 0, 0))
     ((-1, (), (3,)),)
     """
-    return _RANK_DECOMPS.get(counts, ())
+    return DECOMPS_BY_CODE.get(pattern_code(counts), ())
 
 
 def group_flags(counts: tuple[int, ...]) -> int:
@@ -139,7 +159,7 @@ def group_flags(counts: tuple[int, ...]) -> int:
     >>> group_flags((3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags((3, 1, 1, 0, 0, 0, 0, 0, 0))
     (1, 2)
     """
-    return GROUP_FLAGS.get(counts, 0)
+    return FLAGS_BY_CODE.get(pattern_code(counts), 0)
 
 
 def combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...]:
@@ -175,37 +195,43 @@ def combine3(
     return tuple(out)
 
 
-def completing(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """:func:`group_additions` worked out afresh (for callers that keep their own table of
-    what they build from it, as :func:`engine.fold.additions` does).
+def completing_code(code: int) -> tuple[int, ...]:
+    """Each kind whose addition leaves a decomposable group, for a :func:`pattern_code`:
+    ``rank | flags after << 4 | code after << 6`` (:func:`group_flags`).
 
     Only a kind within two ranks of a held one (honors: a held one) can complete anything,
-    and a whole-sets group plus one tile never can. The candidates are read from a bit mask
-    and tried by bumping one count of a list (no tuple slicing per candidate): a pattern met
-    for the first time pays this, up to nine dictionary lookups.
+    and a whole-sets group plus one tile never can. A kind added is a sum on the code: a
+    pattern met for the first time pays up to nine lookups of an int.
     """
-    if sum(counts) % 3 == 0:
-        return ()
-    near = 0  # bit i: rank i is held (honors) or within two ranks of a held one (suits)
-    spread = 0b11111 if len(counts) == 9 else 0b100  # ranks i-2 … i+2 / i alone, shifted by 2
-    for i, c in enumerate(counts):
+    total = near = 0
+    n = 7 if code >= HONOR_TAG else 9
+    spread = 0b100 if n == 7 else 0b11111  # ranks i-2 … i+2 / i alone, shifted by 2
+    for i in range(n):
+        c = code >> 3 * i & 7
         if c:
             near |= spread << i
-    near = near >> 2 & (1 << len(counts)) - 1
-    get = GROUP_FLAGS.get
-    after = list(counts)
+            total += c
+    if total % 3 == 0:
+        return ()
+    near = near >> 2 & (1 << n) - 1
+    get = FLAGS_BY_CODE.get
     out = []
-    i = 0
-    while near:
-        if near & 1 and after[i] < 4:
-            after[i] += 1
-            key = tuple(after)
-            after[i] -= 1
-            f = get(key, 0)
-            if f:
-                out.append((i, f, key))
-        near >>= 1
-        i += 1
+    for i in range(n):
+        if near >> i & 1 and code >> 3 * i & 7 < 4:
+            after = code + (1 << 3 * i)
+            flags = get(after, 0)
+            if flags:
+                out.append(i | flags << 4 | after << 6)
+    return tuple(out)
+
+
+def completing(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """:func:`completing_code` of a pattern, as ``(rank, flags after, counts after)``."""
+    out = []
+    for a in completing_code(pattern_code(counts)):
+        after = list(counts)
+        after[a & 15] += 1
+        out.append((a & 15, a >> 4 & 3, tuple(after)))
     return tuple(out)
 
 

@@ -9,8 +9,9 @@ from typing import Any
 from benchmarks.engine import random_winning_hand, tiles_text
 from engine.errors import InputError
 from engine.evaluate import completer
-from engine.fold import SHANPON, TANKI, additions, fold_waits, group_record
+from engine.fold import SHANPON, TANKI, additions, fold_waits, roles, whole
 from engine.parse import Parsed, parse_hand
+from engine.suits import DECOMPS_BY_CODE, pattern_code
 from engine.tiles import name
 from engine.waits import WaitDora, ron_and_tsumo_values, wait_han, wait_shapes
 from engine.yaku import Context
@@ -106,24 +107,42 @@ def test_rule_18_fold_keeps_the_wins_single_reading() -> None:
     assert seen > 100
 
 
-def test_group_record_roles_of_a_shanpon_and_tanki() -> None:
+def test_pattern_additions_and_roles_of_a_shanpon_and_tanki() -> None:
     """55 + 77 (ranks 4 and 6): a 5 or a 7 completes it as a shanpon triplet, a 6 does not;
     555 + 77 is a triplet and a pair; a single 7 waits on itself (tanki)."""
-    _, whole, _, ranks = group_record((0, 0, 0, 0, 2, 0, 2, 0, 0))
-    assert not whole  # two pairs are not a whole group
-    assert ranks == (4, 6)
-    adds = additions((0, 0, 0, 0, 2, 0, 2, 0, 0))
-    by_rank = {rank: takers for rank, _, *takers in adds}
+    two_pairs = pattern_code((0, 0, 0, 0, 2, 0, 2, 0, 0))
+    assert not whole(two_pairs)  # two pairs are not a whole group
+    by_rank = {a & 15: a >> 6 for a in additions(two_pairs)}
     assert sorted(by_rank) == [4, 6]
-    roles = {role for *_, rs, _ in by_rank[4] for role in rs}
-    assert roles == {SHANPON}
-    _, whole, info, _ = group_record((0, 0, 0, 0, 3, 0, 2, 0, 0))
-    assert info == 1  # tiles, no terminal, not only terminals/honors
-    assert [(pair, trips) for _, _, pair, (_, trips, _) in whole] == [(6, (4,))]
-    adds = additions((0, 0, 0, 0, 0, 0, 1, 0, 0))  # a single 7: tanki
-    assert [(rank, {r for *_, rs, _ in takers for r in rs}) for rank, _, *takers in adds] == [
+    assert by_rank[4] == pattern_code((0, 0, 0, 0, 3, 0, 2, 0, 0))
+    assert {r for d in whole(by_rank[4]) for r in roles(d, 4)} == {SHANPON}
+    assert [(pair, trips) for pair, trips, _ in DECOMPS_BY_CODE[by_rank[4]]] == [(6, (4,))]
+    single = additions(pattern_code((0, 0, 0, 0, 0, 0, 1, 0, 0)))
+    assert [(a & 15, {r for d in whole(a >> 6) for r in roles(d, 6)}) for a in single] == [
         (6, {TANKI})
     ]
+
+
+def test_packed_roles_are_those_of_the_readings() -> None:
+    """Every whole suit pattern's packed decompositions give, for each rank held, the
+    roles the reading-by-reading path gives a winning tile of that rank (engine.decompose
+    RUN_WAITS: 12 + 3 is a penchan, 13 + 2 a kanchan, 23 + 1 or 4 a ryanmen)."""
+    from engine.decompose import RUN_WAITS
+    from engine.fold import ROLE_NAMES
+
+    checked = 0
+    for code, decomps in DECOMPS_BY_CODE.items():
+        if code >= 1 << 27:
+            continue
+        for d, packed in zip(decomps, whole(code), strict=True):
+            pair, trips, runs = d
+            for rank in {pair, *trips, *(r + i for r in runs for i in range(3))} - {-1}:
+                want = {"tanki"} if pair == rank else set()
+                want |= {"shanpon"} if rank in trips else set()
+                want |= {RUN_WAITS[s][rank - s] for s in runs if s <= rank <= s + 2}
+                assert {ROLE_NAMES[r] for r in roles(packed, rank)} == want, (d, rank)
+                checked += 1
+    assert checked > 50_000
 
 
 def test_rule_18_win_evaluated_through_the_fold_is_best_of_its_readings() -> None:
@@ -163,8 +182,7 @@ def _fold_matches(objs: list[dict[str, Any]]) -> int:
         assert found is not None, obj
         make = completer(p.hand, p.rules)
         dora = WaitDora(p.hand, p.situation, p.rules)
-        for (w, hans), (_, decomps) in zip(found.waits, wait_shapes(p.hand, p.rules),
-                                           strict=True):
+        for (w, hans), (_, decomps) in zip(found.waits, wait_shapes(p.hand, p.rules), strict=True):
             if hans is not None:
                 assert hans[0] == wait_han(w, decomps, make, ctx, dora), (obj, name(w))
                 checked += 1
@@ -190,8 +208,10 @@ def test_rule_18_fold_signatures_tell_apart_hands_alike_but_for_one_feature() ->
     pairs = [
         (kita_shape, {**kita_shape, "kita": 1}),
         (doukou, {**doukou, "melds": ["pon:999m"]}),
-        (three_kans, {**three_kans, "melds": ["ankan:1111z", "minkan:2222z", "pon:999p"],
-                      "hand": "123p4s"}),
+        (
+            three_kans,
+            {**three_kans, "melds": ["ankan:1111z", "minkan:2222z", "pon:999p"], "hand": "123p4s"},
+        ),
     ]
     for a, b in pairs:
         for order in ([a, b], [b, a]):

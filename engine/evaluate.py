@@ -8,8 +8,7 @@ they are passed in as ``extra_han`` so that limits are compared correctly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from operator import attrgetter, itemgetter
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
 from engine.fu import FuItem, fu_of, fu_value
@@ -19,8 +18,6 @@ from engine.rules import Rules
 from engine.tiles import FIVE_M, FIVE_P, FIVE_S, NORTH, next_kind
 from engine.yaku import Context
 from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
-
-_HAN: Final = itemgetter(1)  # a yaku's han in ``(id, han)``
 
 
 class Evaluation(NamedTuple):
@@ -73,7 +70,7 @@ def best(
     r = rs[i]
     yaku = yaku_of(r, ctx, memo) if helds is None else yaku_of_mask(r, ctx, helds[i][0])
     fu, items = fu_of(r, ctx)
-    return tuple.__new__(Evaluation, (r, tuple(yaku), sum(map(_HAN, yaku)), fu, tuple(items)))
+    return tuple.__new__(Evaluation, (r, tuple(yaku), _han_of(yaku), fu, tuple(items)))
 
 
 def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
@@ -82,7 +79,14 @@ def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
     yaku = yaku_of_mask(r, ctx, mask)
     fu, items = fu_of(r, ctx)
     # Evaluation(...) positionally, without the NamedTuple's Python-level __new__
-    return tuple.__new__(Evaluation, (r, tuple(yaku), sum(map(_HAN, yaku)), fu, tuple(items)))
+    return tuple.__new__(Evaluation, (r, tuple(yaku), _han_of(yaku), fu, tuple(items)))
+
+
+def _han_of(yaku: list[tuple[str, int]]) -> int:
+    total = 0
+    for _, h in yaku:
+        total += h
+    return total
 
 
 def _best_index(
@@ -189,8 +193,13 @@ class Dora(NamedTuple):
         return self.dora + self.ura + self.aka + self.kita + self.aka5man_bonus
 
     def to_json(self) -> dict[str, int]:
-        dora, ura, aka, kita, bonus = self
-        return {"dora": dora, "ura": ura, "aka": aka, "kita": kita, "aka5man_bonus": bonus}
+        return dora_json(self)
+
+
+def dora_json(d: Dora) -> dict[str, int]:
+    """A :class:`Dora` as the Result JSON's ``dora`` (see :func:`engine.waits.guarantee_json`)."""
+    dora, ura, aka, kita, bonus = d
+    return {"dora": dora, "ura": ura, "aka": aka, "kita": kita, "aka5man_bonus": bonus}
 
 
 def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list[Tile]:
@@ -226,9 +235,6 @@ def hand_counts(hand: HandInput) -> list[int]:
         for t in m.tiles:
             counts[t.kind] += 1
     return counts
-
-
-_RED: Final = attrgetter("red")
 
 
 def _shape_count(hand: HandInput, kind: int, win_kind: int | None) -> int:
@@ -278,9 +284,13 @@ def dora_of(
         held = hand.concealed
         aka = 0
         if held[FIVE_M] or held[FIVE_P] or held[FIVE_S]:  # a red five is a 5m, 5p or 5s
-            aka = sum(map(_RED, hand.concealed_tiles))
+            for t in hand.concealed_tiles:
+                if t[1]:  # (its ``red``, by index: a NamedTuple's attribute is a lookup)
+                    aka += 1
         for m in hand.melds:
-            aka += sum(map(_RED, m.tiles))
+            for t in m.tiles:
+                if t[1]:
+                    aka += 1
         if win is not None and win_kind is not None and win.kind == win_kind:
             aka += win.red
     if rules.aka5man_kita_is_red_dora:

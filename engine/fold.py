@@ -612,17 +612,34 @@ class _Pass:
 _TANYAO_CLASS: Final = 1 << 8  # the key of a hand opening no gate: | an honor | a terminal << 1
 
 
-def _codes(concealed: tuple[int, ...]) -> tuple[int, int, int, int]:
-    """The :func:`engine.suits.pattern_code` of the man, pin, sou and honor groups."""
-    m = p = s = 0
+def _codes(concealed: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
+    """The :func:`engine.suits.pattern_code` of the man, pin, sou and honor groups, the
+    kinds held and the pairs held."""
+    m = p = s = z = held = pairs = 0
     for i in range(8, -1, -1):
         m = m << 3 | concealed[i]
         p = p << 3 | concealed[9 + i]
         s = s << 3 | concealed[18 + i]
-    z = 0
     for i in range(33, 26, -1):
         z = z << 3 | concealed[i]
-    return m, p, s, z | HONOR_TAG
+    for c in concealed:
+        if c:
+            held += 1
+            if c == 2:
+                pairs += 1
+    return m, p, s, z | HONOR_TAG, held, pairs
+
+
+_KOKUSHI_SIZE: Final[dict[frozenset[int], int]] = {}
+
+
+def _kokushi_size(kinds: frozenset[int]) -> int:
+    """How many kinds a kokushi takes in a rule set's tiles (a plain dict: cheaper than
+    the cache of :func:`engine.decompose.kokushi_kinds`)."""
+    size = _KOKUSHI_SIZE.get(kinds)
+    if size is None:
+        size = _KOKUSHI_SIZE[kinds] = len(kokushi_kinds(kinds))
+    return size
 
 
 def fold_waits(
@@ -639,7 +656,8 @@ def fold_waits(
     melds = meld_part(hand.melds) if hand.melds else NO_MELDS
     if melds is None:
         return None
-    if not hand.melds and 34 - concealed.count(0) >= len(kokushi_kinds(rules.tile_kinds)) - 1:
+    m, p_, s_, z, held, pairs = _codes(concealed)
+    if not hand.melds and held >= _kokushi_size(rules.tile_kinds) - 1:
         return None  # a kokushi wait may be among them
     c0 = ctxs[0]
     closed = melds.closed
@@ -648,9 +666,9 @@ def fold_waits(
     if not plan.fold.get("ok", False) and not plan_covered(plan):
         return None
     # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
-    seven = concealed.index(1) if not hand.melds and concealed.count(2) == 6 else -1
+    seven = concealed.index(1) if not hand.melds and pairs == 6 else -1
     used = _used(hand, rules) if hand.melds or hand.kita else None
-    codes = _codes(concealed)  # the four groups' patterns (man, pin, sou, honors)
+    codes = (m, p_, s_, z)  # the four groups' patterns (man, pin, sou, honors)
     get = FLAGS_BY_CODE.get
     out: list[tuple[int, tuple[int, ...] | None]] = []
     reading: Reading | None = None

@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.evaluate import Dora, Evaluation, dora_of
+from engine.evaluate import Dora, Evaluation, dora_json, dora_of
 from engine.parse import Parsed
 from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
 from engine.tiles import EAST, WIND_LETTERS
-from engine.waits import Guarantee, is_furiten, win_and_guarantee
+from engine.waits import Guarantee, guarantee_json, is_furiten, win_and_guarantee
 from engine.yaku import Context
 
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
@@ -131,10 +131,10 @@ def _result(
             "limit": limit,
             "yakuman_multiple": multiple,
             "yaku": [],
-            "dora": dora.to_json(),
+            "dora": dora_json(dora),
             "payments": payments,
             "total": total,
-            "guarantee": g.to_json(),
+            "guarantee": guarantee_json(g),
             "fu_breakdown": [],
             "form": None,
             "wait": None,
@@ -155,10 +155,10 @@ def _result(
         "limit": limit,
         "yakuman_multiple": multiple,
         "yaku": yaku_rows,
-        "dora": dora.to_json(),
+        "dora": dora_json(dora),
         "payments": payments,
         "total": total,
-        "guarantee": g.to_json(),
+        "guarantee": guarantee_json(g),
         "fu_breakdown": fu_rows,
         "form": reading.form,
         "wait": reading.wait,

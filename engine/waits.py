@@ -75,16 +75,22 @@ class Guarantee(NamedTuple):
         return self.minimum is not None and self.minimum >= self.required
 
     def to_json(self) -> dict[str, object]:
-        required, waits, minimum = self
-        rows = []
-        for w, han in waits:
-            rows.append({"tile": NAMES[w], "yaku_han": han})
-        return {
-            "required": required,
-            "minimum_over_waits": minimum,
-            "ok": minimum is not None and minimum >= required,
-            "waits": rows,
-        }
+        return guarantee_json(self)
+
+
+def guarantee_json(g: Guarantee) -> dict[str, object]:
+    """A :class:`Guarantee` as the Result JSON's ``guarantee`` (a function: compiled code
+    calls it directly, a NamedTuple's method through a Python-level lookup)."""
+    required, waits, minimum = g
+    rows = []
+    for w, han in waits:
+        rows.append({"tile": NAMES[w], "yaku_han": han})
+    return {
+        "required": required,
+        "minimum_over_waits": minimum,
+        "ok": minimum is not None and minimum >= required,
+        "waits": rows,
+    }
 
 
 def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int], int]:

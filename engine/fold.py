@@ -557,7 +557,7 @@ class _Pass:
         return found
 
     def _hand_yaku(self, w: int) -> tuple[int, int]:
-        stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
+        stub = tuple.__new__(Reading, (self.facts(w), STANDARD, -1, (), (), "none"))
         return whole_hand_yaku(self.plan, stub, self.ctx)
 
     def facts(self, w: int) -> HandFacts:
@@ -669,7 +669,6 @@ def fold_waits(
     seven = concealed.index(1) if not hand.melds and pairs == 6 else -1
     used = _used(hand, rules) if hand.melds or hand.kita else None
     codes = (m, p_, s_, z)  # the four groups' patterns (man, pin, sou, honors)
-    get = FLAGS_BY_CODE.get
     out: list[tuple[int, tuple[int, ...] | None]] = []
     reading: Reading | None = None
     mask = 0
@@ -677,7 +676,10 @@ def fold_waits(
     # each group that can take the winning tile (group index, accepted flags), each kind
     # completing it
     takers = _RECEIVERS[
-        get(codes[0], 0) | get(codes[1], 0) << 2 | get(codes[2], 0) << 4 | get(codes[3], 0) << 6
+        FLAGS_BY_CODE.get(m, 0)
+        | FLAGS_BY_CODE.get(p_, 0) << 2
+        | FLAGS_BY_CODE.get(s_, 0) << 4
+        | FLAGS_BY_CODE.get(z, 0) << 6
     ]
     p: _Pass | None = None  # built with the first standard wait
     tile_kinds = rules.tile_kinds
@@ -707,7 +709,8 @@ def fold_waits(
     if seven >= 0 and _can_come(seven, rules, used) and all(w != seven for w, _ in out):
         out.append((seven, None))  # not a standard wait too
         out.sort(key=_first)
-    return Folded(out, reading, mask, alternatives)
+    # Folded(...) positionally, without the NamedTuple's Python-level __new__
+    return tuple.__new__(Folded, (out, reading, mask, alternatives))
 
 
 #: a reading of the kept wait: taker decomposition index, role, where its sets are, held

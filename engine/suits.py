@@ -214,12 +214,11 @@ def completing_code(code: int) -> tuple[int, ...]:
     if total % 3 == 0:
         return ()
     near = near >> 2 & (1 << n) - 1
-    get = FLAGS_BY_CODE.get
     out = []
     for i in range(n):
         if near >> i & 1 and code >> 3 * i & 7 < 4:
             after = code + (1 << 3 * i)
-            flags = get(after, 0)
+            flags = FLAGS_BY_CODE.get(after, 0)
             if flags:
                 out.append(i | flags << 4 | after << 6)
     return tuple(out)

@@ -16,7 +16,8 @@ result shows (:func:`yaku_of`).
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from dataclasses import dataclass
+from typing import Any, Final
 
 from engine.decompose import HandFacts, Reading
 from engine.parse import Situation
@@ -43,8 +44,11 @@ from engine.yaku import (
 Held = tuple[int, int]  # (mask of held yaku bits, their total han; yakuhai once per set)
 
 
-class Plan(NamedTuple):
-    """What to run for one rule set, closedness and form (built once, then cached)."""
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """What to run for one rule set, closedness and form (built once, then cached). A class,
+    not a NamedTuple: compiled code reads a class's fields directly, a NamedTuple's through
+    Python attribute lookup."""
 
     situation: tuple[tuple[int, int, YakuTest], ...]  # (bit, han, test): once per context
     #: whole-hand tests (bit, han, test, gate): gate 1 one suit, 2 all terminals/honors,

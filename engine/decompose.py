@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import compress
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.parse import Meld
 from engine.suits import (
@@ -161,8 +161,10 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
 
 # --------------------------------------------------------------------------------------------
 # Readings: one decomposition of a completed hand together with the role of the winning tile.
-# HandFacts, Pung and Reading are immutable NamedTuples: value types that are cheap to build
-# in the hot loop (a frozen dataclass's __init__ costs several times more).
+# HandFacts, Pung and Reading are plain classes with slots, values never changed once built:
+# compiled (setup.py) they are native classes, built by a C constructor and read field by
+# field without Python attribute lookup (a NamedTuple is built through tuple.__new__ and read
+# through its descriptors; a frozen dataclass's __init__ costs several times more again).
 
 STANDARD: Final = "standard"
 CHIITOITSU: Final = "chiitoitsu"
@@ -170,15 +172,30 @@ KOKUSHI: Final = "kokushi"
 SHIISAN: Final = "shiisan_puutaa"
 
 
-class Pung(NamedTuple):
+class Pung:
     """A triplet or kan in a reading: kind, concealed (ankou/ankan), kan."""
 
-    kind: int
-    concealed: bool
-    kan: bool
+    __slots__ = ("kind", "concealed", "kan")
+
+    def __init__(self, kind: int, concealed: bool, kan: bool) -> None:
+        self.kind = kind
+        self.concealed = concealed
+        self.kan = kan
+
+    def _key(self) -> tuple[int, bool, bool]:
+        return self.kind, self.concealed, self.kan
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pung) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Pung(kind={self.kind}, concealed={self.concealed}, kan={self.kan})"
 
 
-class HandFacts(NamedTuple):
+class HandFacts:
     """What every reading of one completed hand shares (no reading-specific structure).
 
     ``counts`` are the concealed shape kinds including the winning tile; ``extra_kinds``
@@ -187,25 +204,68 @@ class HandFacts(NamedTuple):
     RULES.md Notes). The set of kinds itself (:attr:`all_kinds`) is worked out only when a
     test reads it: two one-suit yaku do, and a frozenset per completed hand is among the
     costliest parts of building one.
+
+    The fields after ``n_kans`` are derived from the kinds held (computed once; the yaku
+    tests read them): ``only_suit`` is the one suit used (0 m, 1 p, 2 s) or -1;
+    ``meld_runs`` and ``meld_pungs`` are the melds as parts of every reading (chi start
+    kinds, pon/kan triplets).
     """
 
-    counts: tuple[int, ...]
-    melds: tuple[Meld, ...]
-    win: int
-    closed: bool
-    extra_kinds: tuple[int, ...]
-    n_kans: int
-    # derived from the kinds held (computed once; the yaku tests read them)
-    has_honor: bool = False
-    has_terminal: bool = False
-    all_honor: bool = False
-    all_terminal: bool = False
-    all_th: bool = False
-    n_suits: int = 0
-    only_suit: int = -1  # the one suit used (0 m, 1 p, 2 s), or -1
-    # the melds as parts of every reading: chi start kinds and pon/kan triplets
-    meld_runs: tuple[int, ...] = ()
-    meld_pungs: tuple[Pung, ...] = ()
+    __slots__ = (
+        "counts", "melds", "win", "closed", "extra_kinds", "n_kans", "has_honor",
+        "has_terminal", "all_honor", "all_terminal", "all_th", "n_suits", "only_suit",
+        "meld_runs", "meld_pungs",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        counts: tuple[int, ...],
+        melds: tuple[Meld, ...],
+        win: int,
+        closed: bool,
+        extra_kinds: tuple[int, ...],
+        n_kans: int,
+        has_honor: bool = False,
+        has_terminal: bool = False,
+        all_honor: bool = False,
+        all_terminal: bool = False,
+        all_th: bool = False,
+        n_suits: int = 0,
+        only_suit: int = -1,
+        meld_runs: tuple[int, ...] = (),
+        meld_pungs: tuple[Pung, ...] = (),
+    ) -> None:
+        self.counts = counts
+        self.melds = melds
+        self.win = win
+        self.closed = closed
+        self.extra_kinds = extra_kinds
+        self.n_kans = n_kans
+        self.has_honor = has_honor
+        self.has_terminal = has_terminal
+        self.all_honor = all_honor
+        self.all_terminal = all_terminal
+        self.all_th = all_th
+        self.n_suits = n_suits
+        self.only_suit = only_suit
+        self.meld_runs = meld_runs
+        self.meld_pungs = meld_pungs
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.counts, self.melds, self.win, self.closed, self.extra_kinds, self.n_kans,
+            self.has_honor, self.has_terminal, self.all_honor, self.all_terminal, self.all_th,
+            self.n_suits, self.only_suit, self.meld_runs, self.meld_pungs,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, HandFacts) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"HandFacts{self._key()!r}"
 
     @property
     def all_kinds(self) -> frozenset[int]:
@@ -219,19 +279,45 @@ class HandFacts(NamedTuple):
         return tuple(c)
 
 
-class Reading(NamedTuple):
+class Reading:
     """One way to read a completed hand (RULES.md: the highest-scoring reading wins).
 
     ``wait`` is the winning tile's role: ryanmen, kanchan, penchan, tanki, shanpon (standard),
     tanki (chiitoitsu), kokushi / kokushi_13, or none (shiisan puutaa).
     """
 
-    facts: HandFacts
-    form: str
-    pair: int
-    runs: tuple[int, ...]
-    pungs: tuple[Pung, ...]
-    wait: str
+    __slots__ = ("facts", "form", "pair", "runs", "pungs", "wait")
+
+    def __init__(
+        self,
+        facts: HandFacts,
+        form: str,
+        pair: int,
+        runs: tuple[int, ...],
+        pungs: tuple[Pung, ...],
+        wait: str,
+    ) -> None:
+        self.facts = facts
+        self.form = form
+        self.pair = pair
+        self.runs = runs
+        self.pungs = pungs
+        self.wait = wait
+
+    def _key(self) -> tuple[object, ...]:
+        return self.facts, self.form, self.pair, self.runs, self.pungs, self.wait
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Reading) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (
+            f"Reading(form={self.form!r}, pair={self.pair}, runs={self.runs}, "
+            f"pungs={self.pungs}, wait={self.wait!r}, facts={self.facts!r})"
+        )
 
     @property
     def concealed_pungs(self) -> int:
@@ -314,33 +400,28 @@ def facts_maker(
         meld_pungs = tuple(Pung(m.tile, not m.is_open, m.is_kan) for m in melds if not m.is_run)
     else:
         closed, n_kans, meld_runs, meld_pungs = True, 0, (), ()
-    new = tuple.__new__
 
     def make(win: int) -> HandFacts:
         counts = list(concealed)
         counts[win] += 1
         honor, terminal = win >= 27, IS_TERMINAL[win]
         suits = suits0 if honor else suits0 | 1 << (win // 9)
-        # HandFacts without its Python-level __new__ (one per wait): the field order
-        return new(
-            HandFacts,
-            (
-                tuple(counts),
-                melds,
-                win,
-                closed,
-                extra_kinds,
-                n_kans,
-                has_honor or honor,
-                has_terminal or terminal,
-                all_honor and honor,
-                all_terminal and terminal,
-                all_th and (honor or terminal),
-                N_SUITS[suits],
-                ONLY_SUIT[suits],
-                meld_runs,
-                meld_pungs,
-            ),
+        return HandFacts(
+            tuple(counts),
+            melds,
+            win,
+            closed,
+            extra_kinds,
+            n_kans,
+            has_honor or honor,
+            has_terminal or terminal,
+            all_honor and honor,
+            all_terminal and terminal,
+            all_th and (honor or terminal),
+            N_SUITS[suits],
+            ONLY_SUIT[suits],
+            meld_runs,
+            meld_pungs,
         )
 
     return make
@@ -393,7 +474,6 @@ def readings(
     counts = facts.counts
     if decomps is None:
         decomps = standard_decomps(counts)
-    new = tuple.__new__  # Reading(...) without the NamedTuple's Python-level __new__
     shanpon = _SHANPON_TSUMO if tsumo else ("shanpon", win)
     for pair, trips, runs in decomps:
         all_runs = runs + meld_runs if meld_runs else runs
@@ -421,7 +501,7 @@ def readings(
             pungs = _pungs(trips, opened) if trips else ()
             if meld_pungs:
                 pungs += meld_pungs
-            out.append(new(Reading, (facts, STANDARD, pair, all_runs, pungs, wait)))
+            out.append(Reading(facts, STANDARD, pair, all_runs, pungs, wait))
     if not facts.melds and sum(counts) == 14:
         if counts.count(2) == 7:  # chiitoitsu (a standard shape too when it is ryanpeikou)
             out.append(Reading(facts, CHIITOITSU, win, (), (), "tanki"))

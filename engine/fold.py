@@ -47,7 +47,6 @@ from engine.parse import HandInput, Meld
 from engine.rules import Rules
 from engine.suits import (
     DECOMPS_BY_CODE,
-    FLAGS_BY_CODE,
     HONOR_TAG,
     GroupDecomp,
     completing_code,
@@ -147,19 +146,13 @@ _FEATURES: Final = (1 << 14) - 1
 _TM_SHIFT: Final = 14  # 9 bits
 _PAIR_SHIFT: Final = 23  # 4 bits
 _STARTS_SHIFT: Final = 27  # 7 bits
-#: the decompositions of a completed pattern, packed, in split order (their index is the
-#: one of :data:`engine.suits.DECOMPS_BY_CODE`)
+#: the decompositions of a whole pattern, packed, in split order
 Packed = tuple[int, ...]
-#: one kind completing a pattern, packed: its rank, the completed pattern's flags
-#: (:func:`engine.suits.group_flags`) << 4, the completed pattern's code << 6
-Additions = tuple[int, ...]
 #: the groups of a pattern code holding tiles / a terminal (1 or 9) / a middle rank (2–8)
 _TILES: Final = HONOR_TAG - 1
 _TERMINALS: Final = 0o700000007
 _MIDDLE: Final = 0o077777770
 
-_ADDS: Final[dict[int, Additions]] = {}
-_ADDS_MAX: Final = 1 << 15  # bounded: a server sees arbitrary hands
 
 
 def _chain(bits: int) -> int:
@@ -206,19 +199,6 @@ def _pack(decomp: GroupDecomp, honor: bool) -> int:
     return features | tm << _TM_SHIFT | (pair + 1) << _PAIR_SHIFT | starts << _STARTS_SHIFT
 
 
-_WHOLE: Final[dict[int, Packed]] = {}
-
-
-def whole(code: int) -> Packed:
-    """A whole pattern's decompositions packed (:func:`_pack`; none for another pattern),
-    worked out on first sight and kept (22,241 whole patterns in all)."""
-    found = _WHOLE.get(code)
-    if found is None:
-        honor = code >= HONOR_TAG
-        found = _WHOLE[code] = tuple([_pack(d, honor) for d in DECOMPS_BY_CODE.get(code, ())])
-    return found
-
-
 #: the fold's role of a winning tile in a run, by the run's start rank and the tile's place
 #: (:data:`engine.decompose.RUN_WAITS`, which :func:`engine.decompose.readings` reads)
 _RUN_ROLE: Final = tuple(tuple(ROLE_NAMES.index(wait) for wait in row) for row in RUN_WAITS)
@@ -249,21 +229,54 @@ def roles(packed: int, rank: int) -> tuple[int, ...]:
     ]
 
 
-def additions(code: int) -> Additions:
-    """For a pattern's code: each kind that completes it, packed (:data:`Additions`).
-    Only a kind within two ranks of a held one (honors: a held one) can complete anything;
-    worked out from the codes on first sight, then kept (bounded).
+class Group:
+    """What the fold knows of one group's count pattern (by its :func:`pattern_code`): its
+    flags (:func:`engine.suits.group_flags`), its decompositions in rank indices and packed
+    (:func:`_pack`; none for a pattern that is not whole), and, once it takes a winning
+    tile, each kind completing it. One object per pattern seen (bounded), so that a hand's
+    four groups cost four dictionary lookups and a completed pattern none: an addition
+    holds its completed group."""
+
+    __slots__ = ("code", "flags", "decomps", "whole", "adds")
+
+    def __init__(self, code: int) -> None:
+        decomps = DECOMPS_BY_CODE.get(code, ())
+        honor = code >= HONOR_TAG
+        self.code = code
+        self.flags = (2 if decomps[0][0] >= 0 else 1) if decomps else 0
+        self.decomps: tuple[GroupDecomp, ...] = decomps
+        self.whole: Packed = tuple([_pack(d, honor) for d in decomps])
+        #: (rank | flags after << 4, the completed group) of each kind completing it
+        self.adds: tuple[tuple[int, Group], ...] | None = None
+
+
+_GROUPS: Final[dict[int, Group]] = {}
+_GROUPS_MAX: Final = 1 << 15  # bounded: a server sees arbitrary hands
+
+
+def group(code: int) -> Group:
+    """The :class:`Group` of a pattern code, made on first sight."""
+    found = _GROUPS.get(code)
+    if found is None:
+        if len(_GROUPS) > _GROUPS_MAX:
+            _GROUPS.clear()
+        found = _GROUPS[code] = Group(code)
+    return found
+
+
+def additions(g: Group) -> tuple[tuple[int, Group], ...]:
+    """Each kind completing a group's pattern: (rank | flags after << 4, the completed
+    group), by rank (:func:`engine.suits.completing_code`, worked out on first sight).
 
     >>> from engine.suits import pattern_code
-    >>> [(a & 15, a >> 4 & 3) for a in additions(pattern_code((0, 1, 1, 0, 0, 0, 0, 0, 0)))]
-    [(0, 1), (3, 1)]
+    >>> adds = additions(group(pattern_code((0, 1, 1, 0, 0, 0, 0, 0, 0))))
+    >>> [(a & 15, a >> 4, c.decomps) for a, c in adds]
+    [(0, 1, ((-1, (), (0,)),)), (3, 1, ((-1, (), (1,)),))]
     """
-    found = _ADDS.get(code)
-    if found is None:
-        if len(_ADDS) > _ADDS_MAX:
-            _ADDS.clear()
-        found = _ADDS[code] = completing_code(code)
-    return found
+    adds = g.adds
+    if adds is None:
+        adds = g.adds = tuple([(a & 63, group(a >> 6)) for a in completing_code(g.code)])
+    return adds
 
 
 #: flags of the four groups (2 bits each) → :func:`engine.suits.receivers` of them
@@ -287,23 +300,24 @@ _BASES: Final = (0, 9, 18, 27)
 #: the groups other than the taker, one decomposition each: features, triplet kind bits,
 #: pair kind, each group's decomposition index (4 bits a group, by group index)
 Other = tuple[int, int, int, int]
-#: where a reading's sets are: the taker's group, completed code and decomposition index,
-#: the pair kind, the others' decomposition indices
-Where = tuple[int, int, int, int, int]
+#: where a reading's sets are: the taker's group index, its completed group and
+#: decomposition index, the pair kind, the others' decomposition indices
+Where = tuple[int, Group, int, int, int]
 #: (facts, decompositions, held yaku by (decomposition index, wait)) of a kept wait
 Alternatives = tuple[HandFacts, list[GroupDecomp], dict[tuple[int, str], tuple[int, int]]]
+Groups = tuple[Group, Group, Group, Group]  # man, pin, sou, honors
 
 
-def _sets(codes: tuple[int, ...], where: Where) -> tuple[list[int], list[int]]:
+def _sets(groups: Groups, where: Where) -> tuple[list[int], list[int]]:
     """A reading's triplet and run kinds in group order (as :func:`engine.suits.combine`)."""
     taker, completed, ti, _, choice = where
     trips: list[int] = []
     runs: list[int] = []
     for gi in range(4):
         if gi == taker:
-            pair, ts, rs = DECOMPS_BY_CODE[completed][ti]
-        elif codes[gi] & _TILES:
-            pair, ts, rs = DECOMPS_BY_CODE[codes[gi]][choice >> 4 * gi & 15]
+            pair, ts, rs = completed.decomps[ti]
+        elif groups[gi].code & _TILES:
+            pair, ts, rs = groups[gi].decomps[choice >> 4 * gi & 15]
         else:
             continue
         b = _BASES[gi]
@@ -314,23 +328,23 @@ def _sets(codes: tuple[int, ...], where: Where) -> tuple[list[int], list[int]]:
     return trips, runs
 
 
-def _decomp(codes: tuple[int, ...], where: Where) -> GroupDecomp:
+def _decomp(groups: Groups, where: Where) -> GroupDecomp:
     """A reading's decomposition in kind indices."""
-    trips, runs = _sets(codes, where)
+    trips, runs = _sets(groups, where)
     return where[3], tuple(trips), tuple(runs)
 
 
-def _others(codes: tuple[int, ...], taker: int) -> list[Other]:
+def _others(groups: Groups, taker: int) -> list[Other]:
     """The groups other than ``taker`` (each whole) combined: one :data:`Other` for each
     combination of their decompositions (in ``product`` order)."""
     f = tm = 0
     pair = -1
     for gi in range(4):
-        code = codes[gi]
-        if gi != taker and code & _TILES:
-            packed = _WHOLE.get(code) or whole(code)
+        g = groups[gi]
+        if gi != taker and g.code & _TILES:
+            packed = g.whole
             if len(packed) != 1:
-                return _other_products(codes, taker)
+                return _other_products(groups, taker)
             d = packed[0]
             base = _BASES[gi]
             f += d & _FEATURES
@@ -341,11 +355,11 @@ def _others(codes: tuple[int, ...], taker: int) -> list[Other]:
     return [(f, tm, pair, 0)]
 
 
-def _other_products(codes: tuple[int, ...], taker: int) -> list[Other]:
+def _other_products(groups: Groups, taker: int) -> list[Other]:
     out: list[Other] = [(0, 0, -1, 0)]
     for gi in range(4):
-        code = codes[gi]
-        if gi == taker or not code & _TILES:
+        g = groups[gi]
+        if gi == taker or not g.code & _TILES:
             continue
         base = _BASES[gi]
         out = [
@@ -356,7 +370,7 @@ def _other_products(codes: tuple[int, ...], taker: int) -> list[Other]:
                 choice | j << 4 * gi,
             )
             for of, otm, op, choice in out
-            for j, d in enumerate(whole(code))
+            for j, d in enumerate(g.whole)
         ]
     return out
 
@@ -497,7 +511,7 @@ class _Pass:
     __slots__ = (
         "hand", "plan", "fold", "post", "by_sig", "honor_class", "pair_class", "sits",
         "ctx", "melds", "extra", "closed", "has_honor", "has_terminal", "all_th", "suits",
-        "meld_pungs", "codes",
+        "meld_pungs", "groups",
     )  # fmt: skip
 
     def __init__(
@@ -507,7 +521,7 @@ class _Pass:
         ctxs: tuple[Context, ...],
         entry: tuple[Plan, tuple[int, int]],
         melds: MeldPart,
-        codes: tuple[int, ...],
+        groups: Groups,
     ) -> None:
         self.hand = hand
         self.plan = plan = entry[0]
@@ -532,9 +546,9 @@ class _Pass:
         self.melds, self.closed = melds, closed
         # the kinds of the shape before the win (the extracted kita as a north, by option)
         self.extra = extra = (NORTH,) if rules.kita_counts_in_shape and hand.kita else ()
-        self.codes = codes
-        k0, k1, k2 = codes[0], codes[1], codes[2]
-        self.has_honor = codes[3] != HONOR_TAG or meld_honor or bool(extra)
+        self.groups = groups
+        k0, k1, k2 = groups[0].code, groups[1].code, groups[2].code
+        self.has_honor = groups[3].code != HONOR_TAG or meld_honor or bool(extra)
         self.has_terminal = bool((k0 | k1 | k2) & _TERMINALS) or meld_terminal
         self.all_th = not (k0 | k1 | k2) & _MIDDLE and meld_th
         self.suits = (k0 != 0) | (k1 != 0) << 1 | (k2 != 0) << 2 | meld_suits
@@ -557,56 +571,50 @@ class _Pass:
         return found
 
     def _hand_yaku(self, w: int) -> tuple[int, int]:
-        stub = tuple.__new__(Reading, (self.facts(w), STANDARD, -1, (), (), "none"))
+        stub = Reading(self.facts(w), STANDARD, -1, (), (), "none")
         return whole_hand_yaku(self.plan, stub, self.ctx)
 
     def facts(self, w: int) -> HandFacts:
         """``facts_maker(concealed, melds, extra)(w)`` from what the fold knows."""
         hand = self.hand
         if hand.melds and not self.meld_pungs:
-            new = tuple.__new__
             self.meld_pungs = tuple(
-                [new(Pung, (m.tile, m.kind == "ankan", m.kind != "pon")) for m in hand.melds]
+                [Pung(m.tile, m.kind == "ankan", m.kind != "pon") for m in hand.melds]
             )
         honor0, terminal0, th0, suits0 = self.has_honor, self.has_terminal, self.all_th, self.suits
         counts = list(hand.concealed)
         counts[w] += 1
         honor, terminal = w >= 27, IS_TERMINAL[w]
         suits = suits0 if honor else suits0 | 1 << (w // 9)
-        return tuple.__new__(  # HandFacts positionally (its field order)
-            HandFacts,
-            (
-                tuple(counts),
-                hand.melds,
-                w,
-                self.closed,
-                self.extra,
-                self.melds[3],  # kans
-                honor0 or honor,
-                terminal0 or terminal,
-                not suits,
-                not (honor0 or honor) and th0 and terminal,
-                th0 and (honor or terminal),
-                N_SUITS[suits],
-                ONLY_SUIT[suits],
-                (),
-                self.meld_pungs,
-            ),
+        return HandFacts(
+            tuple(counts),
+            hand.melds,
+            w,
+            self.closed,
+            self.extra,
+            self.melds[3],  # kans
+            honor0 or honor,
+            terminal0 or terminal,
+            not suits,
+            not (honor0 or honor) and th0 and terminal,
+            th0 and (honor or terminal),
+            N_SUITS[suits],
+            ONLY_SUIT[suits],
+            (),
+            self.meld_pungs,
         )
 
     def reading(self, w: int, role: int, opened: bool, where: Where) -> Reading:
         """The real reading (as :func:`engine.decompose.readings` builds it: sets in group
         order, then the melds')."""
-        trips, runs = _sets(self.codes, where)
+        trips, runs = _sets(self.groups, where)
         facts = self.facts(w)
-        new = tuple.__new__  # Pung(...), Reading(...) without the NamedTuple's __new__
         pungs = []
         for t in trips:
-            pungs.append(new(Pung, (t, not (opened and t == w), False)))
+            pungs.append(Pung(t, not (opened and t == w), False))
         if self.meld_pungs:
             pungs += self.meld_pungs
-        wait = ROLE_NAMES[role]
-        return new(Reading, (facts, STANDARD, where[3], tuple(runs), tuple(pungs), wait))
+        return Reading(facts, STANDARD, where[3], tuple(runs), tuple(pungs), ROLE_NAMES[role])
 
 
 _TANYAO_CLASS: Final = 1 << 8  # the key of a hand opening no gate: | an honor | a terminal << 1
@@ -668,7 +676,7 @@ def fold_waits(
     # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
     seven = concealed.index(1) if not hand.melds and pairs == 6 else -1
     used = _used(hand, rules) if hand.melds or hand.kita else None
-    codes = (m, p_, s_, z)  # the four groups' patterns (man, pin, sou, honors)
+    groups = (group(m), group(p_), group(s_), group(z))  # man, pin, sou, honors
     out: list[tuple[int, tuple[int, ...] | None]] = []
     reading: Reading | None = None
     mask = 0
@@ -676,10 +684,7 @@ def fold_waits(
     # each group that can take the winning tile (group index, accepted flags), each kind
     # completing it
     takers = _RECEIVERS[
-        FLAGS_BY_CODE.get(m, 0)
-        | FLAGS_BY_CODE.get(p_, 0) << 2
-        | FLAGS_BY_CODE.get(s_, 0) << 4
-        | FLAGS_BY_CODE.get(z, 0) << 6
+        groups[0].flags | groups[1].flags << 2 | groups[2].flags << 4 | groups[3].flags << 6
     ]
     p: _Pass | None = None  # built with the first standard wait
     tile_kinds = rules.tile_kinds
@@ -687,8 +692,8 @@ def fold_waits(
     for gi, accept in takers:
         base = _BASES[gi]
         others: list[Other] | None = None
-        adds = _ADDS.get(codes[gi])  # () for a pattern nothing completes: not None
-        for add in adds if adds is not None else additions(codes[gi]):
+        g = groups[gi]
+        for add, completed in g.adds if g.adds is not None else additions(g):
             if not add >> 4 & accept:  # its flags
                 continue
             w = base + (add & 15)  # its rank
@@ -698,11 +703,11 @@ def fold_waits(
                 out.append((w, None))
                 continue
             if others is None:
-                others = _others(codes, gi)
+                others = _others(groups, gi)
             if p is None:
-                p = _Pass(hand, rules, ctxs, entry, melds, codes)
+                p = _Pass(hand, rules, ctxs, entry, melds, groups)
             keeping = kept if w == keep else None
-            hans, count = _fold_wait(p, w, gi, add, others, keeping)
+            hans, count = _fold_wait(p, w, gi, add & 15, completed, others, keeping)
             out.append((w, hans))
             if keeping:
                 reading, mask, alternatives = _kept_answer(p, w, kept, count, len(others))
@@ -722,11 +727,12 @@ def _fold_wait(
     p: _Pass,
     w: int,
     gi: int,
-    add: int,
+    rank: int,
+    completed: Group,
     others: list[Other],
     kept: list[Kept] | None,
 ) -> tuple[tuple[int, ...] | None, int]:
-    """One wait ``w`` completing group ``gi`` (``add``: its packed addition): the yaku han
+    """One wait ``w`` (of ``rank``) completing group ``gi`` into ``completed``: the yaku han
     per context of its readings when they all agree (else None: dora and fu rank them,
     reading by reading), and the number of readings. Each reading's reading-level yaku come
     from its signature (:data:`SIG_KEPT` …), worked out on first sight by the real tests on
@@ -740,9 +746,7 @@ def _fold_wait(
     first: list[int] | None = None  # the first reading's han per context
     count = 0
     base = _BASES[gi]
-    rank = add & 15
-    completed = add >> 6
-    taker = _WHOLE.get(completed) or whole(completed)
+    taker = completed.whole
     for ti in range(len(taker)):  # the completed pattern's decompositions
         d = taker[ti]
         tf = d & _FEATURES
@@ -813,7 +817,7 @@ def _kept_answer(
         return reading, (combined_mask(plan, m, rules) if m & post else m), None
     if n_others != 1:
         return None, 0, None
-    decomps = [_decomp(p.codes, where) for _, _, where, _, _ in kept]
+    decomps = [_decomp(p.groups, where) for _, _, where, _, _ in kept]
     helds = {
         (ti, ROLE_NAMES[role]): (combined_mask(plan, m, rules), han) for ti, role, _, m, han in kept
     }

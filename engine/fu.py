@@ -61,7 +61,8 @@ def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
     if wait is not None:
         items.append(wait)
         total += 2
-    for kind, concealed, kan in r.pungs:
+    for p in r.pungs:
+        kind, concealed, kan = p.kind, p.concealed, p.kan
         item = _PUNG_ITEMS[kind << 2 | concealed << 1 | kan]
         items.append(item)
         total += item[1]
@@ -117,7 +118,8 @@ def fu_value(r: Reading, c: Context) -> tuple[int, int]:
     total = 22 if tsumo else 30 if closed else 20
     if r.wait in _WAIT_ITEMS:
         total += 2
-    for kind, concealed, kan in r.pungs:
+    for p in r.pungs:
+        kind, concealed, kan = p.kind, p.concealed, p.kan
         total += _PUNG_ITEMS[kind << 2 | concealed << 1 | kan][1]
     if r.pair >= 27:
         total += _pair_fu(r.pair, c)

@@ -9,7 +9,7 @@ from typing import Any
 from benchmarks.engine import random_winning_hand, tiles_text
 from engine.errors import InputError
 from engine.evaluate import completer
-from engine.fold import SHANPON, TANKI, additions, fold_waits, roles, whole
+from engine.fold import SHANPON, TANKI, additions, fold_waits, group, roles
 from engine.parse import Parsed, parse_hand
 from engine.suits import DECOMPS_BY_CODE, pattern_code
 from engine.tiles import name
@@ -110,15 +110,15 @@ def test_rule_18_fold_keeps_the_wins_single_reading() -> None:
 def test_pattern_additions_and_roles_of_a_shanpon_and_tanki() -> None:
     """55 + 77 (ranks 4 and 6): a 5 or a 7 completes it as a shanpon triplet, a 6 does not;
     555 + 77 is a triplet and a pair; a single 7 waits on itself (tanki)."""
-    two_pairs = pattern_code((0, 0, 0, 0, 2, 0, 2, 0, 0))
-    assert not whole(two_pairs)  # two pairs are not a whole group
-    by_rank = {a & 15: a >> 6 for a in additions(two_pairs)}
+    two_pairs = group(pattern_code((0, 0, 0, 0, 2, 0, 2, 0, 0)))
+    assert not two_pairs.whole and two_pairs.flags == 0  # two pairs are not a whole group
+    by_rank = {a & 15: g for a, g in additions(two_pairs)}
     assert sorted(by_rank) == [4, 6]
-    assert by_rank[4] == pattern_code((0, 0, 0, 0, 3, 0, 2, 0, 0))
-    assert {r for d in whole(by_rank[4]) for r in roles(d, 4)} == {SHANPON}
-    assert [(pair, trips) for pair, trips, _ in DECOMPS_BY_CODE[by_rank[4]]] == [(6, (4,))]
-    single = additions(pattern_code((0, 0, 0, 0, 0, 0, 1, 0, 0)))
-    assert [(a & 15, {r for d in whole(a >> 6) for r in roles(d, 6)}) for a in single] == [
+    assert by_rank[4].code == pattern_code((0, 0, 0, 0, 3, 0, 2, 0, 0))
+    assert {r for d in by_rank[4].whole for r in roles(d, 4)} == {SHANPON}
+    assert [(pair, trips) for pair, trips, _ in by_rank[4].decomps] == [(6, (4,))]
+    single = additions(group(pattern_code((0, 0, 0, 0, 0, 0, 1, 0, 0))))
+    assert [(a & 15, {r for d in g.whole for r in roles(d, 6)}) for a, g in single] == [
         (6, {TANKI})
     ]
 
@@ -134,7 +134,7 @@ def test_packed_roles_are_those_of_the_readings() -> None:
     for code, decomps in DECOMPS_BY_CODE.items():
         if code >= 1 << 27:
             continue
-        for d, packed in zip(decomps, whole(code), strict=True):
+        for d, packed in zip(decomps, group(code).whole, strict=True):
             pair, trips, runs = d
             for rank in {pair, *trips, *(r + i for r in runs for i in range(3))} - {-1}:
                 want = {"tanki"} if pair == rank else set()

@@ -24,6 +24,7 @@ NATIVE = [
     "engine/rules.py",
     "engine/parse.py",
     "engine/tiles.py",
+    "engine/values.py",
     "engine/suits.py",
     "engine/decompose.py",
     "engine/yaku.py",

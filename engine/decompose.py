@@ -34,6 +34,7 @@ from engine.suits import (
     receivers,
 )
 from engine.tiles import HONORS, IS_TERMINAL, TERMINALS, TERMINALS_HONORS
+from engine.values import Value
 
 
 def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
@@ -161,10 +162,8 @@ def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
 
 # --------------------------------------------------------------------------------------------
 # Readings: one decomposition of a completed hand together with the role of the winning tile.
-# HandFacts, Pung and Reading are plain classes with slots, values never changed once built:
-# compiled (setup.py) they are native classes, built by a C constructor and read field by
-# field without Python attribute lookup (a NamedTuple is built through tuple.__new__ and read
-# through its descriptors; a frozen dataclass's __init__ costs several times more again).
+# HandFacts, Pung and Reading are engine.values.Value classes (plain, slotted, never changed
+# once built: native classes when compiled).
 
 STANDARD: Final = "standard"
 CHIITOITSU: Final = "chiitoitsu"
@@ -172,7 +171,7 @@ KOKUSHI: Final = "kokushi"
 SHIISAN: Final = "shiisan_puutaa"
 
 
-class Pung:
+class Pung(Value):
     """A triplet or kan in a reading: kind, concealed (ankou/ankan), kan."""
 
     __slots__ = ("kind", "concealed", "kan")
@@ -182,20 +181,11 @@ class Pung:
         self.concealed = concealed
         self.kan = kan
 
-    def _key(self) -> tuple[int, bool, bool]:
+    def _key(self) -> tuple[object, ...]:
         return self.kind, self.concealed, self.kan
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Pung) and self._key() == other._key()
 
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"Pung(kind={self.kind}, concealed={self.concealed}, kan={self.kan})"
-
-
-class HandFacts:
+class HandFacts(Value):
     """What every reading of one completed hand shares (no reading-specific structure).
 
     ``counts`` are the concealed shape kinds including the winning tile; ``extra_kinds``
@@ -258,15 +248,6 @@ class HandFacts:
             self.n_suits, self.only_suit, self.meld_runs, self.meld_pungs,
         )  # fmt: skip
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, HandFacts) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"HandFacts{self._key()!r}"
-
     @property
     def all_kinds(self) -> frozenset[int]:
         """The kinds in hand and melds, and ``extra_kinds`` (ryuuiisou, beni kujaku)."""
@@ -279,7 +260,7 @@ class HandFacts:
         return tuple(c)
 
 
-class Reading:
+class Reading(Value):
     """One way to read a completed hand (RULES.md: the highest-scoring reading wins).
 
     ``wait`` is the winning tile's role: ryanmen, kanchan, penchan, tanki, shanpon (standard),
@@ -306,18 +287,6 @@ class Reading:
 
     def _key(self) -> tuple[object, ...]:
         return self.facts, self.form, self.pair, self.runs, self.pungs, self.wait
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Reading) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (
-            f"Reading(form={self.form!r}, pair={self.pair}, runs={self.runs}, "
-            f"pungs={self.pungs}, wait={self.wait!r}, facts={self.facts!r})"
-        )
 
     @property
     def concealed_pungs(self) -> int:

@@ -8,7 +8,7 @@ they are passed in as ``extra_han`` so that limits are compared correctly.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
 from engine.fu import FuItem, fu_of, fu_value
@@ -16,18 +16,32 @@ from engine.parse import HandInput, Situation, Tile
 from engine.points import limited_base
 from engine.rules import Rules
 from engine.tiles import FIVE_M, FIVE_P, FIVE_S, NORTH, next_kind
+from engine.values import Value
 from engine.yaku import Context
 from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
 
 
-class Evaluation(NamedTuple):
-    """The chosen reading with its yaku, yaku han and fu (an immutable value)."""
+class Evaluation(Value):
+    """The chosen reading with its yaku, yaku han and fu."""
 
-    reading: Reading
-    yaku: tuple[tuple[str, int], ...]
-    yaku_han: int
-    fu: int
-    fu_items: tuple[FuItem, ...]
+    __slots__ = ("reading", "yaku", "yaku_han", "fu", "fu_items")
+
+    def __init__(
+        self,
+        reading: Reading,
+        yaku: tuple[tuple[str, int], ...],
+        yaku_han: int,
+        fu: int,
+        fu_items: tuple[FuItem, ...],
+    ) -> None:
+        self.reading = reading
+        self.yaku = yaku
+        self.yaku_han = yaku_han
+        self.fu = fu
+        self.fu_items = fu_items
+
+    def _key(self) -> tuple[object, ...]:
+        return self.reading, self.yaku, self.yaku_han, self.fu, self.fu_items
 
 
 def readings_in(
@@ -70,7 +84,7 @@ def best(
     r = rs[i]
     yaku = yaku_of(r, ctx, memo) if helds is None else yaku_of_mask(r, ctx, helds[i][0])
     fu, items = fu_of(r, ctx)
-    return tuple.__new__(Evaluation, (r, tuple(yaku), _han_of(yaku), fu, tuple(items)))
+    return Evaluation(r, tuple(yaku), _han_of(yaku), fu, tuple(items))
 
 
 def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
@@ -78,8 +92,7 @@ def evaluation(r: Reading, ctx: Context, mask: int) -> Evaluation:
     (:func:`best` of a single reading)."""
     yaku = yaku_of_mask(r, ctx, mask)
     fu, items = fu_of(r, ctx)
-    # Evaluation(...) positionally, without the NamedTuple's Python-level __new__
-    return tuple.__new__(Evaluation, (r, tuple(yaku), _han_of(yaku), fu, tuple(items)))
+    return Evaluation(r, tuple(yaku), _han_of(yaku), fu, tuple(items))
 
 
 def _han_of(yaku: list[tuple[str, int]]) -> int:
@@ -179,14 +192,22 @@ def _kita_in_shape(hand: HandInput, rules: Rules | None) -> tuple[int, ...]:
     return (NORTH,) if rules is not None and rules.kita_counts_in_shape and hand.kita else ()
 
 
-class Dora(NamedTuple):
-    """Dora han by source (Result JSON ``dora``; an immutable value)."""
+class Dora(Value):
+    """Dora han by source (Result JSON ``dora``)."""
 
-    dora: int = 0
-    ura: int = 0
-    aka: int = 0
-    kita: int = 0
-    aka5man_bonus: int = 0
+    __slots__ = ("dora", "ura", "aka", "kita", "aka5man_bonus")
+
+    def __init__(
+        self, dora: int = 0, ura: int = 0, aka: int = 0, kita: int = 0, aka5man_bonus: int = 0
+    ) -> None:
+        self.dora = dora
+        self.ura = ura
+        self.aka = aka
+        self.kita = kita
+        self.aka5man_bonus = aka5man_bonus
+
+    def _key(self) -> tuple[object, ...]:
+        return self.dora, self.ura, self.aka, self.kita, self.aka5man_bonus
 
     @property
     def total(self) -> int:
@@ -197,9 +218,14 @@ class Dora(NamedTuple):
 
 
 def dora_json(d: Dora) -> dict[str, int]:
-    """A :class:`Dora` as the Result JSON's ``dora`` (see :func:`engine.waits.guarantee_json`)."""
-    dora, ura, aka, kita, bonus = d
-    return {"dora": dora, "ura": ura, "aka": aka, "kita": kita, "aka5man_bonus": bonus}
+    """A :class:`Dora` as the Result JSON's ``dora``."""
+    return {
+        "dora": d.dora,
+        "ura": d.ura,
+        "aka": d.aka,
+        "kita": d.kita,
+        "aka5man_bonus": d.aka5man_bonus,
+    }
 
 
 def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list[Tile]:
@@ -297,4 +323,4 @@ def dora_of(
         aka += hand.kita_aka
     kita = rules.kita_all_four_han if hand.kita == 4 else hand.kita
     bonus = rules.aka5man_as_bonus_han if hand.aka5man_as else 0
-    return tuple.__new__(Dora, (dora, ura, aka, kita, bonus))  # Dora(...) positionally
+    return Dora(dora, ura, aka, kita, bonus)

@@ -31,7 +31,7 @@ signatures recur across different hands.
 from __future__ import annotations
 
 from functools import cache
-from typing import Final, NamedTuple
+from typing import Final
 
 from engine.decompose import (
     N_SUITS,
@@ -59,6 +59,7 @@ from engine.tiles import (
     NORTH,
     WINDS,
 )
+from engine.values import Value
 from engine.yaku import Context, yakuhai_sets, yakuhai_table
 from engine.yaku_eval import (
     Plan,
@@ -411,7 +412,7 @@ def _class_tables(
     return honor_class, pair_class
 
 
-class Folded(NamedTuple):
+class Folded(Value):
     """:func:`fold_waits`' answer: each wait with its yaku han per context (None: left to
     the reading-by-reading path); for the kept wait, when it is read one way only, that
     reading and its held yaku bits in the first context (else None, 0), and when it is read
@@ -420,28 +421,63 @@ class Folded(NamedTuple):
     (``engine.yaku_eval.held``'s value in the first context) by decomposition index and
     wait."""
 
-    waits: list[tuple[int, tuple[int, ...] | None]]
-    reading: Reading | None
-    mask: int
-    alternatives: Alternatives | None
+    __slots__ = ("waits", "reading", "mask", "alternatives")
+
+    def __init__(
+        self,
+        waits: list[tuple[int, tuple[int, ...] | None]],
+        reading: Reading | None,
+        mask: int,
+        alternatives: Alternatives | None,
+    ) -> None:
+        self.waits = waits
+        self.reading = reading
+        self.mask = mask
+        self.alternatives = alternatives
+
+    def _key(self) -> tuple[object, ...]:
+        return self.waits, self.reading, self.mask, self.alternatives
 
 
-class MeldPart(NamedTuple):
+class MeldPart(Value):
     """What the fold needs of the declared pons and kans (a chi leaves the hand to the
     reading-by-reading path): their packed features and triplet kind bits as a
     decomposition's, the concealed kans (san/suuankou), the kans (sankantsu, §18 gates),
     the suits held, and whether the hand stays closed, holds only terminals/honors in the
     melds, an honor, a terminal."""
 
-    features: int
-    trip_bits: int
-    concealed: int
-    kans: int
-    suits: int
-    closed: bool
-    all_th: bool
-    honor: bool
-    terminal: bool
+    __slots__ = (
+        "features", "trip_bits", "concealed", "kans", "suits", "closed", "all_th", "honor",
+        "terminal",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        features: int,
+        trip_bits: int,
+        concealed: int,
+        kans: int,
+        suits: int,
+        closed: bool,
+        all_th: bool,
+        honor: bool,
+        terminal: bool,
+    ) -> None:
+        self.features = features
+        self.trip_bits = trip_bits
+        self.concealed = concealed
+        self.kans = kans
+        self.suits = suits
+        self.closed = closed
+        self.all_th = all_th
+        self.honor = honor
+        self.terminal = terminal
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.features, self.trip_bits, self.concealed, self.kans, self.suits, self.closed,
+            self.all_th, self.honor, self.terminal,
+        )  # fmt: skip
 
 
 NO_MELDS: Final = MeldPart(0, 0, 0, 0, 0, True, True, False, False)
@@ -477,9 +513,7 @@ def meld_part(melds: tuple[Meld, ...]) -> MeldPart | None:
             closed = False
             if kind != "pon":
                 kans += 1
-    return tuple.__new__(  # MeldPart positionally (its field order), without its __new__
-        MeldPart, (features, trip_bits, concealed, kans, suits, closed, all_th, honor, terminal)
-    )
+    return MeldPart(features, trip_bits, concealed, kans, suits, closed, all_th, honor, terminal)
 
 
 def _used(hand: HandInput, rules: Rules) -> list[int] | None:
@@ -537,7 +571,8 @@ class _Pass:
             (sit.seat, sit.round)
         ) or _tables(plan, c0)
         self.honor_class, self.pair_class = classes
-        _, _, _, _, meld_suits, closed, meld_th, meld_honor, meld_terminal = melds
+        meld_suits, closed, meld_th = melds.suits, melds.closed, melds.all_th
+        meld_honor, meld_terminal = melds.honor, melds.terminal
         sits = [(entry[1], c0)]
         for c in ctxs[1:]:  # (a loop: a comprehension would be a call of its own)
             sits.append((situational(c, closed, STANDARD)[1], c))
@@ -561,7 +596,7 @@ class _Pass:
         worked out from its facts."""
         honor = w >= 27
         suits = self.suits if honor else self.suits | 1 << (w // 9)
-        if suits in (0, 1, 2, 4) or (self.all_th and IS_TH[w]) or self.melds[3] >= 3:  # kans
+        if suits in (0, 1, 2, 4) or (self.all_th and IS_TH[w]) or self.melds.kans >= 3:
             return self._hand_yaku(w)
         # (an int key: the plan's other fold entries are keyed by strings and tuples)
         key = _TANYAO_CLASS | (self.has_honor or honor) | (self.has_terminal or IS_TERMINAL[w]) << 1
@@ -592,7 +627,7 @@ class _Pass:
             w,
             self.closed,
             self.extra,
-            self.melds[3],  # kans
+            self.melds.kans,
             honor0 or honor,
             terminal0 or terminal,
             not suits,
@@ -714,8 +749,7 @@ def fold_waits(
     if seven >= 0 and _can_come(seven, rules, used) and all(w != seven for w, _ in out):
         out.append((seven, None))  # not a standard wait too
         out.sort(key=_first)
-    # Folded(...) positionally, without the NamedTuple's Python-level __new__
-    return tuple.__new__(Folded, (out, reading, mask, alternatives))
+    return Folded(out, reading, mask, alternatives)
 
 
 #: a reading of the kept wait: taker decomposition index, role, where its sets are, held
@@ -741,7 +775,8 @@ def _fold_wait(
     plan, post, by_sig, sits = p.plan, p.post, p.by_sig, p.sits
     honor_class, pair_class = p.honor_class, p.pair_class
     hand_m, hand_h = p.hand_yaku(w)
-    meld_f, meld_tm, meld_conc, _, _, _, _, _, _ = p.melds
+    melds = p.melds
+    meld_f, meld_tm, meld_conc = melds.features, melds.trip_bits, melds.concealed
     sig_hand = SIG_HAS_HONOR if p.has_honor or w >= 27 else 0
     first: list[int] | None = None  # the first reading's han per context
     count = 0

@@ -139,7 +139,7 @@ def _result(
             "form": None,
             "wait": None,
         }
-    reading, yaku, yaku_han, fu, fu_items = ev
+    reading, yaku, yaku_han, fu, fu_items = ev.reading, ev.yaku, ev.yaku_han, ev.fu, ev.fu_items
     yaku_rows = []
     for y, h in yaku:
         yaku_rows.append({"id": y, "han": h})

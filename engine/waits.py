@@ -11,7 +11,7 @@ tenhou/chihou/renhou) count, since they come from the situation the waits are ju
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.decompose import Completion, HandFacts, Reading, completions, readings
 from engine.evaluate import (
@@ -29,6 +29,7 @@ from engine.parse import HandInput, Parsed, Situation
 from engine.rules import Rules
 from engine.suits import GroupDecomp
 from engine.tiles import NAMES, NORTH, next_kind
+from engine.values import Value
 from engine.yaku import Context
 from engine.yaku_eval import held, held_ron_tsumo
 
@@ -55,20 +56,32 @@ def waits(hand: HandInput, rules: Rules) -> list[int]:
     return [w for w, _ in wait_shapes(hand, rules)]
 
 
-class WaitValue(NamedTuple):
-    """A wait's kind and the yaku han of its best reading (a NamedTuple: built per wait)."""
+class WaitValue(Value):
+    """A wait's kind and the yaku han of its best reading."""
 
-    tile: int
-    yaku_han: int
+    __slots__ = ("tile", "yaku_han")
+
+    def __init__(self, tile: int, yaku_han: int) -> None:
+        self.tile = tile
+        self.yaku_han = yaku_han
+
+    def _key(self) -> tuple[object, ...]:
+        return self.tile, self.yaku_han
 
 
-class Guarantee(NamedTuple):
+class Guarantee(Value):
     """§18: the required yaku han, each wait's yaku han, their minimum (None without a
-    wait) and whether it holds (an immutable value)."""
+    wait) and whether it holds."""
 
-    required: int
-    waits: tuple[WaitValue, ...]
-    minimum: int | None
+    __slots__ = ("required", "waits", "minimum")
+
+    def __init__(self, required: int, waits: tuple[WaitValue, ...], minimum: int | None) -> None:
+        self.required = required
+        self.waits = waits
+        self.minimum = minimum
+
+    def _key(self) -> tuple[object, ...]:
+        return self.required, self.waits, self.minimum
 
     @property
     def ok(self) -> bool:
@@ -79,12 +92,11 @@ class Guarantee(NamedTuple):
 
 
 def guarantee_json(g: Guarantee) -> dict[str, object]:
-    """A :class:`Guarantee` as the Result JSON's ``guarantee`` (a function: compiled code
-    calls it directly, a NamedTuple's method through a Python-level lookup)."""
-    required, waits, minimum = g
+    """A :class:`Guarantee` as the Result JSON's ``guarantee``."""
+    required, minimum = g.required, g.minimum
     rows = []
-    for w, han in waits:
-        rows.append({"tile": NAMES[w], "yaku_han": han})
+    for v in g.waits:
+        rows.append({"tile": NAMES[v.tile], "yaku_han": v.yaku_han})
     return {
         "required": required,
         "minimum_over_waits": minimum,
@@ -147,7 +159,6 @@ def wait_values(
     if ctx is None or ctx.sit is not sit or ctx.rules is not rules:
         ctx = Context(sit, rules)
     dora = WaitDora(hand, sit, rules)
-    new = tuple.__new__  # WaitValue(...) without the NamedTuple's Python-level __new__
     out = []
     for w, decomps in shapes:
         if known is not None and w in known:
@@ -157,7 +168,7 @@ def wait_values(
             if make is None:
                 make = completer(hand, rules)
             han = wait_han(w, decomps, make, ctx, dora)
-        out.append(new(WaitValue, (w, han)))
+        out.append(WaitValue(w, han))
     return out
 
 
@@ -207,7 +218,6 @@ def win_and_guarantee(
         shapes = wait_shapes(hand, rules)
         g = guarantee(parsed, shapes, {win: ev}, ctx, make)
         return ev, g, [w for w, _ in shapes]
-    new = tuple.__new__  # WaitValue(...), Guarantee(...) without the NamedTuple's __new__
     values = []
     kinds = []
     minimum: int | None = None
@@ -223,11 +233,11 @@ def win_and_guarantee(
             if make is None:
                 make = completer(hand, rules)
             han = wait_han(w, None, make, ctx, dora)
-        values.append(new(WaitValue, (w, han)))
+        values.append(WaitValue(w, han))
         kinds.append(w)
         if minimum is None or han < minimum:
             minimum = han
-    g = new(Guarantee, (rules.min_han(sit.honba), tuple(values), minimum))
+    g = Guarantee(rules.min_han(sit.honba), tuple(values), minimum)
     return ev, g, kinds
 
 

@@ -311,7 +311,7 @@ def dora_of(
         aka = 0
         if held[FIVE_M] or held[FIVE_P] or held[FIVE_S]:  # a red five is a 5m, 5p or 5s
             for t in hand.concealed_tiles:
-                if t[1]:  # (its ``red``, by index: a NamedTuple's attribute is a lookup)
+                if t[1]:  # its ``red`` (by index: a Tile NamedTuple's attribute is a lookup)
                     aka += 1
         for m in hand.melds:
             for t in m.tiles:

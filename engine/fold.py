@@ -1,12 +1,13 @@
-"""Every wait's yaku han in one pass over the 13-tile hand's per-suit records (§18, §29).
+"""Every wait's yaku han in one pass over the 13-tile hand's per-suit groups (§18, §29).
 
 The §18 guarantee (score) and tenpai need, for every wait, the yaku han of the completed
 hand's best reading. The reading-by-reading path (:mod:`engine.waits`) builds each completed
 hand's facts and readings and runs the yaku tests on them. Here each suit pattern (and the
-honors) has a record in rank indices, shared by the three suits: its decompositions'
-features, and, once the pattern takes a winning tile, each kind that completes it with the
-completed pattern's decompositions and the roles the winning tile takes in them. A reading
-is then the sum of at most four records plus the melds, and its reading-level yaku are
+honors), as an int code of three bits a rank, has a :class:`Group` in rank indices, shared by
+the three suits: its decompositions, each packed into one int of features, and, once the
+pattern takes a winning tile, each kind that completes it with the completed pattern's
+Group; the winning tile's roles are read off the packed decomposition. A reading is then
+the sum of at most four packed decompositions plus the melds, and its reading-level yaku are
 looked up by a *signature* of what the plan's reading-level tests read: runs, pairs of
 identical runs, ittsu, whether every set and the pair hold a terminal or honor, the honor
 triplets as yakuhai han units, dragons and winds, the pair as yakuhai, dragon or wind, a
@@ -24,7 +25,7 @@ with a chi, with a kokushi shape, or under a rule table with reading-level yaku 
 rank them). For the actual win (``keep``) the fold also hands back its reading, or its
 readings' decompositions and yaku, so that the win is not read again.
 
-Records and signature tables are kept per pattern and per plan (bounded): patterns and
+Groups and signature tables are kept per pattern and per plan (bounded): patterns and
 signatures recur across different hands.
 """
 
@@ -105,7 +106,7 @@ PENCHAN: Final = 3
 RYANMEN: Final = 4
 ROLE_NAMES: Final = ("tanki", "shanpon", "kanchan", "penchan", "ryanmen")
 
-# A decomposition's features, packed into one int so that the records of different groups
+# A decomposition's features, packed into one int so that the decompositions of different groups
 # (and the melds) add up field by field; each field is wide enough for a whole hand's count.
 _FIELD: Final = 7  # a 3-bit count
 _RUN_SHIFT: Final = 0  # runs (3 bits)
@@ -149,11 +150,10 @@ _PAIR_SHIFT: Final = 23  # 4 bits
 _STARTS_SHIFT: Final = 27  # 7 bits
 #: the decompositions of a whole pattern, packed, in split order
 Packed = tuple[int, ...]
-#: the groups of a pattern code holding tiles / a terminal (1 or 9) / a middle rank (2–8)
+#: a pattern code's bits of any rank (without the honors' tag) / of ranks 1 and 9 / of 2–8
 _TILES: Final = HONOR_TAG - 1
 _TERMINALS: Final = 0o700000007
 _MIDDLE: Final = 0o077777770
-
 
 
 def _chain(bits: int) -> int:
@@ -788,11 +788,7 @@ def _fold_wait(
         ttm = (d >> _TM_SHIFT & 511) << base
         tp = d >> _PAIR_SHIFT & 15
         tpk = tp - 1 + base if tp else -1
-        roles = _ROLE_LISTS[
-            (tp == rank + 1) << TANKI
-            | (d >> _TM_SHIFT + rank & 1) << SHANPON
-            | _RUN_ROLES[rank << 7 | d >> _STARTS_SHIFT]
-        ]
+        its_roles = roles(d, rank)
         for of, otm, op, choice in others:
             both = tf + of
             feats = both + meld_f
@@ -812,7 +808,7 @@ def _fold_wait(
                 if tm & tm >> 9 & tm >> 18 & 511:
                     sig0 |= SIG_DOUKOU
             n_trips = (both >> _TRIP_SHIFT & _FIELD) + meld_conc
-            for role in roles:
+            for role in its_roles:
                 count += 1
                 sig1 = sig0 | _ROLE_SIG[role]
                 hans = []

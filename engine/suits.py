@@ -47,9 +47,10 @@ HONOR_TAG: Final = 1 << 27
 
 
 def pattern_code(counts: tuple[int, ...]) -> int:
-    """One group's count pattern as one int, three bits a rank (rank 0 lowest), honors
-    tagged: the fold's tables are keyed by it (an int hashes and compares at once, a tuple
-    of nine counts element by element), and a kind added is ``+ 1 << 3 * rank``.
+    """One group's count pattern (counts 0–4: a kind has four tiles) as one int, three bits
+    a rank (rank 0 lowest), honors tagged: the fold's tables are keyed by it (an int hashes
+    and compares at once, a tuple of nine counts element by element), and a kind added is
+    ``+ 1 << 3 * rank``.
 
     >>> pattern_code((3, 1, 1, 1, 0, 0, 0, 0, 0)) == 3 | 1 << 3 | 1 << 6 | 1 << 9
     True

@@ -9,18 +9,17 @@ is a north), no more red fives than the set holds, the aka-5-man only under ``ak
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from engine.errors import InputError
-from engine.native import COMPILED
 from engine.rules import Rules, rules_from_json
 from engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
 
-RIICHI_KINDS = ("none", "riichi", "double", "open", "double_open")
-MELD_KINDS = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
-RON_ON = (None, "kita", "ankan")
+RIICHI_KINDS: Final = ("none", "riichi", "double", "open", "double_open")
+MELD_KINDS: Final = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
+RON_ON: Final = (None, "kita", "ankan")
 
-_BOOL_FIELDS = (
+_BOOL_FIELDS: Final = (
     "tsumo",
     "ippatsu",
     "haitei",
@@ -34,8 +33,8 @@ _BOOL_FIELDS = (
     "first_draw",
     "discarder_riichi",
 )
-_INT_FIELDS = ("kita", "kita_aka", "honba", "deposits")
-_OTHER_FIELDS = (
+_INT_FIELDS: Final = ("kita", "kita_aka", "honba", "deposits")
+_OTHER_FIELDS: Final = (
     "hand",
     "win",
     "melds",
@@ -49,9 +48,9 @@ _OTHER_FIELDS = (
     "discards",
     "ron_on",
 )
-KNOWN_FIELDS = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
+KNOWN_FIELDS: Final = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
 # the fields a photo gives (its corrected tiles): what lies on the table, not how the hand won
-PHOTO_TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")
+PHOTO_TILE_FIELDS: Final = ("hand", "win", "melds", "kita", "kita_aka", "dora")
 
 
 class Tile(NamedTuple):
@@ -192,7 +191,7 @@ class HandInput:
         return not any(m.is_open for m in self.melds)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Parsed:
     """A checked hand JSON: the tiles, the situation and the rule set."""
 
@@ -204,7 +203,7 @@ class Parsed:
 # A frozen dataclass's __init__ sets each field through object.__setattr__ (about 1.6k
 # machine instructions a field: an eighth of reading a hand JSON); the slots' own setters
 # do the same work at about half the cost. Used only by parse_hand, on checked values.
-_HAND_SLOTS = tuple(getattr(HandInput, f).__set__ for f in HandInput.__dataclass_fields__)
+_HAND_SLOTS: Final = tuple(getattr(HandInput, f).__set__ for f in HandInput.__dataclass_fields__)
 if tuple(HandInput.__dataclass_fields__) != (
     "concealed", "concealed_tiles", "melds", "win", "win_kind", "kita", "kita_aka", "dora",
     "ura", "discards", "aka5man_as",
@@ -226,12 +225,9 @@ def _new_hand(
     aka5man_as: str | None,
 ) -> HandInput:
     """``HandInput(...)`` (the same value, still frozen) with its slots filled directly."""
-    if COMPILED:  # HandInput is a native class then: its own constructor is the fast way
-        return HandInput(
-            concealed, concealed_tiles, melds, win, win_kind, kita, kita_aka, dora, ura,
-            discards, aka5man_as,
-        )
-    hand = object.__new__(HandInput)
+    # compiled, HandInput is a native class: its dataclass __init__ still runs as Python
+    # (about 16k machine instructions), its __new__ and slot setters are C
+    hand = HandInput.__new__(HandInput)
     s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = _HAND_SLOTS
     s0(hand, concealed)
     s1(hand, concealed_tiles)
@@ -245,6 +241,19 @@ def _new_hand(
     s9(hand, discards)
     s10(hand, aka5man_as)
     return hand
+
+
+_PARSED_SLOTS: Final = tuple(getattr(Parsed, f).__set__ for f in ("hand", "situation", "rules"))
+
+
+def _new_parsed(hand: HandInput, sit: Situation, rules: Rules) -> Parsed:
+    """``Parsed(hand, sit, rules)`` with its fields filled directly (as :func:`_new_hand`)."""
+    parsed = Parsed.__new__(Parsed)
+    s0, s1, s2 = _PARSED_SLOTS
+    s0(parsed, hand)
+    s1(parsed, sit)
+    s2(parsed, rules)
+    return parsed
 
 
 def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
@@ -303,16 +312,16 @@ def _read_tiles(
     return tuple(tiles)
 
 
-_ASCII_DIGITS = "0123456789"
+_ASCII_DIGITS: Final = "0123456789"
 TileTables = tuple[Rules, dict[str, dict[str, Tile]], dict[str, tuple[Tile, ...]]]
 #: per rule set (by id, the Rules kept to check the id): its valid tiles by suit letter and
 #: digit, and the tiles of whole strings read before
-_TILE_TABLES: dict[int, TileTables] = {}
-_TEXTS_MAX = 4096  # strings kept per rule set (a server meets arbitrary hands)
+_TILE_TABLES: Final[dict[int, TileTables]] = {}
+_TEXTS_MAX: Final = 4096  # strings kept per rule set (a server meets arbitrary hands)
 #: the longest string kept: a tile, a meld, a few indicators (they recur from hand to hand);
 #: a whole hand rarely does, and keeping every one would leave garbage that outlives its
 #: call (more, and costlier, full collections of the garbage collector under load)
-_TEXT_KEPT = 8
+_TEXT_KEPT: Final = 8
 
 
 def _tables_of(rules: Rules) -> TileTables:
@@ -469,7 +478,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         concealed, hand_tiles, melds, win, win_kind, kita, kita_aka, dora, ura, discards,
         aka5man_as,
     )  # fmt: skip
-    return Parsed(hand, sit, rules)
+    return _new_parsed(hand, sit, rules)
 
 
 def _get_melds(obj: dict[str, Any], rules: Rules) -> tuple[Meld, ...]:
@@ -570,8 +579,8 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     )
 
 
-_NO_FLAGS = (False,) * len(_BOOL_FIELDS)
-_FLAG_INDEX = {key: i for i, key in enumerate(_BOOL_FIELDS)}
+_NO_FLAGS: Final = (False,) * len(_BOOL_FIELDS)
+_FLAG_INDEX: Final = {key: i for i, key in enumerate(_BOOL_FIELDS)}
 
 
 def _checked_flags(obj: dict[str, Any]) -> list[bool]:
@@ -641,7 +650,7 @@ def _check_physical(
         if red or aka5man:
             specials.append(tile)
     counts[NORTH] += kita
-    if max(counts) > 4:
+    if any(c > 4 for c in counts):  # (compiled as a loop; max() is a generic call)
         for k, c in enumerate(counts):
             if c > 4:
                 raise InputError(
@@ -726,7 +735,7 @@ def _check_situation(
         raise _inconsistent("this rule set has no kita to ron on")
 
 
-_EAST = WIND_LETTERS["E"]  # the dealer's seat (Situation.is_dealer)
+_EAST: Final = WIND_LETTERS["E"]  # the dealer's seat (Situation.is_dealer)
 
 
 def _inconsistent(msg: str) -> InputError:

@@ -18,20 +18,20 @@ Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; sh
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import compress
 from typing import Final
 
 from engine.parse import Meld
 from engine.suits import (
     GROUP_BASES,
+    RECEIVERS,
     GroupDecomp,
     combine,
     combine3,
     group_additions,
     group_decomps,
     group_flags,
-    receivers,
 )
 from engine.tiles import HONORS, IS_TERMINAL, TERMINALS, TERMINALS_HONORS
 from engine.values import Value
@@ -61,9 +61,16 @@ def is_chiitoitsu(counts: tuple[int, ...]) -> bool:
     return counts.count(2) == 7
 
 
-@cache
+_KOKUSHI: Final[dict[frozenset[int], tuple[int, ...]]] = {}  # by rule set's kinds (a few)
+
+
 def kokushi_kinds(kinds: frozenset[int]) -> tuple[int, ...]:
-    return tuple(sorted(k for k in TERMINALS_HONORS if k in kinds))
+    """The kinds a kokushi takes among ``kinds`` (a plain dict: the fold asks on every
+    hand, and a cached function's call costs several dictionary lookups)."""
+    found = _KOKUSHI.get(kinds)
+    if found is None:
+        found = _KOKUSHI[kinds] = tuple(sorted(k for k in TERMINALS_HONORS if k in kinds))
+    return found
 
 
 def is_kokushi(counts: tuple[int, ...], kinds: frozenset[int]) -> bool:
@@ -118,7 +125,7 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
         group_flags(groups[3]),
     )
     found: dict[int, tuple[GroupDecomp, ...]] = {}
-    takers = receivers(flags)
+    takers = RECEIVERS[flags[0] | flags[1] << 2 | flags[2] << 4 | flags[3] << 6]
     if takers:
         # each held whole group's decompositions, looked up once for every taker (written
         # out: a comprehension costs more than the four lookups)

@@ -214,18 +214,13 @@ class Dora(Value):
         return self.dora + self.ura + self.aka + self.kita + self.aka5man_bonus
 
     def to_json(self) -> dict[str, int]:
-        return dora_json(self)
-
-
-def dora_json(d: Dora) -> dict[str, int]:
-    """A :class:`Dora` as the Result JSON's ``dora``."""
-    return {
-        "dora": d.dora,
-        "ura": d.ura,
-        "aka": d.aka,
-        "kita": d.kita,
-        "aka5man_bonus": d.aka5man_bonus,
-    }
+        return {
+            "dora": self.dora,
+            "ura": self.ura,
+            "aka": self.aka,
+            "kita": self.kita,
+            "aka5man_bonus": self.aka5man_bonus,
+        }
 
 
 def shape_tiles(hand: HandInput, win: Tile | None, win_kind: int | None) -> list[Tile]:

@@ -48,10 +48,11 @@ from engine.parse import HandInput, Meld
 from engine.rules import Rules
 from engine.suits import (
     DECOMPS_BY_CODE,
+    FLAGS_BY_CODE,
     HONOR_TAG,
+    RECEIVERS,
     GroupDecomp,
     completing_code,
-    receivers,
 )
 from engine.tiles import (
     DRAGONS,
@@ -244,7 +245,7 @@ class Group:
         decomps = DECOMPS_BY_CODE.get(code, ())
         honor = code >= HONOR_TAG
         self.code = code
-        self.flags = (2 if decomps[0][0] >= 0 else 1) if decomps else 0
+        self.flags = FLAGS_BY_CODE.get(code, 0)
         self.decomps: tuple[GroupDecomp, ...] = decomps
         self.whole: Packed = tuple([_pack(d, honor) for d in decomps])
         #: (rank | flags after << 4, the completed group) of each kind completing it
@@ -278,12 +279,6 @@ def additions(g: Group) -> tuple[tuple[int, Group], ...]:
     if adds is None:
         adds = g.adds = tuple([(a & 63, group(a >> 6)) for a in completing_code(g.code)])
     return adds
-
-
-#: flags of the four groups (2 bits each) → :func:`engine.suits.receivers` of them
-_RECEIVERS: Final = tuple(
-    receivers((m & 3, m >> 2 & 3, m >> 4 & 3, m >> 6 & 3)) for m in range(256)
-)
 
 
 def plan_covered(plan: Plan) -> bool:
@@ -412,7 +407,7 @@ def _class_tables(
     return honor_class, pair_class
 
 
-class Folded(Value):
+class Folded:
     """:func:`fold_waits`' answer: each wait with its yaku han per context (None: left to
     the reading-by-reading path); for the kept wait, when it is read one way only, that
     reading and its held yaku bits in the first context (else None, 0), and when it is read
@@ -434,9 +429,6 @@ class Folded(Value):
         self.reading = reading
         self.mask = mask
         self.alternatives = alternatives
-
-    def _key(self) -> tuple[object, ...]:
-        return self.waits, self.reading, self.mask, self.alternatives
 
 
 class MeldPart(Value):
@@ -673,18 +665,6 @@ def _codes(concealed: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     return m, p, s, z | HONOR_TAG, held, pairs
 
 
-_KOKUSHI_SIZE: Final[dict[frozenset[int], int]] = {}
-
-
-def _kokushi_size(kinds: frozenset[int]) -> int:
-    """How many kinds a kokushi takes in a rule set's tiles (a plain dict: cheaper than
-    the cache of :func:`engine.decompose.kokushi_kinds`)."""
-    size = _KOKUSHI_SIZE.get(kinds)
-    if size is None:
-        size = _KOKUSHI_SIZE[kinds] = len(kokushi_kinds(kinds))
-    return size
-
-
 def fold_waits(
     hand: HandInput, rules: Rules, ctxs: tuple[Context, ...], keep: int = -1
 ) -> Folded | None:
@@ -700,7 +680,7 @@ def fold_waits(
     if melds is None:
         return None
     m, p_, s_, z, held, pairs = _codes(concealed)
-    if not hand.melds and held >= _kokushi_size(rules.tile_kinds) - 1:
+    if not hand.melds and held >= len(kokushi_kinds(rules.tile_kinds)) - 1:
         return None  # a kokushi wait may be among them
     c0 = ctxs[0]
     closed = melds.closed
@@ -718,7 +698,7 @@ def fold_waits(
     alternatives: Alternatives | None = None
     # each group that can take the winning tile (group index, accepted flags), each kind
     # completing it
-    takers = _RECEIVERS[
+    takers = RECEIVERS[
         groups[0].flags | groups[1].flags << 2 | groups[2].flags << 4 | groups[3].flags << 6
     ]
     p: _Pass | None = None  # built with the first standard wait

@@ -62,8 +62,7 @@ def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
         items.append(wait)
         total += 2
     for p in r.pungs:
-        kind, concealed, kan = p.kind, p.concealed, p.kan
-        item = _PUNG_ITEMS[kind << 2 | concealed << 1 | kan]
+        item = _PUNG_ITEMS[p.kind << 2 | p.concealed << 1 | p.kan]
         items.append(item)
         total += item[1]
     pair = r.pair
@@ -119,8 +118,7 @@ def fu_value(r: Reading, c: Context) -> tuple[int, int]:
     if r.wait in _WAIT_ITEMS:
         total += 2
     for p in r.pungs:
-        kind, concealed, kan = p.kind, p.concealed, p.kan
-        total += _PUNG_ITEMS[kind << 2 | concealed << 1 | kan][1]
+        total += _PUNG_ITEMS[p.kind << 2 | p.concealed << 1 | p.kan][1]
     if r.pair >= 27:
         total += _pair_fu(r.pair, c)
     fu = -(-total // 10) * 10

@@ -11,11 +11,11 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.evaluate import Dora, Evaluation, dora_json, dora_of
+from engine.evaluate import Dora, Evaluation, dora_of
 from engine.parse import Parsed
 from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
 from engine.tiles import EAST, WIND_LETTERS
-from engine.waits import Guarantee, guarantee_json, is_furiten, win_and_guarantee
+from engine.waits import Guarantee, is_furiten, win_and_guarantee
 from engine.yaku import Context
 
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
@@ -131,37 +131,36 @@ def _result(
             "limit": limit,
             "yakuman_multiple": multiple,
             "yaku": [],
-            "dora": dora_json(dora),
+            "dora": dora.to_json(),
             "payments": payments,
             "total": total,
-            "guarantee": guarantee_json(g),
+            "guarantee": g.to_json(),
             "fu_breakdown": [],
             "form": None,
             "wait": None,
         }
-    reading, yaku, yaku_han, fu, fu_items = ev.reading, ev.yaku, ev.yaku_han, ev.fu, ev.fu_items
     yaku_rows = []
-    for y, h in yaku:
+    for y, h in ev.yaku:
         yaku_rows.append({"id": y, "han": h})
     fu_rows = []
-    for r, f in fu_items:
+    for r, f in ev.fu_items:
         fu_rows.append({"reason": r, "fu": f})
     return {
         "valid": valid,
         "reason": reason,
         "han": han,
-        "yaku_han": yaku_han,
-        "fu": fu,
+        "yaku_han": ev.yaku_han,
+        "fu": ev.fu,
         "limit": limit,
         "yakuman_multiple": multiple,
         "yaku": yaku_rows,
-        "dora": dora_json(dora),
+        "dora": dora.to_json(),
         "payments": payments,
         "total": total,
-        "guarantee": guarantee_json(g),
+        "guarantee": g.to_json(),
         "fu_breakdown": fu_rows,
-        "form": reading.form,
-        "wait": reading.wait,
+        "form": ev.reading.form,
+        "wait": ev.reading.wait,
     }
 
 

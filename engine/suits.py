@@ -17,7 +17,7 @@ worked out on first sight and cached. The three suits share the rank tables.
 
 from __future__ import annotations
 
-from functools import cache, lru_cache
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from typing import Final
 
@@ -141,16 +141,6 @@ def group_decomps(base: int, counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]
     return found
 
 
-def rank_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
-    """:func:`group_decomps` in rank indices (the same for the three suits; empty for a
-    pattern that is not whole).
-
-    >>> rank_decomps((0, 0, 0, 1, 1, 1, 0, 0, 0))
-    ((-1, (), (3,)),)
-    """
-    return DECOMPS_BY_CODE.get(pattern_code(counts), ())
-
-
 def group_flags(counts: tuple[int, ...]) -> int:
     """Bit 1: the group can be whole sets; bit 2: whole sets plus one pair (0: neither).
 
@@ -225,8 +215,10 @@ def completing_code(code: int) -> tuple[int, ...]:
     return tuple(out)
 
 
-def completing(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """:func:`completing_code` of a pattern, as ``(rank, flags after, counts after)``."""
+@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
+def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """For one group (suits share the table): ``(rank index, flags, counts after)`` of each
+    kind whose addition leaves a decomposable group (:func:`completing_code`, kept)."""
     out = []
     for a in completing_code(pattern_code(counts)):
         after = list(counts)
@@ -235,19 +227,7 @@ def completing(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 16)  # bounded: a server sees arbitrary hands
-def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
-    """For one group (suits share the table): ``(rank index, flags, counts after)`` of each
-    kind whose addition leaves a decomposable group (:func:`completing`, kept)."""
-    return completing(counts)
-
-
-@cache
-def receivers(flags: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """For the four groups' flags: ``(group, accept)`` of each group that may take the winning
-    tile, where a kind added to it counts when its new flags meet ``accept`` (2: the group
-    must then hold the pair, the others being whole sets; 1: whole sets, another group
-    holding the pair). At most 256 keys."""
+def _receivers(flags: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     out = []
     for gi in range(4):
         others = [flags[j] for j in range(4) if j != gi]
@@ -261,3 +241,12 @@ def receivers(flags: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
         if accept:
             out.append((gi, accept))
     return tuple(out)
+
+
+#: for the four groups' flags packed two bits a group (``f0 | f1 << 2 | f2 << 4 | f3 << 6``):
+#: ``(group, accept)`` of each group that may take the winning tile, where a kind added to it
+#: counts when its new flags meet ``accept`` (2: the group must then hold the pair, the others
+#: being whole sets; 1: whole sets, another group holding the pair)
+RECEIVERS: Final = tuple(
+    _receivers((m & 3, m >> 2 & 3, m >> 4 & 3, m >> 6 & 3)) for m in range(256)
+)

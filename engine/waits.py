@@ -88,21 +88,15 @@ class Guarantee(Value):
         return self.minimum is not None and self.minimum >= self.required
 
     def to_json(self) -> dict[str, object]:
-        return guarantee_json(self)
-
-
-def guarantee_json(g: Guarantee) -> dict[str, object]:
-    """A :class:`Guarantee` as the Result JSON's ``guarantee``."""
-    required, minimum = g.required, g.minimum
-    rows = []
-    for v in g.waits:
-        rows.append({"tile": NAMES[v.tile], "yaku_han": v.yaku_han})
-    return {
-        "required": required,
-        "minimum_over_waits": minimum,
-        "ok": minimum is not None and minimum >= required,
-        "waits": rows,
-    }
+        rows = []
+        for v in self.waits:
+            rows.append({"tile": NAMES[v.tile], "yaku_han": v.yaku_han})
+        return {
+            "required": self.required,
+            "minimum_over_waits": self.minimum,
+            "ok": self.ok,
+            "waits": rows,
+        }
 
 
 def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int], int]:

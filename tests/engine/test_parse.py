@@ -223,20 +223,24 @@ def test_tile_strings_read_again_give_the_same_tiles_and_errors() -> None:
 
 
 def test_parsed_hand_is_the_frozen_value_its_constructor_makes() -> None:
-    """parse_hand fills HandInput's slots directly: the value equals the one the dataclass
-    constructor makes from the same fields, and stays frozen."""
+    """parse_hand fills HandInput's and Parsed's slots directly: each value equals the one
+    the dataclass constructor makes from the same fields, and stays frozen."""
     import dataclasses
 
-    from engine.parse import HandInput, parse_hand
+    from engine.parse import HandInput, Parsed, parse_hand
 
     obj = {"hand": "23p567p345s55p", "win": "4p", "melds": ["pon:777z"], "dora": ["1z"],
            "discards": "19s", "kita": 1}  # fmt: skip
-    hand = parse_hand(obj, need_win=True).hand
+    parsed = parse_hand(obj, need_win=True)
+    hand = parsed.hand
     again = HandInput(**{f.name: getattr(hand, f.name) for f in dataclasses.fields(HandInput)})
     assert hand == again and hash(hand) == hash(again)
     assert hand.melds[0].tile == 33 and hand.kita == 1 and hand.discards == (18, 26)
+    assert parsed == Parsed(again, parsed.situation, parsed.rules)
     with pytest.raises(dataclasses.FrozenInstanceError):
         hand.kita = 2  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        parsed.hand = again  # type: ignore[misc]
 
 
 def test_situation_checked_alone_as_parse_hand_checks_it() -> None:

@@ -14,16 +14,23 @@ from vision.types import TileDetection
 SIZE = (1600, 1200)
 
 
-def _pon_with_split_called_tile() -> tuple[Table, TileDetection]:
-    """A won hand of 10 concealed tiles, its winning tile and a pon of 4p whose sideways tile
-    the detector reported as its two halves, upright boxes each read 2p surely."""
-    t = Table()
+def _won_hand_without_its_called_tile(t: Table) -> TileDetection:
+    """Lays on ``t`` a won hand of 10 concealed tiles, its winning tile and a pon of 4p, then
+    takes the pon's sideways tile off again (the caller puts its halves there): that tile."""
     t.row("123p456s789s1z")
     t.put("1z", "win", gap=0.5)
     t.put("4p", "meld", gap=1.5)
     t.put("4p", "meld")
     called = t.put("4p", "meld", sideways=True)
     t.tiles.pop()
+    return called
+
+
+def _pon_with_split_called_tile() -> tuple[Table, TileDetection]:
+    """A won hand of 10 concealed tiles, its winning tile and a pon of 4p whose sideways tile
+    the detector reported as its two halves, upright boxes each read 2p surely."""
+    t = Table()
+    called = _won_hand_without_its_called_tile(t)
     x1, y1, x2, y2 = called.box
     mid = (x1 + x2) / 2
     t.tiles += [TileDetection("2p", (x1, y1, mid + 2, y2), 0, 0.95),
@@ -94,12 +101,7 @@ def test_halves_of_a_called_tile_on_a_slanted_row_are_read_turned_as_one() -> No
     # render 600011: on a row 25° off the image's axis, image-axis boxes are rounder; the two
     # halves' joint box is shaped less like a sideways tile and bigger than the tile's own box
     t = Table(deg=25.0)
-    t.row("123p456s789s1z")
-    t.put("1z", "win", gap=0.5)
-    t.put("4p", "meld", gap=1.5)
-    t.put("4p", "meld")
-    called = t.put("4p", "meld", sideways=True)
-    t.tiles.pop()
+    called = _won_hand_without_its_called_tile(t)
     assert t._last is not None
     along_at, across_at, along, across = t._last
     t.tiles += [

@@ -51,7 +51,7 @@ def ankan_probe(
 ) -> tuple[list[TileDetection], Layout]:
     """A hand exactly one set short (§1): ``backs`` (hits dropped as no tile that may be
     backs, :func:`maybe_backs`) are added, one and then two at a time, and the photo laid out
-    again; the first layout that :func:`completes_ankan` is kept, its warnings led by one per
+    again; the first layout that :func:`added_ankan` reads is kept, its warnings led by one per
     back taken. ``tiles`` and ``layout`` themselves otherwise."""
     if short_by(layout.hand) != MELD_TILES or not backs:
         return tiles, layout
@@ -59,9 +59,9 @@ def ankan_probe(
     for extra in tries:
         dets = [*tiles, *extra]
         again = reconstruct(dets, image_size=size)
-        if not completes_ankan(layout, again, extra):
+        meld = added_ankan(layout, again, extra)
+        if meld is None:
             continue
-        meld = next(m for m in again.melds if m not in layout.melds)
         notes = [
             f"a box read as no tile lies at an end of {meld} and may be a face-down tile "
             f"(back {b.confidence:.2f}): the hand was a set short (§1), read as that concealed "
@@ -72,17 +72,17 @@ def ankan_probe(
     return tiles, layout
 
 
-def completes_ankan(first: Layout, again: Layout, added: Sequence[TileDetection]) -> bool:
-    """Whether ``again`` (``first`` laid out again with the backs ``added``) reads the melds
-    of ``first`` and one ankan more, holding every added back, with the same concealed tiles
-    and winning tile, a hand no longer short (§1) and no kind five times."""
+def added_ankan(first: Layout, again: Layout, added: Sequence[TileDetection]) -> str | None:
+    """The ankan ``again`` (``first`` laid out again with the backs ``added``) reads besides
+    the melds of ``first``, holding every added back, with the same concealed tiles and
+    winning tile, a hand no longer short (§1) and no kind five times; else None."""
     boxes = {b.box for b in added}
     if any(t.group != "meld" for t in again.tiles if t.box in boxes):
-        return False
+        return None
     before, after = first.melds, again.melds
     new = [m for m in after if m not in before]
     if len(after) != len(before) + 1 or len(new) != 1 or not new[0].startswith("ankan:"):
-        return False
+        return None
     if any(again.hand.get(k) != first.hand.get(k) for k in ("hand", "win")):
-        return False
-    return short_by(again.hand) == 0 and not fifth_of_a_kind(again.hand)
+        return None
+    return new[0] if short_by(again.hand) == 0 and not fifth_of_a_kind(again.hand) else None

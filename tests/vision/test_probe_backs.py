@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.vision.test_layout import Table
-from vision.backs import ankan_probe, completes_ankan, maybe_backs
+from vision.backs import added_ankan, ankan_probe, maybe_backs
 from vision.layout import reconstruct
 from vision.types import TileDetection
 
@@ -64,8 +64,8 @@ def test_an_ankan_must_keep_the_concealed_tiles_and_the_winning_tile() -> None:
     short = replace(first, hand={"hand": "123p678s1122z99s", "win": "2z", "melds": []})
     kan = replace(first, tiles=[replace(back, group="meld")],
                   hand={"hand": "123p678s1122z", "win": "2z", "melds": ["ankan:4444z"]})
-    assert not completes_ankan(short, kan, [back])  # the concealed tiles changed
+    assert added_ankan(short, kan, [back]) is None  # the concealed tiles changed
     short = replace(short, hand={**short.hand, "hand": "123p678s1122z"})
-    assert completes_ankan(short, kan, [back])
-    assert not completes_ankan(short, replace(kan, hand={**kan.hand, "win": "1z"}), [back])
-    assert not completes_ankan(short, replace(kan, tiles=[back]), [back])
+    assert added_ankan(short, kan, [back]) == "ankan:4444z"
+    assert added_ankan(short, replace(kan, hand={**kan.hand, "win": "1z"}), [back]) is None
+    assert added_ankan(short, replace(kan, tiles=[back]), [back]) is None

@@ -227,6 +227,7 @@ let timer = null;
 function rescore() {
   clearTimeout(timer);
   timer = setTimeout(scoreNow, 120);
+  if (typeof keepChanged === "function") keepChanged(); // keep.js: a kept photo follows its corrections
 }
 
 async function scoreNow() {
@@ -301,6 +302,7 @@ async function uploadPhoto(original) {
     S.photo = { url, w: img.naturalWidth, h: img.naturalHeight };
     S.fullPhoto = false;
     loadRecognition(res.body);
+    if (typeof keepNewPhoto === "function") keepNewPhoto(file); // keep.js: the opt-in to keep it
     status.textContent = `${res.body.tiles.length} ${t("tiles_found")} — ${t("tap_hint")}`;
   };
   img.src = url;
@@ -311,7 +313,7 @@ function loadRecognition(body) {
   S.melds = (body.hand.melds || []).map((ms) => ({ kind: ms.split(":")[0], tiles: parseSafe(ms.split(":")[1]) }));
   const dets = [...body.tiles].sort((a, b) => a.box[0] - b.box[0]);
   S.items = dets.map((d) => ({
-    tile: d.tile, group: d.group, meld: null, box: d.box, alts: (d.alternatives || []).map((a) => a.tile),
+    tile: d.tile, group: d.group, meld: null, box: d.box, angle: d.angle, alts: (d.alternatives || []).map((a) => a.tile),
     unsure: d.confidence < UNSURE,
   }));
   const room = S.melds.map((m) => [...m.tiles]);

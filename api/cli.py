@@ -13,8 +13,8 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from engine.errors import InputError
-from vision.types import GROUPS
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.types import GROUPS
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1  # not in CONTRACT.md (0 and 2 are): a failure of ours, never bad input
@@ -241,19 +241,19 @@ def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     return _json_command(score_json, args)
 
 
 def _cmd_tenpai(args: argparse.Namespace) -> int:
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return _json_command(tenpai_json, args)
 
 
 def _cmd_recognize(args: argparse.Namespace) -> int:
-    from vision.pipeline import recognize_path
+    from sanma_lens.vision.pipeline import recognize_path
 
     status = 0
     several = len(args.photos) > 1
@@ -301,14 +301,14 @@ def _tiles_line(tiles: list[dict[str, Any]]) -> str:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.settings import Settings
+    from sanma_lens.api.settings import Settings
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
         Settings.from_env()
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port)
+    uvicorn.run("sanma_lens.api.app:create_app", factory=True, host=args.host, port=args.port)
     return 0
 
 

@@ -9,12 +9,12 @@ from fastapi import APIRouter, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from api import schemas
-from api.errors import ServiceError
-from api.services import Services, services
-from api.uploads import check_image
-from engine.errors import InputError
-from engine.parse import check_situation, check_tiles
+from sanma_lens.api import schemas
+from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.services import Services, services
+from sanma_lens.api.uploads import check_image
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.parse import check_situation, check_tiles
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
@@ -80,7 +80,7 @@ async def info(request: Request) -> dict[str, Any]:
 async def score(hand: schemas.HandIn) -> JSONResponse:
     """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
     result with `valid: false`; unreadable input is a 4xx error."""
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     return JSONResponse(score_json(_plain(hand)))
 
@@ -93,7 +93,7 @@ async def score(hand: schemas.HandIn) -> JSONResponse:
 )
 async def tenpai(hand: schemas.HandIn) -> JSONResponse:
     """Waits of a 13-tile hand (hand JSON without `win`) → tenpai JSON."""
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return JSONResponse(tenpai_json(_plain(hand)))
 
@@ -154,7 +154,7 @@ async def photo_score(
 
 def evaluate(hand: dict[str, Any]) -> dict[str, Any]:
     """Score a hand with a winning tile, or list the waits of one without; errors as data."""
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import score_json, tenpai_json
 
     kind = "result" if hand.get("win") else "tenpai"
     if kind == "tenpai":

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.game.events import HandResult, Outcome
-from engine.game.seats import LAST_ROUND, PLAYERS
-from engine.game.state import GameState, HandRecord, YakumanPrize
-from engine.game.transfers import Ledger
+from sanma_lens.engine.game.events import HandResult, Outcome
+from sanma_lens.engine.game.seats import LAST_ROUND, PLAYERS
+from sanma_lens.engine.game.state import GameState, HandRecord, YakumanPrize
+from sanma_lens.engine.game.transfers import Ledger
 
 
 def next_hand(

@@ -128,7 +128,7 @@ def create_app(
     app.include_router(router)
     app.state.games = _games_router(app)
     if app.state.games:  # kept photos live in the games' database
-        from api import corrections
+        from sanma_lens.api import corrections
 
         app.include_router(corrections.router)
     _offline_docs(app)

@@ -403,8 +403,8 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 def _cmd_export_corrections(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from api.corrections import KeptPhotos, export
-    from api.storage import Storage, StorageUnavailable
+    from sanma_lens.api.corrections import KeptPhotos, export
+    from sanma_lens.api.storage import Storage, StorageUnavailable
 
     try:
         n = export(KeptPhotos(Storage()), Path(args.dir))

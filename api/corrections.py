@@ -28,14 +28,14 @@ from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from api.errors import ServiceError
-from api.games import get_storage
-from api.services import services
-from api.storage import Storage, StorageUnavailable, now
-from api.uploads import check_image
-from engine.errors import InputError
-from vision.classify import CLASSES, NOT_TILES
-from vision.types import GROUPS
+from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.games import get_storage
+from sanma_lens.api.services import services
+from sanma_lens.api.storage import Storage, StorageUnavailable, now
+from sanma_lens.api.uploads import check_image
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.classify import CLASSES, NOT_TILES
+from sanma_lens.vision.types import GROUPS
 
 PHOTO_ID = re.compile(r"^[0-9a-f]{32}$")
 LABELS: tuple[str, ...] = tuple(c for c in CLASSES if c not in NOT_TILES)  # tiles and "back"
@@ -182,7 +182,7 @@ def export(photos: KeptPhotos, out: Path) -> int:
     their files)."""
     import cv2
 
-    from vision.decode import decode
+    from sanma_lens.vision.decode import decode
 
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(exist_ok=True)
@@ -289,6 +289,6 @@ async def forget_photo(photo_id: str, storage: KeptStore) -> JSONResponse:
 
 def _turned(data: bytes, kind: str) -> bool:
     """The photo's EXIF orientation turns it a quarter (its header's width is its height)."""
-    from vision.decode import header_size
+    from sanma_lens.vision.decode import header_size
 
     return header_size(data, kind)[2] in (5, 6, 7, 8)

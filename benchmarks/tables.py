@@ -39,8 +39,8 @@ import numpy as np
 from benchmarks.recognition import Tally, eval_real, latency, match, score_photo
 from datasets.synth.extras import Extras
 from datasets.synth.scene import Scene, render_scene
-from vision.pipeline import Recognizer
-from vision.types import TileDetection
+from sanma_lens.vision.pipeline import Recognizer
+from sanma_lens.vision.types import TileDetection
 
 SEEDS = {"clutter": 8_000_000, "backs": 8_100_000, "scatter": 8_200_000, "slant": 8_300_000,
          "table": 8_400_000}

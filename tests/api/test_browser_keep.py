@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from api.corrections import KeptPhotos
-from api.storage import Storage
+from sanma_lens.api.corrections import KeptPhotos
+from sanma_lens.api.storage import Storage
 from tests.support import checked_page, free_port
 
 from .conftest import drawn_photo
@@ -39,7 +39,7 @@ def db(tmp_path_factory) -> str:
 def server(db) -> Iterator[str]:
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory", "--host",
+        [sys.executable, "-m", "uvicorn", "sanma_lens.api.app:create_app", "--factory", "--host",
          "127.0.0.1", "--port", str(port), "--log-level", "warning"],
         cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": db},
     )

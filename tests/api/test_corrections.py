@@ -11,11 +11,11 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api import corrections, games
-from api.corrections import KeptPhotos, check_tiles, export
-from api.errors import install_error_handlers
-from api.settings import Settings
-from engine.errors import InputError
+from sanma_lens.api import corrections, games
+from sanma_lens.api.corrections import KeptPhotos, check_tiles, export
+from sanma_lens.api.errors import install_error_handlers
+from sanma_lens.api.settings import Settings
+from sanma_lens.engine.errors import InputError
 from tests.api.conftest import assert_error, drawn_photo
 from tests.game.conftest import db_url, storage  # noqa: F401  (fixtures: each back-end)
 
@@ -110,7 +110,7 @@ def test_export_writes_the_set_the_training_readers_read(storage, tmp_path):  # 
 
     store = KeptPhotos(storage)
     app_photo = drawn_photo()
-    from api.corrections import KeptPhoto, KeptTile
+    from sanma_lens.api.corrections import KeptPhoto, KeptTile
 
     tiles = tuple(KeptTile(t["tile"], None if t["box"] is None else tuple(t["box"]), t["angle"],
                            t["group"]) for t in TILES)
@@ -141,11 +141,11 @@ def test_export_writes_the_set_the_training_readers_read(storage, tmp_path):  # 
 
 
 def test_cli_export_corrections(storage, tmp_path, monkeypatch, capsys):  # noqa: F811
-    from api import cli
+    from sanma_lens.api import cli
 
     if storage.backend != "sqlite":
         pytest.skip("the CLI reads the database the environment names; SQLite is enough")
-    from api.corrections import KeptPhoto, KeptTile
+    from sanma_lens.api.corrections import KeptPhoto, KeptTile
 
     KeptPhotos(storage).keep(KeptPhoto(PHOTO_ID, "2026-11-27T10:00:00.000+00:00", drawn_photo(),
                                        "jpeg", 640, 360, (KeptTile("1p", (40, 100, 110, 200), 0,

@@ -14,10 +14,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api import corrections, games
-from api.errors import install_error_handlers
-from api.settings import Settings
-from api.storage import Storage
+from sanma_lens.api import corrections, games
+from sanma_lens.api.errors import install_error_handlers
+from sanma_lens.api.settings import Settings
+from sanma_lens.api.storage import Storage
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "datasets"
@@ -60,7 +60,7 @@ def kept_set(tmp_path_factory):
             assert r.status_code == 201, r.text
             truth[photo_id] = [t for t in tiles if t["box"] is not None]
     storage.close()
-    from api import cli
+    from sanma_lens.api import cli
 
     out = tmp / "kept"
     with pytest.MonkeyPatch.context() as mp:
@@ -92,7 +92,7 @@ def test_train_fine_tunes_from_the_kept_folder(kept_set, tmp_path, monkeypatch, 
     pytest.importorskip("torch")
     from datasets import train
     from datasets import train_data as td
-    from vision.classify import CLASSES
+    from sanma_lens.vision.classify import CLASSES
 
     out, _truth = kept_set
     monkeypatch.setattr(td, "hk_photos", lambda split, **kw: [])

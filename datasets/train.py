@@ -64,7 +64,10 @@ DET_SIZE = 512
 # ---------------------------------------------------------------- rendered scenes
 def _render_one(seed: int, hands: str = "random", extras: str = "") -> td.Photo | None:
     """One scene from datasets.synth as a Photo (labels, sideways and stacked flags known);
-    ``extras``: what real tables add (datasets/synth/extras.py names, comma-separated)."""
+    ``extras``: what real tables add (datasets/synth/extras.py names, comma-separated). With
+    extras, tile-sized windows on the things that are not tiles come labelled ``none``: crops
+    the classifier learns as not a tile, boxes the detector never sees (``DetData``)."""
+    from datasets.synth.crops import none_boxes
     from datasets.synth.extras import parse_extras
     from datasets.synth.scene import render_scene
 
@@ -77,12 +80,19 @@ def _render_one(seed: int, hands: str = "random", extras: str = "") -> td.Photo 
         side.append(t.angle == 90)
     if not boxes:
         return None
+    stacked = stacked_flags(scene.tiles)
+    if extras:
+        for box in none_boxes(scene, np.random.default_rng([seed, 2])):
+            boxes.append(box)
+            labels.append("none")
+            side.append(False)
+            stacked.append(None)
     h, w = image.shape[:2]
     s = min(1.0, 1024 / max(h, w))  # keep memory small; tiles stay larger than the crops
     if s < 1:
         image = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
     p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side, image,
-                 stacked_flags(scene.tiles))
+                 stacked)
     return p
 
 
@@ -165,10 +175,12 @@ class DetData(Dataset):
         rng = np.random.default_rng((os.getpid() * 7919 + i * 104729 + time.time_ns()) % 2**32)
         p = self.photos[rng.choice(len(self.photos), p=self.weights)]
         img = p.load()
-        boxes = p.boxes.copy()
-        side = np.array([-1 if s is None else int(s) for s in p.sideways], np.int64)
-        stack = np.array([-1 if s is None else int(s) for s in p.stacked], np.int64) \
-            if p.stacked else np.full(len(side), -1, np.int64)
+        tiles = [j for j, lab in enumerate(p.labels) if lab != "none"]  # none: no tile there
+        boxes = p.boxes[tiles].copy()
+        sideways = [p.sideways[j] for j in tiles]
+        side = np.array([-1 if s is None else int(s) for s in sideways], np.int64)
+        stack = np.array([-1 if p.stacked[j] is None else int(p.stacked[j]) for j in tiles],
+                         np.int64) if p.stacked else np.full(len(side), -1, np.int64)
         h, w = img.shape[:2]
         k = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
         if k:
@@ -186,7 +198,7 @@ class DetData(Dataset):
         # random crop window of size/s source pixels
         size = self.size
         win = size / s
-        called = [j for j, sd in enumerate(p.sideways) if sd] if self.focus else []
+        called = [j for j, sd in enumerate(sideways) if sd] if self.focus else []
         if called and rng.random() < self.focus:
             b = boxes[called[int(rng.integers(len(called)))]]
             x0 = (b[0] + b[2]) / 2 - win * rng.uniform(0.25, 0.75)

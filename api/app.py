@@ -87,10 +87,7 @@ def _offline_docs(app: FastAPI) -> None:
 
 
 def _docs_page(name: str) -> Any:
-    async def serve() -> FileResponse:
-        return FileResponse(WEB_DIR / "docs" / name, media_type="text/html; charset=utf-8")
-
-    return serve
+    return _web_file(f"docs/{name}", "text/html; charset=utf-8")
 
 
 def create_app(
@@ -135,5 +132,24 @@ def create_app(
             WEB_DIR / "index.html", media_type="text/html; charset=utf-8", headers=PAGE_HEADERS
         )
 
+    # the installable app: its manifest, and the service worker at the root so that its scope
+    # covers every page (a worker under /static/ could only serve /static/)
+    app.add_api_route(
+        "/manifest.webmanifest",
+        _web_file("manifest.webmanifest", "application/manifest+json"),
+        include_in_schema=False,
+    )
+    app.add_api_route(
+        "/sw.js", _web_file("sw.js", "text/javascript; charset=utf-8"), include_in_schema=False
+    )
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+def _web_file(name: str, media_type: str) -> Any:
+    async def serve() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / name, media_type=media_type, headers={"Cache-Control": "no-cache"}
+        )
+
+    return serve

@@ -749,8 +749,9 @@ function renderResult() {
   if (!last) { box.replaceChildren(el("p", { class: "hint" }, t("no_result"))); return; }
   if (last.kind === "error") {
     const e = last.body.error || {};
-    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${errorText(e)}`),
-      el("p", { class: "hint detail" }, e.message || ""));
+    // the server's own message (English) adds the detail, e.g. how many tiles are missing
+    const detail = !Lang.ja() && e.message && e.message !== errorText(e) ? el("p", { class: "hint detail" }, e.message) : "";
+    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${errorText(e)}`), detail);
     return;
   }
   box.replaceChildren(...(last.kind === "tenpai" ? tenpaiView(last.body) : resultView(last.body)));

@@ -116,7 +116,7 @@ const TEXT = {
 
   // ---- the game panel on the camera page
   game_hand: [(r, h) => `Game: ${r}, ${h}`, (r, h) => `対局: ${r} ${h}`],
-  this_photo: ["This photo is", "この写真は"], p_win: ["A win", "和了"], p_draw: ["A revealed hand at a draw", "流局の手牌"],
+  this_photo: ["This photo is", "この写真は"], p_win: ["A win", "和了"], p_draw: ["A hand at a draw", "流局の手牌"],
   whose: ["Whose hand", "誰の手牌"], from_whom: ["Dealt in by", "放銃者"], riichi_sticks: ["Declared riichi this hand", "この局の立直"],
   record_win: [(call) => `Record in the game: ${call}`, (call) => `対局に記録: ${call}`],
   record_chombo: [(name) => `Record chombo by ${name}`, (name) => `${name}の錯和を記録`],

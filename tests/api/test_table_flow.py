@@ -238,3 +238,145 @@ def test_one_flow_from_the_scoreboard_to_the_settlement(browser, server, tmp_pat
         assert first.get_attribute("title") is None
         assert _fits(pg)
         pg.screenshot(path=str(tmp_path / "settlement.png"), full_page=True)
+
+
+# ---------------------------------------------------------------- Japanese, /docs, 360 px
+
+# Visible English words: two or more Latin letters in a row, except MPSZ tiles ("234p"),
+# the meld syntax of the typing form ("pon:777z"), the language button and a few loanwords.
+UNTRANSLATED_JS = r"""() => {
+  const allowed = /^(OK|ID|JSON|MPSZ|English)$/;
+  const strip = (s) => s.replace(/(pon|minkan|kakan|ankan):[0-9]+[mpsz]/g, " ")
+    .replace(/[0-9]+[mpsz]/g, " ");
+  const words = (s) => (strip(s).match(/[A-Za-z]{2,}/g) || []).filter((w) => !allowed.test(w));
+  const shown = (el) => el && el.getClientRects().length > 0 && !el.closest("code, [hidden]")
+    && getComputedStyle(el).visibility !== "hidden";
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const el = walker.currentNode.parentElement;
+    const text = walker.currentNode.textContent;
+    if (shown(el)) for (const w of words(text)) found.push(`${w} in "${text.trim()}"`);
+  }
+  for (const el of document.querySelectorAll("[placeholder], [title], [aria-label]")) {
+    if (!shown(el)) continue;
+    for (const a of ["placeholder", "title", "aria-label"]) {
+      const text = el.getAttribute(a) || "";
+      for (const w of words(text)) found.push(`${w} in ${a}="${text}"`);
+    }
+  }
+  return found;
+}"""
+
+
+def _english_left(pg) -> list[str]:
+    return pg.evaluate(UNTRANSLATED_JS)
+
+
+def _type(pg, hand: str, win: str = "", melds: str = "") -> None:
+    if not pg.is_visible("#t-hand"):
+        pg.click("#type-box summary")
+    pg.fill("#t-hand", hand)
+    pg.fill("#t-win", win)
+    pg.fill("#t-melds", melds)
+    pg.click("#type-form button[type=submit]")
+
+
+def test_japanese_phone_gets_japanese_on_every_page_with_no_english_left(browser, server, tmp_path):
+    require_engine()
+    game = _post(f"{server}/v1/games", {"players": ["あき", "べん", "ちえ"]})
+    with checked_page(browser, server, "/", viewport=PHONE, locale="ja-JP") as pg:
+        assert pg.get_attribute("html", "lang") == "ja"
+        assert pg.inner_text("h1") == "三麻レンズ"
+        assert _english_left(pg) == []
+        # a win with riichi and yakuhai, its sets, payments and the correction sheet
+        _type(pg, "234p456p789s11z22z", "2z")
+        pg.click("[data-sit='riichi=riichi']")
+        pg.wait_for_selector("[data-verdict='valid'] >> xpath=..//*[@data-call]", timeout=10_000)
+        pg.click("#groups [data-group='hand'] button[data-tile='2p']")
+        assert _english_left(pg) == []
+        pg.click("#sheet-close")
+        pg.click("[data-sit='tsumo=true']")
+        pg.wait_for_selector("text=子ツモ")
+        assert _english_left(pg) == []
+        # a false win (chombo) with its failing waits, a tenpai check, an unreadable hand
+        pg.click("[data-sit='riichi=none']")
+        pg.click("[data-sit='tsumo=false']")
+        pg.wait_for_selector("[data-chombo]", timeout=10_000)
+        assert _english_left(pg) == []
+        _type(pg, "234p456p789s11z22z")
+        pg.wait_for_selector("[data-verdict='tenpai']", timeout=10_000)
+        assert _english_left(pg) == []
+        _type(pg, "234p456p789s11z2z")
+        pg.wait_for_selector("[data-verdict='error']", timeout=10_000)
+        assert _english_left(pg) == []
+        # the language is one setting for all pages
+        pg.goto(f"{server}/?game={game['id']}&mode=draw")
+        pg.wait_for_selector("#game-card:not([hidden]) [data-player='0']")
+        assert _english_left(pg) == []
+        pg.click("#game-panel [data-play='win']")
+        pg.click("#game-panel [data-player='1']")
+        assert _english_left(pg) == []
+        pg.goto(f"{server}/game.html#{game['id']}")
+        pg.wait_for_selector("#table:not([hidden])")
+        assert pg.inner_text("h1") == "点数表"
+        assert _english_left(pg) == []
+        pg.click("#lang")  # English here is English on the camera page too
+        assert pg.inner_text("h1") == "Scoreboard"
+        pg.goto(f"{server}/")
+        assert pg.inner_text("h1") == "sanma-lens" and pg.get_attribute("html", "lang") == "en"
+        pg.click("#lang")
+        assert pg.inner_text("h1") == "三麻レンズ"
+        pg.goto(f"{server}/game.html")
+        pg.click("#leave")
+        assert _english_left(pg) == []
+
+
+def test_docs_shows_every_endpoint_offline(browser, server):
+    spec = _get(f"{server}/openapi.json")
+    assert spec["openapi"].startswith("3.1")
+    operations = sum(
+        1 for methods in spec["paths"].values() for m in methods if m in ("get", "post", "put")
+    )
+    with checked_page(browser, server, "/docs", viewport=PHONE) as pg:
+        pg.wait_for_selector(".opblock", timeout=30_000)
+        assert pg.locator(".opblock").count() == operations
+        shown = set(pg.locator(".opblock-summary-path").all_inner_texts())
+        assert {p.replace("\u200b", "") for p in shown} >= {p for p in spec["paths"]}
+        assert not pg.is_visible("text=Unable to render this definition")
+
+
+@pytest.mark.parametrize("path", ["/", "/game.html", "/docs"])
+def test_no_page_scrolls_sideways_at_360px(browser, server, path):
+    require_engine()
+    with checked_page(browser, server, path, locale="ja-JP") as pg:  # 360 × 740
+        pg.wait_for_load_state("networkidle")
+        assert _fits(pg), pg.evaluate("document.documentElement.scrollWidth")
+        if path == "/":
+            _type(pg, "234p456p789s11z22z", "2z")
+            pg.click("[data-sit='riichi=riichi']")
+            pg.wait_for_selector("[data-verdict='valid']", timeout=10_000)
+            assert _fits(pg)
+        if path == "/game.html":
+            pg.click('#new-game button[type="submit"]')
+            pg.wait_for_selector("#table:not([hidden])")
+            assert _fits(pg)
+
+
+def test_page_is_installable_and_its_shell_is_cached(browser, server):
+    manifest = _get(f"{server}/manifest.webmanifest")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert {"192x192", "512x512"} <= {i["sizes"] for i in manifest["icons"]}
+    for icon in manifest["icons"]:
+        with urllib.request.urlopen(server + icon["src"], timeout=10) as r:
+            assert r.status == 200
+    with checked_page(browser, server, "/", viewport=PHONE) as pg:
+        pg.wait_for_function(
+            "navigator.serviceWorker.controller !== null || navigator.serviceWorker.ready"
+        )
+        pg.evaluate("navigator.serviceWorker.ready")
+        cached = pg.evaluate(
+            "caches.keys().then((ks) => Promise.all(ks.map((k) => caches.open(k)"
+            ".then((c) => c.keys())))).then((ls) => ls.flat().map((r) => new URL(r.url).pathname))"
+        )
+        assert {"/", "/static/app.js", "/static/text.js", "/game.html"} <= set(cached)

@@ -50,7 +50,7 @@ def server(tmp_path_factory) -> Iterator[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SANMA_DB_PATH": str(db)}
     env.pop("DATABASE_URL", None)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "api.app:create_app", "--factory",
+        [sys.executable, "-m", "uvicorn", "sanma_lens.api.app:create_app", "--factory",
          "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
         cwd=ROOT,
         env=env,
@@ -122,7 +122,7 @@ def _fits(pg) -> bool:
 
 def test_one_flow_from_the_scoreboard_to_the_settlement(browser, server, tmp_path):
     require_engine()
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import score_json, tenpai_json
 
     with checked_page(browser, server, "/game.html", viewport=PHONE, locale="en-US") as pg:
         for i, name in enumerate(["Aki", "Ben", "Chie"]):

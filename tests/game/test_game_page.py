@@ -23,9 +23,9 @@ def server(tmp_path_factory) -> Iterator[str]:
     from fastapi import FastAPI
     from fastapi.staticfiles import StaticFiles
 
-    from api import games
-    from api.app import _web_file
-    from api.storage import Storage
+    from sanma_lens.api import games
+    from sanma_lens.api.app import _web_file
+    from sanma_lens.api.storage import Storage
 
     app = FastAPI()
     app.include_router(games.router)

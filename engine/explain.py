@@ -6,7 +6,7 @@ opt-in (``sanma score --explain``, ``POST /v1/score?explain=true``): the explana
 hand a second time, so ``sanma score --batch`` without it keeps the engine's speed. Plain
 Python, not compiled (``setup.py``): it runs once per shown hand, never in a batch's hot loop.
 
-The ``explain`` object (documented in ``docs/api.md``)::
+The ``explain`` object (README, "Command line")::
 
     {"form": "standard", "sets": [{"type": "run", "tiles": ["2p", "3p", "4p"],
                                    "concealed": true, "called": false, "win_at": null}, …],

@@ -255,7 +255,9 @@ function warningText(message, detail) {
     const phrase = WARNINGS[detail.code][Lang.ja() ? 1 : 0];
     return typeof phrase === "function" ? phrase(detail.params || {}) : phrase;
   }
-  return tr("warn_check", (detail && detail.message) || message);
+  // until a code is known here: the message, without the rule section it may cite ("(§1)")
+  const text = ((detail && detail.message) || message).replace(/\s*\(§[^)]*\)/g, "");
+  return tr("warn_check", text);
 }
 
 function fmtNum(n) { return Number(n).toLocaleString("en-US"); }

@@ -18,10 +18,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from api.errors import BodyLimitMiddleware, install_error_handlers
+from api.jsonio import JsonResponse
 from api.pages import PAGE_HEADERS
 from api.routes import router
+from api.security import SecurityMiddleware, inline_script_policy
 from api.services import RecognizerFactory, default_recognizer_factory, load_services
 from api.settings import Settings
+from api.throttle import RateLimitMiddleware
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 log = logging.getLogger("sanma.api")
@@ -50,7 +53,9 @@ JSON_PATHS = frozenset({"/v1/score", "/v1/tenpai"})
 
 class JsonBodyMiddleware:
     """Reads the body of /v1/score and /v1/tenpai as JSON whatever the Content-Type says
-    (``curl -d`` sends form encoding); other paths are untouched."""
+    (``curl -d`` sends form encoding); other paths are untouched. Those two only compute an
+    answer and change nothing, and a browser page of another site is refused before this by
+    its Origin (api.security); the game writes require ``application/json`` (api.games)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -84,13 +89,16 @@ def _offline_docs(app: FastAPI) -> None:
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=app.openapi_url or "/openapi.json",
             title="sanma-lens API",
             swagger_js_url="/docs-static/swagger-ui-bundle.js",
             swagger_css_url="/docs-static/swagger-ui.css",
             swagger_favicon_url="/docs-static/favicon-32x32.png",
         )
+        # the page's own policy: Swagger UI starts itself with an inline script
+        page.headers["Content-Security-Policy"] = inline_script_policy(page.body)
+        return page
 
 
 def create_app(
@@ -113,6 +121,7 @@ def create_app(
         lifespan=lifespan,
         strict_content_type=False,
         docs_url=None,
+        default_response_class=JsonResponse,
     )
     app.state.settings = settings
     app.state.recognizer_factory = factory
@@ -124,6 +133,8 @@ def create_app(
         json_limit=settings.max_json_bytes,
     )
     app.add_middleware(JsonBodyMiddleware)
+    app.add_middleware(RateLimitMiddleware, per_minute=settings.rate_limit_per_minute)
+    app.add_middleware(SecurityMiddleware, allowed_hosts=settings.allowed_hosts)
     app.include_router(router)
     app.state.games = _games_router(app)
     _offline_docs(app)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import select
 import stat
@@ -13,6 +12,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
+from api import jsonio
 from engine.errors import InputError
 from vision.types import GROUPS
 
@@ -22,7 +22,7 @@ EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a process ended by SIGPIPE (
 
 
 def _emit(obj: Any, out: TextIO) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    out.write(jsonio.dumps(obj).decode() + "\n")
 
 
 def _read_text(path: str | None) -> str:
@@ -50,14 +50,8 @@ def _read_text(path: str | None) -> str:
 
 
 def _parse_json(text: str, where: str = "input") -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            "bad_json", f"{where} is not valid JSON: {exc.msg} at {exc.lineno}:{exc.colno}"
-        ) from exc
-    except RecursionError as exc:  # arrays/objects nested thousands deep
-        raise InputError("bad_json", f"{where} is nested too deeply to read") from exc
+    """Strict JSON (no NaN or Infinity; api.jsonio), bad_json naming ``where``."""
+    return jsonio.loads(text, where)
 
 
 def _answer(

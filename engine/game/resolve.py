@@ -11,6 +11,7 @@ from engine.errors import InputError
 from engine.game.amounts import tsumo_payments, yakuman_han
 from engine.game.codec import result_from_json
 from engine.game.events import HandResult, Outcome, Payment, Win
+from engine.game.schema import HAND_INPUT, check
 from engine.game.score_hand import win_from_hand
 from engine.game.seats import others_in_settlement_order, turn_order_from
 from engine.game.state import GameState
@@ -93,6 +94,9 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
         wins.append(win)
     result = replace(base, wins=tuple(wins), riichi=tuple(riichi), aka5man=aka5man)
     validate(state, result)
+    # last, the form of what is stored beside the result (the table's checks above give
+    # their own codes): no unknown key in a nagashi or manemann entry, no value out of bounds
+    check(HAND_INPUT, obj, "hand result", code="bad_hand_result")
     return result
 
 

@@ -293,8 +293,7 @@ def _tiles_line(tiles: list[dict[str, Any]]) -> str:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from api.server import serve
     from api.settings import Settings
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
@@ -302,7 +301,10 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port)
+    if args.workers < 1:
+        print("sanma serve: --workers must be 1 or more", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    serve(args.host, args.port, args.workers)
     return 0
 
 
@@ -331,6 +333,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("serve", help="run the HTTP API and the phone page")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on the port (more than 1 wants PostgreSQL: docs/deploy.md)",
+    )
     p.set_defaults(func=_cmd_serve)
     return parser
 

@@ -86,10 +86,7 @@ def cross_origin_reason(scope: Scope, allowed_hosts: Iterable[str]) -> str | Non
     if _split_host(host, parts.scheme) != origin_host:
         return "a page of another site may not write to this server"
     if not host_is_allowed(origin_host[0], allowed_hosts):
-        return (
-            "this server does not answer pages under this name; list it in "
-            "SANMA_ALLOWED_HOSTS"
-        )
+        return "this server does not answer pages under this name; list it in SANMA_ALLOWED_HOSTS"
     return None
 
 

@@ -16,8 +16,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.jsonio import JsonResponse, dumps
-from engine.errors import InputError
+from sanma_lens.api.jsonio import JsonResponse, dumps
+from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
 
@@ -206,7 +206,7 @@ class BodyLimitMiddleware:
 
 def _services_of(scope: Scope) -> Any:
     """The app's ``Services`` (loaded at start-up), or None outside the full app."""
-    from api.services import services
+    from sanma_lens.api.services import services
 
     app = scope.get("app")
     if app is None or not hasattr(getattr(app, "state", None), "settings"):

@@ -19,7 +19,7 @@ from typing import Any
 import orjson
 from starlette.responses import JSONResponse
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 #: deepest nesting of arrays and objects a request may have. A hand JSON is 3 deep (its
 #: ``rules``), a game's hand result 5 (a win's hand's rules); pydantic gives up at 255.

@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import Response
 from fastapi.routing import APIRoute
 from pydantic import ValidationError
 
-from api import jsonio, schemas
-from api.errors import ServiceError
-from api.jsonio import JsonResponse
-from api.services import Services, services
-from api.uploads import check_image
-from engine.errors import InputError
-from engine.parse import check_situation, check_tiles
+from sanma_lens.api import jsonio, schemas
+from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.jsonio import JsonResponse
+from sanma_lens.api.services import Services, services
+from sanma_lens.api.uploads import check_image
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.parse import check_situation, check_tiles
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
@@ -86,6 +86,16 @@ class StrictJsonRoute(APIRoute):
 
 
 router = APIRouter(route_class=StrictJsonRoute)
+# Opt-in: the explanation reads the hand a second time (engine.explain).
+ExplainQuery = Annotated[
+    bool,
+    Query(
+        description="Add `explain` to the result: the chosen split into sets, the wait, the "
+        "yakuhai tiles, each payment before and after rounding with the tsumo bonus and honba "
+        "apart, and a false win's reason and failing waits (engine/explain.py)."
+    ),
+]
+
 
 
 @router.get("/healthz", response_model=schemas.HealthOut, tags=["service"])
@@ -113,12 +123,10 @@ async def info(request: Request) -> dict[str, Any]:
     responses={200: {"model": schemas.ResultOut}, **ERRORS},
     tags=["hands"],
 )
-async def score(hand: schemas.HandIn) -> JsonResponse:
+async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JsonResponse:
     """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
     result with `valid: false`; unreadable input is a 4xx error."""
-    from engine.service import score_json
-
-    return JsonResponse(score_json(_plain(hand)))
+    return JsonResponse(_scorer(explain)(_plain(hand)))
 
 
 @router.post(
@@ -129,7 +137,7 @@ async def score(hand: schemas.HandIn) -> JsonResponse:
 )
 async def tenpai(hand: schemas.HandIn) -> JsonResponse:
     """Waits of a 13-tile hand (hand JSON without `win`) → tenpai JSON."""
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return JsonResponse(tenpai_json(_plain(hand)))
 
@@ -162,6 +170,7 @@ async def photo_score(
     image: PhotoFile,
     situation: SituationForm = "{}",
     hand: HandForm = None,
+    explain: ExplainQuery = False,
 ) -> JsonResponse:
     """Recognize a photo and evaluate it: recognize JSON + `score` (see PhotoScoreOut).
 
@@ -187,18 +196,29 @@ async def photo_score(
     tiles = override if override is not None else dict(recognized.get("hand") or {})
     # The situation's fields win over the photo's (its dora list replaces dora read from it).
     merged = {**tiles, **{k: v for k, v in situation_obj.items() if k not in TILE_FIELDS}}
-    return JsonResponse({**recognized, **evaluate(merged)})
+    return JsonResponse({**recognized, **evaluate(merged, explain)})
 
 
-def evaluate(hand: dict[str, Any]) -> dict[str, Any]:
+def _scorer(explain: bool) -> Any:
+    """``engine.service.score_json``, or with ``explain`` its explained form."""
+    if explain:
+        from sanma_lens.engine.explain import explained_score
+
+        return explained_score
+    from sanma_lens.engine.service import score_json
+
+    return score_json
+
+
+def evaluate(hand: dict[str, Any], explain: bool = False) -> dict[str, Any]:
     """Score a hand with a winning tile, or list the waits of one without; errors as data."""
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     kind = "result" if hand.get("win") else "tenpai"
     if kind == "tenpai":
         hand = {k: v for k, v in hand.items() if k != "win"}
     try:
-        result = score_json(hand) if kind == "result" else tenpai_json(hand)
+        result = _scorer(explain)(hand) if kind == "result" else tenpai_json(hand)
     except InputError as exc:
         return {
             "score": None,

@@ -22,17 +22,14 @@ Every answer gets ``X-Content-Type-Options: nosniff``; every HTML answer (``/``,
 
 from __future__ import annotations
 
-import base64
-import hashlib
 import ipaddress
-import re
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.jsonio import dumps
-from api.pages import PAGE_HEADERS
+from sanma_lens.api.jsonio import dumps
+from sanma_lens.api.pages import PAGE_HEADERS
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 _PAGE_HEADERS = [(k.lower().encode(), v.encode()) for k, v in PAGE_HEADERS.items()]
@@ -135,17 +132,3 @@ def _secured(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     elif b"x-content-type-options" not in names:
         headers.append(_NOSNIFF)
     return headers
-
-
-_INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
-
-
-def inline_script_policy(html: str | bytes) -> str:
-    """:data:`PAGE_HEADERS`' policy, also allowing the inline scripts of ``html`` by their
-    hashes (Swagger UI's page starts itself with one)."""
-    data = html.encode() if isinstance(html, str) else html
-    hashes = " ".join(
-        "'sha256-" + base64.b64encode(hashlib.sha256(m.group(1)).digest()).decode() + "'"
-        for m in _INLINE_SCRIPT.finditer(data)
-    )
-    return PAGE_HEADERS["Content-Security-Policy"] + f"; script-src 'self' {hashes}"

@@ -25,7 +25,7 @@ from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from api.settings import Settings
+from sanma_lens.api.settings import Settings
 
 log = logging.getLogger("sanma.api")
 
@@ -148,12 +148,12 @@ class BoundedHttpProtocol(HttpToolsProtocol):
 
 
 def serve(host: str, port: int, workers: int = 1) -> None:
-    """Run the app (``api.app:create_app``) with :class:`BoundedHttpProtocol`, in ``workers``
-    processes when more than one."""
+    """Run the app (``sanma_lens.api.app:create_app``) with :class:`BoundedHttpProtocol`,
+    in ``workers`` processes when more than one."""
     import uvicorn
 
     uvicorn.run(
-        "api.app:create_app",
+        "sanma_lens.api.app:create_app",
         factory=True,
         host=host,
         port=port,

@@ -34,7 +34,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
 

@@ -17,7 +17,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import SlidingWindowCounterRateLimiter
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.jsonio import dumps
+from sanma_lens.api.jsonio import dumps
 
 COUNTED_PREFIX = "/v1/"
 

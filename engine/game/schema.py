@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 MAX_SEATS = 4  # the shapes accept any seat number a table of up to four may use
 MAX_INT = 10**9  # far beyond any point total, small enough to be exact in every JSON reader

@@ -20,8 +20,8 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from api.app import create_app
-from api.settings import Settings
+from sanma_lens.api.app import create_app
+from sanma_lens.api.settings import Settings
 
 pytestmark = pytest.mark.slow
 

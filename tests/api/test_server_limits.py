@@ -26,7 +26,7 @@ def _free_port() -> int:
 def start(tmp_path: Path, **env: str) -> tuple[subprocess.Popen, int]:
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port)],
+        [sys.executable, "-m", "sanma_lens.api.cli", "serve", "--port", str(port)],
         cwd=ROOT,
         env={
             **os.environ,

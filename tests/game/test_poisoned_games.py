@@ -10,10 +10,10 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api import games
-from api.settings import Settings
-from engine.errors import InputError
-from engine.game.schema import EVENT_BODIES, HAND_INPUT, check, read_event_body
+from sanma_lens.api import games
+from sanma_lens.api.settings import Settings
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.schema import EVENT_BODIES, HAND_INPUT, check, read_event_body
 
 JSON = {"content-type": "application/json"}
 

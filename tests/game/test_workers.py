@@ -64,7 +64,8 @@ def server(db_url, tmp_path):
         pytest.skip("several workers share a PostgreSQL database")
     port = _free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--workers", "2"],
+        [sys.executable, "-m", "sanma_lens.api.cli", "serve"]
+        + ["--port", str(port), "--workers", "2"],
         cwd=ROOT,
         env={
             **os.environ,

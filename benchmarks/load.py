@@ -80,12 +80,19 @@ def _get_json(url: str) -> dict:
         return json.loads(r.read())
 
 
+def _package_prefix(root: Path) -> str:
+    """``sanma_lens.`` for a checkout installed as one package, ``""`` for one from before
+    2026-11-27, whose packages were ``api``, ``vision`` and ``engine`` themselves."""
+    return "sanma_lens." if "sanma_lens" in (root / "pyproject.toml").read_text() else ""
+
+
 def start_server(port: int, workers: int, root: Path = ROOT) -> subprocess.Popen:
+    prefix = _package_prefix(root)
     cmd = [
         sys.executable,
         "-m",
         "uvicorn",
-        "sanma_lens.api.app:create_app",
+        f"{prefix}api.app:create_app",
         "--factory",
         "--host",
         "127.0.0.1",
@@ -100,7 +107,7 @@ def start_server(port: int, workers: int, root: Path = ROOT) -> subprocess.Popen
     if importlib.util.find_spec("uvloop"):
         cmd += ["--loop", "uvloop"]
     if (root / "api" / "server.py").exists():
-        cmd += ["--http", "sanma_lens.api.server:BoundedHttpProtocol"]
+        cmd += ["--http", f"{prefix}api.server:BoundedHttpProtocol"]
     elif importlib.util.find_spec("httptools"):
         cmd += ["--http", "httptools"]
     env = {**os.environ, "PYTHONPATH": str(root), "SANMA_RATE_LIMIT": "0"}

@@ -5,7 +5,7 @@ On the phone page, after correcting the tiles of a photo, a player may tick "kee
 as they now stand (tile, box in the photo's pixels, sideways or not, group) to
 ``POST /v1/corrections`` under an id it made for that photo; later edits send them again under
 the same id (the record is replaced), and unticking sends ``DELETE /v1/corrections/{id}``.
-Records live in the service's database (``kept_photos``, api/storage.py's migration 3), beside
+Records live in the service's database (``kept_photos``, api/storage.py's migration 4), beside
 the games.
 
 ``sanma export-corrections DIR`` (:func:`export`) writes them as the training readers read a

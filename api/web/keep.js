@@ -4,7 +4,7 @@
 // after each correction; unticked, they are deleted from the server.
 "use strict";
 
-Object.assign(T, {
+Object.assign(TEXT, {
   keep: ["Keep this photo and my corrected tiles on this server to improve the recognizer",
     "この写真と修正した牌をこのサーバーに保存し、認識の改善に使う"],
   keep_note: ["Nothing is kept unless you tick this. Untick it to delete the photo again.",
@@ -15,6 +15,7 @@ Object.assign(T, {
 });
 
 const KEEP = { id: null, file: null, sent: null, timer: null };
+const KEPT_GROUPS = ["hand", "win", "meld", "kita", "dora", "other"]; // the store's groups
 
 function keepNewPhoto(file) {
   // A new photo: a new id, the box unticked (the choice is made for each photo).
@@ -29,15 +30,15 @@ function keepNewPhoto(file) {
 
 function keepStatus(key, detail) {
   const node = $("keep-status");
-  if (key) node.dataset.i18n = key; else delete node.dataset.i18n;
-  node.textContent = key ? `${t(key)}${detail ? " " + detail : ""}` : "";
+  if (key) node.dataset.keep = key; else delete node.dataset.keep;
+  node.textContent = key ? `${tr(key)}${detail ? " " + detail : ""}` : "";
   node.className = key === "keep_failed" ? "status error" : "status";
 }
 
 function keptTiles() {
   return S.items.map((it) => ({
     tile: it.tile, box: it.box ? it.box.map(Number) : null, angle: it.angle === 90 ? 90 : 0,
-    group: GROUPS.includes(it.group) ? it.group : "other",
+    group: KEPT_GROUPS.includes(it.group) ? it.group : "other",
   }));
 }
 
@@ -69,4 +70,8 @@ async function keepToggle() {
 }
 
 $("keep").addEventListener("change", keepToggle);
-renderStatic();
+$("lang").addEventListener("click", () => { // the status line follows the language too
+  const key = $("keep-status").dataset.keep;
+  if (key === "kept" || key === "keep_deleted") keepStatus(key, "");
+});
+translateStatic();

@@ -103,7 +103,7 @@ def test_keeping_a_corrected_photo_is_opt_in_and_follows_the_corrections(browser
         pg.screenshot(path=str(tmp_path / "keep-390.png"), full_page=True)
 
         pg.check("#keep")
-        pg.wait_for_selector("#keep-status[data-i18n='kept']", timeout=10_000)
+        pg.wait_for_selector("#keep-status[data-keep='kept']", timeout=10_000)
         ids = store.ids()
         assert len(ids) == 1
         kept = store.get(ids[0])
@@ -119,7 +119,7 @@ def test_keeping_a_corrected_photo_is_opt_in_and_follows_the_corrections(browser
         pg.click("#lang")
         assert "チェックしない限り何も保存されません" in pg.inner_text("#keep-box")
         pg.uncheck("#keep")
-        pg.wait_for_selector("#keep-status[data-i18n='keep_deleted']", timeout=10_000)
+        pg.wait_for_selector("#keep-status[data-keep='keep_deleted']", timeout=10_000)
         assert store.ids() == []
         assert "削除しました" in pg.inner_text("#keep-status")
         wide = pg.evaluate("document.documentElement.scrollWidth")

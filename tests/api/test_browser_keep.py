@@ -89,7 +89,7 @@ def test_keeping_a_corrected_photo_is_opt_in_and_follows_the_corrections(browser
     with checked_page(browser, server, "/", device_scale_factor=2) as pg:
         pg.set_viewport_size({"width": 390, "height": 844})
         assert pg.is_hidden("#keep-box")  # no photo yet, nothing to keep
-        pg.route("**/v1/photo/score", lambda route: route.fulfill(json=_recognized()))
+        pg.route("**/v1/photo/score*", lambda route: route.fulfill(json=_recognized()))
         photo = tmp_path / "drawn.jpg"
         photo.write_bytes(drawn_photo())
         pg.set_input_files("#picker", str(photo))

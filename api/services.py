@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from sanma_lens.api.errors import ServiceError
 from sanma_lens.api.settings import Settings
+from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
 
@@ -71,9 +72,12 @@ def load_services(settings: Settings, factory: RecognizerFactory, games: bool) -
     svc = Services(settings=settings, games=games)
     try:
         svc.recognizer = factory()
-    except Exception as exc:  # noqa: BLE001 - any load failure means "no model", not a crash
-        svc.recognizer_error = f"{type(exc).__name__}: {exc}"
-        log.warning("recognizer not loaded: %s", svc.recognizer_error)
+    except InputError as exc:  # a model missing or unreadable (vision/models.py): say which
+        svc.recognizer_error = exc.message
+        log.warning("recognizer not loaded: %s", exc.message)
+    except Exception:  # noqa: BLE001 - any load failure means "no model", not a crash
+        svc.recognizer_error = "the recognition models could not be loaded (see the server log)"
+        log.exception("recognizer not loaded")
     return svc
 
 

@@ -58,7 +58,7 @@ const ERR_JA = {
 };
 const S_YAKU = ["ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan",
   "tenhou", "chihou", "renhou"];
-// Yaku ids and names of shared/RULES.md.
+// Yaku ids and names of docs/rules.md.
 const YAKU = {
   menzen_tsumo: ["Menzen tsumo", "門前清自模和"], riichi: ["Riichi", "立直"],
   double_riichi: ["Double riichi", "ダブル立直"], open_riichi: ["Open riichi", "オープン立直"],

@@ -1,6 +1,6 @@
 """A missing or unreadable model: `sanma recognize` exits 2 and the HTTP API answers 503, both
 with the code model_unavailable and a message that names the model, never a path or an
-exception (CONTRACT: bad input and unavailable parts are clear errors, not internal_error)."""
+exception (docs/api.md: bad input and unavailable parts are clear errors, not internal_error)."""
 
 from __future__ import annotations
 

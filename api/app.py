@@ -18,8 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sanma_lens.api.errors import BodyLimitMiddleware, install_error_handlers
-from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.api.routes import router
 from sanma_lens.api.security import SecurityMiddleware
 from sanma_lens.api.services import RecognizerFactory, default_recognizer_factory, load_services

@@ -16,7 +16,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sanma_lens.api.jsonio import JsonResponse, dumps
+from sanma_lens.api.jsonio import dumps
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")

@@ -92,7 +92,7 @@ def peak_mb() -> float:
 
 def recognize(rec: object, data: bytes) -> str:
     """The outcome of one photo: tiles reported, or the error code."""
-    from engine.errors import InputError
+    from sanma_lens.engine.errors import InputError
 
     try:
         out = rec.recognize_bytes(data)  # type: ignore[attr-defined]
@@ -103,7 +103,7 @@ def recognize(rec: object, data: bytes) -> str:
 
 def one(name: str) -> None:
     """Recognize one photo in this process; print a JSON line of its numbers."""
-    from vision.pipeline import Recognizer
+    from sanma_lens.vision.pipeline import Recognizer
 
     data = photo(name)
     rec = Recognizer()
@@ -131,7 +131,7 @@ def fresh(name: str, timeout: float) -> str:
 
 def many(n: int) -> None:
     """RSS of one recognizer along ``n`` photos."""
-    from vision.pipeline import Recognizer
+    from sanma_lens.vision.pipeline import Recognizer
 
     photos = [("garbage", garbage_jpeg()), ("10x10", grid_jpeg(10, 10)), ("render", render_jpeg())]
     photos += [(p.name[:12], p.read_bytes()) for p in sorted(HK_VALID.glob("*.jpg"))[:20]]

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine import points
-from engine.game.events import Payment
-from engine.game.seats import others_in_settlement_order
-from engine.game.state import GameState
-from engine.rules import Rules
+from sanma_lens.engine import points
+from sanma_lens.engine.game.events import Payment
+from sanma_lens.engine.game.seats import others_in_settlement_order
+from sanma_lens.engine.game.state import GameState
+from sanma_lens.engine.rules import Rules
 
 
 def yakuman_han(multiple: int, rules: Rules) -> int:
@@ -20,5 +20,5 @@ def tsumo_payments(state: GameState, winner: int, base: int, honba: int) -> tupl
     shares = dict(points.tsumo_amounts(base, winner == state.dealer, honba, rules))
     return tuple(
         Payment(p, shares["dealer" if p == state.dealer else "child"])
-        for p in others_in_settlement_order(winner)
+        for p in others_in_settlement_order(winner, state.players)
     )

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine import points
-from engine.game.seats import others_in_settlement_order, ranking
-from engine.game.state import BustEvent, GameState, Transfer
-from engine.rules import Rules
+from sanma_lens.engine import points
+from sanma_lens.engine.game.seats import others_in_settlement_order, ranking
+from sanma_lens.engine.game.state import BustEvent, GameState, Transfer
+from sanma_lens.engine.rules import Rules
 
 
 class Ledger:
@@ -37,7 +37,7 @@ class Ledger:
     def mangan_payment(self, payer: int, dealer: int, rules: Rules, reason: str) -> None:
         """§R1.3 / §A8 満貫払い: child 4,000 to each other, dealer 6,000 to each, §17 order."""
         amounts = dict(points.chombo_amounts(payer == dealer, rules))
-        for other in others_in_settlement_order(payer):
+        for other in others_in_settlement_order(payer, len(self.scores)):
             self.move(payer, other, amounts["dealer" if other == dealer else "child"], reason)
 
     def top_player(self) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import (
+from sanma_lens.engine.game import (
     PLAYERS,
     GameRules,
     GameState,
@@ -40,7 +40,7 @@ def hand_results(draw: st.DrawFn, state: GameState, mild: bool) -> HandResult:
     amounts = MILD_AMOUNTS if mild else AMOUNTS
     riichi = tuple(p for p in range(PLAYERS) if state.scores[p] >= 1000 and draw(st.booleans()))
     aka = draw(st.one_of(st.none(), players)) if state.rules.aka_5man and not mild else None
-    order = turn_order_from(state.dealer)
+    order = turn_order_from(state.dealer, state.players)
     manemann: tuple[Manemann, ...] = ()
     if not mild and draw(st.integers(0, 9)) == 0:
         copier = draw(st.sampled_from(order[1:]))
@@ -50,13 +50,15 @@ def hand_results(draw: st.DrawFn, state: GameState, mild: bool) -> HandResult:
     common = {"riichi": riichi, "aka5man": aka, "manemann": manemann, "mis_calls": mis_calls}
     if outcome is Outcome.RON:
         discarder = draw(players)
-        others = list(others_in_settlement_order(discarder))
+        others = list(others_in_settlement_order(discarder, state.players))
         winners = draw(st.sampled_from([others[:1], others[1:], others]))
         wins = tuple(Win(w, (Payment(discarder, draw(amounts)),)) for w in winners)
         return HandResult(outcome, wins=wins, discarder=discarder, **common)
     if outcome is Outcome.TSUMO:
         winner = draw(players)
-        pays = tuple(Payment(p, draw(amounts)) for p in others_in_settlement_order(winner))
+        pays = tuple(
+            Payment(p, draw(amounts)) for p in others_in_settlement_order(winner, state.players)
+        )
         multiple = draw(st.integers(0, 2))
         return HandResult(outcome, wins=(Win(winner, pays, yakuman_multiple=multiple),), **common)
     if outcome is Outcome.DRAW:
@@ -188,8 +190,8 @@ json_values = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(json_values, st.booleans())
 def test_any_json_hand_result_is_an_event_or_an_input_error(obj, aka):
-    from engine.errors import InputError
-    from engine.game import resolve_hand
+    from sanma_lens.engine.errors import InputError
+    from sanma_lens.engine.game import resolve_hand
 
     state = new_game(None, GameRules(aka_5man=aka))
     try:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from vision.classify import CLASSES
-from vision.layout import reconstruct
-from vision.layout.notation import is_face, unpack
-from vision.types import GROUPS, TileDetection
+from sanma_lens.vision.classify import CLASSES
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.layout.notation import is_face, unpack
+from sanma_lens.vision.types import GROUPS, TileDetection
 
 # Every label the classifier gives, a 5-man (a four-player set), and labels no stage makes.
 LABELS = st.sampled_from([*CLASSES, "5m", "back", "back", "back", "", "?", "9z", "b"])

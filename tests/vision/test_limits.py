@@ -12,16 +12,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import vision.layout.geometry as geometry
+import sanma_lens.vision.layout.geometry as geometry
 from benchmarks.bounds import grid_jpeg
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.classify import CLASSES, TileClassifier
+from sanma_lens.vision.detect import HEAT_THRESHOLD, OUT_CHANNELS, RawBox
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.limits import Deadline, Limits
+from sanma_lens.vision.pipeline import MODELS, Recognizer
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_classify_wide import _photo, _RedShare
-from vision.classify import CLASSES, TileClassifier
-from vision.detect import HEAT_THRESHOLD, OUT_CHANNELS, RawBox
-from vision.layout import reconstruct
-from vision.limits import Deadline, Limits
-from vision.pipeline import MODELS, Recognizer
-from vision.types import TileDetection
 
 HAS_MODELS = all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx"))
 needs_models = pytest.mark.skipif(not HAS_MODELS, reason="models/*.onnx not present")
@@ -209,7 +209,7 @@ def test_the_shipped_models_refuse_a_grid_of_525_rectangles() -> None:
 
 @needs_models
 def test_cli_recognize_of_too_many_tiles_exits_2_with_the_code(tmp_path: Path) -> None:
-    from api.cli import main
+    from sanma_lens.api.cli import main
 
     path = tmp_path / "grid.jpg"
     path.write_bytes(grid_jpeg(21, 25))

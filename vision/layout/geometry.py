@@ -9,8 +9,8 @@ from functools import cached_property
 
 import numpy as np
 
-from vision.layout.tolerances import EDGE_CUT, LOW_CONFIDENCE
-from vision.types import TileDetection
+from sanma_lens.vision.layout.tolerances import EDGE_CUT, LOW_CONFIDENCE
+from sanma_lens.vision.types import TileDetection
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 SUITS = "mpsz"
 NORTH = "4z"

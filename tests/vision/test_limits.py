@@ -4,6 +4,7 @@ work grows at most with the square of the detections."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import json
 from contextlib import redirect_stdout
@@ -190,7 +191,7 @@ def test_the_layout_work_grows_at_most_with_the_square_of_the_detections(
     for side in (8, 16):
         calls["n"] = 0
         for module in ("geometry", "dedupe", "rows", "reading", "grouping", "melds", "extras"):
-            mod = __import__(f"vision.layout.{module}", fromlist=["x"])
+            mod = importlib.import_module(f"sanma_lens.vision.layout.{module}")
             if hasattr(mod, "true_dims"):
                 monkeypatch.setattr(mod, "true_dims", counted)
         reconstruct(_grid(side, side), (1200, 1500))

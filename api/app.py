@@ -18,10 +18,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sanma_lens.api.errors import BodyLimitMiddleware, install_error_handlers
+from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
 from sanma_lens.api.routes import router
+from sanma_lens.api.security import SecurityMiddleware
 from sanma_lens.api.services import RecognizerFactory, default_recognizer_factory, load_services
 from sanma_lens.api.settings import Settings
+from sanma_lens.api.throttle import RateLimitMiddleware
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 log = logging.getLogger("sanma.api")
@@ -50,7 +53,9 @@ JSON_PATHS = frozenset({"/v1/score", "/v1/tenpai"})
 
 class JsonBodyMiddleware:
     """Reads the body of /v1/score and /v1/tenpai as JSON whatever the Content-Type says
-    (``curl -d`` sends form encoding); other paths are untouched."""
+    (``curl -d`` sends form encoding); other paths are untouched. Those two only compute an
+    answer and change nothing, and a browser page of another site is refused before this by
+    its Origin (api.security); the game writes require ``application/json`` (api.games)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -74,23 +79,17 @@ def _games_router(app: FastAPI) -> bool:
 
 
 def _offline_docs(app: FastAPI) -> None:
-    """``GET /docs`` (Swagger UI 5, which reads FastAPI's OpenAPI 3.1) and ``GET /redoc`` with
-    their scripts served from this server (the fastapi-offline package's copies), not from a
-    CDN: the table may have no internet. The pages start the viewers from a script file, not
-    an inline script."""
+    """``GET /docs``: Swagger UI 5 (which reads FastAPI's OpenAPI 3.1) with its files served
+    from this server (the fastapi-offline package's copies), not from a CDN: the table may
+    have no internet. The page starts the viewer from a script file, not an inline script.
+    There is no /redoc: ReDoc always loads a logo from its CDN."""
     import fastapi_offline
 
     assets = Path(fastapi_offline.__file__).resolve().parent / "static"
     app.mount("/docs-static", StaticFiles(directory=assets), name="docs-static")
-    for url, page in (("/docs", "swagger.html"), ("/redoc", "redoc.html")):
-        app.add_api_route(url, _docs_page(page), include_in_schema=False)
-
-
-def _docs_page(name: str) -> Any:
-    async def serve() -> FileResponse:
-        return FileResponse(WEB_DIR / "docs" / name, media_type="text/html; charset=utf-8")
-
-    return serve
+    app.add_api_route(
+        "/docs", _web_file("docs/swagger.html", "text/html; charset=utf-8"), include_in_schema=False
+    )
 
 
 def create_app(
@@ -113,6 +112,7 @@ def create_app(
         lifespan=lifespan,
         strict_content_type=False,
         docs_url=None,
+        default_response_class=JsonResponse,
         redoc_url=None,
     )
     app.state.settings = settings
@@ -125,6 +125,8 @@ def create_app(
         json_limit=settings.max_json_bytes,
     )
     app.add_middleware(JsonBodyMiddleware)
+    app.add_middleware(RateLimitMiddleware, per_minute=settings.rate_limit_per_minute)
+    app.add_middleware(SecurityMiddleware, allowed_hosts=settings.allowed_hosts)
     app.include_router(router)
     app.state.games = _games_router(app)
     _offline_docs(app)
@@ -135,5 +137,24 @@ def create_app(
             WEB_DIR / "index.html", media_type="text/html; charset=utf-8", headers=PAGE_HEADERS
         )
 
+    # the installable app: its manifest, and the service worker at the root so that its scope
+    # covers every page (a worker under /static/ could only serve /static/)
+    app.add_api_route(
+        "/manifest.webmanifest",
+        _web_file("manifest.webmanifest", "application/manifest+json"),
+        include_in_schema=False,
+    )
+    app.add_api_route(
+        "/sw.js", _web_file("sw.js", "text/javascript; charset=utf-8"), include_in_schema=False
+    )
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+def _web_file(name: str, media_type: str) -> Any:
+    async def serve() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / name, media_type=media_type, headers={"Cache-Control": "no-cache"}
+        )
+
+    return serve

@@ -299,7 +299,7 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     }
     for key in ("dora", "ura"):
         if getattr(args, key):
-            sit[key] = [t for word in getattr(args, key) for t in _mpsz_tiles(word)]
+            sit[key] = list(getattr(args, key))  # each word MPSZ ("3p", or "3p4s"), as in JSON
     for key in SITUATION_FLAGS:
         if getattr(args, key):
             sit[key] = True
@@ -308,21 +308,6 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     if args.aka_5man:
         sit["rules"] = {"preset": "sanma-1.3", "aka_5man": True}
     return sit
-
-
-def _mpsz_tiles(word: str) -> list[str]:
-    """``"3p4s"`` → ``["3p", "4s"]``; what is not MPSZ is passed on for the engine to refuse."""
-    out: list[str] = []
-    digits = ""
-    for ch in word:
-        if ch.isdigit():
-            digits += ch
-        elif ch in "mpsz" and digits:
-            out += [d + ch for d in digits]
-            digits = ""
-        else:
-            return [word]
-    return out if not digits else [word]
 
 
 def _score_photo(args: argparse.Namespace) -> int:
@@ -415,9 +400,11 @@ def _left_edge(tile: dict[str, Any]) -> float:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from sanma_lens.api.server import serve
     from sanma_lens.api.settings import Settings
+    from sanma_lens.vision.limits import Limits
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
         Settings.from_env()
+        Limits.from_env()
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

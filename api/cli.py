@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import select
 import stat
@@ -13,6 +12,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
+from sanma_lens.api import jsonio
 from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.types import GROUPS
 
@@ -29,7 +29,18 @@ EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a process ended by SIGPIPE (
 
 
 def _emit(obj: Any, out: TextIO) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    out.write(jsonio.dumps(obj).decode() + "\n")
+
+
+def _line_writer(out: TextIO) -> Callable[[Any], None]:
+    """Writes one JSON line to ``out``: as bytes to its buffer when it has one (no decoding
+    and re-encoding of every line), else as text."""
+    buffer = getattr(out, "buffer", None)
+    if buffer is None:
+        return lambda obj: _emit(obj, out)
+    out.flush()  # what went through the text layer first stays first
+    write = buffer.write
+    return lambda obj: write(jsonio.dumps_line(obj))
 
 
 def _read_text(path: str | None) -> str:
@@ -57,14 +68,8 @@ def _read_text(path: str | None) -> str:
 
 
 def _parse_json(text: str, where: str = "input") -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            "bad_json", f"{where} is not valid JSON: {exc.msg} at {exc.lineno}:{exc.colno}"
-        ) from exc
-    except RecursionError as exc:  # arrays/objects nested thousands deep
-        raise InputError("bad_json", f"{where} is nested too deeply to read") from exc
+    """Strict JSON (no NaN or Infinity; api.jsonio), bad_json naming ``where``."""
+    return jsonio.loads(text, where)
 
 
 def _answer(
@@ -74,7 +79,16 @@ def _answer(
     0, 2 for bad input, 1 for a failure of ours (reported in the same error shape, with the
     traceback on stderr, so a batch or the next photo goes on)."""
     try:
-        return fn(_parse_json(text, where) if parse else text), 0
+        value = _parse_json(text, where) if parse else text
+    except InputError as exc:
+        return exc.to_json(), EXIT_BAD_INPUT
+    return _evaluated(fn, value, where)
+
+
+def _evaluated(fn: Callable[[Any], dict[str, Any]], value: Any, where: str) -> tuple[Any, int]:
+    """``fn(value)`` and the exit status, as :func:`_answer` says."""
+    try:
+        return fn(value), 0
     except InputError as exc:
         return exc.to_json(), EXIT_BAD_INPUT
     except Exception:  # noqa: BLE001 - a bug must not lose the other lines of a batch
@@ -138,28 +152,43 @@ def _run_batch(
 ) -> int:
     """JSON Lines in, JSON Lines out, same order: one answer for every line, so answer k is
     line k's. A bad line (blank, not JSON, not UTF-8, no hand) gets an error object, exit 2;
-    each line is decoded and answered on its own, so the other lines are still scored."""
+    each line is decoded and answered on its own, so the other lines are still scored.
+
+    A line is read straight from its bytes (orjson checks the UTF-8 itself); only a line that
+    does not read goes the long way, which says exactly why (:func:`_line_error`)."""
     status = 0
+    emit = _line_writer(out)
     for n, raw in enumerate(lines, start=1):
         progress.step()
+        if n == 1:
+            raw = raw.removeprefix(b"\xef\xbb\xbf")
         try:
-            line = _line_text(raw, n)
-        except InputError as exc:
-            _emit(exc.to_json(), out)
+            value = jsonio.loads_fast(raw.removesuffix(b"\r"))
+        except ValueError:
+            emit(_line_error(raw, n))
             status = _worst(status, EXIT_BAD_INPUT)
             continue
+        result, line_status = _evaluated(fn, value, f"line {n}")
+        emit(result)
+        status = _worst(status, line_status)
+    progress.finish()
+    return status
+
+
+def _line_error(raw: bytes, n: int) -> dict[str, Any]:
+    """Why line ``n`` cannot be read: not UTF-8, blank, or not JSON (where, and how)."""
+    try:
+        line = _line_text(raw, n)
         if not line.strip():
             # docs/api.md: one result a line, same order; skipping a blank line shifted every
             # later answer against its hand. A blank line is no JSON value (JSON Lines).
             message = f"line {n} is empty: JSON Lines has one hand JSON on every line"
-            _emit({"error": {"code": "bad_json", "message": message}}, out)
-            status = _worst(status, EXIT_BAD_INPUT)
-            continue
-        result, line_status = _answer(fn, line, f"line {n}")
-        _emit(result, out)
-        status = _worst(status, line_status)
-    progress.finish()
-    return status
+            return {"error": {"code": "bad_json", "message": message}}
+        _parse_json(line, f"line {n}")
+    except InputError as exc:
+        return exc.to_json()
+    message = f"line {n} is not valid JSON"  # orjson refused the bytes, and then the text
+    return {"error": {"code": "bad_json", "message": message}}
 
 
 def _line_text(raw: bytes, n: int) -> str:
@@ -270,7 +299,7 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     }
     for key in ("dora", "ura"):
         if getattr(args, key):
-            sit[key] = [t for word in getattr(args, key) for t in _mpsz_tiles(word)]
+            sit[key] = list(getattr(args, key))  # each word MPSZ ("3p", or "3p4s"), as in JSON
     for key in SITUATION_FLAGS:
         if getattr(args, key):
             sit[key] = True
@@ -279,21 +308,6 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     if args.aka_5man:
         sit["rules"] = {"preset": "sanma-1.3", "aka_5man": True}
     return sit
-
-
-def _mpsz_tiles(word: str) -> list[str]:
-    """``"3p4s"`` → ``["3p", "4s"]``; what is not MPSZ is passed on for the engine to refuse."""
-    out: list[str] = []
-    digits = ""
-    for ch in word:
-        if ch.isdigit():
-            digits += ch
-        elif ch in "mpsz" and digits:
-            out += [d + ch for d in digits]
-            digits = ""
-        else:
-            return [word]
-    return out if not digits else [word]
 
 
 def _score_photo(args: argparse.Namespace) -> int:
@@ -384,19 +398,23 @@ def _left_edge(tile: dict[str, Any]) -> float:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from sanma_lens.api.server import serve
     from sanma_lens.api.settings import Settings
+    from sanma_lens.vision.limits import Limits
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
         Settings.from_env()
+        Limits.from_env()
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.workers < 1:
+        print("sanma serve: --workers must be 1 or more", file=sys.stderr)
         return EXIT_BAD_INPUT
     from sanma_lens.api.lan import print_banner
 
     print_banner(args.host, args.port, sys.stdout)
-    uvicorn.run("sanma_lens.api.app:create_app", factory=True, host=args.host, port=args.port)
+    serve(args.host, args.port, args.workers)
     return 0
 
 
@@ -454,6 +472,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the local network")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on the port (more than 1 wants PostgreSQL: docs/deploy.md)",
+    )
     p.set_defaults(func=_cmd_serve)
     return parser
 

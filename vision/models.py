@@ -5,7 +5,7 @@ checkout, package data in a wheel), found with :mod:`importlib.resources`; the e
 variable ``SANMA_MODELS`` names another folder instead. A model that is missing or that
 onnxruntime cannot read is a :class:`ModelError`: the CLI answers it with exit 2 and the HTTP
 API with a 503, both with the code ``model_unavailable`` and a message naming the model, never
-the path it was looked for at.
+the file or the path it was looked for at.
 """
 
 from __future__ import annotations
@@ -43,9 +43,10 @@ def session(folder: Path, name: str, threads: int) -> object:
     """The model ``folder/name`` in a CPU onnxruntime session; :class:`ModelError` when the
     file is missing or is not a model onnxruntime can load."""
     path = folder / name
+    model = name.removesuffix(".onnx")  # messages name the model, not a file or path
     if not path.is_file():
         raise ModelError(
-            f"the recognition model {name} is missing from {_where(folder)}; reinstall "
+            f"the recognition model {model} is missing from {_where(folder)}; reinstall "
             f"sanma-lens, or set {ENV} to a folder that holds it"
         )
     import onnxruntime as ort
@@ -62,6 +63,6 @@ def session(folder: Path, name: str, threads: int) -> object:
         return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # noqa: BLE001 - onnxruntime's errors share no base class
         raise ModelError(
-            f"the recognition model {name} in {_where(folder)} cannot be read (damaged or "
+            f"the recognition model {model} in {_where(folder)} cannot be read (damaged or "
             f"not an ONNX model); reinstall sanma-lens, or set {ENV} to a folder that holds it"
         ) from exc

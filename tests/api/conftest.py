@@ -17,7 +17,7 @@ from sanma_lens.api.settings import Settings
 def _missing_model() -> object:
     from sanma_lens.vision.models import ModelError
 
-    raise ModelError("the recognition model tile_detector.onnx is missing from the package")
+    raise ModelError("the recognition model tile_detector is missing from the package")
 
 
 @pytest.fixture()

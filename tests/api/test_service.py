@@ -65,7 +65,7 @@ def test_game_scoreboard_is_included_when_its_module_imports(client):
 def test_info_reports_model_and_limits(client_no_model):
     info = client_no_model.get("/v1/info").json()
     assert info["model_loaded"] is False
-    assert "tile_detector.onnx is missing" in info["model_error"]
+    assert "tile_detector is missing" in info["model_error"]
     assert info["max_upload_mb"] == 15
 
 

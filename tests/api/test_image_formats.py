@@ -1,4 +1,4 @@
-"""`sanma recognize` and the HTTP photo endpoints accept the same files (CONTRACT: JPEG/PNG
+"""`sanma recognize` and the HTTP photo endpoints accept the same files (docs/api.md: JPEG/PNG
 photos; WebP is our extension on both): one check, ``vision.decode.check``, decides for both.
 BMP was read by the CLI and refused over HTTP."""
 
@@ -27,8 +27,10 @@ class _DecodeOnly:
     """The real ``Recognizer.recognize_bytes`` (which decodes first), no model behind it."""
 
     recognize_bytes = pipeline.Recognizer.recognize_bytes
+    limits = pipeline.Recognizer.limits
 
-    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float) -> dict:
+    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float,
+                        deadline: object = None) -> dict:
         return {"tiles": [], "hand": dict(STUB_HAND), "warnings": [], "image_size": list(size)}
 
 

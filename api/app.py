@@ -10,10 +10,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -74,23 +74,23 @@ def _games_router(app: FastAPI) -> bool:
 
 
 def _offline_docs(app: FastAPI) -> None:
-    """``GET /docs`` with Swagger UI served from this server (the swagger-ui-bundle package),
-    not from FastAPI's default CDN: the table may have no internet."""
-    import swagger_ui_bundle
+    """``GET /docs`` (Swagger UI 5, which reads FastAPI's OpenAPI 3.1) and ``GET /redoc`` with
+    their scripts served from this server (the fastapi-offline package's copies), not from a
+    CDN: the table may have no internet. The pages start the viewers from a script file, not
+    an inline script."""
+    import fastapi_offline
 
-    app.mount(
-        "/docs-static", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-static"
-    )
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs-static", StaticFiles(directory=assets), name="docs-static")
+    for url, page in (("/docs", "swagger.html"), ("/redoc", "redoc.html")):
+        app.add_api_route(url, _docs_page(page), include_in_schema=False)
 
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title="sanma-lens API",
-            swagger_js_url="/docs-static/swagger-ui-bundle.js",
-            swagger_css_url="/docs-static/swagger-ui.css",
-            swagger_favicon_url="/docs-static/favicon-32x32.png",
-        )
+
+def _docs_page(name: str) -> Any:
+    async def serve() -> FileResponse:
+        return FileResponse(WEB_DIR / "docs" / name, media_type="text/html; charset=utf-8")
+
+    return serve
 
 
 def create_app(
@@ -113,6 +113,7 @@ def create_app(
         lifespan=lifespan,
         strict_content_type=False,
         docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.recognizer_factory = factory

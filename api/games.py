@@ -45,7 +45,6 @@ from engine.game import (
     GAME_OPTION_CHOICES,
     GAME_OPTION_TYPES,
     HAND_RULES_KEY,
-    PLAYERS,
     GameRules,
     GameState,
     HandRecord,
@@ -180,7 +179,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
     """What the scoreboard shows: the table now, the hand log, the settlement at the end."""
     events = effective_hands(stored.events)
     hands = []
-    before = (state.rules.start_points,) * PLAYERS
+    before = (state.rules.start_points,) * state.players
     for record, event in zip(state.log, events, strict=True):
         hands.append(_hand_json(record, before, event))
         before = record.scores_after
@@ -215,7 +214,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
                 "seat": state.seat_wind(p),
                 "dealer": p == state.dealer,
             }
-            for p in range(PLAYERS)
+            for p in range(state.players)
         ],
         "round": state.round_label,
         "round_wind": state.round_wind,
@@ -237,14 +236,16 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
 # ---------------------------------------------------------------- the work behind each endpoint
 
 
-def _checked_players(players: Any) -> list[str] | None:
+def _checked_players(players: Any, rules: GameRules) -> list[str] | None:
+    """The names of a new game: as many as its rules seat (3 for sanma), or none."""
     if players is not None and (
         not isinstance(players, list)
-        or len(players) != PLAYERS
+        or len(players) != rules.players
         or not all(isinstance(n, str) and len(n.strip()) <= MAX_NAME for n in players)
     ):
         raise InputError(
-            "bad_players", f"players must be {PLAYERS} names of at most {MAX_NAME} characters"
+            "bad_players",
+            f"players must be {rules.players} names of at most {MAX_NAME} characters",
         )
     return players
 
@@ -255,8 +256,8 @@ def _create(storage: Storage, body: Any) -> dict[str, Any]:
     unknown = set(body) - {"players", "rules"}
     if unknown:
         raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
-    players = _checked_players(body.get("players"))
     rules = game_rules_from_json(body.get("rules"))
+    players = _checked_players(body.get("players"), rules)
     state = new_game(players, rules)
     game_id = storage.create_game(list(state.names), game_rules_to_json(rules))
     return _get(storage, game_id)
@@ -335,7 +336,7 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
     if not isinstance(meta, dict) or not isinstance(events, list):
         raise InputError("bad_import", "an export has a game object and an events list")
     rules = game_rules_from_json(meta.get("rules"))
-    start = new_game(_checked_players(meta.get("players")), rules)
+    start = new_game(_checked_players(meta.get("players"), rules), rules)
     records: list[tuple[str, dict[str, Any]]] = []
     in_effect: list[tuple[int, GameState]] = []  # (event number, the game after that hand)
     for n, event in enumerate(events, start=1):

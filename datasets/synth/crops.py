@@ -10,6 +10,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from datasets.synth.extras import NONE, Extras
 from datasets.synth.faces import CLASSES, FOUR_PLAYER_ONLY, FaceBank
 from datasets.synth.hands import HandSpec
 from datasets.synth.scene import Scene, render_scene
@@ -26,13 +27,17 @@ def balanced_row(rng: np.random.Generator, n: int | None = None) -> list[str]:
 
 
 def crop_scene(rng: np.random.Generator, bank: FaceBank | None,
-               size: tuple[int, int] = (960, 720)) -> Scene:
-    """Half the time a real hand scene, half a row of balanced random classes."""
+               size: tuple[int, int] = (960, 720), extras: Extras = NONE) -> Scene:
+    """Half the time a real hand scene, half a row of balanced random classes (with
+    ``extras``: the hand scene's options; a loose scatter or a whole table in place of the
+    row when those are asked for)."""
     closeup = bool(rng.random() < 0.3)
     if rng.random() < 0.5:
-        return render_scene(rng, size=size, bank=bank, closeup=closeup)
+        return render_scene(rng, size=size, bank=bank, closeup=closeup, extras=extras)
+    if extras.scatter or extras.table:
+        return render_scene(rng, size=size, bank=bank, closeup=closeup, extras=extras)
     spec = HandSpec(tuple(balanced_row(rng)), plain=True)
-    return render_scene(rng, spec=spec, size=size, bank=bank, closeup=closeup)
+    return render_scene(rng, spec=spec, size=size, bank=bank, closeup=closeup, extras=extras)
 
 
 def rectify(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator | None = None,
@@ -69,4 +74,43 @@ def crops_from_scene(scene: Scene, rng: np.random.Generator) -> list[tuple[str, 
         margin = float(rng.uniform(0.0, 0.14))
         crop = rectify(scene.image, np.array(t.quad), rng, margin)
         out.append((t.tile, augment(crop, rng)))
+    return out
+
+
+def _inside(box: tuple[float, ...], other: tuple[float, ...]) -> float:
+    """Share of ``box``'s area that ``other`` covers."""
+    iw = max(0.0, min(box[2], other[2]) - max(box[0], other[0]))
+    ih = max(0.0, min(box[3], other[3]) - max(box[1], other[1]))
+    return iw * ih / max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
+
+
+def none_crops(scene: Scene, rng: np.random.Generator, per_thing: int = 2
+               ) -> list[tuple[str, np.ndarray]]:
+    """("none", crop) for tile-sized windows on the things in view that are not tiles (a
+    point display's digits, a key, a chip, a coin, a die): what a detector box on a
+    distractor hands the classifier. A window's size is a tile face's in this scene; a window
+    that a tile's box covers by more than a quarter is skipped."""
+    faces = [t for t in scene.tiles if not t.occluded and not t.truncated]
+    if not faces:
+        return []
+    side = float(np.median([np.linalg.norm(np.subtract(t.quad[0], t.quad[3])) for t in faces]))
+    h, w = scene.image.shape[:2]
+    out = []
+    for thing in scene.things:
+        q = np.array(thing.quad, np.float32)
+        for _ in range(per_thing):
+            u, v = rng.uniform(0.1, 0.9, 2)
+            c = (1 - v) * ((1 - u) * q[0] + u * q[1]) + v * ((1 - u) * q[3] + u * q[2])
+            bh = side * rng.uniform(0.8, 1.3)
+            bw = bh * rng.uniform(0.65, 0.85)
+            if rng.random() < 0.3:
+                bw, bh = bh, bw
+            box = (c[0] - bw / 2, c[1] - bh / 2, c[0] + bw / 2, c[1] + bh / 2)
+            if not (0 <= c[0] < w and 0 <= c[1] < h):
+                continue
+            if any(_inside(box, t.box) > 0.25 for t in scene.tiles):
+                continue
+            quad = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
+                             [box[0], box[3]]], np.float32)
+            out.append(("none", augment(rectify(scene.image, quad, rng), rng)))
     return out

@@ -35,8 +35,10 @@ def _rounded_mask() -> np.ndarray:
 
 
 def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float,
-               gloss: tuple[float, float, float, float] | None = None) -> None:
-    """Paste ``face`` onto the image quad; ``gloss`` = (amp, dir x, dir y, offset) streak."""
+               gloss: tuple[float, float, float, float] | None = None,
+               alpha: np.ndarray | None = None) -> None:
+    """Paste ``face`` onto the image quad; ``gloss`` = (amp, dir x, dir y, offset) streak;
+    ``alpha``: the face's own uint8 mask (default: a tile face's rounded corners)."""
     h, w = img.shape[:2]
     x0, y0 = np.floor(quad.min(axis=0)).astype(int)
     x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 1
@@ -55,7 +57,7 @@ def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float
     m = cv2.getPerspectiveTransform(src, dst)
     warped = cv2.warpPerspective(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    rounded = _rounded_mask()  # the face's rounded corners
+    rounded = _rounded_mask() if alpha is None else alpha  # the face's outline
     rh, rw = rounded.shape
     m_mask = cv2.getPerspectiveTransform(
         np.array([[0, 0], [rw, 0], [rw, rh], [0, rh]], np.float32), dst)
@@ -112,10 +114,15 @@ def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
                st: Style, lit: float) -> None:
     """Draw a box's visible faces: the face (or back) image and two-layer sides, shaded."""
     back_img, ivory, backc = st.back_img, st.ivory, st.back
+    alpha = None
     if b.prop is not None:
+        if b.prop.disc:
+            draw_disc(img, b, cam, st, lit)
+            return
         d = b.prop.dims
         face = back_img = b.prop.top
         ivory = backc = b.prop.side
+        alpha = b.prop.mask
     pts3 = corners(b, d)
     pts = cam.project(pts3)
     half = np.array([d.w / 2, d.h / 2, d.t / 2])
@@ -136,7 +143,7 @@ def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
                     off = c[0] * gx + c[1] * gy + float(np.sin(c[0] * 0.37 + c[1] * 0.11)) \
                         * np.linalg.norm(pts[idx[0]] - pts[idx[3]]) * 0.5
                     gl = (amp, gx, gy, off)
-                _warp_face(img, tex, pts[list(idx)], shade, gl)
+                _warp_face(img, tex, pts[list(idx)], shade, gl, alpha)
                 # bevel: a thin light rim on the top face edges
                 q = pts[list(idx)]
                 cv2.polylines(img, [np.round(q * 16).astype(np.int32)], True,
@@ -150,6 +157,11 @@ def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
             top = [i for i in sel if SIGNS[i, 2] > 0]
             bot = [i for i in sel if SIGNS[i, 2] < 0]
             top_pts, bot_pts = pts[top], pts[bot]
+            if b.prop is not None and b.prop.sides:  # a textured side (a die's pips)
+                tex = b.prop.sides[(2 * axis + (sign > 0)) % len(b.prop.sides)]
+                quad = np.array([top_pts[0], top_pts[1], bot_pts[1], bot_pts[0]])
+                _warp_face(img, tex, quad, shade, None, b.prop.mask)
+                continue
             # split between the face layer and the back layer
             s = 1.0 - 2.0 * d.split
             t = (1 - s) / 2  # fraction from top to the split line
@@ -158,6 +170,50 @@ def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
             back_layer = np.array([mid[0], mid[1], bot_pts[1], bot_pts[0]])
             _poly(img, front_layer, ivory * shade * 0.97)
             _poly(img, back_layer, backc * shade)
+
+
+def _circle(b: Body, r: float, z: float, n: int = 32) -> np.ndarray:
+    """World points of a circle of radius ``r`` at height ``z`` (along the body's normal)
+    about the body's centre."""
+    a = np.linspace(0, 2 * np.pi, n, endpoint=False)
+    local = np.stack([r * np.cos(a), r * np.sin(a), np.full(n, z)], axis=1)
+    return b.center + local @ b.axes.T
+
+
+def draw_disc(img: np.ndarray, b: Body, cam: Camera, st: Style, lit: float) -> None:
+    """A cylinder lying on its base (a chip, a coin): its rim as the hull of its two circles in
+    the side colour, then its top face warped into the top circle."""
+    prop = b.prop
+    assert prop is not None
+    r, t = prop.dims.w / 2, prop.dims.t
+    top3, bot3 = _circle(b, r, t / 2), _circle(b, r, -t / 2)
+    hull = cv2.convexHull(cam.project(np.concatenate([top3, bot3])).astype(np.float32))
+    n = b.axes[:, 2]
+    facing = n @ (cam.c - (b.center + n * t / 2)) > 0
+    th, tw = prop.top.shape[:2]
+    disc = _disc_mask(tw, th)
+    mask = disc if prop.mask is None else prop.mask
+    square = cam.project(b.center + (SIGNS[list(TOP)] * [r, r, t / 2]) @ b.axes.T)
+    holes = cv2.subtract(disc, mask) if facing and prop.mask is not None else None
+    before = img.copy() if holes is not None and holes.any() else None
+    side = st.ambient * lit * 0.95
+    _poly(img, hull.reshape(-1, 2), prop.side * side)
+    if not facing:
+        return
+    shade = lit * (st.ambient + (1 - st.ambient) * max(0.0, float(n @ st.light)) * 1.1)
+    _warp_face(img, prop.top, square, shade, None, mask)
+    if before is not None and holes is not None:  # the table seen through a hole
+        m = cv2.getPerspectiveTransform(
+            np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32), square.astype(np.float32))
+        seen = cv2.warpPerspective(holes, m, (img.shape[1], img.shape[0])) > 128
+        img[seen] = before[seen]
+
+
+@lru_cache(maxsize=8)
+def _disc_mask(w: int, h: int) -> np.ndarray:
+    m = np.zeros((h, w), np.uint8)
+    cv2.ellipse(m, (w // 2, h // 2), (w // 2 - 1, h // 2 - 1), 0, 0, 360, 255, -1, cv2.LINE_AA)
+    return m
 
 
 def shadows(size: tuple[int, int], bodies: list[Body], d: Dims, cam: Camera, st: Style,

@@ -3,11 +3,13 @@
 Scenes::
 
     python -m datasets.synth.generate --out DIR --n N --workers K --seed S \
-        [--size 1280x960] [--shared PATH] [--start I]
+        [--size 1280x960] [--shared PATH] [--start I] [--extras clutter,backs,...]
 
 writes ``DIR/images/NNNNNN.jpg`` and ``DIR/labels/NNNNNN.json`` (``Scene.to_json``: width,
-height, tiles, hand, meta) and ``DIR/classes.json``. Scene ``i`` is rendered from
+height, tiles, hand, meta, things) and ``DIR/classes.json``. Scene ``i`` is rendered from
 ``np.random.default_rng([S, i])``, so output depends only on the seed, not on ``K``.
+``--extras`` adds what real Japanese tables bring (datasets/synth/extras.py: ``clutter``,
+``backs``, ``scatter``, ``slant``, ``table``, comma-separated).
 
 Classifier crops::
 
@@ -15,7 +17,8 @@ Classifier crops::
 
 renders N crop scenes and writes ``DIR/crops_NNNNNN.npz`` shards (``images`` uint8
 (n, 64, 48, 3) BGR, ``labels`` int16 indices into ``classes.json``); ``--jpg`` also writes
-``DIR/jpg/<class>/NNNNNN_K.jpg``.
+``DIR/jpg/<class>/NNNNNN_K.jpg``. With ``--extras clutter`` (or ``table``) the shards also hold
+``none`` crops: tile-sized windows on the things that are not tiles.
 """
 
 from __future__ import annotations
@@ -31,10 +34,13 @@ import cv2
 import numpy as np
 
 from datasets.synth import faces
-from datasets.synth.crops import crop_scene, crops_from_scene
+from datasets.synth.crops import crop_scene, crops_from_scene, none_crops
+from datasets.synth.extras import parse_extras
 from datasets.synth.faces import CLASS_INDEX, CLASSES, FaceBank
 from datasets.synth.scene import render_scene
 
+# The crops' classes: the renderer's, and "none" (not a tile) last.
+CROP_CLASSES = (*CLASSES, "none")
 _BANK: FaceBank | None = None
 _ARGS: argparse.Namespace | None = None
 
@@ -47,7 +53,8 @@ def _scene_job(i: int) -> int:
     assert _BANK is not None and _ARGS is not None
     rng = np.random.default_rng([_ARGS.seed, i])
     closeup = bool(np.random.default_rng([_ARGS.seed, i, 1]).random() < _ARGS.closeups)
-    scene = render_scene(rng, size=_ARGS.size, bank=_BANK, closeup=closeup, hands=_ARGS.hands)
+    scene = render_scene(rng, size=_ARGS.size, bank=_BANK, closeup=closeup, hands=_ARGS.hands,
+                         extras=_ARGS.extras)
     out = Path(_ARGS.out)
     cv2.imwrite(str(out / "images" / f"{i:06d}.jpg"), scene.image,
                 [cv2.IMWRITE_JPEG_QUALITY, 95])
@@ -64,10 +71,13 @@ def _crop_job(chunk: tuple[int, int]) -> int:
     out = Path(_ARGS.out)
     for i in range(start, stop):
         rng = np.random.default_rng([_ARGS.seed, i])
-        scene = crop_scene(rng, _BANK, size=(960, 720))
-        for k, (cls, crop) in enumerate(crops_from_scene(scene, rng)):
+        scene = crop_scene(rng, _BANK, size=(960, 720), extras=_ARGS.extras)
+        crops = crops_from_scene(scene, rng)
+        if _ARGS.extras.any:
+            crops += none_crops(scene, rng)
+        for k, (cls, crop) in enumerate(crops):
             images.append(crop)
-            labels.append(CLASS_INDEX[cls])
+            labels.append(CLASS_INDEX[cls] if cls != "none" else len(CLASSES))
             if _ARGS.jpg:
                 d = out / "jpg" / cls
                 d.mkdir(parents=True, exist_ok=True)
@@ -96,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of close-up scenes (hand may be cut; meta.closeup true)")
     ap.add_argument("--hands", choices=("random", "winning"), default="random",
                     help="hands drawn: random (default) or winning/tenpai (what players shoot)")
+    ap.add_argument("--extras", type=parse_extras, default=parse_extras(""),
+                    help="what real tables add, comma-separated: clutter, backs, scatter, "
+                         "slant, table (default: none)")
     ap.add_argument("--crops", action="store_true", help="write classifier crops instead")
     ap.add_argument("--jpg", action="store_true", help="with --crops: also write JPEG files")
     ap.add_argument("--placeholder-faces", action="store_true",
@@ -109,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     _BANK = faces.placeholder_bank() if args.placeholder_faces else faces.load_bank(args.shared)
     print(f"face bank: {sum(_BANK.count().values())} faces in {time.time() - t0:.1f}s",
           flush=True)
-    (out / "classes.json").write_text(json.dumps({"classes": list(CLASSES)}, indent=1))
+    classes = CROP_CLASSES if args.crops else CLASSES
+    (out / "classes.json").write_text(json.dumps({"classes": list(classes)}, indent=1))
     if args.crops:
         step = 50
         jobs: list = [(s, min(s + step, args.start + args.n))

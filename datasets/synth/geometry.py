@@ -25,11 +25,21 @@ class Dims:
 
 @dataclass(frozen=True)
 class Prop:
-    """A non-tile object drawn as a box (never labelled)."""
+    """A non-tile object drawn as a box, or as a disc (never labelled as a tile).
+
+    ``kind`` names it (``stick``, ``led``, ``chip``, ...; :mod:`datasets.synth.clutter`).
+    A ``disc`` (a chip, a coin) is a cylinder of diameter ``dims.w`` and height ``dims.t`` whose
+    top shows ``top`` inside its circle (``mask`` cuts holes, e.g. a 5-yen coin's); a box may
+    carry ``sides``, textures of its four side faces (a die's pips).
+    """
 
     dims: Dims
     top: np.ndarray  # BGR texture of the top face
     side: np.ndarray  # BGR colour of the sides
+    kind: str = "box"
+    disc: bool = False
+    mask: np.ndarray | None = None  # uint8 0/255 alpha of ``top`` (None: the rounded tile mask)
+    sides: tuple[np.ndarray, ...] = ()
 
 
 @dataclass

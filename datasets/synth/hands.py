@@ -223,10 +223,11 @@ def _take_pair(rng: np.random.Generator, wall: Wall) -> list[str]:
     return [wall.take(rng, k), wall.take(rng, k)]
 
 
-def _meld(rng: np.random.Generator, wall: Wall, kind: str, stacked_p: float = 0.35
-          ) -> Meld | None:
+def _meld(rng: np.random.Generator, wall: Wall, kind: str, stacked_p: float = 0.35,
+          of: str | None = None) -> Meld | None:
+    """A meld of ``kind`` from the wall, of the tile kind ``of`` (default: any it can give)."""
     n = 3 if kind == "pon" else 4
-    kinds = [k for k in KINDS if wall.available(k) >= n]
+    kinds = [k for k in KINDS if wall.available(k) >= n and (of is None or k == of)]
     if not kinds:
         return None
     k = kinds[int(rng.integers(len(kinds)))]
@@ -376,3 +377,29 @@ def winning_hand_spec(rng: np.random.Generator, *, tenpai: bool | None = None,
     dora = _dora(rng, wall, plain)
     return HandSpec(tuple(concealed), None if tenpai else win, tuple(melds), tuple(kita),
                     tuple(dora), aka, plain)
+
+
+def backs_hand_spec(rng: np.random.Generator) -> HandSpec:
+    """A hand that lays backs and blank white dragons (haku, 5z) side by side (§1, §23): a
+    called set of haku (a pon, or a kan) with its sideways tile, most often an ankan whose
+    face-down ends lie beside its faces, and a complete rest; dora shown (the renderer lays
+    them with the wall's backs half the time), sometimes kita."""
+    aka = bool(rng.random() < 0.3)
+    while True:
+        wall = Wall(aka)
+        kind = str(rng.choice(["pon", "minkan", "kakan"], p=[0.7, 0.1, 0.2]))
+        haku = _meld(rng, wall, kind, of="5z")
+        melds = [haku] if haku is not None else []
+        if rng.random() < 0.7:
+            ankan = _meld(rng, wall, "ankan")
+            if ankan is not None:
+                melds.append(ankan)
+        kita = [wall.take(rng, "4z", red_bias=1.0)
+                for _ in range(min(int(rng.integers(0, 3)), wall.available("4z")))]
+        tiles = _complete_tiles(rng, wall, 4 - len(melds), False)
+        if tiles is not None:
+            break
+    win = tiles.pop(int(rng.integers(len(tiles))))
+    concealed = _laid_out(rng, tiles)
+    dora = [wall.take_random(rng) for _ in range(1 + int(rng.random() < 0.3))]
+    return HandSpec(tuple(concealed), win, tuple(melds), tuple(kita), tuple(dora), aka, False)

@@ -46,11 +46,13 @@ def _sin(ang_deg: float) -> float:
     return abs(float(np.sin(np.radians(ang_deg))))
 
 
-def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator) -> list[Body]:
-    """Bodies of the player's hand, melds, kita and dora (world mm, near edge at y=0)."""
+def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator,
+                askew: float = 1.0) -> list[Body]:
+    """Bodies of the player's hand, melds, kita and dora (world mm, near edge at y=0);
+    ``askew`` scales how far the row's tiles turn from straight (a hand laid carelessly)."""
     standing = bool(rng.random() < 0.12) and not spec.melds
     touch = (0.1, 0.9)
-    mess = float(rng.uniform(0.5, 2.5))
+    mess = float(rng.uniform(0.5, 2.5)) * askew
     bodies, x = _place_row(list(spec.concealed), 0.0, d, rng, "hand", touch, standing, mess)
     if spec.win:
         if not spec.plain:
@@ -244,7 +246,7 @@ def props(rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, 
 
     def add(kind: str, dims: Dims, centre: np.ndarray, ang: float, colour: np.ndarray,
             side: np.ndarray) -> None:
-        prop = Prop(dims, _prop_texture(rng, kind, colour), side)
+        prop = Prop(dims, _prop_texture(rng, kind, colour), side, kind=kind)
         out.append(Body("prop", "prop", centre, flat_axes(ang), 0, important=False,
                          prop=prop))
 

@@ -7,7 +7,9 @@ kept in the hand's :class:`HandRecord`, so the table's score can always be expla
 
 Players are numbered 0, 1, 2 in seat order from the first dealer (起家): player 0 deals E1 and S1,
 player 1 deals E2 and S2, player 2 deals E3 and S3. Turn order is 0 → 1 → 2 → 0, so a player's
-shimocha (the player to the right, §17) is ``(p + 1) % 3``.
+shimocha (the player to the right, §17) is ``(p + 1) % 3``. How many players sit at the table
+comes from the game's rules (``GameRules.players``: one per seat of its hand rules); everything
+here counts with ``state.players``, so a four-player table numbers its players 0 … 3 the same way.
 
 Hand values are not computed here: a :class:`Win` carries each payer's amount (hand value and
 honba, §11–§13), resolved once when the hand is recorded: :func:`resolve_hand` turns han/fu, a
@@ -17,7 +19,7 @@ needs ``engine.points`` for the nagashi yakuman and manemann amounts.
 
 Modules, one job each:
 
-- ``seats``: players, rounds, seat winds, turn and §17 settlement order, ranking;
+- ``seats``: rounds, seat winds, turn and §17 settlement order, ranking, for 3 or 4 players;
 - ``events``: the recorded event (:class:`HandResult`, :class:`Win`, :class:`Payment`, …);
 - ``state``: :class:`GameRules`, :class:`GameState`, :class:`HandRecord`, :class:`Transfer`,
   :class:`BustEvent`, :class:`YakumanPrize`, ``new_game``;
@@ -57,7 +59,7 @@ from engine.game.options import (
 )
 from engine.game.resolve import resolve_hand
 from engine.game.results import apply, manemann_limit_han, replay
-from engine.game.seats import PLAYERS, others_in_settlement_order, turn_order_from
+from engine.game.seats import PLAYERS, others_in_settlement_order, seat_winds, turn_order_from
 from engine.game.settlement import bust_levels, settle
 from engine.game.state import (
     BustEvent,
@@ -97,6 +99,7 @@ __all__ = [
     "resolve_hand",
     "result_from_json",
     "result_to_json",
+    "seat_winds",
     "settle",
     "turn_order_from",
 ]

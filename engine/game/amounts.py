@@ -20,5 +20,5 @@ def tsumo_payments(state: GameState, winner: int, base: int, honba: int) -> tupl
     shares = dict(points.tsumo_amounts(base, winner == state.dealer, honba, rules))
     return tuple(
         Payment(p, shares["dealer" if p == state.dealer else "child"])
-        for p in others_in_settlement_order(winner)
+        for p in others_in_settlement_order(winner, state.players)
     )

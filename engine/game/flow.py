@@ -5,9 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.game.events import HandResult, Outcome
-from engine.game.seats import LAST_ROUND, PLAYERS
 from engine.game.state import GameState, HandRecord, YakumanPrize
 from engine.game.transfers import Ledger
+
+#: the winds of the rounds of a hanchan (§6: East–South, no west round)
+HANCHAN_ROUNDS = ("E", "S")
 
 
 def next_hand(
@@ -18,7 +20,7 @@ def next_hand(
     ends when the S3 dealer gives up the deal (§6, §8: no agari-yame, no west round)."""
     dealer = state.dealer
     if result.outcome is Outcome.DRAW:
-        in_south = state.round_index >= PLAYERS
+        in_south = state.round_wind != "E"
         renchan = in_south or dealer in result.tenpai
         honba = state.honba + 1
     else:
@@ -26,9 +28,14 @@ def next_hand(
         honba = state.honba + 1 if renchan else 0
     if renchan:
         return state.round_index, honba, False
-    if state.round_index == LAST_ROUND:
+    if state.round_index == last_round(state.players):
         return state.round_index, honba, True
     return state.round_index + 1, honba, False
+
+
+def last_round(players: int) -> int:
+    """The index of the last hand of an East–South hanchan: S3, or S4 at four players (§6)."""
+    return len(HANCHAN_ROUNDS) * players - 1
 
 
 def finish_hand(

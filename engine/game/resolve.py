@@ -59,14 +59,14 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
         raise InputError("bad_hand_result", f"a {base.outcome.value} needs its wins")
     if base.outcome not in (Outcome.RON, Outcome.TSUMO) and wins_in:
         raise InputError("bad_hand_result", "only a ron or a tsumo has wins")
-    validate(state, base if not wins_in else _placeholder(base, wins_in))
+    validate(state, base if not wins_in else _placeholder(state, base, wins_in))
     riichi = list(base.riichi)
     aka5man = base.aka5man
     wins: list[Win] = []
-    order = turn_order_from(base.discarder if base.discarder is not None else 0)
-    first = min((_win_player(w) for w in wins_in), key=order.index, default=None)
+    order = turn_order_from(base.discarder if base.discarder is not None else 0, state.players)
+    first = min((_win_player(state, w) for w in wins_in), key=order.index, default=None)
     for spec in wins_in:
-        winner = _win_player(spec)
+        winner = _win_player(state, spec)
         honba = state.honba
         if state.rules.double_ron_honba == "first" and winner != first:
             honba = 0
@@ -96,27 +96,27 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
     return result
 
 
-def _placeholder(base: HandResult, wins_in: list[Any]) -> HandResult:
+def _placeholder(state: GameState, base: HandResult, wins_in: list[Any]) -> HandResult:
     """The result with dummy amounts, to validate players before anything is scored."""
     wins = []
     for spec in wins_in:
-        winner = _win_player(spec)
+        winner = _win_player(state, spec)
         payers = (
             (base.discarder,)
             if base.outcome is Outcome.RON and base.discarder is not None
-            else others_in_settlement_order(winner)
+            else others_in_settlement_order(winner, state.players)
         )
         wins.append(Win(winner, tuple(Payment(p, 1000) for p in payers)))
     return replace(base, wins=tuple(wins))
 
 
-def _win_player(spec: Any) -> int:
+def _win_player(state: GameState, spec: Any) -> int:
     if not isinstance(spec, dict):
         raise InputError("bad_win", "each win must be an object with a winner")
     unknown = set(spec) - _WIN_FIELDS
     if unknown:
         raise InputError("bad_win", f"unknown win field(s) {sorted(unknown)}")
-    return check_player(spec.get("winner"), "winner")
+    return check_player(spec.get("winner"), "winner", state.players)
 
 
 def _win_from_value(

@@ -11,7 +11,7 @@ from engine.errors import InputError
 from engine.game.amounts import tsumo_payments, yakuman_han
 from engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
 from engine.game.flow import finish_hand, next_hand
-from engine.game.seats import PLAYERS, others_in_settlement_order, turn_order_from
+from engine.game.seats import others_in_settlement_order, turn_order_from
 from engine.game.state import GameRules, GameState, YakumanPrize, new_game
 from engine.game.transfers import Ledger
 from engine.game.validate import validate
@@ -60,7 +60,7 @@ def replay(
 
 def _put_up_deposits(state: GameState, result: HandResult, ledger: Ledger) -> None:
     """Riichi deposits (1,000 each [interp]) and §R3 mis-call penalties go to the table."""
-    for p in turn_order_from(state.dealer):
+    for p in turn_order_from(state.dealer, state.players):
         if p in result.riichi:
             if ledger.scores[p] < state.rules.riichi_min_points:
                 raise InputError(
@@ -93,7 +93,7 @@ def _settle_ron(
     """§14: winners one by one in turn order from the discarder's shimocha; deposits to the
     first winner (§14.1); §32 ron prize 20 × multiple from the discarder."""
     assert result.discarder is not None
-    order = turn_order_from(result.discarder)
+    order = turn_order_from(result.discarder, state.players)
     wins = sorted(result.wins, key=lambda w: order.index(w.winner))
     for n, win in enumerate(wins):
         amount = _received(win, win.payments[0], result, state.rules.hand_rules)
@@ -116,7 +116,7 @@ def _settle_tsumo(
     """§13, §17: the winner collects from the shimocha first, then the next; then deposits."""
     win = result.wins[0]
     by_payer = {p.payer: p for p in win.payments}
-    for payer in others_in_settlement_order(win.winner):
+    for payer in others_in_settlement_order(win.winner, state.players):
         amount = _received(win, by_payer[payer], result, state.rules.hand_rules)
         ledger.move(payer, win.winner, amount, "tsumo")
     ledger.move(None, win.winner, ledger.deposits, "deposits")
@@ -126,7 +126,7 @@ def _settle_tsumo(
             * win.yakuman_multiple
             * _prize_factor(state, win, result)
         )
-        payers = others_in_settlement_order(win.winner)
+        payers = others_in_settlement_order(win.winner, state.players)
         prizes.append(YakumanPrize(win.winner, payers, prize, "yakuman_tsumo"))
     return (win.winner,)
 
@@ -137,34 +137,47 @@ def _settle_draw(
     """Exhaustive draw: no-ten payments (§17 order), then nagashi yakuman claims.
 
     No-ten: each no-ten player pays ``rules.noten_payment`` (1,000) to each tenpai player
-    [interp]. With one tenpai player they collect from their shimocha first; with two, the
-    no-ten player pays their shimocha first.
+    [interp] (:func:`_settle_noten`).
     Nagashi yakuman (§29–§31) is paid as a yakuman tsumo (double yakuman after double riichi)
     without honba — it is not a win, and the honba stays for the next hand **[interp]**;
     several claims are settled in turn order from the dealer **[interp]**; deposits stay.
     """
-    tenpai = set(result.tenpai)
-    noten_payment = state.rules.noten_payment
-    if len(tenpai) == 1:
-        (t,) = tenpai
-        for other in others_in_settlement_order(t):
-            ledger.move(other, t, noten_payment, "noten")
-    elif len(tenpai) == PLAYERS - 1:
-        (n,) = set(range(PLAYERS)) - tenpai
-        for other in others_in_settlement_order(n):
-            ledger.move(n, other, noten_payment, "noten")
-    order = turn_order_from(state.dealer)
+    _settle_noten(state, result, ledger)
+    order = turn_order_from(state.dealer, state.players)
     for claim in sorted(result.nagashi, key=lambda c: order.index(c.player)):
         multiple = 2 if claim.double_riichi else 1
         amounts = _yakuman_tsumo_amounts(state, claim.player, multiple)
-        for payer in others_in_settlement_order(claim.player):
+        payers = others_in_settlement_order(claim.player, state.players)
+        for payer in payers:
             ledger.move(payer, claim.player, amounts[payer], "nagashi")
-        payers = others_in_settlement_order(claim.player)
         prizes.append(
             YakumanPrize(
                 claim.player, payers, state.rules.yakuman_prize_tsumo * multiple, "nagashi"
             )
         )
+
+
+def _settle_noten(state: GameState, result: HandResult, ledger: Ledger) -> None:
+    """Each no-ten player pays ``rules.noten_payment`` to each tenpai player [interp], in §17
+    order seen from the side with fewer players: with one tenpai player at a sanma table they
+    collect from their shimocha first; with two, the no-ten player pays their shimocha first.
+    Nothing moves when everyone or no one is tenpai."""
+    tenpai = set(result.tenpai)
+    noten = set(range(state.players)) - tenpai
+    if not tenpai or not noten:
+        return
+    payment = state.rules.noten_payment
+    by_dealer = turn_order_from(state.dealer, state.players)
+    if len(tenpai) <= len(noten):
+        for t in (p for p in by_dealer if p in tenpai):
+            for other in others_in_settlement_order(t, state.players):
+                if other in noten:
+                    ledger.move(other, t, payment, "noten")
+    else:
+        for n in (p for p in by_dealer if p in noten):
+            for other in others_in_settlement_order(n, state.players):
+                if other in tenpai:
+                    ledger.move(n, other, payment, "noten")
 
 
 def _yakuman_tsumo_amounts(state: GameState, winner: int, multiple: int) -> dict[int, int]:
@@ -189,7 +202,7 @@ def _settle_manemann(state: GameState, result: HandResult, ledger: Ledger) -> No
     as a ron of that limit by the copier (dealer 6 × base) without honba **[interp]**; no §32
     prize **[interp]**. Settled in turn order of the copiers from the dealer."""
     rules = state.rules.hand_rules
-    order = turn_order_from(state.dealer)
+    order = turn_order_from(state.dealer, state.players)
     for m in sorted(result.manemann, key=lambda m: (order.index(m.copier), order.index(m.copied))):
         base, _, _ = points.hand_base(manemann_limit_han(m.turns, rules), 30, rules)
         amount = points.ron_amount(base, m.copier == state.dealer, 0, rules)
@@ -203,7 +216,7 @@ def _apply_chombo(state: GameState, result: HandResult) -> GameState:
     anyone the game ends and the deposits go to the top player. No §A8 payment (§A8.2)."""
     ledger = Ledger(state)
     offenders = result.offenders or result.noten_riichi
-    order = turn_order_from(state.dealer)
+    order = turn_order_from(state.dealer, state.players)
     for p in sorted(offenders, key=order.index):
         ledger.mangan_payment(p, state.dealer, state.rules.hand_rules, "chombo")
     finished = bool(ledger.busts)

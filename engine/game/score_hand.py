@@ -8,7 +8,7 @@ from typing import Any
 from engine.errors import InputError
 from engine.game.events import HandResult, Outcome, Payment, Win
 from engine.game.results import MIS_CALL_PENALTY
-from engine.game.seats import PLAYERS, SEAT_WINDS, others_in_settlement_order
+from engine.game.seats import others_in_settlement_order, seat_winds
 from engine.game.state import HAND_PRESET, GameState
 from engine.rules import rules_from_json
 
@@ -77,22 +77,22 @@ def win_from_hand(
     extracted_aka = bool(hand.get("kita_aka", 0))
     by_role = _payments_by_role(scored)
     seats = [e.get("seat") for e in scored.get("payments", ()) if isinstance(e, dict)]
-    if tsumo and seats and all(w in SEAT_WINDS for w in seats):
+    payers = others_in_settlement_order(winner, state.players)
+    if tsumo and seats and all(w in seat_winds(state.players) for w in seats):
         # the score result names each payer's seat: map it to the player sitting there
-        by_seat = {state.seat_wind(p): p for p in range(PLAYERS)}
+        by_seat = {state.seat_wind(p): p for p in range(state.players)}
         payments = tuple(
             sorted(
                 (
                     Payment(by_seat[str(w)], amount)
                     for w, (_, amount) in zip(seats, by_role, strict=True)
                 ),
-                key=lambda p: others_in_settlement_order(winner).index(p.payer),
+                key=lambda p: payers.index(p.payer),
             )
         )
-        if sorted(p.payer for p in payments) != sorted(others_in_settlement_order(winner)):
+        if sorted(p.payer for p in payments) != sorted(payers):
             raise InputError("engine_mismatch", f"unexpected tsumo payments {by_role}")
     elif tsumo:
-        payers = others_in_settlement_order(winner)
         roles = ["dealer" if p == state.dealer else "child" for p in payers]
         if sorted(roles) != sorted(r for r, _ in by_role):
             raise InputError("engine_mismatch", f"unexpected tsumo payments {by_role}")

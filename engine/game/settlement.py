@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from engine.errors import InputError
-from engine.game.seats import PLAYERS, ranking
+from engine.game.seats import ranking
 from engine.game.state import GameState
 
 BUST_LEVEL = 30_000  # §16.3: one more bust level for every started 30,000 below zero
@@ -47,34 +47,35 @@ def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
     if not state.finished:
         raise InputError("game_not_over", "the game is not over yet")
     rules = state.rules
+    players = state.players
     order = ranking(state.scores)
-    bust = [0] * PLAYERS
-    levels = [0] * PLAYERS
+    bust = [0] * players
+    levels = [0] * players
     for b in state.busts:
         levels[b.player] = bust_levels(state.scores[b.player])
         if b.by is not None:
             owed = rules.bust_prize * levels[b.player]
             bust[b.player] -= owed
             bust[b.by] += owed
-    for buster in range(PLAYERS):
+    for buster in range(players):
         # The game ends with the hand of the first bust, so all busts happened "at once".
         victims = [b for b in state.busts if b.by == buster]
-        if len(victims) == PLAYERS - 1:
+        if len(victims) == players - 1:
             for b in victims:
                 bust[b.player] -= rules.double_bust_bonus // 2
             bust[buster] += rules.double_bust_bonus // 2 * 2
-    yakuman = [0] * PLAYERS
+    yakuman = [0] * players
     for prize in state.prizes:
         for payer in prize.payers:
             yakuman[payer] -= prize.points
             yakuman[prize.winner] += prize.points
-    oka_by_place = [rules.oka] + [0] * (PLAYERS - 1)
-    uma_by_place = [rules.uma] + [0] * (PLAYERS - 2) + [-rules.uma]
+    oka_by_place = [rules.oka] + [0] * (players - 1)
+    uma_by_place = [rules.uma] + [0] * (players - 2) + [-rules.uma]
     out = []
-    for p in range(PLAYERS):
+    for p in range(players):
         places = [order.index(p)]
         if rules.rank_ties == "split":  # [interp] option: ties share their places equally
-            places = [order.index(q) for q in range(PLAYERS) if state.scores[q] == state.scores[p]]
+            places = [order.index(q) for q in range(players) if state.scores[q] == state.scores[p]]
         rank = min(places) + 1
         base = (state.scores[p] - rules.return_points) // 1000
         oka = sum(oka_by_place[i] for i in places) // len(places)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import InputError
 from engine.game.events import HandResult
-from engine.game.seats import PLAYERS, ROUND_LABELS, SEAT_WINDS
+from engine.game.seats import dealer_of, round_label, round_wind, seat_winds
 from engine.rules import Rules, rules_from_json
 
 #: engine amounts that must stay whole thousands at a table settled in points of 1,000 (§9)
@@ -23,6 +23,8 @@ THOUSANDS_OPTIONS = (
     "chombo_dealer_each",
 )
 HAND_PRESET = "sanma-1.3"
+#: names of the players when a new game is given none
+DEFAULT_NAMES = "ABCD"
 
 
 @dataclass(frozen=True)
@@ -136,14 +138,19 @@ class GameRules:
         return rules_from_json({**dict(self.hand_options), "aka_5man": self.aka_5man})
 
     @property
+    def players(self) -> int:
+        """How many sit at the table: one per seat of the hand rules (3 for sanma, §4)."""
+        return len(self.hand_rules.seats)
+
+    @property
     def total_points(self) -> int:
         """Points on the table (scores + deposits) at every moment: 90,000 by default."""
-        return PLAYERS * self.start_points
+        return self.players * self.start_points
 
     @property
     def oka(self) -> int:
-        """Oka in final points (§9): (return − start) × 3 / 1,000, all to first place."""
-        return PLAYERS * (self.return_points - self.start_points) // 1000
+        """Oka in final points (§9): (return − start) × players / 1,000, all to first place."""
+        return self.players * (self.return_points - self.start_points) // 1000
 
 
 @dataclass(frozen=True)
@@ -205,21 +212,26 @@ class GameState:
     log: tuple[HandRecord, ...] = field(default=())
 
     @property
+    def players(self) -> int:
+        """How many sit at the table (3 at sanma, 4 at a four-player game)."""
+        return len(self.scores)
+
+    @property
     def dealer(self) -> int:
-        """E1/S1 player 0, E2/S2 player 1, E3/S3 player 2 (§4, §6)."""
-        return self.round_index % PLAYERS
+        """E1/S1 player 0, E2/S2 player 1, E3/S3 player 2, … (§4, §6)."""
+        return dealer_of(self.round_index, self.players)
 
     @property
     def round_label(self) -> str:
-        return ROUND_LABELS[self.round_index]
+        return round_label(self.round_index, self.players)
 
     @property
     def round_wind(self) -> str:
-        return "E" if self.round_index < PLAYERS else "S"
+        return round_wind(self.round_index, self.players)
 
     def seat_wind(self, player: int) -> str:
-        """Seat wind this hand: the dealer is East, then South, then West (§4)."""
-        return SEAT_WINDS[(player - self.dealer) % PLAYERS]
+        """Seat wind this hand: the dealer is East, then South, then West (, North) (§4)."""
+        return seat_winds(self.players)[(player - self.dealer) % self.players]
 
     def is_dealer(self, player: int) -> bool:
         return player == self.dealer
@@ -228,10 +240,12 @@ class GameState:
 def new_game(names: Iterable[str] | None = None, rules: GameRules | None = None) -> GameState:
     """A fresh hanchan: E1, no honba, no deposits, everyone at the start points (§9)."""
     rules = rules or GameRules()
+    players = rules.players
+    defaults = DEFAULT_NAMES[:players]
     name_list = list(names) if names is not None else []
-    if len(name_list) not in (0, PLAYERS):
-        raise InputError("bad_players", f"give {PLAYERS} player names or none")
+    if len(name_list) not in (0, players):
+        raise InputError("bad_players", f"give {players} player names or none")
     if not name_list:
-        name_list = ["A", "B", "C"]
-    name_list = [str(n).strip() or default for n, default in zip(name_list, "ABC", strict=True)]
-    return GameState(rules=rules, names=tuple(name_list), scores=(rules.start_points,) * PLAYERS)
+        name_list = list(defaults)
+    name_list = [str(n).strip() or default for n, default in zip(name_list, defaults, strict=True)]
+    return GameState(rules=rules, names=tuple(name_list), scores=(rules.start_points,) * players)

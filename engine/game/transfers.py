@@ -37,7 +37,7 @@ class Ledger:
     def mangan_payment(self, payer: int, dealer: int, rules: Rules, reason: str) -> None:
         """§R1.3 / §A8 満貫払い: child 4,000 to each other, dealer 6,000 to each, §17 order."""
         amounts = dict(points.chombo_amounts(payer == dealer, rules))
-        for other in others_in_settlement_order(payer):
+        for other in others_in_settlement_order(payer, len(self.scores)):
             self.move(payer, other, amounts["dealer" if other == dealer else "child"], reason)
 
     def top_player(self) -> int:

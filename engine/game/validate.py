@@ -6,18 +6,20 @@ from collections.abc import Iterable
 
 from engine.errors import InputError
 from engine.game.events import MANEMANN_MIN_TURNS, MAX_TURNS, HandResult, Manemann, Outcome, Win
-from engine.game.seats import PLAYERS, others_in_settlement_order, turn_order_from
+from engine.game.seats import others_in_settlement_order, turn_order_from
 from engine.game.state import GameState
 
 
-def check_player(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < PLAYERS:
-        raise InputError("bad_player", f"{what} must be a player number 0, 1 or 2, got {value!r}")
+def check_player(value: object, what: str, players: int) -> int:
+    """A player number at a table of ``players`` (0 … players − 1)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < players:
+        numbers = ", ".join(str(p) for p in range(players - 1)) + f" or {players - 1}"
+        raise InputError("bad_player", f"{what} must be a player number {numbers}, got {value!r}")
     return value
 
 
-def check_distinct(players: Iterable[int], what: str) -> tuple[int, ...]:
-    out = tuple(check_player(p, what) for p in players)
+def check_distinct(players: Iterable[int], what: str, count: int) -> tuple[int, ...]:
+    out = tuple(check_player(p, what, count) for p in players)
     if len(set(out)) != len(out):
         raise InputError("bad_player", f"{what} lists a player twice")
     return out
@@ -36,27 +38,28 @@ def validate(state: GameState, result: HandResult) -> None:
     """Refuse a hand result that cannot have happened at this table (InputError)."""
     if state.finished:
         raise InputError("game_over", "the game is over; no more hands can be recorded")
-    check_distinct(result.riichi, "riichi")
+    n = state.players
+    check_distinct(result.riichi, "riichi", n)
     for p in result.mis_calls:
-        check_player(p, "mis_calls")
+        check_player(p, "mis_calls", n)
     if result.aka5man is not None:
         if not state.rules.aka_5man:
             raise InputError("aka5man_off", "this game is played without the aka-5-man option")
-        check_player(result.aka5man, "aka5man")
+        check_player(result.aka5man, "aka5man", n)
     for m in result.manemann:
         _check_manemann(state, m)
     kind = result.outcome
     if kind is Outcome.RON:
         _validate_ron(state, result)
     elif kind is Outcome.TSUMO:
-        _validate_tsumo(result)
+        _validate_tsumo(state, result)
     elif kind is Outcome.DRAW:
-        check_distinct(result.tenpai, "tenpai")
-        check_distinct([n.player for n in result.nagashi], "nagashi")
-        check_distinct(result.noten_riichi, "noten_riichi")
+        check_distinct(result.tenpai, "tenpai", n)
+        check_distinct([c.player for c in result.nagashi], "nagashi", n)
+        check_distinct(result.noten_riichi, "noten_riichi", n)
         if set(result.noten_riichi) - set(result.riichi):
             raise InputError("bad_noten_riichi", "a no-ten riichi player must be in riichi")
-    elif kind is Outcome.CHOMBO and not check_distinct(result.offenders, "offenders"):
+    elif kind is Outcome.CHOMBO and not check_distinct(result.offenders, "offenders", n):
         raise InputError("bad_chombo", "a chombo needs the offending player")
     if kind is not Outcome.DRAW and (result.tenpai or result.nagashi or result.noten_riichi):
         raise InputError("bad_result", "tenpai, nagashi and noten_riichi belong to a draw")
@@ -69,10 +72,10 @@ def validate(state: GameState, result: HandResult) -> None:
 def _validate_ron(state: GameState, result: HandResult) -> None:
     if result.discarder is None:
         raise InputError("bad_ron", "a ron needs the discarder")
-    discarder = check_player(result.discarder, "discarder")
-    if not 1 <= len(result.wins) <= PLAYERS - 1:
+    discarder = check_player(result.discarder, "discarder", state.players)
+    if not 1 <= len(result.wins) <= state.players - 1:
         raise InputError("bad_ron", "a ron has one winner, or two on a double ron (§14)")
-    winners = check_distinct([w.winner for w in result.wins], "winner")
+    winners = check_distinct([w.winner for w in result.wins], "winner", state.players)
     if discarder in winners:
         raise InputError("bad_ron", "the discarder cannot ron their own discard")
     for win in result.wins:
@@ -82,17 +85,17 @@ def _validate_ron(state: GameState, result: HandResult) -> None:
         _check_amount(win.payments[0].amount)
 
 
-def _validate_tsumo(result: HandResult) -> None:
+def _validate_tsumo(state: GameState, result: HandResult) -> None:
     if len(result.wins) != 1:
         raise InputError("bad_tsumo", "a tsumo has exactly one winner")
     if result.discarder is not None:
         raise InputError("bad_tsumo", "a tsumo has no discarder")
     win = result.wins[0]
-    check_player(win.winner, "winner")
+    check_player(win.winner, "winner", state.players)
     _check_multiple(win)
     payers = sorted(p.payer for p in win.payments)
-    if payers != sorted(others_in_settlement_order(win.winner)):
-        raise InputError("bad_tsumo", "a tsumo is paid by each of the two other players")
+    if payers != sorted(others_in_settlement_order(win.winner, state.players)):
+        raise InputError("bad_tsumo", "a tsumo is paid by each of the other players")
     for p in win.payments:
         _check_amount(p.amount)
 
@@ -104,8 +107,8 @@ def _check_multiple(win: Win) -> None:
 
 
 def _check_manemann(state: GameState, m: Manemann) -> None:
-    check_player(m.copier, "manemann copier")
-    check_player(m.copied, "manemann copied")
+    check_player(m.copier, "manemann copier", state.players)
+    check_player(m.copied, "manemann copied", state.players)
     turns = m.turns
     if (
         isinstance(turns, bool)
@@ -115,7 +118,7 @@ def _check_manemann(state: GameState, m: Manemann) -> None:
         raise InputError(
             "bad_manemann", f"manemann turns must be from {MANEMANN_MIN_TURNS} to {MAX_TURNS}"
         )
-    order = turn_order_from(state.dealer)
+    order = turn_order_from(state.dealer, state.players)
     if order.index(m.copied) >= order.index(m.copier):
         raise InputError(
             "bad_manemann", "manemann copies an upstream player (one who discards earlier)"

@@ -47,7 +47,7 @@ def tsumo(
     """A tsumo where the dealer pays ``dealer_pays`` and a child ``child_pays``."""
     payments = tuple(
         Payment(p, dealer_pays if p == state.dealer else child_pays)
-        for p in others_in_settlement_order(winner)
+        for p in others_in_settlement_order(winner, state.players)
     )
     return HandResult(
         Outcome.TSUMO,

@@ -40,7 +40,7 @@ def hand_results(draw: st.DrawFn, state: GameState, mild: bool) -> HandResult:
     amounts = MILD_AMOUNTS if mild else AMOUNTS
     riichi = tuple(p for p in range(PLAYERS) if state.scores[p] >= 1000 and draw(st.booleans()))
     aka = draw(st.one_of(st.none(), players)) if state.rules.aka_5man and not mild else None
-    order = turn_order_from(state.dealer)
+    order = turn_order_from(state.dealer, state.players)
     manemann: tuple[Manemann, ...] = ()
     if not mild and draw(st.integers(0, 9)) == 0:
         copier = draw(st.sampled_from(order[1:]))
@@ -50,13 +50,15 @@ def hand_results(draw: st.DrawFn, state: GameState, mild: bool) -> HandResult:
     common = {"riichi": riichi, "aka5man": aka, "manemann": manemann, "mis_calls": mis_calls}
     if outcome is Outcome.RON:
         discarder = draw(players)
-        others = list(others_in_settlement_order(discarder))
+        others = list(others_in_settlement_order(discarder, state.players))
         winners = draw(st.sampled_from([others[:1], others[1:], others]))
         wins = tuple(Win(w, (Payment(discarder, draw(amounts)),)) for w in winners)
         return HandResult(outcome, wins=wins, discarder=discarder, **common)
     if outcome is Outcome.TSUMO:
         winner = draw(players)
-        pays = tuple(Payment(p, draw(amounts)) for p in others_in_settlement_order(winner))
+        pays = tuple(
+            Payment(p, draw(amounts)) for p in others_in_settlement_order(winner, state.players)
+        )
         multiple = draw(st.integers(0, 2))
         return HandResult(outcome, wins=(Win(winner, pays, yakuman_multiple=multiple),), **common)
     if outcome is Outcome.DRAW:

@@ -19,8 +19,8 @@ from engine.native import MANIFEST, compiled_modules, fresh
 ROOT = Path(__file__).resolve().parents[2]
 
 # Scores and tenpai answers of generated hands (benchmarks/engine.py's generator, with
-# riichi, tsumo, dora and melds; scored again with a role of ability mahjong), one JSON line; run in a child so that the environment
-# decides which engine it imports.
+# riichi, tsumo, dora and melds; scored again with a role of ability mahjong), one JSON
+# line; run in a child so that the environment decides which engine it imports.
 _ANSWERS = """
 import json, random, sys
 sys.path.insert(0, sys.argv[1])

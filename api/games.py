@@ -57,6 +57,8 @@ from engine.game import (
     result_to_json,
     settle,
 )
+from engine.game.ability import table_json as ability_table_json
+from engine.roles import ROLE_NAMES
 
 router = APIRouter()
 
@@ -179,7 +181,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
     """What the scoreboard shows: the table now, the hand log, the settlement at the end."""
     events = effective_hands(stored.events)
     hands = []
-    before = (state.rules.start_points,) * state.players
+    before = state.rules.starting_scores
     for record, event in zip(state.log, events, strict=True):
         hands.append(_hand_json(record, before, event))
         before = record.scores_after
@@ -213,6 +215,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
                 "score": state.scores[p],
                 "seat": state.seat_wind(p),
                 "dealer": p == state.dealer,
+                **({"role": state.rules.role_of(p)} if state.rules.ability else {}),
             }
             for p in range(state.players)
         ],
@@ -230,6 +233,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         ],
         "hands": hands,
         "settlement": settlement,
+        **({"ability": ability_table_json(state)} if state.rules.ability else {}),
     }
 
 
@@ -253,14 +257,27 @@ def _checked_players(players: Any, rules: GameRules) -> list[str] | None:
 def _create(storage: Storage, body: Any) -> dict[str, Any]:
     if not isinstance(body, dict):
         raise InputError("bad_request", "the body must be a JSON object")
-    unknown = set(body) - {"players", "rules"}
+    unknown = set(body) - {"players", "rules", "roles"}
     if unknown:
         raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
-    rules = game_rules_from_json(body.get("rules"))
+    rules = game_rules_from_json(_with_roles(body.get("rules"), body.get("roles")))
     players = _checked_players(body.get("players"), rules)
     state = new_game(players, rules)
     game_id = storage.create_game(list(state.names), game_rules_to_json(rules))
     return _get(storage, game_id)
+
+
+def _with_roles(rules: Any, roles: Any) -> Any:
+    """A new game's rules with ability mahjong's ``roles`` (given beside ``rules``) in them."""
+    if roles is None:
+        return rules
+    if rules is not None and not isinstance(rules, dict):
+        return rules  # refused by game_rules_from_json
+    rules = dict(rules or {})
+    if "roles" in rules and rules["roles"] != roles:
+        raise InputError("bad_roles", "give the roles once, beside the rules")
+    rules["roles"] = roles
+    return rules
 
 
 def _get(storage: Storage, game_id: str) -> dict[str, Any]:
@@ -381,10 +398,16 @@ NEW_GAME_SCHEMA = {
             "minItems": 3,
             "maxItems": 3,
         },
+        "roles": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(ROLE_NAMES)},
+            "description": "ability mahjong (rules.ability): each player's role, in player order",
+        },
         "rules": {
             "type": "object",
             "additionalProperties": False,
             "properties": {
+                "roles": {"type": "array", "items": {"type": "string", "enum": list(ROLE_NAMES)}},
                 **{
                     key: (
                         {"type": "string", "enum": list(GAME_OPTION_CHOICES[key])}
@@ -423,6 +446,12 @@ HAND_SCHEMA = {
                     },
                     "yakuman_multiple": {"type": "integer", "minimum": 1},
                     "hand": {"type": "object", "description": "hand JSON (CONTRACT.md)"},
+                    "seiryuu_han": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "ability mahjong, a seiryuu's win as han/fu or a "
+                        "limit: the han its role-only indicators added",
+                    },
                 },
             },
         },
@@ -450,6 +479,25 @@ HAND_SCHEMA = {
             },
         },
         "aka5man": {"anyOf": [_PLAYER, {"type": "null"}]},
+        "byakko_declared": {
+            **_PLAYERS,
+            "description": "ability mahjong: the byakko players who declared before the deal",
+        },
+        "kanpa": {
+            "type": "array",
+            "description": "ability mahjong: the genbu's kanpa declarations, in order",
+            "items": {
+                "type": "object",
+                "required": ["by", "target", "tile"],
+                "properties": {
+                    "by": _PLAYER,
+                    "target": _PLAYER,
+                    "tile": {"type": "string"},
+                    "discarder": _PLAYER,
+                    "at_once": {"type": "boolean"},
+                },
+            },
+        },
     },
 }
 UNDO_SCHEMA = {"type": "object", "properties": {"seq": {"type": "integer", "minimum": 0}}}

@@ -30,6 +30,8 @@ Modules, one job each:
   manemann, aka-5-man;
 - ``flow``: dealer continuation, rounds, honba, end of game, closing a hand;
 - ``settlement``: final points (oka, uma, bust and yakuman prizes, ties);
+- ``ability``: ability mahjong's roles at the table (ABILITY.md): the seiryuu's deposits, the
+  byakko's declarations and payments, the genbu's kanpa, the kouryuu's collections;
 - ``options``: the game's rule options as JSON (what a new game sets, how it is stored);
 - ``codec``: the stored event as JSON; ``resolve`` and ``score_hand``: what the table says
   (han/fu, a limit or a hand JSON) → the event to store.
@@ -49,7 +51,7 @@ docstring of the function that applies them):
 """
 
 from engine.game.codec import result_from_json, result_to_json
-from engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
+from engine.game.events import HandResult, Kanpa, Manemann, Nagashi, Outcome, Payment, Win
 from engine.game.options import (
     GAME_OPTION_CHOICES,
     GAME_OPTION_TYPES,
@@ -81,6 +83,7 @@ __all__ = [
     "GameState",
     "HandRecord",
     "HandResult",
+    "Kanpa",
     "Manemann",
     "Nagashi",
     "Outcome",

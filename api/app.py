@@ -1,6 +1,6 @@
 """The HTTP service (shared/CONTRACT.md, HTTP API) and the phone page.
 
-``sanma serve`` runs ``uvicorn.run("api.app:create_app", factory=True)``; importing this
+``sanma serve`` runs ``uvicorn.run("sanma_lens.api.app:create_app", factory=True)``; importing this
 module builds nothing.
 """
 
@@ -17,11 +17,11 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import BodyLimitMiddleware, install_error_handlers
-from api.pages import PAGE_HEADERS
-from api.routes import router
-from api.services import RecognizerFactory, default_recognizer_factory, load_services
-from api.settings import Settings
+from sanma_lens.api.errors import BodyLimitMiddleware, install_error_handlers
+from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.routes import router
+from sanma_lens.api.services import RecognizerFactory, default_recognizer_factory, load_services
+from sanma_lens.api.settings import Settings
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 log = logging.getLogger("sanma.api")
@@ -65,7 +65,7 @@ class JsonBodyMiddleware:
 def _games_router(app: FastAPI) -> bool:
     """Include ``api.games.router`` (the game scoreboard) when that module imports."""
     try:
-        from api import games
+        from sanma_lens.api import games
     except ImportError as exc:
         log.info("game scoreboard not served: %s", exc)
         return False

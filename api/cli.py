@@ -13,8 +13,8 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from engine.errors import InputError
-from vision.types import GROUPS
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.types import GROUPS
 
 # hand JSON flags that ``sanma score --photo`` takes as options (CONTRACT.md)
 SITUATION_FLAGS = (
@@ -251,9 +251,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     if args.photo is not None:
         return _score_photo(args)
     if args.explain:
-        from engine.explain import explained_score as score_json
+        from sanma_lens.engine.explain import explained_score as score_json
     else:
-        from engine.service import score_json
+        from sanma_lens.engine.service import score_json
 
     return _json_command(score_json, args)
 
@@ -299,9 +299,9 @@ def _mpsz_tiles(word: str) -> list[str]:
 def _score_photo(args: argparse.Namespace) -> int:
     """``sanma score --photo hand.jpg [flags]``: recognize the photo and score it with the
     situation given as options; prints what ``POST /v1/photo/score`` answers."""
-    from api.routes import evaluate
-    from engine.parse import check_situation
-    from vision.pipeline import recognize_path
+    from sanma_lens.api.routes import evaluate
+    from sanma_lens.engine.parse import check_situation
+    from sanma_lens.vision.pipeline import recognize_path
 
     if args.file is not None or args.batch:
         return _usage_error("score --photo reads the photo: give no FILE and no --batch")
@@ -327,13 +327,13 @@ def _usage_error(message: str) -> int:
 
 
 def _cmd_tenpai(args: argparse.Namespace) -> int:
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return _json_command(tenpai_json, args)
 
 
 def _cmd_recognize(args: argparse.Namespace) -> int:
-    from vision.pipeline import recognize_path
+    from sanma_lens.vision.pipeline import recognize_path
 
     status = 0
     several = len(args.photos) > 1
@@ -386,17 +386,17 @@ def _left_edge(tile: dict[str, Any]) -> float:
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.settings import Settings
+    from sanma_lens.api.settings import Settings
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
         Settings.from_env()
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from api.lan import print_banner
+    from sanma_lens.api.lan import print_banner
 
     print_banner(args.host, args.port, sys.stdout)
-    uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port)
+    uvicorn.run("sanma_lens.api.app:create_app", factory=True, host=args.host, port=args.port)
     return 0
 
 

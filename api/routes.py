@@ -9,12 +9,12 @@ from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from api import schemas
-from api.errors import ServiceError
-from api.services import Services, services
-from api.uploads import check_image
-from engine.errors import InputError
-from engine.parse import check_situation, check_tiles
+from sanma_lens.api import schemas
+from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.services import Services, services
+from sanma_lens.api.uploads import check_image
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.parse import check_situation, check_tiles
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
@@ -101,7 +101,7 @@ async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JSONResp
 )
 async def tenpai(hand: schemas.HandIn) -> JSONResponse:
     """Waits of a 13-tile hand (hand JSON without `win`) → tenpai JSON."""
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return JSONResponse(tenpai_json(_plain(hand)))
 
@@ -164,17 +164,17 @@ async def photo_score(
 def _scorer(explain: bool) -> Any:
     """``engine.service.score_json``, or with ``explain`` its explained form."""
     if explain:
-        from engine.explain import explained_score
+        from sanma_lens.engine.explain import explained_score
 
         return explained_score
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     return score_json
 
 
 def evaluate(hand: dict[str, Any], explain: bool = False) -> dict[str, Any]:
     """Score a hand with a winning tile, or list the waits of one without; errors as data."""
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     kind = "result" if hand.get("win") else "tenpai"
     if kind == "tenpai":

@@ -30,14 +30,14 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from engine.decompose import CHIITOITSU, KOKUSHI, RUN_WAITS, STANDARD, Reading
-from engine.evaluate import dora_of
-from engine.parse import HandInput, Parsed, Tile, parse_hand
-from engine.points import round_up
-from engine.score import score
-from engine.tiles import DRAGONS, EAST, NAMES, NORTH
-from engine.waits import win_and_guarantee
-from engine.yaku import Context, yakuhai_sets
+from sanma_lens.engine.decompose import CHIITOITSU, KOKUSHI, RUN_WAITS, STANDARD, Reading
+from sanma_lens.engine.evaluate import dora_of
+from sanma_lens.engine.parse import HandInput, Parsed, Tile, parse_hand
+from sanma_lens.engine.points import round_up
+from sanma_lens.engine.score import score
+from sanma_lens.engine.tiles import DRAGONS, EAST, NAMES, NORTH
+from sanma_lens.engine.waits import win_and_guarantee
+from sanma_lens.engine.yaku import Context, yakuhai_sets
 
 
 def explained_score(obj: Any) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from engine.errors import InputError
-from engine.rules import Rules, rules_from_json
-from engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.rules import Rules, rules_from_json
+from sanma_lens.engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
 
 RIICHI_KINDS: Final = ("none", "riichi", "double", "open", "double_open")
 MELD_KINDS: Final = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
@@ -270,7 +270,7 @@ def _new_parsed(hand: HandInput, sit: Situation, rules: Rules, role: Any) -> Par
 def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
     """MPSZ string → tiles. ``0p``/``0s`` red fives, ``0m`` the aka-5-man (a north).
 
-    >>> from engine.rules import rules_from_json
+    >>> from sanma_lens.engine.rules import rules_from_json
     >>> [t.text() for t in parse_tiles("120p0m", rules_from_json({"aka_5man": True}), "hand")]
     ['1p', '2p', '0p', '0m']
     """
@@ -451,7 +451,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     rules, role_fields = _object_rules(obj, "the hand")
     role: Any = None
     if role_fields:  # ability mahjong (engine.roles): the winner's role and its facts
-        from engine.roles import read_role
+        from sanma_lens.engine.roles import read_role
 
         role, rules = read_role(obj, rules)
     if "hand" not in obj:
@@ -492,7 +492,7 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     _check_situation(sit, melds, win, ura, rules)
     discards = tuple([t.kind for t in discards_tiles]) if discards_tiles else ()
     if role is not None:
-        from engine.roles import check_role_situation
+        from sanma_lens.engine.roles import check_role_situation
 
         check_role_situation(role, sit, discards)
     hand = _new_hand(
@@ -562,7 +562,7 @@ def check_situation(obj: Any) -> None:
         _get_tile_list(obj, key, rules)
     sit = _parse_situation(obj, rules)
     if role_fields:
-        from engine.roles import read_role
+        from sanma_lens.engine.roles import read_role
 
         role, _ = read_role(obj, rules)
         if role is not None and role.discarder_genbu and sit.tsumo:

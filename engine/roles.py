@@ -18,12 +18,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any, Final
 
-from engine.errors import InputError
-from engine.evaluate import Dora, hand_counts, indicator_hits
-from engine.parse import ROLE_FIELDS, HandInput, Situation, Tile, tiles_of
-from engine.points import round_up
-from engine.rules import Rules
-from engine.tiles import NAMES
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.evaluate import Dora, hand_counts, indicator_hits
+from sanma_lens.engine.parse import ROLE_FIELDS, HandInput, Situation, Tile, tiles_of
+from sanma_lens.engine.points import round_up
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.tiles import NAMES
 
 #: the seiryuu's role-only kan indicators: the next kan-dora indicator and its ura
 MAX_EXTRA_DORA: Final = 2
@@ -242,7 +242,7 @@ def one_limit_higher(
     """¶2.7 (i): haneman as baiman, baiman as sanbaiman, sanbaiman as yakuman, yakuman as
     double yakuman, and so on: the next limit above ``base`` in the rules' table.
 
-    >>> from engine.rules import SANMA_13 as R
+    >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> one_limit_higher(3000, "haneman", 0, R), one_limit_higher(6000, "sanbaiman", 0, R)
     ((4000, 'baiman', 0), (8000, 'yakuman', 1))
     >>> one_limit_higher(16000, "yakuman", 2, R)
@@ -264,7 +264,7 @@ def suzaku_share(amount: int, honba_part: int, factor: int, rules: Rules) -> int
     doubling. The honba is halved with the rest unless ``suzaku_halves_honba`` is off; with
     ``suzaku_halves_after_aka5man`` off the undoubled amount is halved, then doubled.
 
-    >>> from engine.rules import SANMA_13 as R
+    >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> suzaku_share(3000, 0, 1, R), suzaku_share(8000, 0, 1, R), suzaku_share(6000, 0, 2, R)
     (2000, 4000, 3000)
     """

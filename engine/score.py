@@ -16,10 +16,10 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.evaluate import Dora, Evaluation, dora_of
-from engine.parse import Parsed, Situation
-from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
-from engine.roles import (
+from sanma_lens.engine.evaluate import Dora, Evaluation, dora_of
+from sanma_lens.engine.parse import Parsed, Situation
+from sanma_lens.engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
+from sanma_lens.engine.roles import (
     Role,
     RoleHand,
     byakko_pays,
@@ -32,10 +32,10 @@ from engine.roles import (
     suzaku_share,
     with_role_ura,
 )
-from engine.rules import Rules
-from engine.tiles import EAST, NAMES, WIND_LETTERS
-from engine.waits import Guarantee, is_furiten, win_and_guarantee
-from engine.yaku import Context
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.tiles import EAST, NAMES, WIND_LETTERS
+from sanma_lens.engine.waits import Guarantee, is_furiten, win_and_guarantee
+from sanma_lens.engine.yaku import Context
 
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
 

@@ -15,15 +15,15 @@ option of ABILITY.md's **[interp]** is a field of ``GameRules`` (see its docstri
 
 from __future__ import annotations
 
-from engine.errors import InputError
-from engine.game.events import HandResult, Kanpa, Outcome
-from engine.game.seats import others_in_settlement_order, turn_order_from
-from engine.game.state import GameState, HandRecord
-from engine.game.transfers import Ledger
-from engine.game.validate import check_distinct, check_player
-from engine.parse import tiles_of
-from engine.points import chombo_amounts
-from engine.roles import Role, suzaku_chombo
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.events import HandResult, Kanpa, Outcome
+from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
+from sanma_lens.engine.game.state import GameState, HandRecord
+from sanma_lens.engine.game.transfers import Ledger
+from sanma_lens.engine.game.validate import check_distinct, check_player
+from sanma_lens.engine.parse import tiles_of
+from sanma_lens.engine.points import chombo_amounts
+from sanma_lens.engine.roles import Role, suzaku_chombo
 
 
 def players_with(state: GameState, role: Role) -> tuple[int, ...]:

@@ -9,9 +9,9 @@ import sys
 
 import pytest
 
-from api.cli import main
-from api.schemas import ResultOut, TenpaiOut
-from engine.service import score_json, tenpai_json
+from sanma_lens.api.cli import main
+from sanma_lens.api.schemas import ResultOut, TenpaiOut
+from sanma_lens.engine.service import score_json, tenpai_json
 
 from .conftest import assert_error, require_engine
 

@@ -1,7 +1,7 @@
 """The phone page in a real browser (headless Debian Chromium driven by Playwright).
 
-Starts `uvicorn api.app:create_app --factory` on a free 127.0.0.1 port, then: types a hand
-with a misread tile, corrects it from the palette and sees the engine's points; uploads a
+Starts `uvicorn sanma_lens.api.app:create_app --factory` on a free 127.0.0.1 port, then: types a
+hand with a misread tile, corrects it from the palette and sees the engine's points; uploads a
 rendered photo and sees every tile outlined (or, without a model, the clear 503 message).
 Skips when /usr/bin/chromium or Playwright is missing.
 """
@@ -41,7 +41,7 @@ def server() -> Iterator[str]:
             sys.executable,
             "-m",
             "uvicorn",
-            "api.app:create_app",
+            "sanma_lens.api.app:create_app",
             "--factory",
             "--host",
             "127.0.0.1",
@@ -129,7 +129,7 @@ def _wait_result(pg, expected_total: int) -> None:
 
 def test_type_a_hand_correct_a_misread_tile_and_see_the_points(page, tmp_path):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     pg = page
     pg.click("#type-box summary")
@@ -167,7 +167,7 @@ def test_type_a_hand_correct_a_misread_tile_and_see_the_points(page, tmp_path):
 
 def test_move_a_tile_to_kita_and_add_a_missing_tile(page):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     pg = page
     pg.click("#type-box summary")
@@ -190,7 +190,7 @@ def test_move_a_tile_to_kita_and_add_a_missing_tile(page):
 
 def test_tenpai_hand_shows_the_waits(page):
     require_engine()
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     pg = page
     pg.click("#type-box summary")
@@ -202,7 +202,7 @@ def test_tenpai_hand_shows_the_waits(page):
     expected = tenpai_json(hand)
     assert pg.locator(".wait").count() == len(expected["waits"])
     # Each wait shows its value: the hand scored with that winning tile.
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     for w in expected["waits"]:
         total = score_json({**hand, "win": w["tile"]})["total"]
@@ -231,7 +231,7 @@ def test_photo_upload_outlines_every_tile_and_can_be_corrected(page, server, tmp
     require_engine()
     if not _get_json(server + "/v1/info")["model_loaded"]:
         pytest.skip("no recognition model on this machine")
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import score_json, tenpai_json
 
     pg = page
     photo, _truth = _rendered_photo(tmp_path)
@@ -340,7 +340,7 @@ def test_not_an_image_is_reported_on_the_page(page, tmp_path):
 
 def test_add_a_pon_and_a_red_five_from_the_palette(page):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     pg = page
     pg.click("#type-box summary")

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from api import cli, lan
-from api.cli import main
-from engine.service import score_json
+from sanma_lens.api import cli, lan
+from sanma_lens.api.cli import main
+from sanma_lens.engine.service import score_json
 
 from .conftest import drawn_photo
 
@@ -39,10 +39,11 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, Any]
 @pytest.fixture()
 def fake_photo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
     """A photo path whose recognition is RECOGNIZED (the recognizer itself is tested elsewhere)."""
-    import vision.pipeline
+    import sanma_lens.vision.pipeline
 
     monkeypatch.setattr(
-        vision.pipeline, "recognize_path", lambda path: json.loads(json.dumps(RECOGNIZED))
+        sanma_lens.vision.pipeline, "recognize_path",
+        lambda path: json.loads(json.dumps(RECOGNIZED)),
     )
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(drawn_photo())

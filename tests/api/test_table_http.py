@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.explain import explained_score
-from engine.service import score_json
+from sanma_lens.engine.explain import explained_score
+from sanma_lens.engine.service import score_json
 
 from .conftest import drawn_photo
 

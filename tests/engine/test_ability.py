@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.engine import random_winning_hand
-from engine.errors import InputError
-from engine.roles import one_limit_higher, suzaku_share
-from engine.rules import SANMA_13
-from engine.service import score_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.roles import one_limit_higher, suzaku_share
+from sanma_lens.engine.rules import SANMA_13
+from sanma_lens.engine.service import score_json
 from tests.engine.helpers import score, tenpai, yaku
 
 # 123p 456p 789p 11z 78s: closed ittsu (2 han), waits 6s and 9s; a ron on 9s is 40 fu

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.engine import random_winning_hand
-from engine.explain import explained_score
-from engine.service import score_json
+from sanma_lens.engine.explain import explained_score
+from sanma_lens.engine.service import score_json
 
 
 def _tiles(mpsz: str) -> list[str]:

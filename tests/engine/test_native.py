@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.native import MANIFEST, compiled_modules, fresh
+from sanma_lens import engine
+from sanma_lens.engine.native import MANIFEST, compiled_modules, fresh
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,10 +24,10 @@ ROOT = Path(__file__).resolve().parents[2]
 _ANSWERS = """
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
-import engine
+from sanma_lens import engine
 from benchmarks.engine import random_winning_hand
-from engine.errors import InputError
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.service import score_json, tenpai_json
 roles = [{"role": "seiryuu", "ura": ["1z"], "extra_dora": ["9p"]}, {"role": "suzaku"},
          {"role": "byakko", "byakko_declared": True}, {"role": "genbu", "kanpa": "1p"}]
 rng = random.Random(7)
@@ -73,7 +73,7 @@ def _built(folder: Path, source: str, listed: str) -> None:
     """A folder with one module's source and a manifest listing ``listed``'s hash."""
     (folder / "fu.py").write_text(source)
     digest = hashlib.sha256(listed.encode()).hexdigest()
-    (folder / MANIFEST.name).write_text(json.dumps({"modules": {"engine.fu": digest}}))
+    (folder / MANIFEST.name).write_text(json.dumps({"modules": {"sanma_lens.engine.fu": digest}}))
 
 
 def test_compiled_modules_used_only_while_their_sources_are_unchanged(tmp_path: Path) -> None:
@@ -96,4 +96,4 @@ def test_compiled_modules_found_beside_their_sources(tmp_path: Path) -> None:
     (tmp_path / f"fold{suffix}").write_bytes(b"")
     (tmp_path / "fold.py").write_text("")
     (tmp_path / f"orphan{suffix}").write_bytes(b"")  # no source: not an engine module
-    assert compiled_modules(tmp_path) == {"engine.fold"}
+    assert compiled_modules(tmp_path) == {"sanma_lens.engine.fold"}

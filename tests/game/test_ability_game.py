@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InputError
-from engine.game import (
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game import (
     GameState,
     HandResult,
     Kanpa,
@@ -22,7 +22,7 @@ from engine.game import (
     resolve_hand,
     settle,
 )
-from engine.game.ability import byakko_must_declare, kanpa_holding, seiryuu_deposits
+from sanma_lens.engine.game.ability import byakko_must_declare, kanpa_holding, seiryuu_deposits
 
 # 123p 456p 789p 11z 78s: closed ittsu, waits 6s and 9s (tests/engine/test_ability.py)
 ITTSU = "123p456p789p11z78s"

@@ -21,8 +21,8 @@ def server(tmp_path_factory) -> Iterator[str]:
     import uvicorn
     from fastapi import FastAPI
 
-    from api import games
-    from api.storage import Storage
+    from sanma_lens.api import games
+    from sanma_lens.api.storage import Storage
 
     app = FastAPI()
     app.include_router(games.router)

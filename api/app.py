@@ -74,23 +74,17 @@ def _games_router(app: FastAPI) -> bool:
 
 
 def _offline_docs(app: FastAPI) -> None:
-    """``GET /docs`` (Swagger UI 5, which reads FastAPI's OpenAPI 3.1) and ``GET /redoc`` with
-    their scripts served from this server (the fastapi-offline package's copies), not from a
-    CDN: the table may have no internet. The pages start the viewers from a script file, not
-    an inline script."""
+    """``GET /docs``: Swagger UI 5 (which reads FastAPI's OpenAPI 3.1) with its files served
+    from this server (the fastapi-offline package's copies), not from a CDN: the table may
+    have no internet. The page starts the viewer from a script file, not an inline script.
+    There is no /redoc: ReDoc always loads a logo from its CDN."""
     import fastapi_offline
 
     assets = Path(fastapi_offline.__file__).resolve().parent / "static"
     app.mount("/docs-static", StaticFiles(directory=assets), name="docs-static")
-    for url, page in (("/docs", "swagger.html"), ("/redoc", "redoc.html")):
-        app.add_api_route(url, _docs_page(page), include_in_schema=False)
-
-
-def _docs_page(name: str) -> Any:
-    async def serve() -> FileResponse:
-        return FileResponse(WEB_DIR / "docs" / name, media_type="text/html; charset=utf-8")
-
-    return serve
+    app.add_api_route(
+        "/docs", _web_file("docs/swagger.html", "text/html; charset=utf-8"), include_in_schema=False
+    )
 
 
 def create_app(
@@ -135,5 +129,24 @@ def create_app(
             WEB_DIR / "index.html", media_type="text/html; charset=utf-8", headers=PAGE_HEADERS
         )
 
+    # the installable app: its manifest, and the service worker at the root so that its scope
+    # covers every page (a worker under /static/ could only serve /static/)
+    app.add_api_route(
+        "/manifest.webmanifest",
+        _web_file("manifest.webmanifest", "application/manifest+json"),
+        include_in_schema=False,
+    )
+    app.add_api_route(
+        "/sw.js", _web_file("sw.js", "text/javascript; charset=utf-8"), include_in_schema=False
+    )
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+def _web_file(name: str, media_type: str) -> Any:
+    async def serve() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / name, media_type=media_type, headers={"Cache-Control": "no-cache"}
+        )
+
+    return serve

@@ -295,7 +295,7 @@ def test_correcting_a_tile_offers_the_cameras_next_best_readings_first(page, tmp
         "score": None,
         "score_kind": None,
     }
-    page.route("**/v1/photo/score", lambda route: route.fulfill(json=body))
+    page.route("**/v1/photo/score*", lambda route: route.fulfill(json=body))
     photo = tmp_path / "drawn.jpg"
     photo.write_bytes(drawn_photo())
     page.set_input_files("#picker", str(photo))
@@ -360,10 +360,14 @@ def test_add_a_pon_and_a_red_five_from_the_palette(page):
     expected = score_json(hand)
     assert expected["dora"]["aka"] == 1
     _wait_result(pg, expected["total"])
-    # The aka-5-man option offers the aka-5-man (0m) and how a discarded one is taken.
+    # The aka-5-man option offers the aka-5-man (0m), and how a discarded one is taken once the
+    # winning tile is one (the choice cannot apply to any other tile).
     pg.click("[data-toggle='aka_5man']")
-    assert pg.is_visible("[data-sit='aka5man_as=5p']")
     assert _page_hand(pg)["rules"]["aka_5man"] is True
+    assert not pg.is_visible("[data-sit='aka5man_as=5p']")
+    pg.click("#groups [data-group='win'] button[data-tile='1z']")
+    pg.click("#palette [data-pick='0m']")
+    assert pg.is_visible("[data-sit='aka5man_as=5p']")
 
 
 def test_big_photo_is_shrunk_before_upload(page, server, tmp_path):

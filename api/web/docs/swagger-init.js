@@ -7,4 +7,5 @@ window.ui = SwaggerUIBundle({
   deepLinking: true,
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIBundle.SwaggerUIStandalonePreset],
   layout: "BaseLayout",
+  validatorUrl: null, // no badge from an outside validator: the page stays on this server
 });

@@ -1,7 +1,7 @@
 """Every error the service answers has one shape: ``{"error": {"code", "message"}}``.
 
 Bad input is a 4xx, never a 500 and never FastAPI's default ``{"detail": ...}``
-(shared/CONTRACT.md, HTTP API). This module holds the exception handlers and the
+(docs/api.md, HTTP API). This module holds the exception handlers and the
 request-body limit that is enforced while the body streams in.
 """
 
@@ -16,7 +16,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sanma_lens.api.jsonio import JsonResponse, dumps
+from sanma_lens.api.jsonio import dumps
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")

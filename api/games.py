@@ -47,8 +47,8 @@ from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from sanma_lens.api import jsonio
-from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.api.settings import Settings
 from sanma_lens.api.storage import (
     Conflict,
@@ -579,7 +579,7 @@ HAND_SCHEMA = {
                         "enum": ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"],
                     },
                     "yakuman_multiple": {"type": "integer", "minimum": 1},
-                    "hand": {"type": "object", "description": "hand JSON (CONTRACT.md)"},
+                    "hand": {"type": "object", "description": "hand JSON (docs/api.md)"},
                 },
             },
         },

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from sanma_lens.api import jsonio, schemas
 from sanma_lens.api.errors import ServiceError
-from sanma_lens.api.jsonio import JsonResponse
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.api.services import Services, services
 from sanma_lens.api.uploads import check_image
 from sanma_lens.engine.errors import InputError
@@ -124,7 +124,7 @@ async def info(request: Request) -> dict[str, Any]:
     tags=["hands"],
 )
 async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JsonResponse:
-    """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
+    """Score a hand JSON (docs/api.md) → result JSON. A non-winning hand is still a 200
     result with `valid: false`; unreadable input is a 4xx error."""
     return JsonResponse(_scorer(explain)(_plain(hand)))
 

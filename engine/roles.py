@@ -1,4 +1,5 @@
-"""Ability mahjong (能力麻雀 ver 1.1, shared/ABILITY.md): what a winner's role changes in scoring.
+"""Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md): what a winner's role changes in
+scoring.
 
 A hand JSON may name the winner's role (``role``) and the role's facts: ``byakko_declared``,
 ``kanpa`` (the tile the winner is under kanpa for), ``discarder_genbu``, ``extra_dora`` (the
@@ -109,7 +110,7 @@ def read_role(obj: dict[str, Any], rules: Rules) -> tuple[RoleHand | None, Rules
             isinstance(m, str) and m.strip().lower().startswith("chi:") for m in melds
         ):
             raise InputError(
-                "chi_not_allowed", "only the suzaku may call chi (ABILITY.md ¶2.4; §19)"
+                "chi_not_allowed", "only the suzaku may call chi (ability mahjong ¶2.4; §19)"
             )
     else:
         rules = suzaku_rules(rules)

@@ -1,10 +1,10 @@
-"""Scoring a win (Result JSON of shared/CONTRACT.md): validity, han, fu, limit, payments.
+"""Scoring a win (Result JSON of docs/api.md): validity, han, fu, limit, payments.
 
 Order of checks: win shape (no_win_shape), a win on the kanpa tile that ability mahjong
-forbids (kanpa, ABILITY.md ¶10), furiten (extension ``discards``), ron on an extracted north or
-robbed ankan needs a yakuman (§23–§24, yakuman_only), the 2-han-from-yaku minimum guaranteed
-over every wait (§18, insufficient_yaku; §18.2 non-riichi tsumo exception). An invalid win is a
-false win paid as chombo (§R1): negative amounts.
+forbids (kanpa, docs/rules/ability.md ¶10), furiten (extension ``discards``), ron on an
+extracted north or robbed ankan needs a yakuman (§23–§24, yakuman_only), the 2-han-from-yaku
+minimum guaranteed over every wait (§18, insufficient_yaku; §18.2 non-riichi tsumo exception).
+An invalid win is a false win paid as chombo (§R1): negative amounts.
 
 With a winner's role (``engine.roles``) the result has an ``ability`` object saying what the
 role changed: the seiryuu's role-only indicators and their han, the suzaku's halved payments,
@@ -71,8 +71,8 @@ def _payments(
 
 
 class RoleEffects:
-    """What a winner's role changed in one score (ABILITY.md), filled while scoring and shown
-    as the result's ``ability`` object."""
+    """What a winner's role changed in one score (docs/rules/ability.md), filled while scoring
+    and shown as the result's ``ability`` object."""
 
     __slots__ = ("role", "ura", "extra", "upgrade", "halved", "byakko_payment", "refused")
 
@@ -256,7 +256,7 @@ def _result(
     payments: list[dict[str, Any]],
     total: int,
 ) -> dict[str, Any]:
-    """The Result JSON's fields up to ``wait`` (CONTRACT order): the chosen reading's yaku
+    """The Result JSON's fields up to ``wait`` (docs/api.md order): the chosen reading's yaku
     and fu breakdown, dora by source, the §18 guarantee, ``han`` the total with dora."""
     if ev is None:
         return {

@@ -1,4 +1,4 @@
-"""Waits, the guaranteed minimum (§18) and tenpai (§29, RULES.md Ryuukyoku).
+"""Waits, the guaranteed minimum (§18) and tenpai (§29, docs/rules.md Ryuukyoku).
 
 A wait is a tile kind that completes the concealed tiles, exists in the rule set, and is not
 used up by the player's own tiles (hand + melds + kita). For each wait the completed hand's
@@ -53,7 +53,7 @@ def wait_shapes(hand: HandInput, rules: Rules) -> list[Completion]:
 
 
 def waits(hand: HandInput, rules: Rules) -> list[int]:
-    """Winning kinds of the 13-tile hand that can still come (RULES.md §18, §29 [interp])."""
+    """Winning kinds of the 13-tile hand that can still come (docs/rules.md §18, §29 [interp])."""
     return [w for w, _ in wait_shapes(hand, rules)]
 
 
@@ -315,7 +315,7 @@ def guarantee(
 
 def is_furiten(hand: HandInput, wait_kinds: list[int], exempt: tuple[int, ...] = ()) -> bool:
     """Ron is furiten when any wait is among the player's own discards (extension field);
-    ``exempt``: discards that made no furiten because of a kanpa (ABILITY.md ¶10.3)."""
+    ``exempt``: discards that made no furiten because of a kanpa (docs/rules/ability.md ¶10.3)."""
     discards = hand.discards
     if exempt:
         discards = furiten_discards(discards, exempt)
@@ -323,7 +323,7 @@ def is_furiten(hand: HandInput, wait_kinds: list[int], exempt: tuple[int, ...] =
 
 
 def tenpai(parsed: Parsed) -> dict[str, object]:
-    """Tenpai JSON (CONTRACT): every wait with its yaku han by ron and by tsumo."""
+    """Tenpai JSON (docs/api.md): every wait with its yaku han by ron and by tsumo."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
     kinds, ron, tsumo = ron_and_tsumo_values(hand, sit, rules)
     required = rules.min_han(sit.honba)
@@ -382,8 +382,8 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
 def _kanpa_waits(
     role: Any, kinds: list[int], out_waits: list[dict[str, Any]], rules: Rules
 ) -> list[int]:
-    """ABILITY.md ¶10: a wait on the kanpa tile cannot be won by tsumo, nor by ron when a genbu
-    discards it (``discarder_genbu``); marked ``kanpa: true``. Returns the waits that count
+    """Ability mahjong ¶10: a wait on the kanpa tile cannot be won by tsumo, nor by ron when a
+    genbu discards it (``discarder_genbu``); marked ``kanpa: true``. Returns the waits that count
     for tenpai at an exhaustive draw: all of them [interp], or without the kanpa tile when
     ``rules.kanpa_wait_counts_for_tenpai`` is off."""
     for kind, row in zip(kinds, out_waits, strict=True):

@@ -1,4 +1,4 @@
-"""Keeping a whole hanchan as an event-sourced fold (RULES.md "Seats, rounds, flow", "Points",
+"""Keeping a whole hanchan as an event-sourced fold (docs/rules.md "Seats, rounds, flow", "Points",
 "Ryuukyoku and nagashi", "End of game", "Chombo", "Aka-5-man option, payments").
 
 A game is ``new_game(...)`` folded over recorded :class:`HandResult` events with :func:`apply`;
@@ -30,8 +30,9 @@ Modules, one job each:
   manemann, aka-5-man;
 - ``flow``: dealer continuation, rounds, honba, end of game, closing a hand;
 - ``settlement``: final points (oka, uma, bust and yakuman prizes, ties);
-- ``ability``: ability mahjong's roles at the table (ABILITY.md): the seiryuu's deposits, the
-  byakko's declarations and payments, the genbu's kanpa, the kouryuu's collections;
+- ``ability``: ability mahjong's roles at the table (docs/rules/ability.md): the seiryuu's
+  deposits, the byakko's declarations and payments, the genbu's kanpa, the kouryuu's
+  collections; ``blocks``: its blocks of four hanchan;
 - ``options``: the game's rule options as JSON (what a new game sets, how it is stored);
 - ``codec``: the stored event as JSON; ``resolve`` and ``score_hand``: what the table says
   (han/fu, a limit or a hand JSON) → the event to store.

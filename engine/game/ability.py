@@ -1,4 +1,4 @@
-"""Ability mahjong at the table (能力麻雀 ver 1.1, shared/ABILITY.md): what the game keeper does
+"""Ability mahjong at the table (能力麻雀 ver 1.1, docs/rules/ability.md): what the game keeper does
 with the players' roles (``GameRules.roles``).
 
 - the seiryuu's deposit at each hand's start: 2,000, or 4,000 after a seiryuu win whose
@@ -10,7 +10,7 @@ with the players' roles (``GameRules.roles``).
 - a suzaku receives half (``engine.roles.suzaku_share``, applied where wins are settled).
 
 Start points and the oka (¶8, ¶11, ruling 1) are ``GameRules``' (``start_of``, ``oka``). Every
-option of ABILITY.md's **[interp]** is a field of ``GameRules`` (see its docstring).
+option of docs/rules/ability.md's **[interp]** is a field of ``GameRules`` (see its docstring).
 """
 
 from __future__ import annotations

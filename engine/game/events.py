@@ -1,4 +1,4 @@
-"""What happened in one hand: the recorded event and its parts (RULES.md "Points",
+"""What happened in one hand: the recorded event and its parts (docs/rules.md "Points",
 "Ryuukyoku and nagashi", "Chombo", "Aka-5-man option, payments").
 
 A :class:`Win` carries each payer's amount (hand value and honba, §11–§13), resolved once when
@@ -39,10 +39,11 @@ class Win:
     ``yakuman_multiple`` ≥ 1 for any yakuman (counted ones included) earns the §32 prize.
     ``han``/``fu``/``limit``/``yaku`` are kept for the hand log only.
 
-    Ability mahjong (ABILITY.md): ``seiryuu_han``, for a seiryuu winner, the han its role-only
-    indicators added (0 makes the next hand's deposit 4,000, ¶2.3); ``upgraded_from``, for a
-    declared byakko's win of 6+ han, the limit before it was counted one higher (¶2.7 (i));
-    ``han`` then stays the hand's own, and ``payments`` and ``limit`` are the upgraded ones.
+    Ability mahjong (docs/rules/ability.md): ``seiryuu_han``, for a seiryuu winner, the han its
+    role-only indicators added (0 makes the next hand's deposit 4,000, ¶2.3); ``upgraded_from``,
+    for a declared byakko's win of 6+ han, the limit before it was counted one higher (¶2.7
+    (i)); ``han`` then stays the hand's own, and ``payments`` and ``limit`` are the upgraded
+    ones.
     """
 
     winner: int
@@ -75,7 +76,7 @@ class Manemann:
 
 @dataclass(frozen=True)
 class Kanpa:
-    """看破 (ABILITY.md ¶10, ver 1.1): genbu ``by`` named ``tile`` (MPSZ) against ``target``.
+    """看破 (docs/rules/ability.md ¶10): genbu ``by`` named ``tile`` (MPSZ) against ``target``.
 
     ``discarder``: whose discard it was declared on; ``at_once``: declared at the same discard
     as the entry before it (then only one of them holds, ¶10.2.1).
@@ -99,8 +100,9 @@ class HandResult:
     - any hand: ``riichi`` (players who put up a 1,000 deposit this hand), ``mis_calls`` (each
       puts 1,000 into the deposits, §R3), ``manemann``, ``aka5man`` (the player who extracted
       the aka-5-man, §A8; needs the aka_5man option).
-    - ability mahjong (ABILITY.md): ``byakko_declared`` (the byakko players who declared before
-      the deal, ¶2.7), ``kanpa`` (the genbu's declarations in the order they were made, ¶10).
+    - ability mahjong (docs/rules/ability.md): ``byakko_declared`` (the byakko players who
+      declared before the deal, ¶2.7), ``kanpa`` (the genbu's declarations in the order they
+      were made, ¶10).
     """
 
     outcome: Outcome

@@ -45,7 +45,7 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
     """Turn a hand result as entered at the table into the event to store (InputError if bad).
 
     Each win gives its value as ``han`` (+ ``fu`` below 5 han), a ``limit`` name (``yakuman``
-    with an optional ``yakuman_multiple``) or a ``hand`` JSON (CONTRACT.md) that
+    with an optional ``yakuman_multiple``) or a ``hand`` JSON (docs/api.md) that
     ``engine.service.score_json`` scores with this hand's seat, round and honba. Amounts come
     from ``engine.points`` / the score result; the returned event carries them, so replaying it
     never scores again. The result is validated against the table (:func:`validate`).
@@ -168,7 +168,7 @@ def _win_from_value(
         state.rules.role_of(winner) == Role.BYAKKO.value
         and winner in result.byakko_declared
         and han >= rules.byakko_upgrade_min_han
-    ):  # ABILITY.md ¶2.7 (i): a declared byakko's 6+ han count one limit higher
+    ):  # docs/rules/ability.md ¶2.7 (i): a declared byakko's 6+ han count one limit higher
         upgraded_from = limit
         base, limit, upgraded = one_limit_higher(base, limit, multiple, rules)
         if state.rules.byakko_upgrade_earns_prize:
@@ -194,8 +194,9 @@ def _win_from_value(
 
 
 def _seiryuu_han(state: GameState, spec: dict[str, Any], winner: int) -> int | None:
-    """ABILITY.md ¶2.3: a seiryuu's win given as han/fu or a limit says the han its role-only
-    indicators added (``seiryuu_han``, 0 if none): the next hand's deposit depends on it."""
+    """Ability mahjong ¶2.3: a seiryuu's win given as han/fu or a limit says the han its
+    role-only indicators added (``seiryuu_han``, 0 if none): the next hand's deposit depends on
+    it (docs/rules/ability.md)."""
     given: Any = spec.get("seiryuu_han")
     if state.rules.role_of(winner) != Role.SEIRYUU.value:
         if given is not None:

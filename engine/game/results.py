@@ -1,7 +1,7 @@
 """Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
-mis-calls, manemann and the aka-5-man payments (RULES.md "Points", "Ryuukyoku and nagashi",
+mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and nagashi",
 "Chombo", "Aka-5-man option, payments"), and with roles ability mahjong's deposits and payments
-(``engine.game.ability``, ABILITY.md)."""
+(``engine.game.ability``, docs/rules/ability.md)."""
 
 from __future__ import annotations
 

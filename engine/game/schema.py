@@ -117,7 +117,7 @@ HAND_RESULT = Obj(
                     "fu": Nullable(Int()),
                     "limit": Nullable(Text(16)),
                     "yaku": ListOf(Text(), 64),
-                    # ability mahjong (ABILITY.md): written only where set
+                    # ability mahjong (docs/rules/ability.md): written only where set
                     "seiryuu_han": Int(0, 1000),
                     "upgraded_from": Text(16),
                 }

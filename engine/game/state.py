@@ -1,5 +1,5 @@
 """The table between hands: the game's options, what moved in each hand, and the scores
-(RULES.md "Seats, rounds, flow", "Points", "End of game")."""
+(docs/rules.md "Seats, rounds, flow", "Points", "End of game")."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ THOUSANDS_OPTIONS = (
     "chombo_dealer_each",
 )
 HAND_PRESET = "sanma-1.3"
-#: GameRules' options of ability mahjong (ABILITY.md): shown and stored only for a game with
-#: roles, so that a game without them is stored as it always was
+#: GameRules' options of ability mahjong (docs/rules/ability.md): shown and stored only for a
+#: game with roles, so that a game without them is stored as it always was
 ABILITY_OPTIONS = (
     "ability",
     "genbu_start_offset",
@@ -51,7 +51,7 @@ DEFAULT_NAMES = "ABCD"
 
 @dataclass(frozen=True)
 class GameRules:
-    """Options of the game keeper (RULES.md; defaults are sanma-1.3).
+    """Options of the game keeper (docs/rules.md; defaults are sanma-1.3).
 
     - ``aka_5man``: the 赤五萬 option (§A); enables the aka-5-man payments of §A8.
     - ``double_ron_honba``: ``"each"`` — every ron of a double ron adds the honba (§12 reads
@@ -60,23 +60,23 @@ class GameRules:
     - ``riichi_min_points``: a player needs this many points to declare riichi **[interp]**
       (the common rule; the seed is silent).
     - ``noten_payment``: at an exhaustive draw each no-ten player pays this to each tenpai
-      player **[interp]** (RULES.md Ryuukyoku: 1,000; the seed is silent).
+      player **[interp]** (docs/rules.md Ryuukyoku: 1,000; the seed is silent).
     - ``aka5man_doubles_prizes``: whether the §A8 doubling for a winner who extracted the
-      aka-5-man also doubles their §32 yakuman prize (RULES.md: "deposits and prizes are not"
+      aka-5-man also doubles their §32 yakuman prize (docs/rules.md: "deposits and prizes are not"
       **[interp]**; default False).
-    - ``rank_ties``: players tied on points at the end **[interp]** (RULES.md End of game):
+    - ``rank_ties``: players tied on points at the end **[interp]** (docs/rules.md End of game):
       ``"seat"`` — the earlier seat from the first dealer ranks higher; ``"split"`` — the
       tied players share the rank and the oka and uma of the places they occupy equally (the
       leftover deposits still go to the earlier seat). ``"split"`` needs an even uma and oka,
       so that every share is a whole point.
     - ``hand_options``: options of the engine's rule value (``engine.rules``, every **[interp]**
-      of RULES.md, e.g. ``riichi_deposit``, ``kiriage_mangan``, ``aka5man_payment_multiplier``)
+      of docs/rules.md, e.g. ``riichi_deposit``, ``kiriage_mangan``, ``aka5man_payment_multiplier``)
       as ``(name, value)`` pairs sorted by name, read by ``rules_from_json`` as a hand JSON's
       ``rules`` is (preset sanma-1.3 only). ``aka_5man`` is set above, not here; amounts of the
       table (payments, honba, deposits, chombo) must stay whole thousands, and
       ``aka5man_doubles_deposits`` is refused: the game keeper does not double deposits.
 
-    Ability mahjong (能力麻雀 ver 1.1, ABILITY.md; applied by ``engine.game.ability``):
+    Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md; applied by ``engine.game.ability``):
 
     - ``ability``: the players have roles; ``roles``: each player's role, in player order
       (``engine.roles.Role`` names).
@@ -95,7 +95,7 @@ class GameRules:
       replayed after a chombo is the same hand **[interp]** (on: the chombo's deal counts
       too); ``byakko_pays_after_chombo``: a chombo triggers no byakko mangan payment
       **[interp]**; ``byakko_upgrade_earns_prize``: a sanbaiman counted as yakuman earns the
-      §32 prize of a yakuman (a choice where ABILITY.md is silent).
+      §32 prize of a yakuman (a choice where docs/rules/ability.md is silent).
     - ``kouryuu_collection``: 1,000 from each other player to each kouryuu at a hand's end
       (¶12); ``kouryuu_collects_after_chombo`` **[interp]** (off: the hand did not end);
       ``kouryuu_bust_prize``: a collection that busts a payer is a bust by the kouryuu, with

@@ -1,5 +1,5 @@
 """Ability mahjong over HTTP and the CLI: /v1/score and /v1/tenpai take the role fields
-(ABILITY.md "What the product does with it") and answer what the engine computes."""
+(docs/rules/ability.md "What the product does with it") and answer what the engine computes."""
 
 from __future__ import annotations
 

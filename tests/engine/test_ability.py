@@ -1,5 +1,5 @@
-"""Ability mahjong in scoring (shared/ABILITY.md, 能力麻雀 ver 1.1): one test or more per clause
-and [interp], named after it (¶N as ABILITY.md cites the original)."""
+"""Ability mahjong in scoring (docs/rules/ability.md, 能力麻雀 ver 1.1): one test or more per clause
+and [interp], named after it (¶N as docs/rules/ability.md cites the original)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ability mahjong at the table (shared/ABILITY.md, 能力麻雀 ver 1.1): the game keeper's part,
+"""Ability mahjong at the table (docs/rules/ability.md, 能力麻雀 ver 1.1): the game keeper's part,
 one test or more per clause and [interp], named after it. Players 0, 1, 2; player 0 deals E1.
 Amounts worked by hand in the comments (child = non-dealer)."""
 
@@ -54,7 +54,7 @@ def test_ability_8_11_genbu_starts_5000_lower_kouryuu_20000_lower() -> None:
 
 
 def test_ability_ruling_1_oka_changes_with_the_starts() -> None:
-    # (40 − 25) + (40 − 10) + (40 − 30) = 55 points of oka; all at 30,000: 30 as in RULES.md
+    # (40 − 25) + (40 − 10) + (40 − 30) = 55 points of oka; all at 30,000: 30 as in docs/rules.md
     assert game("genbu", "kouryuu", "tenshi").rules.oka == 55
     assert game("tenshi", "seiryuu", "suzaku").rules.oka == 30
 
@@ -588,7 +588,7 @@ def test_ability_10_a_hand_that_names_another_kanpa_tile_is_refused() -> None:
         play(state, {"outcome": "tsumo", "wins": [{"winner": 1, "hand": hand}]})
 
 
-# ---- chombo in an ability game (¶ rulings, RULES.md Chombo) -----------------------------
+# ---- chombo in an ability game (docs/rules.md Chombo) -----------------------------
 
 
 def test_ability_chombo_no_byakko_or_kouryuu_payment_the_hand_replayed() -> None:

@@ -579,7 +579,7 @@ HAND_SCHEMA = {
                         "enum": ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"],
                     },
                     "yakuman_multiple": {"type": "integer", "minimum": 1},
-                    "hand": {"type": "object", "description": "hand JSON (CONTRACT.md)"},
+                    "hand": {"type": "object", "description": "hand JSON (docs/api.md)"},
                 },
             },
         },

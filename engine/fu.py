@@ -1,4 +1,4 @@
-"""Fu of a reading with an explanation list (RULES.md Hand value, "Fu" [interp]: standard).
+"""Fu of a reading with an explanation list (docs/rules.md Hand value, "Fu" [interp]: standard).
 
 20 base; closed ron +10; tsumo +2 except pinfu tsumo (20 fu); open pinfu-shaped ron 30;
 kanchan/penchan/tanki +2; triplets 2/4 open (simple / terminal-honor), concealed ×2, kans ×4;

@@ -1,5 +1,5 @@
 """Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
-mis-calls, manemann and the aka-5-man payments (RULES.md "Points", "Ryuukyoku and nagashi",
+mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and nagashi",
 "Chombo", "Aka-5-man option, payments")."""
 
 from __future__ import annotations

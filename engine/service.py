@@ -26,6 +26,14 @@ Documented extensions of the hand JSON (beyond docs/api.md):
   ``kiriage_mangan``, ``kazoe_yakuman`` (false: kazoe stops at sanbaiman), ``kazoe_max_multiple``
   (0: unlimited), ``double_yakuman`` (false: those hands count single), ``yakuman_max_multiple``.
 
+- Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md; ``engine.roles``): ``role`` (the
+  winner's role: ``tenshi``, ``seiryuu``, ``suzaku``, ``byakko``, ``genbu``, ``kouryuu``),
+  ``byakko_declared``, ``kanpa`` (the tile the winner is under kanpa for), ``discarder_genbu``,
+  ``extra_dora`` (the seiryuu's next kan-dora indicator and its ura), ``kanpa_discards`` (own
+  discards exempt from furiten, ¶10.3); ``chi:XXX`` melds only with role ``suzaku``. The result
+  then has ``ability`` (what the role changed, ``net`` after a byakko's mangan payment) and
+  ``reason: "kanpa"`` for a forbidden win on the kanpa tile; tenpai marks a kanpa wait.
+
 Defaults follow docs/api.md: absent flags are false, so an open-riichi ron without
 ``discarder_riichi: true`` is the §21.1 15-han case. Under ``aka_5man`` every 5p/5s counts as a
 red five however it is written (§A2 "全赤"). Contradictory flags (ippatsu without riichi, haitei

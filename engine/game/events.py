@@ -38,6 +38,12 @@ class Win:
     ``payments``: ron — one entry, the discarder; tsumo — one entry per other player.
     ``yakuman_multiple`` ≥ 1 for any yakuman (counted ones included) earns the §32 prize.
     ``han``/``fu``/``limit``/``yaku`` are kept for the hand log only.
+
+    Ability mahjong (docs/rules/ability.md): ``seiryuu_han``, for a seiryuu winner, the han its
+    role-only indicators added (0 makes the next hand's deposit 4,000, ¶2.3); ``upgraded_from``,
+    for a declared byakko's win of 6+ han, the limit before it was counted one higher (¶2.7
+    (i)); ``han`` then stays the hand's own, and ``payments`` and ``limit`` are the upgraded
+    ones.
     """
 
     winner: int
@@ -47,6 +53,8 @@ class Win:
     fu: int | None = None
     limit: str | None = None
     yaku: tuple[str, ...] = ()
+    seiryuu_han: int | None = None
+    upgraded_from: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +75,21 @@ class Manemann:
 
 
 @dataclass(frozen=True)
+class Kanpa:
+    """看破 (docs/rules/ability.md ¶10): genbu ``by`` named ``tile`` (MPSZ) against ``target``.
+
+    ``discarder``: whose discard it was declared on; ``at_once``: declared at the same discard
+    as the entry before it (then only one of them holds, ¶10.2.1).
+    """
+
+    by: int
+    target: int
+    tile: str
+    discarder: int | None = None
+    at_once: bool = False
+
+
+@dataclass(frozen=True)
 class HandResult:
     """What happened in one hand (one recorded event).
 
@@ -77,6 +100,9 @@ class HandResult:
     - any hand: ``riichi`` (players who put up a 1,000 deposit this hand), ``mis_calls`` (each
       puts 1,000 into the deposits, §R3), ``manemann``, ``aka5man`` (the player who extracted
       the aka-5-man, §A8; needs the aka_5man option).
+    - ability mahjong (docs/rules/ability.md): ``byakko_declared`` (the byakko players who
+      declared before the deal, ¶2.7), ``kanpa`` (the genbu's declarations in the order they
+      were made, ¶10).
     """
 
     outcome: Outcome
@@ -90,3 +116,5 @@ class HandResult:
     mis_calls: tuple[int, ...] = ()
     manemann: tuple[Manemann, ...] = ()
     aka5man: int | None = None
+    byakko_declared: tuple[int, ...] = ()
+    kanpa: tuple[Kanpa, ...] = ()

@@ -1,6 +1,7 @@
 """Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
 mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and nagashi",
-"Chombo", "Aka-5-man option, payments")."""
+"Chombo", "Aka-5-man option, payments"), and with roles ability mahjong's deposits and payments
+(``engine.game.ability``, docs/rules/ability.md)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,12 @@ from collections.abc import Iterable
 
 from sanma_lens.engine import points
 from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.ability import (
+    check_ability,
+    chombo_payment,
+    end_of_hand,
+    put_up_seiryuu_deposits,
+)
 from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
 from sanma_lens.engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
 from sanma_lens.engine.game.flow import finish_hand, next_hand
@@ -15,6 +22,7 @@ from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_
 from sanma_lens.engine.game.state import GameRules, GameState, YakumanPrize, new_game
 from sanma_lens.engine.game.transfers import Ledger
 from sanma_lens.engine.game.validate import validate
+from sanma_lens.engine.roles import Role, suzaku_deposits, suzaku_share
 from sanma_lens.engine.rules import Rules
 
 MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
@@ -23,9 +31,11 @@ MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
 def apply(state: GameState, result: HandResult) -> GameState:
     """Fold one hand result into the table (the event-sourcing step; pure)."""
     validate(state, result)
+    check_ability(state, result)
     if result.outcome is Outcome.CHOMBO or result.noten_riichi:
         return _apply_chombo(state, result)
     ledger = Ledger(state)
+    put_up_seiryuu_deposits(state, ledger)  # ¶2.1: at the hand's start, before any riichi
     _put_up_deposits(state, result, ledger)
     prizes: list[YakumanPrize] = []
     winners: tuple[int, ...] = ()
@@ -41,6 +51,7 @@ def apply(state: GameState, result: HandResult) -> GameState:
         ledger.mangan_payment(
             result.aka5man, state.dealer, state.rules.hand_rules, "aka5man_mangan"
         )
+    end_of_hand(state, result, ledger)  # the byakko's and the kouryuu's payments
     round_index, honba, finished = next_hand(state, result, winners)
     finished = finished or bool(ledger.busts)
     return finish_hand(state, result, ledger, prizes, round_index, honba, finished)
@@ -73,11 +84,26 @@ def _put_up_deposits(state: GameState, result: HandResult, ledger: Ledger) -> No
         ledger.move(p, None, MIS_CALL_PENALTY, "mis_call")
 
 
-def _received(win: Win, payment: Payment, result: HandResult, rules: Rules) -> int:
-    """§A8: a winner who extracted the aka-5-man receives every amount doubled (honba too)."""
-    if result.aka5man != win.winner:
-        return payment.amount
-    return payment.amount * rules.aka5man_payment_multiplier
+def _received(
+    state: GameState, win: Win, payment: Payment, result: HandResult, honba_part: int
+) -> int:
+    """§A8: a winner who extracted the aka-5-man receives every amount doubled (honba too).
+    ABILITY.md ¶2.6: a suzaku receives half, rounded up to 1,000 (``honba_part``: the honba in
+    ``payment``, halved with it unless ``suzaku_halves_honba`` is off)."""
+    rules = state.rules.hand_rules
+    factor = rules.aka5man_payment_multiplier if result.aka5man == win.winner else 1
+    amount = payment.amount * factor
+    if state.rules.role_of(win.winner) == Role.SUZAKU.value:
+        amount = suzaku_share(amount, honba_part, factor, rules)
+    return amount
+
+
+def _deposits_to(state: GameState, winner: int, ledger: Ledger) -> None:
+    """The deposits go to the winner; a suzaku's in full unless ``suzaku_halves_deposits``."""
+    amount = ledger.deposits
+    if state.rules.role_of(winner) == Role.SUZAKU.value:
+        amount = suzaku_deposits(amount, state.rules.hand_rules)
+    ledger.move(None, winner, amount, "deposits")
 
 
 def _prize_factor(state: GameState, win: Win, result: HandResult) -> int:
@@ -95,11 +121,13 @@ def _settle_ron(
     assert result.discarder is not None
     order = turn_order_from(result.discarder, state.players)
     wins = sorted(result.wins, key=lambda w: order.index(w.winner))
+    honba = state.honba * state.rules.hand_rules.honba_ron
     for n, win in enumerate(wins):
-        amount = _received(win, win.payments[0], result, state.rules.hand_rules)
+        first_only = state.rules.double_ron_honba == "first" and n > 0
+        amount = _received(state, win, win.payments[0], result, 0 if first_only else honba)
         ledger.move(result.discarder, win.winner, amount, "ron")
         if n == 0:
-            ledger.move(None, win.winner, ledger.deposits, "deposits")
+            _deposits_to(state, win.winner, ledger)
         if win.yakuman_multiple > 0:
             prize = (
                 state.rules.yakuman_prize_ron
@@ -116,10 +144,11 @@ def _settle_tsumo(
     """§13, §17: the winner collects from the shimocha first, then the next; then deposits."""
     win = result.wins[0]
     by_payer = {p.payer: p for p in win.payments}
+    honba = state.honba * state.rules.hand_rules.honba_tsumo_each
     for payer in others_in_settlement_order(win.winner, state.players):
-        amount = _received(win, by_payer[payer], result, state.rules.hand_rules)
+        amount = _received(state, win, by_payer[payer], result, honba)
         ledger.move(payer, win.winner, amount, "tsumo")
-    ledger.move(None, win.winner, ledger.deposits, "deposits")
+    _deposits_to(state, win.winner, ledger)
     if win.yakuman_multiple > 0:
         prize = (
             state.rules.yakuman_prize_tsumo
@@ -218,6 +247,7 @@ def _apply_chombo(state: GameState, result: HandResult) -> GameState:
     offenders = result.offenders or result.noten_riichi
     order = turn_order_from(state.dealer, state.players)
     for p in sorted(offenders, key=order.index):
-        ledger.mangan_payment(p, state.dealer, state.rules.hand_rules, "chombo")
+        chombo_payment(state, ledger, p)
+    end_of_hand(state, result, ledger)  # with roles: nothing unless an option says so
     finished = bool(ledger.busts)
     return finish_hand(state, result, ledger, [], state.round_index, state.honba, finished)

@@ -81,7 +81,7 @@ def score(parsed: Parsed) -> dict[str, Any]:
             return _invalid(parsed, "yakuman_only", ev, dora, g)
     if sit.tsumo and sit.riichi == "none" and rules.non_riichi_tsumo_exception:
         enough = yaku_han >= required  # §18.2
-    elif rules.guarantee:
+    elif rules.guarantee and (rules.guarantee_closed_hands or not hand.is_closed):
         enough = g.ok and yaku_han >= required
     else:
         enough = yaku_han >= required
@@ -102,6 +102,11 @@ def score(parsed: Parsed) -> dict[str, Any]:
     if rules.aka5man_doubles_deposits:
         deposits *= factor
     result = _result(True, None, ev, dora, g, han, limit, multiple, payments, paid + deposits)
+    if han == 1 and ev.fu < rules.one_han_min_fu:  # paid as that many fu (points.hand_base)
+        result["fu"] = rules.one_han_min_fu
+        result["fu_breakdown"].append(
+            {"reason": "one_han_minimum", "fu": rules.one_han_min_fu - ev.fu}
+        )
     result["base"] = base
     result["deposits"] = deposits
     return result

@@ -19,24 +19,25 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-# The modules a score or a tenpai call spends its time in (benchmarks/engine.py).
+# The modules a score or a tenpai call spends its time in (benchmarks/engine.py), named through
+# the ``sanma_lens/engine`` link so that mypyc calls them ``sanma_lens.engine.*``, as they import.
 NATIVE = [
-    "engine/rules.py",
-    "engine/parse.py",
-    "engine/tiles.py",
-    "engine/values.py",
-    "engine/suits.py",
-    "engine/decompose.py",
-    "engine/yaku.py",
-    "engine/yaku_eval.py",
-    "engine/fu.py",
-    "engine/points.py",
-    "engine/evaluate.py",
-    "engine/fold.py",
-    "engine/waits.py",
-    "engine/score.py",
+    "sanma_lens/engine/rules.py",
+    "sanma_lens/engine/parse.py",
+    "sanma_lens/engine/tiles.py",
+    "sanma_lens/engine/values.py",
+    "sanma_lens/engine/suits.py",
+    "sanma_lens/engine/decompose.py",
+    "sanma_lens/engine/yaku.py",
+    "sanma_lens/engine/yaku_eval.py",
+    "sanma_lens/engine/fu.py",
+    "sanma_lens/engine/points.py",
+    "sanma_lens/engine/evaluate.py",
+    "sanma_lens/engine/fold.py",
+    "sanma_lens/engine/waits.py",
+    "sanma_lens/engine/score.py",
 ]
-MANIFEST = "engine/_native.json"
+MANIFEST = "sanma_lens/engine/_native.json"
 
 
 def _digest(path: Path) -> str:
@@ -77,7 +78,7 @@ def _ext_modules() -> list:
     except ImportError:
         return []
     try:
-        return mypycify(NATIVE, opt_level="3", group_name="engine_native")
+        return mypycify(NATIVE, opt_level="3", group_name="sanma_lens_engine")
     except Exception as exc:  # noqa: BLE001 - mypyc refuses the code: stay pure Python
         print(f"engine: mypyc failed ({exc}); the engine runs as plain Python", file=sys.stderr)
         return []

@@ -1,6 +1,6 @@
 """The HTTP service (shared/CONTRACT.md, HTTP API) and the phone page.
 
-``sanma serve`` runs ``uvicorn.run("api.app:create_app", factory=True)``; importing this
+``sanma serve`` runs ``uvicorn.run("sanma_lens.api.app:create_app", factory=True)``; importing this
 module builds nothing.
 """
 
@@ -10,18 +10,18 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
-from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse
+from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from api.errors import BodyLimitMiddleware, install_error_handlers
-from api.pages import PAGE_HEADERS
-from api.routes import router
-from api.services import RecognizerFactory, default_recognizer_factory, load_services
-from api.settings import Settings
+from sanma_lens.api.errors import BodyLimitMiddleware, install_error_handlers
+from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.routes import router
+from sanma_lens.api.services import RecognizerFactory, default_recognizer_factory, load_services
+from sanma_lens.api.settings import Settings
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 log = logging.getLogger("sanma.api")
@@ -65,7 +65,7 @@ class JsonBodyMiddleware:
 def _games_router(app: FastAPI) -> bool:
     """Include ``api.games.router`` (the game scoreboard) when that module imports."""
     try:
-        from api import games
+        from sanma_lens.api import games
     except ImportError as exc:
         log.info("game scoreboard not served: %s", exc)
         return False
@@ -74,23 +74,17 @@ def _games_router(app: FastAPI) -> bool:
 
 
 def _offline_docs(app: FastAPI) -> None:
-    """``GET /docs`` with Swagger UI served from this server (the swagger-ui-bundle package),
-    not from FastAPI's default CDN: the table may have no internet."""
-    import swagger_ui_bundle
+    """``GET /docs``: Swagger UI 5 (which reads FastAPI's OpenAPI 3.1) with its files served
+    from this server (the fastapi-offline package's copies), not from a CDN: the table may
+    have no internet. The page starts the viewer from a script file, not an inline script.
+    There is no /redoc: ReDoc always loads a logo from its CDN."""
+    import fastapi_offline
 
-    app.mount(
-        "/docs-static", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-static"
+    assets = Path(fastapi_offline.__file__).resolve().parent / "static"
+    app.mount("/docs-static", StaticFiles(directory=assets), name="docs-static")
+    app.add_api_route(
+        "/docs", _web_file("docs/swagger.html", "text/html; charset=utf-8"), include_in_schema=False
     )
-
-    @app.get("/docs", include_in_schema=False)
-    async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title="sanma-lens API",
-            swagger_js_url="/docs-static/swagger-ui-bundle.js",
-            swagger_css_url="/docs-static/swagger-ui.css",
-            swagger_favicon_url="/docs-static/favicon-32x32.png",
-        )
 
 
 def create_app(
@@ -113,6 +107,7 @@ def create_app(
         lifespan=lifespan,
         strict_content_type=False,
         docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.recognizer_factory = factory
@@ -134,5 +129,24 @@ def create_app(
             WEB_DIR / "index.html", media_type="text/html; charset=utf-8", headers=PAGE_HEADERS
         )
 
+    # the installable app: its manifest, and the service worker at the root so that its scope
+    # covers every page (a worker under /static/ could only serve /static/)
+    app.add_api_route(
+        "/manifest.webmanifest",
+        _web_file("manifest.webmanifest", "application/manifest+json"),
+        include_in_schema=False,
+    )
+    app.add_api_route(
+        "/sw.js", _web_file("sw.js", "text/javascript; charset=utf-8"), include_in_schema=False
+    )
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
     return app
+
+
+def _web_file(name: str, media_type: str) -> Any:
+    async def serve() -> FileResponse:
+        return FileResponse(
+            WEB_DIR / name, media_type=media_type, headers={"Cache-Control": "no-cache"}
+        )
+
+    return serve

@@ -13,8 +13,15 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
-from engine.errors import InputError
-from vision.types import GROUPS
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.types import GROUPS
+
+# hand JSON flags that ``sanma score --photo`` takes as options (CONTRACT.md)
+SITUATION_FLAGS = (
+    "ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan", "tenhou", "chihou",
+    "renhou", "first_draw", "discarder_riichi",
+)  # fmt: skip
+RIICHI_CHOICES = ("none", "riichi", "double", "open", "double_open")
 
 EXIT_BAD_INPUT = 2
 EXIT_FAILURE = 1  # not in CONTRACT.md (0 and 2 are): a failure of ours, never bad input
@@ -241,19 +248,92 @@ def _json_command(fn: Callable[[Any], dict[str, Any]], args: argparse.Namespace)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from engine.service import score_json
+    if args.photo is not None:
+        return _score_photo(args)
+    if args.explain:
+        from sanma_lens.engine.explain import explained_score as score_json
+    else:
+        from sanma_lens.engine.service import score_json
 
     return _json_command(score_json, args)
 
 
+def _situation(args: argparse.Namespace) -> dict[str, Any]:
+    """The hand JSON's situation fields given as ``sanma score --photo`` options."""
+    sit: dict[str, Any] = {
+        "tsumo": args.tsumo,
+        "seat": args.seat,
+        "round": args.round,
+        "riichi": args.riichi,
+        "honba": args.honba,
+        "deposits": args.deposits,
+    }
+    for key in ("dora", "ura"):
+        if getattr(args, key):
+            sit[key] = [t for word in getattr(args, key) for t in _mpsz_tiles(word)]
+    for key in SITUATION_FLAGS:
+        if getattr(args, key):
+            sit[key] = True
+    if args.aka5man_as:
+        sit["aka5man_as"] = args.aka5man_as
+    if args.aka_5man:
+        sit["rules"] = {"preset": "sanma-1.3", "aka_5man": True}
+    return sit
+
+
+def _mpsz_tiles(word: str) -> list[str]:
+    """``"3p4s"`` → ``["3p", "4s"]``; what is not MPSZ is passed on for the engine to refuse."""
+    out: list[str] = []
+    digits = ""
+    for ch in word:
+        if ch.isdigit():
+            digits += ch
+        elif ch in "mpsz" and digits:
+            out += [d + ch for d in digits]
+            digits = ""
+        else:
+            return [word]
+    return out if not digits else [word]
+
+
+def _score_photo(args: argparse.Namespace) -> int:
+    """``sanma score --photo hand.jpg [flags]``: recognize the photo and score it with the
+    situation given as options; prints what ``POST /v1/photo/score`` answers."""
+    from sanma_lens.api.routes import evaluate
+    from sanma_lens.engine.parse import check_situation
+    from sanma_lens.vision.pipeline import recognize_path
+
+    if args.file is not None or args.batch:
+        return _usage_error("score --photo reads the photo: give no FILE and no --batch")
+    sit = _situation(args)
+    try:
+        check_situation(sit)
+    except InputError as exc:
+        _emit(exc.to_json(), sys.stdout)
+        return EXIT_BAD_INPUT
+    recognized, status = _answer(recognize_path, args.photo, args.photo, parse=False)
+    if status:
+        _emit(recognized, sys.stdout)
+        return status
+    # as POST /v1/photo/score: the options' dora (when given) replace those read from the photo
+    merged = {**(recognized.get("hand") or {}), **sit}
+    _emit({**recognized, **evaluate(merged, args.explain)}, sys.stdout)
+    return 0
+
+
+def _usage_error(message: str) -> int:
+    _emit({"error": {"code": "bad_usage", "message": message}}, sys.stdout)
+    return EXIT_BAD_INPUT
+
+
 def _cmd_tenpai(args: argparse.Namespace) -> int:
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return _json_command(tenpai_json, args)
 
 
 def _cmd_recognize(args: argparse.Namespace) -> int:
-    from vision.pipeline import recognize_path
+    from sanma_lens.vision.pipeline import recognize_path
 
     status = 0
     several = len(args.photos) > 1
@@ -287,28 +367,36 @@ def _print_recognition(result: dict[str, Any]) -> None:
 
 
 def _tiles_line(tiles: list[dict[str, Any]]) -> str:
-    """The recognized tiles by group, in the recognizer's order:
+    """The recognized tiles by group, left to right in the photo within each group:
     ``tiles (5): hand 1p 2p 3p 4p; win 4p`` (CONTRACT: recognize prints the recognized tiles
     and the reconstructed hand; ``--json`` has each tile's box, angle and confidence)."""
     by_group: dict[str, list[str]] = {}
-    for t in tiles:
+    for t in sorted(tiles, key=_left_edge):
         group = t.get("group", "other")
         by_group.setdefault(group if group in GROUPS else "other", []).append(str(t.get("tile")))
     parts = [f"{g} {' '.join(by_group[g])}" for g in GROUPS if g in by_group]
     return f"tiles ({len(tiles)}): " + ("; ".join(parts) if parts else "none")
 
 
+def _left_edge(tile: dict[str, Any]) -> float:
+    box = tile.get("box")
+    return float(box[0]) if isinstance(box, list) and box else 0.0
+
+
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from api.settings import Settings
+    from sanma_lens.api.settings import Settings
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
         Settings.from_env()
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    uvicorn.run("api.app:create_app", factory=True, host=args.host, port=args.port)
+    from sanma_lens.api.lan import print_banner
+
+    print_banner(args.host, args.port, sys.stdout)
+    uvicorn.run("sanma_lens.api.app:create_app", factory=True, host=args.host, port=args.port)
     return 0
 
 
@@ -316,10 +404,34 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sanma", description="Sanma scoring and recognition.")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    p = sub.add_parser("score", help="score a hand given as JSON")
+    p = sub.add_parser(
+        "score",
+        help="score a hand given as JSON, or a photo with --photo",
+        description="Score a hand JSON (FILE or stdin). With --photo, recognize the photo and "
+        "score the hand in it, the situation given by the options below.",
+    )
     p.add_argument("file", nargs="?", help="hand JSON (default: stdin)")
     p.add_argument("--batch", action="store_true", help="JSON Lines in, JSON Lines out")
     p.add_argument("--progress", action="store_true", help="count lines done on stderr")
+    p.add_argument(
+        "--explain",
+        action="store_true",
+        help="add the split into sets, the wait, yakuhai tiles and each payment taken apart",
+    )
+    photo = p.add_argument_group("a photo (the situation as options)")
+    photo.add_argument("--photo", metavar="PHOTO", help="JPEG/PNG/WebP photo of the hand")
+    photo.add_argument("--tsumo", action="store_true", help="won by tsumo (default ron)")
+    photo.add_argument("--riichi", default="none", choices=RIICHI_CHOICES)
+    photo.add_argument("--seat", default="S", choices=("E", "S", "W"), help="seat wind (S)")
+    photo.add_argument("--round", default="E", choices=("E", "S"), help="round wind (E)")
+    photo.add_argument("--honba", type=int, default=0)
+    photo.add_argument("--deposits", type=int, default=0, help="riichi sticks on the table")
+    photo.add_argument("--dora", nargs="*", metavar="TILES", help="dora indicators, e.g. 3p")
+    photo.add_argument("--ura", nargs="*", metavar="TILES", help="ura indicators")
+    for key in SITUATION_FLAGS:
+        photo.add_argument(f"--{key.replace('_', '-')}", dest=key, action="store_true")
+    photo.add_argument("--aka-5man", action="store_true", help="the aka-5-man option")
+    photo.add_argument("--aka5man-as", choices=("5p", "5s"), help="a discarded aka-5-man taken as")
     p.set_defaults(func=_cmd_score)
 
     p = sub.add_parser("tenpai", help="waits of a 13-tile hand given as JSON")
@@ -334,8 +446,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--progress", action="store_true", help="count photos done on stderr")
     p.set_defaults(func=_cmd_recognize)
 
-    p = sub.add_parser("serve", help="run the HTTP API and the phone page")
-    p.add_argument("--host", default="127.0.0.1")
+    p = sub.add_parser(
+        "serve",
+        help="run the HTTP API and the phone page",
+        description="Run the HTTP API and the phone page. With --host 0.0.0.0 it prints the "
+        "address a phone on the same Wi-Fi opens, and a QR code of it.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the local network")
     p.add_argument("--port", type=int, default=8000)
     p.set_defaults(func=_cmd_serve)
     return parser

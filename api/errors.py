@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
 

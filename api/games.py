@@ -31,8 +31,8 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from api.pages import PAGE_HEADERS
-from api.storage import (
+from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.storage import (
     Conflict,
     NotFound,
     Storage,
@@ -40,8 +40,8 @@ from api.storage import (
     StoredGame,
     effective_hands,
 )
-from engine.errors import InputError
-from engine.game import (
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game import (
     GAME_OPTION_CHOICES,
     GAME_OPTION_TYPES,
     HAND_RULES_KEY,

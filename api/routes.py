@@ -5,16 +5,16 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Request, UploadFile
+from fastapi import APIRouter, File, Form, Query, Request, UploadFile
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from api import schemas
-from api.errors import ServiceError
-from api.services import Services, services
-from api.uploads import check_image
-from engine.errors import InputError
-from engine.parse import check_situation, check_tiles
+from sanma_lens.api import schemas
+from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.services import Services, services
+from sanma_lens.api.uploads import check_image
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.parse import check_situation, check_tiles
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
@@ -49,6 +49,16 @@ HandForm = Annotated[
     ),
 ]
 
+# Opt-in: the explanation reads the hand a second time (engine.explain).
+ExplainQuery = Annotated[
+    bool,
+    Query(
+        description="Add `explain` to the result: the chosen split into sets, the wait, the "
+        "yakuhai tiles, each payment before and after rounding with the tsumo bonus and honba "
+        "apart, and a false win's reason and failing waits (engine/explain.py)."
+    ),
+]
+
 router = APIRouter()
 
 
@@ -77,12 +87,10 @@ async def info(request: Request) -> dict[str, Any]:
     responses={200: {"model": schemas.ResultOut}, **ERRORS},
     tags=["hands"],
 )
-async def score(hand: schemas.HandIn) -> JSONResponse:
+async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JSONResponse:
     """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
     result with `valid: false`; unreadable input is a 4xx error."""
-    from engine.service import score_json
-
-    return JSONResponse(score_json(_plain(hand)))
+    return JSONResponse(_scorer(explain)(_plain(hand)))
 
 
 @router.post(
@@ -93,7 +101,7 @@ async def score(hand: schemas.HandIn) -> JSONResponse:
 )
 async def tenpai(hand: schemas.HandIn) -> JSONResponse:
     """Waits of a 13-tile hand (hand JSON without `win`) → tenpai JSON."""
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     return JSONResponse(tenpai_json(_plain(hand)))
 
@@ -125,6 +133,7 @@ async def photo_score(
     image: PhotoFile,
     situation: SituationForm = "{}",
     hand: HandForm = None,
+    explain: ExplainQuery = False,
 ) -> JSONResponse:
     """Recognize a photo and evaluate it: recognize JSON + `score` (see PhotoScoreOut).
 
@@ -149,18 +158,29 @@ async def photo_score(
     tiles = override if override is not None else dict(recognized.get("hand") or {})
     # The situation's fields win over the photo's (its dora list replaces dora read from it).
     merged = {**tiles, **{k: v for k, v in situation_obj.items() if k not in TILE_FIELDS}}
-    return JSONResponse({**recognized, **evaluate(merged)})
+    return JSONResponse({**recognized, **evaluate(merged, explain)})
 
 
-def evaluate(hand: dict[str, Any]) -> dict[str, Any]:
+def _scorer(explain: bool) -> Any:
+    """``engine.service.score_json``, or with ``explain`` its explained form."""
+    if explain:
+        from sanma_lens.engine.explain import explained_score
+
+        return explained_score
+    from sanma_lens.engine.service import score_json
+
+    return score_json
+
+
+def evaluate(hand: dict[str, Any], explain: bool = False) -> dict[str, Any]:
     """Score a hand with a winning tile, or list the waits of one without; errors as data."""
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     kind = "result" if hand.get("win") else "tenpai"
     if kind == "tenpai":
         hand = {k: v for k, v in hand.items() if k != "win"}
     try:
-        result = score_json(hand) if kind == "result" else tenpai_json(hand)
+        result = _scorer(explain)(hand) if kind == "result" else tenpai_json(hand)
     except InputError as exc:
         return {
             "score": None,

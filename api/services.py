@@ -11,8 +11,8 @@ import anyio
 import anyio.to_thread
 from fastapi import FastAPI
 
-from api.errors import ServiceError
-from api.settings import Settings
+from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.settings import Settings
 
 log = logging.getLogger("sanma.api")
 
@@ -21,7 +21,7 @@ RecognizerFactory = Callable[[], Any]
 
 def default_recognizer_factory() -> Any:
     """``vision.pipeline.default_recognizer()``: loads the ONNX models once."""
-    from vision.pipeline import default_recognizer
+    from sanma_lens.vision.pipeline import default_recognizer
 
     return default_recognizer()
 

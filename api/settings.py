@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from vision.decode import MAX_PIXELS as DECODER_MAX_PIXELS
+from sanma_lens.vision.decode import MAX_PIXELS as DECODER_MAX_PIXELS
 
 MB = 1024 * 1024
 

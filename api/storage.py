@@ -33,7 +33,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 # Each migration: (version, statements). Append new ones; never edit an applied one.
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vision.decode import check
+from sanma_lens.vision.decode import check
 
 JPEG = "jpeg"
 PNG = "png"

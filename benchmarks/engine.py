@@ -34,7 +34,7 @@ if __name__ == "__main__":  # run as a script: import the repo's engine, not thi
     ]
     sys.path.insert(0, root)
 
-from engine.tiles import SANMA_KINDS, name  # noqa: E402
+from sanma_lens.engine.tiles import SANMA_KINDS, name  # noqa: E402
 
 SUIT_RUN_STARTS = [b + i for b in (9, 18) for i in range(7)]
 KINDS = sorted(SANMA_KINDS)
@@ -120,8 +120,8 @@ def _lib_inputs(obj: dict[str, Any]) -> tuple[Any, ...]:
     from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
     from mahjong.meld import Meld as LMeld
 
-    from engine.parse import parse_hand
-    from engine.tiles import WIND_LETTERS
+    from sanma_lens.engine.parse import parse_hand
+    from sanma_lens.engine.tiles import WIND_LETTERS
 
     p = parse_hand(obj, need_win=True)
     used = [0] * 34
@@ -160,8 +160,8 @@ def _lib_inputs(obj: dict[str, Any]) -> tuple[Any, ...]:
 
 def _single_evaluation(p: Any) -> Any:
     """What the library does per hand: the best reading and the dora, no guarantee."""
-    from engine.evaluate import best, completed, dora_of
-    from engine.yaku import Context
+    from sanma_lens.engine.evaluate import best, completed, dora_of
+    from sanma_lens.engine.yaku import Context
 
     h = p.hand
     dora = dora_of(h, h.win, h.win_kind, p.situation, p.rules)
@@ -171,11 +171,11 @@ def _single_evaluation(p: Any) -> Any:
 def _score_prefixes() -> list[tuple[str, Any]]:
     """Growing prefixes of ``score``'s work (``--phases``): the differences between
     consecutive lines are what each step adds."""
-    from engine.evaluate import dora_of
-    from engine.fold import fold_waits
-    from engine.score import score
-    from engine.waits import win_and_guarantee
-    from engine.yaku import Context
+    from sanma_lens.engine.evaluate import dora_of
+    from sanma_lens.engine.fold import fold_waits
+    from sanma_lens.engine.score import score
+    from sanma_lens.engine.waits import win_and_guarantee
+    from sanma_lens.engine.yaku import Context
 
     def folded(p: Any) -> Any:
         return fold_waits(p.hand, p.rules, (Context(p.situation, p.rules),), p.hand.win_kind)
@@ -203,15 +203,15 @@ def main(argv: list[str] | None = None) -> None:
 
     from mahjong.hand_calculating.hand import HandCalculator
 
-    import engine.native
-    from engine.parse import parse_hand
-    from engine.score import score
-    from engine.service import score_json, tenpai_json
-    from engine.waits import tenpai
+    from sanma_lens.engine import native
+    from sanma_lens.engine.parse import parse_hand
+    from sanma_lens.engine.score import score
+    from sanma_lens.engine.service import score_json, tenpai_json
+    from sanma_lens.engine.waits import tenpai
 
     rng = random.Random(args.seed)
     hands = [random_winning_hand(rng) for _ in range(args.n)]
-    how = "mypyc-compiled" if engine.native.COMPILED else f"plain Python ({engine.native.WHY_NOT})"
+    how = "mypyc-compiled" if native.COMPILED else f"plain Python ({native.WHY_NOT})"
     print(f"{args.n} random sanma winning hands (seed {args.seed}); engine: {how}", flush=True)
     parsed = [parse_hand(h, need_win=True) for h in hands]
     # Score fills the engine's lazy caches on the hands it meets; tenpai and the JSON entry

@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from vision.layout import mpsz, reconstruct
-from vision.layout.notation import unpack
-from vision.types import TileDetection
+from sanma_lens.vision.layout import mpsz, reconstruct
+from sanma_lens.vision.layout.notation import unpack
+from sanma_lens.vision.types import TileDetection
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "datasets"
@@ -123,7 +123,7 @@ def bench_renders(
     recognizer = None
     if e2e:
         try:
-            from vision.pipeline import default_recognizer
+            from sanma_lens.vision.pipeline import default_recognizer
 
             recognizer = default_recognizer()
         except Exception as exc:  # noqa: BLE001 - any failure to load means "no model"
@@ -305,7 +305,7 @@ def bench_real_e2e(photos: list[tuple[Path, Counter[str]]]) -> None:
     concealed multiset (hand + winning tile) is exactly the labelled one, and the labelled tiles
     found in it."""
     try:
-        from vision.pipeline import default_recognizer
+        from sanma_lens.vision.pipeline import default_recognizer
 
         recognizer = default_recognizer()
     except Exception as exc:  # noqa: BLE001 - any failure to load means "no model"

@@ -1,7 +1,7 @@
 """Load test of the HTTP service: requests/s and latency under concurrent clients.
 
-Starts ``uvicorn api.app:create_app --factory`` (uvloop/httptools when installed) on a free
-127.0.0.1 port, then drives it from a separate process with a small keep-alive HTTP/1.1
+Starts ``uvicorn sanma_lens.api.app:create_app --factory`` (uvloop/httptools when installed) on
+a free 127.0.0.1 port, then drives it from a separate process with a small keep-alive HTTP/1.1
 client on raw asyncio sockets (cheap, so the client steals little CPU from the server):
 
 - ``/v1/score``: a mix of real hands (ron, tsumo, riichi, melds, kita, dora), 32 clients;
@@ -78,7 +78,7 @@ def start_server(port: int, workers: int) -> subprocess.Popen:
         sys.executable,
         "-m",
         "uvicorn",
-        "api.app:create_app",
+        "sanma_lens.api.app:create_app",
         "--factory",
         "--host",
         "127.0.0.1",
@@ -240,7 +240,7 @@ def _multipart(data: bytes) -> tuple[bytes, str]:
 
 def _direct_recognition(data: bytes, n: int) -> float:
     """Photos/s of the recognizer called directly, one at a time, in this process."""
-    from vision.pipeline import default_recognizer
+    from sanma_lens.vision.pipeline import default_recognizer
 
     rec = default_recognizer()
     rec.recognize_bytes(data)

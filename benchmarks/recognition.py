@@ -30,9 +30,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.detect import iou
-from vision.pipeline import Recognizer
-from vision.types import TileDetection
+from sanma_lens.vision.detect import iou
+from sanma_lens.vision.pipeline import Recognizer
+from sanma_lens.vision.types import TileDetection
 
 RENDER_SEED = 7_000_000  # training renders use 1_000_000 + n, n < 100 000
 

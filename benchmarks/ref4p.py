@@ -606,7 +606,7 @@ class Verdict:
 def compare(deal: Deal, variant: str = "default") -> Verdict:
     """Score ``deal`` with our ``riichi-4p`` preset and with the library (both under the same
     rule ``variant``, see VARIANTS); name any difference."""
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     lib = library_result(deal, variant)
     ours = score_json(deal.hand_json(options=VARIANTS[variant][0]))

@@ -55,8 +55,8 @@ from datasets.train_init import (
     freeze_batchnorm,
 )
 from datasets.train_nets import ClsNet, DetNet
-from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile, to_input
-from vision.detect import SIZE_UNIT, STRIDE, iou, prepare
+from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, cut_tile, to_input
+from sanma_lens.vision.detect import SIZE_UNIT, STRIDE, iou, prepare
 
 DET_SIZE = 512
 
@@ -349,7 +349,7 @@ class ClsData(Dataset):
             bh = bw * rng.uniform(0.8, 1.8)
             x1, y1 = rng.uniform(-bw * 0.3, w - bw * 0.7), rng.uniform(-bh * 0.3, h - bh * 0.7)
             box = (x1, y1, x1 + bw, y1 + bh)
-            from vision.detect import iou
+            from sanma_lens.vision.detect import iou
 
             if all(iou(box, tuple(b)) < 0.12 for b in p.boxes):
                 return td.photometric(cut_tile(img, box, False), rng, 0.6)

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 from datasets.synth.faces import Exclusion, load_exclusions
-from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
+from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SANMA_DATA", REPO.parent / "shared" / "datasets"))

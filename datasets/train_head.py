@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 from datasets import train_data as td
-from vision.classify import CLASSES, to_input
+from sanma_lens.vision.classify import CLASSES, to_input
 
 FEATURE_OP = "Gemm"
 
@@ -126,7 +126,7 @@ def _noisy_1p(probs: np.ndarray, label: str) -> bool:
 def collect(init: Path, renders: int, views: int, seed: int) -> tuple[np.ndarray, np.ndarray,
                                                                       list[str]]:
     """Features (crop and crop turned 180°) and class indices of the training crops."""
-    from vision.classify import softmax
+    from sanma_lens.vision.classify import softmax
 
     sess = trunk_session(init)
     w0, b0 = head_weights(init)

@@ -22,7 +22,7 @@ import torch
 from torch import nn
 
 from datasets.train_nets import ClsNet, DetNet
-from vision.classify import CROP_H, CROP_W
+from sanma_lens.vision.classify import CROP_H, CROP_W
 
 
 def _initializers(path: Path) -> tuple[list[str], dict[str, np.ndarray], list[tuple[str, list]]]:

@@ -39,7 +39,7 @@ from datasets.train import (
     train_loop,
 )
 from datasets.train_init import check_against_onnx, detector_from_onnx
-from vision.detect import STACKED_PROB, decode, iou, prepare
+from sanma_lens.vision.detect import STACKED_PROB, decode, iou, prepare
 
 EVAL_SEED0 = 1_900_000  # held-out scenes for the end-of-run check (training: 1_000_000 + seed)
 

@@ -34,7 +34,7 @@ from torch import nn
 from datasets.synth.scene import render_scene
 from datasets.train import cosine_lr, export, run_log
 from datasets.train_nets import cbr
-from vision.stacked import SIZE, as_input, cut_stack
+from sanma_lens.vision.stacked import SIZE, as_input, cut_stack
 
 SEED0 = 3_000_000  # training scenes (the benchmarks use 600000+, 900000+; dev 650000+, 950000+)
 EVAL_SEED0 = 3_900_000

@@ -26,4 +26,4 @@ natively. ``native`` is imported first: the install compiles the hot modules wit
 are unchanged, and not under ``SANMA_PURE_PYTHON=1``). The answers are the same either way.
 """
 
-from engine import native  # noqa: F401, E402 - first: decides compiled or source modules
+from sanma_lens.engine import native  # noqa: F401, E402 - first: decides compiled or source modules

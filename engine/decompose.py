@@ -22,8 +22,8 @@ from functools import lru_cache
 from itertools import compress
 from typing import Final
 
-from engine.parse import Meld
-from engine.suits import (
+from sanma_lens.engine.parse import Meld
+from sanma_lens.engine.suits import (
     GROUP_BASES,
     RECEIVERS,
     GroupDecomp,
@@ -33,8 +33,8 @@ from engine.suits import (
     group_decomps,
     group_flags,
 )
-from engine.tiles import HONORS, IS_TERMINAL, TERMINALS, TERMINALS_HONORS
-from engine.values import Value
+from sanma_lens.engine.tiles import HONORS, IS_TERMINAL, TERMINALS, TERMINALS_HONORS
+from sanma_lens.engine.values import Value
 
 
 def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:

@@ -10,15 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.decompose import GroupDecomp, HandFacts, Reading, facts_maker, hand_facts, readings
-from engine.fu import FuItem, fu_of, fu_value
-from engine.parse import HandInput, Situation, Tile
-from engine.points import limited_base
-from engine.rules import Rules
-from engine.tiles import FIVE_M, FIVE_P, FIVE_S, NORTH, next_kind
-from engine.values import Value
-from engine.yaku import Context
-from engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
+from sanma_lens.engine.decompose import (
+    GroupDecomp,
+    HandFacts,
+    Reading,
+    facts_maker,
+    hand_facts,
+    readings,
+)
+from sanma_lens.engine.fu import FuItem, fu_of, fu_value
+from sanma_lens.engine.parse import HandInput, Situation, Tile
+from sanma_lens.engine.points import limited_base
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.tiles import FIVE_M, FIVE_P, FIVE_S, NORTH, next_kind
+from sanma_lens.engine.values import Value
+from sanma_lens.engine.yaku import Context
+from sanma_lens.engine.yaku_eval import has_yakuman_yaku, held, yaku_han_of, yaku_of, yaku_of_mask
 
 
 class Evaluation(Value):

@@ -34,7 +34,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Final
 
-from engine.decompose import (
+from sanma_lens.engine.decompose import (
     N_SUITS,
     ONLY_SUIT,
     RUN_WAITS,
@@ -44,9 +44,9 @@ from engine.decompose import (
     Reading,
     kokushi_kinds,
 )
-from engine.parse import HandInput, Meld
-from engine.rules import Rules
-from engine.suits import (
+from sanma_lens.engine.parse import HandInput, Meld
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.suits import (
     DECOMPS_BY_CODE,
     FLAGS_BY_CODE,
     HONOR_TAG,
@@ -54,16 +54,16 @@ from engine.suits import (
     GroupDecomp,
     completing_code,
 )
-from engine.tiles import (
+from sanma_lens.engine.tiles import (
     DRAGONS,
     IS_TERMINAL,
     IS_TH,
     NORTH,
     WINDS,
 )
-from engine.values import Value
-from engine.yaku import Context, yakuhai_sets, yakuhai_table
-from engine.yaku_eval import (
+from sanma_lens.engine.values import Value
+from sanma_lens.engine.yaku import Context, yakuhai_sets, yakuhai_table
+from sanma_lens.engine.yaku_eval import (
     Plan,
     combined_han,
     combined_mask,
@@ -270,7 +270,7 @@ def additions(g: Group) -> tuple[tuple[int, Group], ...]:
     """Each kind completing a group's pattern: (rank | flags after << 4, the completed
     group), by rank (:func:`engine.suits.completing_code`, worked out on first sight).
 
-    >>> from engine.suits import pattern_code
+    >>> from sanma_lens.engine.suits import pattern_code
     >>> adds = additions(group(pattern_code((0, 1, 1, 0, 0, 0, 0, 0, 0))))
     >>> [(a & 15, a >> 4, c.decomps) for a, c in adds]
     [(0, 1, ((-1, (), (0,)),)), (3, 1, ((-1, (), (1,)),))]

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Final
 
-from engine.decompose import CHIITOITSU, STANDARD, Reading
-from engine.tiles import DRAGONS, IS_TH, NAMES, NORTH
-from engine.yaku import Context, pinfu
+from sanma_lens.engine.decompose import CHIITOITSU, STANDARD, Reading
+from sanma_lens.engine.tiles import DRAGONS, IS_TH, NAMES, NORTH
+from sanma_lens.engine.yaku import Context, pinfu
 
 FuItem = tuple[str, int]
 

@@ -25,16 +25,18 @@ from types import ModuleType
 
 HERE = Path(__file__).resolve().parent
 MANIFEST = HERE / "_native.json"
+#: the package the compiled modules belong to (``sanma_lens.engine``)
+PACKAGE = __name__.rpartition(".")[0]
 
 
 def compiled_modules(folder: Path = HERE) -> set[str]:
-    """The ``engine.*`` modules that have a compiled copy beside their source."""
+    """The ``sanma_lens.engine.*`` modules that have a compiled copy beside their source."""
     found = set()
     for suffix in importlib.machinery.EXTENSION_SUFFIXES:
         for path in folder.glob(f"*{suffix}"):
             stem = path.name.removesuffix(suffix)
             if (folder / f"{stem}.py").is_file():
-                found.add(f"engine.{stem}")
+                found.add(f"{PACKAGE}.{stem}")
     return found
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
-from engine.errors import InputError
-from engine.rules import Rules, rules_from_json
-from engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.rules import Rules, rules_from_json
+from sanma_lens.engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
 
 RIICHI_KINDS: Final = ("none", "riichi", "double", "open", "double_open")
 MELD_KINDS: Final = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
@@ -261,7 +261,7 @@ def _new_parsed(hand: HandInput, sit: Situation, rules: Rules) -> Parsed:
 def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
     """MPSZ string → tiles. ``0p``/``0s`` red fives, ``0m`` the aka-5-man (a north).
 
-    >>> from engine.rules import rules_from_json
+    >>> from sanma_lens.engine.rules import rules_from_json
     >>> [t.text() for t in parse_tiles("120p0m", rules_from_json({"aka_5man": True}), "hand")]
     ['1p', '2p', '0p', '0m']
     """

@@ -5,7 +5,7 @@ payer (§13), honba per stick (§12), limit table (§33), chombo payments (§R1.
 
 Worked examples of RULES.md (child = non-dealer, sanma-1.3):
 
->>> from engine.rules import SANMA_13 as R
+>>> from sanma_lens.engine.rules import SANMA_13 as R
 >>> base, _, _ = hand_base(2, 30, R); ron_amount(base, False, 0, R)
 2000
 >>> tsumo_amounts(base, False, 0, R)
@@ -16,7 +16,7 @@ Worked examples of RULES.md (child = non-dealer, sanma-1.3):
 
 from __future__ import annotations
 
-from engine.rules import Rules
+from sanma_lens.engine.rules import Rules
 
 
 def round_up(amount: int, unit: int) -> int:
@@ -32,7 +32,7 @@ def hand_base(han: int, fu: int, rules: Rules) -> tuple[int, str | None, int]:
     (5 mangan … 11–14 sanbaiman), and otherwise fu × 2^(han+2) capped at mangan. A 1-han hand
     counts at least ``rules.one_han_min_fu`` fu.
 
-    >>> from engine.rules import SANMA_13 as R
+    >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> hand_base(3, 40, R), hand_base(4, 40, R), hand_base(11, 30, R), hand_base(20, 30, R)
     ((1280, None, 0), (2000, 'mangan', 0), (6000, 'sanbaiman', 0), (16000, 'yakuman', 2))
     """
@@ -61,11 +61,11 @@ def limited_base(
     the top limit below yakuman when ``rules.kazoe_yakuman`` is off; any hand's multiple is at
     most ``rules.yakuman_max_multiple`` (0 = no cap).
 
-    >>> from engine.rules import RIICHI_4P as R4
+    >>> from sanma_lens.engine.rules import RIICHI_4P as R4
     >>> limited_base(30, 40, False, R4), limited_base(26, 0, True, R4)
     ((8000, 'yakuman', 1), (16000, 'yakuman', 2))
     >>> from dataclasses import replace
-    >>> from engine.rules import SANMA_13
+    >>> from sanma_lens.engine.rules import SANMA_13
     >>> capped = replace(SANMA_13, kazoe_max_multiple=3, yakuman_max_multiple=1)
     >>> limited_base(35, 30, False, SANMA_13)[2], limited_base(35, 30, False, capped)[2]
     (5, 1)
@@ -95,7 +95,7 @@ def _mangan_name(rules: Rules) -> str:
 def ron_amount(base: int, winner_is_dealer: bool, honba: int, rules: Rules) -> int:
     """What the discarder pays (§12, RULES.md Ron): 6×/4× base rounded up, plus honba.
 
-    >>> from engine.rules import SANMA_13 as R
+    >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> ron_amount(480, True, 0, R), ron_amount(480, False, 2, R)
     (3000, 4000)
     """
@@ -114,7 +114,7 @@ def tsumo_amounts(
     fourth player's share is not paid (tsumo-son). The list has one entry per other seat, the
     dealer first on a child's win.
 
-    >>> from engine.rules import SANMA_13 as R
+    >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> tsumo_amounts(480, True, 1, R)
     [('child', 3000), ('child', 3000)]
     """
@@ -135,7 +135,7 @@ def chombo_amounts(offender_is_dealer: bool, rules: Rules) -> list[tuple[str, in
     Returned as what each other player receives, positive; the game engine and the result JSON
     show them negated from the offender's side.
 
-    >>> from engine.rules import SANMA_13 as R
+    >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> chombo_amounts(False, R), chombo_amounts(True, R)
     ([('dealer', 4000), ('child', 4000)], [('child', 6000), ('child', 6000)])
     """

@@ -16,8 +16,8 @@ from collections import OrderedDict
 from dataclasses import dataclass, fields, replace
 from typing import Any, Final
 
-from engine.errors import InputError
-from engine.tiles import ALL_KINDS, SANMA_KINDS
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.tiles import ALL_KINDS, SANMA_KINDS
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,12 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from engine.evaluate import Dora, Evaluation, dora_of
-from engine.parse import Parsed
-from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
-from engine.tiles import EAST, WIND_LETTERS
-from engine.waits import Guarantee, is_furiten, win_and_guarantee
-from engine.yaku import Context
+from sanma_lens.engine.evaluate import Dora, Evaluation, dora_of
+from sanma_lens.engine.parse import Parsed
+from sanma_lens.engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
+from sanma_lens.engine.tiles import EAST, WIND_LETTERS
+from sanma_lens.engine.waits import Guarantee, is_furiten, win_and_guarantee
+from sanma_lens.engine.yaku import Context
 
 name_of_wind = {v: k for k, v in WIND_LETTERS.items()}
 

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.parse import parse_hand
-from engine.score import score
-from engine.waits import tenpai
+from sanma_lens.engine.parse import parse_hand
+from sanma_lens.engine.score import score
+from sanma_lens.engine.waits import tenpai
 
 
 def score_json(obj: Any) -> dict[str, Any]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.decompose import Completion, HandFacts, Reading, completions, readings
-from engine.evaluate import (
+from sanma_lens.engine.decompose import Completion, HandFacts, Reading, completions, readings
+from sanma_lens.engine.evaluate import (
     Evaluation,
     best,
     best_yaku_han,
@@ -24,14 +24,14 @@ from engine.evaluate import (
     indicator_hits,
     readings_in,
 )
-from engine.fold import fold_waits
-from engine.parse import HandInput, Parsed, Situation
-from engine.rules import Rules
-from engine.suits import GroupDecomp
-from engine.tiles import NAMES, NORTH, next_kind
-from engine.values import Value
-from engine.yaku import Context
-from engine.yaku_eval import held, held_ron_tsumo
+from sanma_lens.engine.fold import fold_waits
+from sanma_lens.engine.parse import HandInput, Parsed, Situation
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.suits import GroupDecomp
+from sanma_lens.engine.tiles import NAMES, NORTH, next_kind
+from sanma_lens.engine.values import Value
+from sanma_lens.engine.yaku import Context
+from sanma_lens.engine.yaku_eval import held, held_ron_tsumo
 
 
 def held_counts(hand: HandInput) -> list[int]:

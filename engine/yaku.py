@@ -13,10 +13,10 @@ from functools import cache
 from operator import attrgetter
 from typing import Any, Final
 
-from engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, HandFacts, Reading
-from engine.parse import Situation
-from engine.rules import Rules
-from engine.tiles import (
+from sanma_lens.engine.decompose import CHIITOITSU, KOKUSHI, SHIISAN, STANDARD, HandFacts, Reading
+from sanma_lens.engine.parse import Situation
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.tiles import (
     BENI,
     CHUN,
     DRAGONS,

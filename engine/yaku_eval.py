@@ -19,11 +19,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
-from engine.decompose import HandFacts, Reading
-from engine.parse import Situation
-from engine.rules import Rules
-from engine.tiles import IS_TH
-from engine.yaku import (
+from sanma_lens.engine.decompose import HandFacts, Reading
+from sanma_lens.engine.parse import Situation
+from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.tiles import IS_TH
+from sanma_lens.engine.yaku import (
     ALL_TH,
     HAND_TESTS,
     MIN_PUNGS,

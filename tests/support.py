@@ -63,9 +63,8 @@ def open_page(browser: Any, server: str, path: str, *, bypass_csp: bool, **conte
     ``(context, page, errors, outside)``. ``errors`` collects script errors and console errors
     (not the browser's own line for a 4xx answer a test provokes); ``outside`` every request
     that left the server. ``bypass_csp`` lets a test evaluate script in the page."""
-    ctx = browser.new_context(
-        viewport={"width": 360, "height": 740}, bypass_csp=bypass_csp, **context
-    )
+    context = {"viewport": {"width": 360, "height": 740}, **context}  # a test may name another
+    ctx = browser.new_context(bypass_csp=bypass_csp, **context)
     page = ctx.new_page()
     errors: list[str] = []
     outside: list[str] = []

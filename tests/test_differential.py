@@ -31,8 +31,8 @@ from benchmarks.ref4p import (  # noqa: E402
     library_result,
     random_deal,
 )
-from engine.rules import RIICHI_4P  # noqa: E402
-from engine.service import score_json, tenpai_json  # noqa: E402
+from sanma_lens.engine.rules import RIICHI_4P  # noqa: E402
+from sanma_lens.engine.service import score_json, tenpai_json  # noqa: E402
 
 pytestmark = pytest.mark.differential
 
@@ -126,7 +126,7 @@ def test_differential_waits_agree_with_the_library_agari(deals) -> None:
     complete (manzu runs and chi included), less kinds the player already holds four of."""
     from mahjong.agari import Agari
 
-    from engine.tiles import name
+    from sanma_lens.engine.tiles import name
 
     agari = Agari()
     for d in deals[:2000]:

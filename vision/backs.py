@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from itertools import combinations
 
-from vision.layout import Layout, reconstruct
-from vision.probe import fifth_of_a_kind, short_by
-from vision.types import TileDetection
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.probe import fifth_of_a_kind, short_by
+from sanma_lens.vision.types import TileDetection
 
 # A hit read as no tile is tried as an ankan's end when the classifier gives ``back`` at least
 # this probability (600098: 0.19 and 0.27 on the two ends).

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000

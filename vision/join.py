@@ -38,11 +38,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from vision.detect import aspect, covered, iou
-from vision.layout import Layout, reconstruct
-from vision.layout.notation import as_sanma, kind
-from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
-from vision.types import TileDetection
+from sanma_lens.vision.detect import aspect, covered, iou
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.layout.notation import as_sanma, kind
+from sanma_lens.vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
+from sanma_lens.vision.types import TileDetection
 
 PART_SIZE = 0.9  # each part's area at most this × the photo's median tile area
 WHOLE_SIZE = 1.4  # the joint box's area at most this × the median ...

@@ -32,11 +32,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from engine.errors import InputError
-from vision.backs import ankan_probe, maybe_backs
-from vision.classify import CLASSES, NOT_TILES, TileClassifier
-from vision.decode import decode
-from vision.detect import (
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.backs import ankan_probe, maybe_backs
+from sanma_lens.vision.classify import CLASSES, NOT_TILES, TileClassifier
+from sanma_lens.vision.decode import decode
+from sanma_lens.vision.detect import (
     HEAT_THRESHOLD,
     SQUASHES,
     STACKED_PROB,
@@ -48,14 +48,14 @@ from vision.detect import (
     squash,
     unsquash,
 )
-from vision.detect import decode as decode_heat
-from vision.join import join_parts
-from vision.layout import Layout, reconstruct
-from vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
-from vision.refill import refill_probe
-from vision.split import split_probe
-from vision.stacked import STACK_MODEL, StackClassifier
-from vision.types import TileDetection
+from sanma_lens.vision.detect import decode as decode_heat
+from sanma_lens.vision.join import join_parts
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
+from sanma_lens.vision.refill import refill_probe
+from sanma_lens.vision.split import split_probe
+from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
+from sanma_lens.vision.types import TileDetection
 
 MODELS = Path(__file__).resolve().parent.parent / "models"
 DETECTOR = "tile_detector.onnx"

@@ -31,12 +31,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.detect import STACKED_PROB, aspect, iou
-from vision.layout import Layout, reconstruct
-from vision.layout.notation import as_sanma, is_face, kind, readable, unpack
-from vision.layout.rulefix import complete
-from vision.layout.sanity import kind_counts
-from vision.types import TileDetection
+from sanma_lens.vision.detect import STACKED_PROB, aspect, iou
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.layout.notation import as_sanma, is_face, kind, readable, unpack
+from sanma_lens.vision.layout.rulefix import complete
+from sanma_lens.vision.layout.sanity import kind_counts
+from sanma_lens.vision.types import TileDetection
 
 # A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
 Reading = tuple[str, float, tuple[tuple[str, float], ...]]

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face, unpack
-from vision.probe import fifth_of_a_kind, short_by
-from vision.types import TileDetection
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.layout.notation import is_face, unpack
+from sanma_lens.vision.probe import fifth_of_a_kind, short_by
+from sanma_lens.vision.types import TileDetection
 
 
 def refill_probe(

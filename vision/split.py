@@ -28,11 +28,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.join import join_halves
-from vision.layout import Layout, reconstruct
-from vision.layout.notation import is_face, kind
-from vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
-from vision.types import TileDetection
+from sanma_lens.vision.join import join_halves
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.layout.notation import is_face, kind
+from sanma_lens.vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
+from sanma_lens.vision.types import TileDetection
 
 PLAYER = ("hand", "win", "meld", "kita")  # the player's tiles (dora indicators are not)
 

@@ -1,121 +1,43 @@
-// sanma-lens phone page: photo → tiles (correctable) → situation → score. No build step,
-// no external requests: it talks only to this server's /v1 API.
+// sanma-lens camera page: photo → tiles (every one listed, each correctable) → situation →
+// the score in the table's words → recorded in the running game. No build step, no external
+// requests: it talks only to this server's /v1 API. Words: text.js (one table, both pages).
 "use strict";
 
-// ---------- labels (English / Japanese) ----------
-const T = {
-  title: ["sanma-lens", "三麻レンズ"], game: ["Game", "対局"],
-  take_photo: ["Take photo", "撮影"], pick_photo: ["Choose photo", "写真を選ぶ"],
-  tiles: ["Tiles", "牌"], situation: ["Situation", "状況"], result: ["Result", "結果"],
-  type_hand: ["Type the hand (MPSZ)", "手牌を入力 (MPSZ)"],
-  f_hand: ["Hand (without the winning tile)", "手牌 (和了牌を除く)"],
-  f_win: ["Winning tile (empty: tenpai check)", "和了牌 (空欄で聴牌判定)"],
-  f_melds: ["Melds", "副露"], f_kita: ["Kita (norths, 0m = aka-5-man)", "抜きドラ (0m=赤五萬)"],
-  f_dora: ["Dora indicators", "ドラ表示牌"], apply: ["Apply", "反映"], close: ["Close", "閉じる"],
-  no_result: ["Take a photo or type a hand.", "写真を撮るか手牌を入力してください。"],
-  g_hand: ["Hand", "手牌"], g_win: ["Winning tile", "和了牌"], g_meld: ["Melds", "副露"],
-  g_kita: ["Kita", "抜き北"], g_dora: ["Dora indicators", "ドラ表示牌"], g_other: ["Other", "その他"],
-  add: ["+ tile", "+ 牌"], new_meld: ["+ meld", "+ 副露"], del: ["Delete", "削除"],
-  change_to: ["Change this tile", "この牌を変更"], likely: ["Maybe", "候補"], add_to: ["Add a tile to", "牌を追加:"],
-  move_to: ["Move to", "移動:"],
-  win_how: ["Win", "和了"], ron: ["Ron", "ロン"], tsumo: ["Tsumo", "ツモ"],
-  riichi: ["Riichi", "立直"], r_none: ["None", "なし"], r_riichi: ["Riichi", "立直"],
-  r_double: ["Double", "ダブル"], r_open: ["Open", "オープン"], r_double_open: ["Double open", "Wオープン"],
-  seat: ["Seat", "自風"], round: ["Round", "場風"], honba: ["Honba", "本場"],
-  deposits: ["Riichi sticks", "供託"], ura: ["Ura indicators", "裏ドラ表示牌"],
-  extras: ["Situational yaku", "状況役"], options: ["Options", "オプション"],
-  aka5man: ["Aka-5-man rule", "赤五萬ルール"], aka5man_as: ["Aka-5-man taken as", "赤五萬を"],
-  discarder_riichi: ["Discarder in riichi", "放銃者が立直"],
-  valid: ["Valid win", "和了成立"], invalid: ["Not a valid win", "和了不成立"],
-  reason_no_win_shape: ["no winning shape", "和了形でない"],
-  reason_insufficient_yaku: ["fewer than the guaranteed 2 han from yaku", "役2翻縛りを満たさない"],
-  reason_furiten: ["furiten", "フリテン"],
-  reason_yakuman_only: ["only a yakuman may rob a kita or ankan", "役満以外は北・暗槓を取れない"],
-  han: ["han", "翻"], fu: ["fu", "符"], total: ["Total", "合計"], points: ["points", "点"],
-  yaku: ["Yaku", "役"], dora_: ["Dora", "ドラ"], fu_breakdown: ["Fu", "符の内訳"],
-  payments: ["Payments", "支払い"], from_discarder: ["discarder", "放銃者"],
-  from_dealer: ["dealer", "親"], from_child: ["child", "子"],
-  d_dora: ["dora", "ドラ"], d_ura: ["ura", "裏"], d_aka: ["red", "赤"], d_kita: ["kita", "北"],
-  d_aka5man_bonus: ["aka-5-man", "赤五萬"],
-  guarantee: ["2-han guarantee over waits", "役2翻の保証"], ok: ["OK", "OK"], ng: ["not met", "不成立"],
-  tenpai: ["Tenpai", "聴牌"], noten: ["Not tenpai", "ノーテン"], waits: ["Waits", "待ち"],
-  yaku_han: ["yaku han", "役翻"], v_ron: ["ron", "ロン"], v_tsumo: ["tsumo", "ツモ"],
-  noten_riichi: ["No-ten riichi: chombo at the draw", "ノーテン立直 (流局時チョンボ)"],
-  uploading: ["Reading the photo…", "写真を解析中…"], tiles_found: ["tiles found", "枚認識"],
-  no_model: ["Photo recognition is not available on this server: type the hand below.",
-    "この端末では写真認識が使えません。手牌を入力してください。"],
-  error: ["Error", "エラー"], limit_mangan: ["Mangan", "満貫"], limit_haneman: ["Haneman", "跳満"],
-  limit_baiman: ["Baiman", "倍満"], limit_sanbaiman: ["Sanbaiman", "三倍満"],
-  limit_yakuman: ["Yakuman", "役満"], tap_hint: ["Tap a tile to correct it.", "牌をタップして修正"],
-  empty: ["(none)", "(なし)"],
-};
-// Short Japanese words for the engine's most common error codes (the message stays English).
-const ERR_JA = {
-  tile_count: "牌の枚数が合いません", fifth_tile: "同じ牌が5枚以上あります",
-  unknown_tile: "不明な牌があります", invalid_tile: "三麻にない牌があります",
-  bad_meld: "副露の形が正しくありません", bad_win: "和了牌が正しくありません",
-  inconsistent_situation: "状況の組み合わせが矛盾しています", bad_tiles: "牌の書き方が正しくありません",
-};
-const S_YAKU = ["ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan",
-  "tenhou", "chihou", "renhou"];
-// Yaku ids and names of shared/RULES.md.
-const YAKU = {
-  menzen_tsumo: ["Menzen tsumo", "門前清自模和"], riichi: ["Riichi", "立直"],
-  double_riichi: ["Double riichi", "ダブル立直"], open_riichi: ["Open riichi", "オープン立直"],
-  ippatsu: ["Ippatsu", "一発"], rinshan: ["Rinshan kaihou", "嶺上開花"], kanburi: ["Kanburi", "槓振り"],
-  haitei: ["Haitei", "海底撈月"], houtei: ["Houtei", "河底撈魚"], chankan: ["Chankan", "槍槓"],
-  renhou: ["Renhou", "人和"], paarenchan: ["Paarenchan", "八連荘"],
-  shiisan_puutaa: ["Shiisan puutaa", "十三不塔"], tenhou: ["Tenhou", "天和"], chihou: ["Chihou", "地和"],
-  yakuhai: ["Yakuhai", "役牌"], pinfu: ["Pinfu", "平和"], tanyao: ["Tanyao", "断么九"],
-  iipeikou: ["Iipeikou", "一盃口"], ittsu: ["Ittsu", "一気通貫"], chiitoitsu: ["Chiitoitsu", "七対子"],
-  toitoi: ["Toitoi", "対々和"], chanta: ["Chanta", "混全帯么九"], honroutou: ["Honroutou", "混老頭"],
-  sanankou: ["Sanankou", "三暗刻"], sankantsu: ["Sankantsu", "三槓子"],
-  sanrenkou: ["Sanrenkou", "三連刻"], shousangen: ["Shousangen", "小三元"],
-  honitsu: ["Honitsu", "混一色"], junchan: ["Junchan", "純全帯么九"],
-  ryanpeikou: ["Ryanpeikou", "二盃口"], chinitsu: ["Chinitsu", "清一色"],
-  shousharin: ["Shousharin", "小車輪"], sanshoku_doukou: ["Sanshoku doukou", "三色同刻"],
-  daisharin: ["Daisharin", "大車輪"], suurenkou: ["Suurenkou", "四連刻"],
-  kokushi: ["Kokushi musou", "國士無双"], suuankou: ["Suuankou", "四暗刻"],
-  daisangen: ["Daisangen", "大三元"], tsuuiisou: ["Tsuuiisou", "字一色"], suushii: ["Suushii", "四喜和"],
-  ryuuiisou: ["Ryuuiisou", "緑一色"], chinroutou: ["Chinroutou", "清老頭"],
-  suukantsu: ["Suukantsu", "四槓子"], chuuren: ["Chuuren poutou", "九蓮宝燈"],
-  suuankou_tanki: ["Suuankou tanki", "単騎待ち四暗刻"], kokushi_13: ["Kokushi 13-wait", "十三面待ち國士無双"],
-  chuuren_9: ["Chuuren 9-wait", "九面待ち九蓮宝燈"], beni_kujaku: ["Beni kujaku", "紅孔雀"],
-  manzu_honitsu: ["Manzu honitsu", "萬子の混一色"],
-};
 const HONOR = { en: ["E", "S", "W", "N", "Wh", "G", "R"], ja: ["東", "南", "西", "北", "白", "發", "中"] };
 const SUIT = { en: { m: "m", p: "p", s: "s" }, ja: { m: "萬", p: "筒", s: "索" } };
-const GROUPS = ["hand", "win", "meld", "kita", "dora"];
+// The groups a tile can be in on this page; "other" is a tile seen but not counted.
+const GROUPS = ["hand", "win", "meld", "kita", "dora", "ura", "other"];
 const MELD_KINDS = ["pon", "minkan", "kakan", "ankan"];
+const S_YAKU = ["ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan", "tenhou", "chihou", "renhou"];
+// Flags of one hand: every new photo starts them afresh (seat, round, honba, deposits stay).
+const PER_HAND = { tsumo: false, riichi: "none", discarder_riichi: false, aka5man_as: null,
+  ...Object.fromEntries(S_YAKU.map((k) => [k, false])) };
 // A tile the camera read with less confidence than this is marked "?" until the player confirms it.
 const UNSURE = 0.5;
+// The tile picker: five to a row, so that every tile is a 44 px target on a 360 px phone.
 const PALETTE = [
-  ["1p", "2p", "3p", "4p", "5p", "0p", "6p", "7p", "8p", "9p"],
-  ["1s", "2s", "3s", "4s", "5s", "0s", "6s", "7s", "8s", "9s"],
-  ["1m", "9m", "0m", "1z", "2z", "3z", "4z", "5z", "6z", "7z"],
+  ["1p", "2p", "3p", "4p", "5p"], ["0p", "6p", "7p", "8p", "9p"],
+  ["1s", "2s", "3s", "4s", "5s"], ["0s", "6s", "7s", "8s", "9s"],
+  ["1m", "9m", "0m", "1z", "2z"], ["3z", "4z", "5z", "6z", "7z"],
 ];
 
 // ---------- state ----------
 const S = {
-  lang: localStorage.getItem("sanma.lang") || "en",
-  items: [], // {tile, group, meld (index or null), box ([x1,y1,x2,y2] or null)}
+  items: [], // {tile, group, meld (index or null), box ([x1,y1,x2,y2] or null), alts, unsure}
   melds: [], // {kind}
   photo: null, // {url, w, h}
-  warnings: [],
+  warnings: [], // [{message, detail}]
   sheet: null, // {mode: "edit", i} | {mode: "add", group, meld}
-  sit: {
-    tsumo: false, riichi: "none", seat: "S", round: "E", honba: 0, deposits: 0, ura: "",
-    ippatsu: false, haitei: false, houtei: false, rinshan: false, kanburi: false,
-    chankan: false, tenhou: false, chihou: false, renhou: false, discarder_riichi: false,
-    aka_5man: false, aka5man_as: null,
-  },
+  sit: { ...PER_HAND, seat: "S", round: "E", honba: 0, deposits: 0, aka_5man: false },
   last: null, // {kind: "result"|"tenpai"|"error", body}
+  game: null, // the running game (GET /v1/games/{id}) when opened from the scoreboard
+  play: { mode: "win", player: null, discarder: null, riichi: [], draw: {} },
 };
 let seq = 0; // guards against out-of-order answers
 
 const $ = (id) => document.getElementById(id);
-const lang = () => (S.lang === "ja" ? 1 : 0);
-const t = (key) => (T[key] ? T[key][lang()] : key);
+const t = tr;
+const L = () => (Lang.ja() ? "ja" : "en");
 const el = (tag, attrs = {}, ...kids) => {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {
@@ -123,7 +45,7 @@ const el = (tag, attrs = {}, ...kids) => {
     else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
     else if (v !== null && v !== undefined && v !== false) node.setAttribute(k, v === true ? "" : v);
   }
-  for (const kid of kids.flat()) node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
+  for (const kid of kids.flat()) if (kid !== "" && kid !== null) node.append(kid instanceof Node ? kid : document.createTextNode(String(kid)));
   return node;
 };
 
@@ -166,22 +88,25 @@ function toMpsz(tiles) {
 
 function tileFace(tile) {
   // A tile drawn with text and CSS: number + suit, honours as kanji/letters, red fives red.
-  const L = S.lang === "ja" ? "ja" : "en";
-  if (tile === "back") return el("span", { class: "face back" }, "");
+  if (tile === "back") return el("span", { class: "face back" });
   const n = num(tile), s = suit(tile);
   const red = n === "0";
   const cls = `face s-${s}${red ? " red" : ""}`;
-  if (s === "z") return el("span", { class: `${cls} z${n}` }, el("b", {}, HONOR[L][Number(n) - 1]));
-  if (tile === "0m") return el("span", { class: cls }, el("b", {}, "5"), el("i", {}, SUIT[L].m));
-  return el("span", { class: cls }, el("b", {}, red ? "5" : n), el("i", {}, SUIT[L][s]));
+  if (s === "z") return el("span", { class: `${cls} z${n}` }, el("b", {}, HONOR[L()][Number(n) - 1]));
+  if (tile === "0m") return el("span", { class: cls }, el("b", {}, "5"), el("i", {}, SUIT[L()].m));
+  return el("span", { class: cls }, el("b", {}, red ? "5" : n), el("i", {}, SUIT[L()][s]));
 }
 
 function tileName(tile) {
   if (tile === "back") return "■";
-  if (tile === "0m") return S.lang === "ja" ? "赤五萬" : "aka 5m";
-  if (suit(tile) === "z") return HONOR[S.lang === "ja" ? "ja" : "en"][Number(num(tile)) - 1];
-  return num(tile) === "0" ? (S.lang === "ja" ? "赤5" : "red 5") + suit(tile) : tile;
+  if (tile === "0m") return Lang.ja() ? "赤五萬" : "aka 5m";
+  if (suit(tile) === "z") return HONOR[L()][Number(num(tile)) - 1];
+  const n = num(tile) === "0" ? "5" : num(tile);
+  const red = num(tile) === "0" ? (Lang.ja() ? "赤" : "red ") : "";
+  return Lang.ja() ? `${red}${n}${SUIT.ja[suit(tile)]}` : `${red}${n}${suit(tile)}`;
 }
+
+const windName = (w) => t(`wind_${w}`);
 
 // ---------- the hand JSON built from the items ----------
 function meldString(m) {
@@ -192,18 +117,21 @@ function meldString(m) {
   return `${S.melds[m].kind}:${toMpsz(filled)}`;
 }
 
+const of = (g) => S.items.filter((it) => it.group === g).map((it) => it.tile);
+const hasOpenMeld = () => S.melds.some((md, m) => md.kind !== "ankan" && S.items.some((it) => it.group === "meld" && it.meld === m));
+const hasKanOrKita = () => S.melds.some((md) => md.kind !== "pon") || of("kita").length > 0;
+
 function handJson() {
-  const of = (g) => S.items.filter((it) => it.group === g).map((it) => it.tile);
   const wins = of("win");
-  const melds = S.melds.map((_, m) => meldString(m)).filter(Boolean);
   const kita = of("kita");
   const sit = S.sit;
   const obj = {
     hand: toMpsz(of("hand")),
-    melds,
+    melds: S.melds.map((_, m) => meldString(m)).filter(Boolean),
     kita: kita.length,
     kita_aka: kita.filter((x) => x === "0m").length,
     dora: of("dora").filter((x) => x !== "back"),
+    ura: of("ura").filter((x) => x !== "back"),
     tsumo: sit.tsumo, seat: sit.seat, round: sit.round, riichi: sit.riichi,
     honba: sit.honba, deposits: sit.deposits, discarder_riichi: sit.discarder_riichi,
     rules: { preset: "sanma-1.3", aka_5man: sit.aka_5man },
@@ -211,45 +139,83 @@ function handJson() {
   if (wins.length) obj.win = wins[0];
   for (const k of S_YAKU) if (sit[k]) obj[k] = true;
   if (sit.aka5man_as) obj.aka5man_as = sit.aka5man_as;
-  try { obj.ura = parseMpsz(sit.ura); } catch { obj.ura = []; }
   return obj;
+}
+
+// ---------- which flags can apply (the engine refuses the others) ----------
+function canApply(key) {
+  const sit = S.sit;
+  const riichi = sit.riichi !== "none";
+  const dealer = sit.seat === "E";
+  const firstTurn = !riichi && !hasOpenMeld();
+  switch (key) {
+    case "riichi": return !hasOpenMeld() && !(sit.tenhou || sit.chihou || sit.renhou);
+    case "ippatsu": return riichi;
+    case "haitei": return sit.tsumo;
+    case "rinshan": return sit.tsumo && hasKanOrKita();
+    case "houtei": case "chankan": return !sit.tsumo;
+    case "kanburi": return !sit.tsumo;
+    case "tenhou": return sit.tsumo && dealer && firstTurn;
+    case "chihou": return sit.tsumo && !dealer && firstTurn;
+    case "renhou": return !sit.tsumo && !dealer && firstTurn;
+    case "discarder_riichi": return !sit.tsumo;
+    case "aka5man_as": return !sit.tsumo && of("win")[0] === "0m";
+    default: return true;
+  }
+}
+
+function dropInapplicable() {
+  // A flag that can no longer apply (riichi after a pon is added, haitei on a ron) is cleared.
+  if (S.sit.riichi !== "none" && !canApply("riichi")) S.sit.riichi = "none";
+  for (const k of [...S_YAKU, "discarder_riichi"]) if (S.sit[k] && !canApply(k)) S.sit[k] = false;
+  if (S.sit.aka5man_as && !canApply("aka5man_as")) S.sit.aka5man_as = null;
+}
+
+function resetHand() {
+  // A new photo is a new hand: its flags start afresh; seat, round, honba, deposits stay, and
+  // so does who declared riichi as the scoreboard said.
+  Object.assign(S.sit, PER_HAND);
+  if (!S.game) return;
+  S.play.riichi = startRiichi();
+  S.play.draw = S.play.mode === "draw" ? S.play.draw : {};
+  applyGame();
+}
+
+function startRiichi() {
+  return (params.get("riichi") || "").split(",").filter((x) => /^[0-2]$/.test(x)).map(Number);
 }
 
 // ---------- API ----------
 async function api(path, init) {
-  const r = await fetch(path, init);
+  let r;
+  try { r = await fetch(path, init); } catch {
+    return { ok: false, status: 0, body: { error: { code: "offline", message: "no connection" } } };
+  }
   let body;
   try { body = await r.json(); } catch { body = { error: { code: "bad_response", message: `HTTP ${r.status}` } }; }
   return { ok: r.ok, status: r.status, body };
 }
 
-let timer = null;
-function rescore() {
-  clearTimeout(timer);
-  timer = setTimeout(scoreNow, 120);
-}
+const postJson = (path, obj) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(obj) });
 
-async function scoreNow() {
-  renderMpsz();
+async function rescore() {
+  dropInapplicable();
+  renderSituation();
+  renderTiles();
   const hand = handJson();
-  const count = S.items.filter((it) => it.group !== "other" && it.group !== "dora").length;
-  if (!count) { S.last = null; renderResult(); return; }
   const my = ++seq;
-  const path = hand.win ? "/v1/score" : "/v1/tenpai";
-  const res = await api(path, {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(hand),
-  });
+  if (!hand.hand && !hand.melds.length) { S.last = null; renderResult(); return; }
+  const res = hand.win ? await postJson("/v1/score?explain=true", hand) : await postJson("/v1/tenpai", hand);
   if (my !== seq) return;
   S.last = res.ok ? { kind: hand.win ? "result" : "tenpai", body: res.body } : { kind: "error", body: res.body };
+  noteDrawCheck();
   renderResult();
   if (res.ok && !hand.win && res.body.tenpai) await priceWaits(hand, res.body, my);
 }
 
 async function priceWaits(hand, tenpai, my) {
   // The value of each wait: the hand scored with that winning tile (ron or tsumo as set).
-  const scored = await Promise.all(tenpai.waits.map((w) => api("/v1/score", {
-    method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...hand, win: w.tile }),
-  })));
+  const scored = await Promise.all(tenpai.waits.map((w) => postJson("/v1/score", { ...hand, win: w.tile })));
   if (my !== seq) return;
   tenpai.waits.forEach((w, k) => { w.value = scored[k].ok ? scored[k].body : null; });
   renderResult();
@@ -280,7 +246,10 @@ async function uploadPhoto(original) {
   if (!original) return;
   const status = $("photo-status");
   status.textContent = t("uploading");
-  status.className = "status";
+  status.className = "status busy";
+  resetHand();
+  S.items = S.items.filter((it) => it.group !== "ura");
+  renderSituation();
   const file = await shrink(original);
   if (S.photo) URL.revokeObjectURL(S.photo.url);
   const url = URL.createObjectURL(file);
@@ -289,11 +258,11 @@ async function uploadPhoto(original) {
   const sit = handJson();
   for (const k of ["hand", "win", "melds", "kita", "kita_aka", "dora"]) delete sit[k];
   form.append("situation", JSON.stringify(sit));
-  const res = await api("/v1/photo/score", { method: "POST", body: form });
+  const res = await api("/v1/photo/score?explain=true", { method: "POST", body: form });
   if (!res.ok) {
     URL.revokeObjectURL(url);
     status.className = "status error";
-    status.textContent = res.body.error.code === "model_unavailable" ? t("no_model") : `${t("error")}: ${res.body.error.message}`;
+    status.textContent = `${t("error")}: ${errorText(res.body.error)}`;
     return;
   }
   const img = new Image();
@@ -301,18 +270,19 @@ async function uploadPhoto(original) {
     S.photo = { url, w: img.naturalWidth, h: img.naturalHeight };
     S.fullPhoto = false;
     loadRecognition(res.body);
-    status.textContent = `${res.body.tiles.length} ${t("tiles_found")} — ${t("tap_hint")}`;
+    status.className = "status";
+    status.textContent = t("tiles_found", res.body.tiles.length);
   };
   img.src = url;
 }
 
 function loadRecognition(body) {
-  // Items from the detections; melds from the recognized meld strings.
+  // Items from the detections (left to right); melds from the recognized meld strings.
   S.melds = (body.hand.melds || []).map((ms) => ({ kind: ms.split(":")[0], tiles: parseSafe(ms.split(":")[1]) }));
   const dets = [...body.tiles].sort((a, b) => a.box[0] - b.box[0]);
   S.items = dets.map((d) => ({
-    tile: d.tile, group: d.group, meld: null, box: d.box, alts: (d.alternatives || []).map((a) => a.tile),
-    unsure: d.confidence < UNSURE,
+    tile: d.tile, group: GROUPS.includes(d.group) ? d.group : "other", meld: null, box: d.box,
+    alts: (d.alternatives || []).map((a) => a.tile), unsure: d.confidence < UNSURE,
   }));
   const room = S.melds.map((m) => [...m.tiles]);
   for (const it of S.items.filter((x) => x.group === "meld")) {
@@ -324,25 +294,26 @@ function loadRecognition(body) {
     if (k >= 0) room[m].splice(k, 1);
     it.meld = m;
   }
-  S.warnings = body.warnings || [];
+  const details = body.warning_details || [];
+  S.warnings = (body.warnings || []).map((message, i) => ({ message, detail: details[i] || null }));
   S.last = body.score ? { kind: body.score_kind, body: body.score }
     : body.score_error ? { kind: "error", body: { error: body.score_error } } : null;
+  dropInapplicable();
+  noteDrawCheck();
   renderAll();
 }
 
 function parseSafe(text) { try { return parseMpsz(text || ""); } catch { return []; } }
 
 // ---------- editing ----------
-function openSheet(sheet) { S.sheet = sheet; renderSheet(); renderTiles(); renderPill(); }
-function closeSheet() { S.sheet = null; renderSheet(); renderTiles(); renderPill(); }
+function openSheet(sheet) { S.sheet = sheet; renderSheet(); renderTiles(); }
+function closeSheet() { S.sheet = null; renderSheet(); renderTiles(); }
 
 function pickTile(tile) {
   const sh = S.sheet;
   if (!sh) return;
   if (sh.mode === "edit") {
-    S.items[sh.i].tile = tile;
-    S.items[sh.i].alts = [];
-    S.items[sh.i].unsure = false;
+    Object.assign(S.items[sh.i], { tile, alts: [], unsure: false });
     closeSheet();
   } else {
     S.items.push({ tile, group: sh.group, meld: sh.meld ?? null, box: null });
@@ -355,7 +326,7 @@ function pickTile(tile) {
 function moveItem(i, group) {
   const it = S.items[i];
   if (group === "meld") {
-    if (!S.melds.length) S.melds.push({ kind: "pon", tiles: [] });
+    if (!S.melds.length) S.melds.push({ kind: "pon" });
     it.meld = S.melds.length - 1;
   } else it.meld = null;
   if (group === "win") for (const other of S.items) if (other !== it && other.group === "win") other.group = "hand";
@@ -378,22 +349,23 @@ function applyTyped(ev) {
   err.textContent = "";
   try {
     const items = [];
-    for (const tile of parseMpsz($("t-hand").value)) items.push({ tile, group: "hand", meld: null, box: null });
-    const win = parseMpsz($("t-win").value);
-    if (win.length > 1) throw new Error("one winning tile only");
-    for (const tile of win) items.push({ tile, group: "win", meld: null, box: null });
+    const add = (text, group, meld = null) => { for (const tile of parseMpsz(text)) items.push({ tile, group, meld, box: null }); };
+    add($("t-hand").value, "hand");
+    if (parseMpsz($("t-win").value).length > 1) throw new Error(Lang.ja() ? "和了牌は1枚だけ" : "one winning tile only");
+    add($("t-win").value, "win");
     const melds = [];
     for (const word of $("t-melds").value.trim().split(/\s+/).filter(Boolean)) {
       const [kind, tiles] = word.split(":");
-      if (!MELD_KINDS.includes(kind) || !tiles) throw new Error(`meld "${word}": use pon:777z, ankan:9999s …`);
+      if (!MELD_KINDS.includes(kind) || !tiles) throw new Error(`"${word}": pon:777z, ankan:9999s …`);
       melds.push({ kind });
-      for (const tile of parseMpsz(tiles)) items.push({ tile, group: "meld", meld: melds.length - 1, box: null });
+      add(tiles, "meld", melds.length - 1);
     }
-    for (const tile of parseMpsz($("t-kita").value)) items.push({ tile, group: "kita", meld: null, box: null });
-    for (const tile of parseMpsz($("t-dora").value)) items.push({ tile, group: "dora", meld: null, box: null });
-    S.items = items;
+    add($("t-kita").value, "kita");
+    add($("t-dora").value, "dora");
+    S.items = [...items, ...S.items.filter((it) => it.group === "ura")];
     S.melds = melds;
     S.warnings = [];
+    $("type-box").open = false; // the typed hand is now in the tiles above
     renderAll();
     rescore();
   } catch (e) {
@@ -401,7 +373,7 @@ function applyTyped(ev) {
   }
 }
 
-// ---------- rendering ----------
+// ---------- rendering: tiles ----------
 function tileButton(it, i) {
   const selected = S.sheet && S.sheet.mode === "edit" && S.sheet.i === i;
   return el("button", {
@@ -410,10 +382,41 @@ function tileButton(it, i) {
   }, tileFace(it.tile));
 }
 
+function addButton(group, meld = null) {
+  return el("button", {
+    type: "button", class: "tile add", "data-add": meld === null ? group : null, "aria-label": `${t("add")} ${t(`g_${group}`)}`,
+    onclick: () => openSheet({ mode: "add", group, meld }),
+  }, "+");
+}
+
+function meldRow(md, m) {
+  const kind = el("select", { "aria-label": t("meld_kind"), onchange: (e) => { md.kind = e.target.value; rescore(); } },
+    MELD_KINDS.map((k) => el("option", { value: k, selected: k === md.kind }, t(`m_${k}`))));
+  const strip = el("div", { class: "strip" }, kind);
+  S.items.forEach((it, i) => { if (it.group === "meld" && it.meld === m) strip.append(tileButton(it, i)); });
+  strip.append(addButton("meld", m));
+  return strip;
+}
+
+function groupRow(g) {
+  const strip = el("div", { class: "strip" });
+  const idx = S.items.map((it, i) => [it, i]).filter(([it]) => it.group === g);
+  if (g === "hand") idx.sort((a, b) => sortKey(a[0].tile) - sortKey(b[0].tile));
+  for (const [it, i] of idx) strip.append(tileButton(it, i));
+  if (g !== "other" && (g !== "win" || !idx.length)) strip.append(addButton(g));
+  return strip;
+}
+
+function groupShown(g) {
+  if (g === "ura") return S.sit.riichi !== "none" || of("ura").length > 0;
+  if (g === "other") return of("other").length > 0;
+  return true;
+}
+
 function renderTiles() {
   const box = $("groups");
   box.replaceChildren();
-  for (const g of GROUPS) {
+  for (const g of GROUPS.filter(groupShown)) {
     const row = el("div", { class: `group g-${g}`, "data-group": g });
     const head = el("div", { class: "group-head" }, el("span", {}, t(`g_${g}`)));
     row.append(head);
@@ -422,24 +425,10 @@ function renderTiles() {
         type: "button", class: "chip", "data-action": "new-meld",
         onclick: () => { S.melds.push({ kind: "pon" }); openSheet({ mode: "add", group: "meld", meld: S.melds.length - 1 }); },
       }, t("new_meld")));
-      S.melds.forEach((md, m) => {
-        const kind = el("select", { "aria-label": "meld kind", onchange: (e) => { md.kind = e.target.value; rescore(); } },
-          MELD_KINDS.map((k) => el("option", { value: k, selected: k === md.kind }, k)));
-        const strip = el("div", { class: "strip" }, kind);
-        S.items.forEach((it, i) => { if (it.group === "meld" && it.meld === m) strip.append(tileButton(it, i)); });
-        strip.append(el("button", { type: "button", class: "tile add", "aria-label": t("add"), onclick: () => openSheet({ mode: "add", group: "meld", meld: m }) }, "+"));
-        row.append(strip);
-      });
+      S.melds.forEach((md, m) => row.append(meldRow(md, m)));
     } else {
-      const strip = el("div", { class: "strip" });
-      const idx = S.items.map((it, i) => [it, i]).filter(([it]) => it.group === g);
-      if (g === "hand") idx.sort((a, b) => sortKey(a[0].tile) - sortKey(b[0].tile));
-      for (const [it, i] of idx) strip.append(tileButton(it, i));
-      if (g !== "win" || !idx.length) strip.append(el("button", {
-        type: "button", class: "tile add", "data-add": g, "aria-label": `${t("add")} ${t(`g_${g}`)}`,
-        onclick: () => openSheet({ mode: "add", group: g, meld: null }),
-      }, "+"));
-      row.append(strip);
+      if (g === "other") row.append(el("p", { class: "hint" }, t("other_hint")));
+      row.append(groupRow(g));
     }
     box.append(row);
   }
@@ -450,10 +439,18 @@ function renderMpsz() {
   const h = handJson();
   const parts = [h.hand || "—"];
   if (h.win) parts.push(`+ ${h.win}`);
-  if (h.melds.length) parts.push(h.melds.join(" "));
-  if (h.kita) parts.push(`kita ${h.kita}`);
-  if (h.dora.length) parts.push(`dora ${h.dora.join(" ")}`);
+  for (const m of h.melds) { const [kind, tiles] = m.split(":"); parts.push(`${t(`m_${kind}`)} ${tiles}`); }
+  if (h.kita) parts.push(`${t("g_kita")} ${h.kita}`);
+  if (h.dora.length) parts.push(`${t("dora_")} ${h.dora.join(" ")}`);
   $("mpsz-line").textContent = parts.join("  ");
+}
+
+// ---------- rendering: the photo and the correction sheet ----------
+const SVG = "http://www.w3.org/2000/svg";
+function svgEl(tag, attrs) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  return node;
 }
 
 function cropBox() {
@@ -471,6 +468,10 @@ function cropBox() {
   return [x1, y1, x2 - x1, y2 - y1];
 }
 
+function photoImage() {
+  return svgEl("image", { href: S.photo.url, x: 0, y: 0, width: S.photo.w, height: S.photo.h });
+}
+
 function renderOverlay() {
   const view = $("photo-view");
   if (!S.photo) { view.hidden = true; return; }
@@ -479,27 +480,14 @@ function renderOverlay() {
   const [cx, cy, cw, ch] = cropBox();
   svg.setAttribute("viewBox", `${cx} ${cy} ${cw} ${ch}`);
   svg.style.aspectRatio = `${cw} / ${ch}`;
-  svg.replaceChildren();
-  const ns = "http://www.w3.org/2000/svg";
-  const img = document.createElementNS(ns, "image");
-  Object.entries({ href: S.photo.url, x: 0, y: 0, width: S.photo.w, height: S.photo.h })
-    .forEach(([k, v]) => img.setAttribute(k, v));
-  svg.append(img);
+  svg.replaceChildren(photoImage());
   const scale = cw / 360;
   S.items.forEach((it, i) => {
     if (!it.box) return;
     const [x1, y1, x2, y2] = it.box;
-    const g = document.createElementNS(ns, "g");
-    g.setAttribute("class", `det g-${it.group}${it.unsure ? " unsure" : ""}${S.sheet && S.sheet.i === i ? " sel" : ""}`);
-    g.setAttribute("data-i", i);
-    const r = document.createElementNS(ns, "rect");
-    Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 2 * scale, "stroke-width": 1.6 * scale })
-      .forEach(([k, v]) => r.setAttribute(k, v));
-    const label = document.createElementNS(ns, "text");
-    label.setAttribute("x", (x1 + x2) / 2);
-    label.setAttribute("y", y1 - 2 * scale);
-    label.setAttribute("font-size", Math.min(11 * scale, (x2 - x1) * 0.6));
-    label.setAttribute("text-anchor", "middle");
+    const g = svgEl("g", { class: `det g-${it.group}${it.unsure ? " unsure" : ""}${S.sheet && S.sheet.i === i ? " sel" : ""}`, "data-i": i });
+    const r = svgEl("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: 2 * scale, "stroke-width": 1.6 * scale });
+    const label = svgEl("text", { x: (x1 + x2) / 2, y: y1 - 2 * scale, "font-size": Math.min(11 * scale, (x2 - x1) * 0.6), "text-anchor": "middle" });
     label.textContent = (it.tile === "back" ? "■" : it.tile) + (it.unsure ? "?" : "");
     g.append(r, label);
     g.addEventListener("click", () => openSheet({ mode: "edit", i }));
@@ -507,210 +495,277 @@ function renderOverlay() {
   });
 }
 
+function cropView(box) {
+  // The tapped tile enlarged from the photo, with a little of what lies around it.
+  const [x1, y1, x2, y2] = box;
+  const m = 0.35 * Math.max(x2 - x1, y2 - y1);
+  const vx = Math.max(0, x1 - m), vy = Math.max(0, y1 - m);
+  const vw = Math.min(S.photo.w, x2 + m) - vx, vh = Math.min(S.photo.h, y2 + m) - vy;
+  const svg = svgEl("svg", { viewBox: `${vx} ${vy} ${vw} ${vh}`, class: "crop", role: "img", "aria-label": t("crop_of") });
+  svg.append(photoImage(), svgEl("rect", { x: x1, y: y1, width: x2 - x1, height: y2 - y1, class: "crop-box", "stroke-width": Math.max(vw, vh) / 60 }));
+  return svg;
+}
+
 function renderSheet() {
   const sheet = $("sheet");
   const sh = S.sheet;
   if (!sh) { sheet.hidden = true; renderOverlay(); return; }
   sheet.hidden = false;
-  $("sheet-title").textContent = sh.mode === "edit"
-    ? `${t("change_to")}: ${tileName(S.items[sh.i].tile)}`
-    : `${t("add_to")} ${t(`g_${sh.group}`)}`;
+  const item = sh.mode === "edit" ? S.items[sh.i] : null;
+  $("sheet-title").textContent = item ? `${t("change_to")}: ${tileName(item.tile)}` : `${t("add_to")} ${t(`g_${sh.group}`)}`;
+  $("sheet-crop").replaceChildren(...(item && item.box && S.photo ? [cropView(item.box)] : []));
+  $("sheet-crop").hidden = !(item && item.box && S.photo);
   const moves = $("sheet-moves");
   moves.replaceChildren();
-  if (sh.mode === "edit") {
-    const cur = S.items[sh.i].group;
+  if (item) {
     moves.append(el("span", { class: "moves-label" }, t("move_to")));
     for (const g of GROUPS) {
       moves.append(el("button", {
-        type: "button", class: `chip${g === cur ? " on" : ""}`, "data-move": g, onclick: () => moveItem(sh.i, g),
+        type: "button", class: `chip${g === item.group ? " on" : ""}`, "data-move": g, onclick: () => moveItem(sh.i, g),
       }, t(`g_${g}`)));
     }
     moves.append(el("button", { type: "button", class: "chip danger", "data-action": "delete", onclick: () => deleteItem(sh.i) }, t("del")));
   }
   // The camera's next-best readings first: most corrections are one of them.
   const likely = $("sheet-likely");
-  likely.replaceChildren();
-  const alts = sh.mode === "edit" ? (S.items[sh.i].alts || []) : [];
+  const alts = item ? (item.alts || []) : [];
   likely.hidden = !alts.length;
-  if (alts.length) {
-    likely.append(el("span", { class: "moves-label" }, t("likely")));
-    for (const tile of alts) {
-      likely.append(el("button", {
-        type: "button", class: "tile", "data-likely": tile, "aria-label": tileName(tile), onclick: () => pickTile(tile),
-      }, tileFace(tile)));
-    }
-  }
+  likely.replaceChildren(...(alts.length ? [el("span", { class: "moves-label" }, t("likely")),
+    ...alts.map((tile) => el("button", { type: "button", class: "tile", "data-likely": tile, "aria-label": tileName(tile), onclick: () => pickTile(tile) }, tileFace(tile)))] : []));
   const pal = $("palette");
   pal.replaceChildren();
   for (const row of PALETTE) {
     for (const tile of row) {
-      if (tile === "0m" && !S.sit.aka_5man && sh.group !== "dora" && sh.group !== "kita" && sh.mode !== "edit") continue;
+      const hideAka = tile === "0m" && !S.sit.aka_5man && !["dora", "ura", "kita"].includes(sh.group) && !item;
       pal.append(el("button", {
-        type: "button", class: "tile", "data-pick": tile, "aria-label": tileName(tile), onclick: () => pickTile(tile),
+        type: "button", class: "tile", "data-pick": tile, "aria-label": tileName(tile), disabled: hideAka, onclick: () => pickTile(tile),
       }, tileFace(tile)));
     }
   }
   renderOverlay();
 }
 
-function seg(label, key, options, labels) {
+// ---------- rendering: the situation ----------
+function seg(label, key, options, labels, onPick) {
   return el("div", { class: "field" }, el("span", { class: "label" }, t(label)),
-    el("div", { class: "seg", role: "radiogroup" }, options.map((v, k) => el("button", {
-      type: "button", role: "radio", "aria-checked": String(S.sit[key] === v), "data-sit": `${key}=${v}`,
-      class: S.sit[key] === v ? "on" : "", onclick: () => { S.sit[key] = v; renderSituation(); rescore(); },
-    }, labels ? labels[k] : String(v)))));
+    el("div", { class: "seg", role: "radiogroup", "aria-label": t(label) }, options.map((v, k) => {
+      const off = key === "riichi" && v !== "none" && !canApply("riichi");
+      return el("button", {
+        type: "button", role: "radio", "aria-checked": String(S.sit[key] === v), "data-sit": `${key}=${v}`,
+        class: S.sit[key] === v ? "on" : "", disabled: off, title: off ? t("cannot_apply") : null,
+        onclick: () => { S.sit[key] = v; if (onPick) onPick(v); rescore(); },
+      }, labels ? labels[k] : String(v));
+    })));
 }
 
 function stepper(label, key) {
-  const set = (v) => { S.sit[key] = Math.max(0, v); renderSituation(); rescore(); };
+  const set = (v) => { S.sit[key] = Math.max(0, v); rescore(); };
   return el("div", { class: "field" }, el("span", { class: "label" }, t(label)),
     el("div", { class: "stepper" },
-      el("button", { type: "button", "aria-label": `${key} -1`, onclick: () => set(S.sit[key] - 1) }, "−"),
+      el("button", { type: "button", "aria-label": `${t(label)} −1`, onclick: () => set(S.sit[key] - 1) }, "−"),
       el("output", { "data-value": key }, String(S.sit[key])),
-      el("button", { type: "button", "aria-label": `${key} +1`, "data-step": key, onclick: () => set(S.sit[key] + 1) }, "+")));
+      el("button", { type: "button", "aria-label": `${t(label)} +1`, "data-step": key, onclick: () => set(S.sit[key] + 1) }, "+")));
 }
 
 function toggle(key, label) {
+  const off = !canApply(key);
   return el("button", {
     type: "button", class: `chip${S.sit[key] ? " on" : ""}`, "aria-pressed": String(!!S.sit[key]), "data-toggle": key,
-    onclick: () => { S.sit[key] = !S.sit[key]; renderSituation(); rescore(); if (key === "aka_5man") renderSheet(); },
+    disabled: off, title: off ? t("cannot_apply") : null,
+    onclick: () => { S.sit[key] = !S.sit[key]; rescore(); if (key === "aka_5man") renderSheet(); },
   }, label);
 }
 
 function renderSituation() {
-  const L = S.lang === "ja" ? "ja" : "en";
-  const box = $("situation");
-  box.replaceChildren(
+  const inGame = !!S.game;
+  const riichiKinds = ["none", "riichi", "double", "open", "double_open"];
+  $("situation").replaceChildren(
     seg("win_how", "tsumo", [false, true], [t("ron"), t("tsumo")]),
-    seg("riichi", "riichi", ["none", "riichi", "double", "open", "double_open"],
-      ["none", "riichi", "double", "open", "double_open"].map((r) => t(`r_${r}`))),
-    seg("seat", "seat", ["E", "S", "W"], HONOR[L].slice(0, 3)),
-    seg("round", "round", ["E", "S"], HONOR[L].slice(0, 2)),
-    el("div", { class: "row two" }, stepper("honba", "honba"), stepper("deposits", "deposits")),
+    seg("riichi", "riichi", riichiKinds, riichiKinds.map((r) => t(`r_${r}`)), syncWinnerRiichi),
+    // at a game's table the seat, round and honba come from the game
+    inGame ? "" : seg("seat", "seat", ["E", "S", "W"], ["E", "S", "W"].map(windName)),
+    inGame ? "" : seg("round", "round", ["E", "S"], ["E", "S"].map(windName)),
+    inGame ? "" : el("div", { class: "row two" }, stepper("honba", "honba"), stepper("deposits", "deposits")),
     el("div", { class: "field" }, el("span", { class: "label" }, t("extras")),
-      el("div", { class: "chips" }, S_YAKU.map((k) => toggle(k, YAKU[k][lang()])))),
+      el("div", { class: "chips" }, S_YAKU.map((k) => toggle(k, yakuName(k))))),
     el("div", { class: "field" }, el("span", { class: "label" }, t("options")),
-      el("div", { class: "chips" }, toggle("discarder_riichi", t("discarder_riichi")), toggle("aka_5man", t("aka5man")))),
-    S.sit.aka_5man ? seg("aka5man_as", "aka5man_as", [null, "5p", "5s"], ["—", "5p", "5s"]) : "",
-    el("label", { class: "field" }, el("span", { class: "label" }, t("ura")),
-      el("input", { value: S.sit.ura, placeholder: S.lang === "ja" ? "例: 4s" : "e.g. 4s", spellcheck: "false",
-        onchange: (e) => { S.sit.ura = e.target.value; rescore(); } })),
+      el("div", { class: "chips" }, inGame ? "" : toggle("discarder_riichi", t("discarder_riichi")), toggle("aka_5man", t("aka5man")))),
+    S.sit.aka_5man && canApply("aka5man_as") ? seg("aka5man_as", "aka5man_as", [null, "5p", "5s"], ["—", tileName("5p"), tileName("5s")]) : "",
   );
 }
 
+// ---------- rendering: the result in the table's words ----------
 function row(label, value, cls = "") {
   return el("div", { class: `line ${cls}` }, el("span", {}, label), el("span", { class: "num" }, value));
 }
 
-// Fu reasons of the engine's fu_breakdown: "<reason>" or "<reason>_<tile>".
-const FU = {
-  base: ["base", "副底"], closed_ron: ["closed ron", "門前ロン"], tsumo: ["tsumo", "ツモ"],
-  chiitoitsu: ["seven pairs", "七対子"], open_pinfu: ["open pinfu shape", "喰い平和形"],
-  pinfu_tsumo: ["pinfu tsumo", "平和ツモ"], ron: ["open ron", "ロン"],
-  wait_kanchan: ["closed wait", "嵌張待ち"], wait_penchan: ["edge wait", "辺張待ち"],
-  wait_tanki: ["pair wait", "単騎待ち"], pair: ["pair", "雀頭"],
-  minkou: ["open triplet", "明刻"], ankou: ["closed triplet", "暗刻"], minkan: ["open kan", "明槓"],
-  ankan: ["closed kan", "暗槓"],
-};
 function fuName(reason) {
   const m = /^(.*?)_?([0-9][mpsz])?$/.exec(reason);
   const key = m && m[1] ? m[1] : reason;
-  const name = FU[key] ? FU[key][lang()] : reason.replace(/_/g, " ");
+  const name = pick(FU, key, reason.replace(/_/g, " "));
   return m && m[2] ? `${name} ${tileName(m[2])}` : name;
 }
 
 function payer(p) {
   const who = t(`from_${p.from}`);
-  if (!p.seat) return who;
-  const L = S.lang === "ja" ? "ja" : "en";
-  return `${who} (${HONOR[L]["ESWN".indexOf(p.seat)] || p.seat})`;
+  return p.seat ? `${who} (${windName(p.seat)})` : who;
 }
 
-let resultInView = false;
-function renderPill() {
-  const pill = $("pill");
-  const last = S.last;
-  if (!last || S.sheet || resultInView) { pill.hidden = true; return; }
-  pill.hidden = false;
-  const b = last.body;
-  if (last.kind === "error") { pill.className = "pill bad"; pill.textContent = `${t("error")}: ${b.error.message || b.error.code}`; }
-  else if (last.kind === "tenpai") {
-    pill.className = `pill ${b.tenpai ? "good" : "bad"}`;
-    pill.textContent = b.tenpai ? `${t("tenpai")}: ${b.waits.map((w) => tileName(w.tile)).join(" ")}` : t("noten");
-  } else {
-    pill.className = `pill ${b.valid ? "good" : "bad"}`;
-    pill.textContent = b.valid
-      ? `${Number(b.total).toLocaleString()} ${t("points")} · ${b.han} ${t("han")} ${b.fu} ${t("fu")}`
-      : t("invalid");
+function tableCall(b) {
+  // Ron 8,000 / Tsumo 2,000–4,000 / 4,000 all (子ロン 8,000 / 子ツモ 2,000-4,000 / 4,000オール).
+  const call = b.explain && b.explain.points && b.explain.points.call;
+  if (!call) return `${fmtNum(b.total)} ${t("points")}`;
+  const a = call.amounts.map(fmtNum);
+  if (call.how === "ron") return t("call_ron", call.winner, a[0]);
+  return call.winner === "dealer" ? t("call_all", a[0]) : t("call_tsumo", a[0], a[1]);
+}
+
+function setsView(ex) {
+  // The chosen split into sets, drawn with tile faces; the winning tile raised.
+  return el("div", { class: "sets" }, ex.sets.map((s) => el("div", { class: `set${s.called ? " called" : ""}`, "data-set": s.type },
+    s.tiles.map((tile, j) => el("span", { class: `tile small${j === s.win_at ? " winning" : ""}` }, tileFace(tile))),
+    s.called ? el("small", {}, s.meld === "ankan" ? t("closed_kan") : t("called")) : "")));
+}
+
+function explainView(b) {
+  const ex = b.explain;
+  if (!ex || !ex.sets.length) return [];
+  const parts = [el("h3", {}, t("split")), setsView(ex)];
+  if (ex.wait.shape && ex.wait.shape !== "none") parts.push(el("p", { class: "wait-line" }, t("wait_on", t(`w_${ex.wait.shape}`), tileName(ex.wait.tile))));
+  return parts;
+}
+
+function yakuRows(b) {
+  // Each yaku with its han; each yakuhai set names its tile and why it counts.
+  const yakuhai = (b.explain && b.explain.yakuhai) || [];
+  let k = 0;
+  return (b.yaku || []).map((y) => {
+    if (y.id !== "yakuhai" || !yakuhai[k]) return row(yakuName(y.id), `${y.han} ${t("han")}`);
+    const set = yakuhai[k++];
+    const why = set.as.map((a) => t(`as_${a}`)).join(Lang.ja() ? "・" : " + ");
+    return row(t("yakuhai_as", tileName(set.tile), why), `${y.han} ${t("han")}`);
+  });
+}
+
+function pointsView(b) {
+  // Base points before and after rounding, the tsumo bonus and honba apart.
+  const p = b.explain && b.explain.points;
+  if (!p) return [];
+  const lines = [];
+  lines.push(p.limit ? t("base_limit", t(`limit_${p.limit}`), fmtNum(p.base)) : t("base_line", p.fu, p.han, fmtNum(p.base_raw)));
+  const seen = new Set();
+  for (const r of p.payments) {
+    const key = `${r.from}:${r.times}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    lines.push(t("share_line", t(`from_${r.from}`), r.times, fmtNum(r.share), fmtNum(r.rounded)));
   }
+  const first = p.payments[0];
+  if (first && first.tsumo_bonus) lines.push(t("bonus_line", fmtNum(first.tsumo_bonus)));
+  if (first && first.honba) lines.push(t("honba_line", S.sit.honba, fmtNum(first.honba)));
+  if (first && first.factor > 1) lines.push(t("factor_line", first.factor));
+  if (b.deposits) lines.push(t("deposit_line", fmtNum(b.deposits)));
+  return [el("ul", { class: "calc" }, lines.map((x) => el("li", {}, x)))];
 }
 
-function yakuName(id) { return YAKU[id] ? YAKU[id][lang()] : id; }
+function chomboView(b) {
+  const c = b.explain && b.explain.chombo;
+  const tiles = (ws) => ws.map((w) => tileName(w.tile) + (w.yaku_han === null || w.yaku_han === undefined ? "" : ` (${w.yaku_han}${t("han")})`)).join(", ");
+  let why = t(`reason_${b.reason}`, b.guarantee ? b.guarantee.required : 2);
+  if (c && c.reason === "insufficient_yaku" && c.failing_waits.length) why = t("chombo_waits", c.required, tiles(c.failing_waits));
+  else if (c && c.reason === "furiten" && c.failing_waits.length) why = t("chombo_furiten", tiles(c.failing_waits));
+  else if (b.reason === "no_win_shape") why = t("chombo_shape");
+  return el("div", { class: "chombo", "data-chombo": b.reason }, el("strong", {}, t("chombo_title")), el("p", {}, why), el("p", { class: "hint" }, t("chombo_pays")));
+}
+
+function tenpaiView(b) {
+  const waits = el("div", { class: "waits" }, (b.waits || []).map((w) => el("div", { class: "wait" },
+    el("span", { class: "tile small" }, tileFace(w.tile)),
+    el("span", {}, `${w.yaku_han} ${t("yaku_han")}`),
+    el("span", { class: `num ${w.value && !w.value.valid ? "ng" : ""}`, "data-wait-total": w.value ? w.value.total : "" },
+      w.value ? fmtNum(w.value.total) : "…"),
+    el("span", { class: w.valid_ron ? "ok" : "ng" }, `${t("ron")} ${w.valid_ron ? "✓" : "✗"}`),
+    el("span", { class: w.valid_tsumo ? "ok" : "ng" }, `${t("tsumo")} ${w.valid_tsumo ? "✓" : "✗"}`))));
+  return [
+    el("div", { class: `verdict ${b.tenpai ? "good" : "bad"}`, "data-verdict": b.tenpai ? "tenpai" : "noten" }, b.tenpai ? t("tenpai") : t("noten")),
+    b.tenpai ? el("h3", {}, t("waits")) : "", waits,
+    row(t("guarantee"), b.guarantee_ok ? t("ok") : t("ng"), b.guarantee_ok ? "ok" : "ng"),
+    b.noten_riichi ? el("p", { class: "error" }, t("noten_riichi")) : "",
+  ];
+}
+
+function resultView(b) {
+  const parts = [];
+  parts.push(el("div", { class: `verdict ${b.valid ? "good" : "bad"}`, "data-verdict": b.valid ? "valid" : "invalid" },
+    b.valid ? t("valid") : `${t("invalid")}: ${t(`reason_${b.reason}`, b.guarantee ? b.guarantee.required : 2)}`));
+  if (b.valid) {
+    parts.push(el("div", { class: "total" }, el("span", { class: "big", "data-call": "" }, tableCall(b))));
+    const limit = b.limit ? ` · ${t(`limit_${b.limit}`)}${b.yakuman_multiple > 1 ? ` ×${b.yakuman_multiple}` : ""}` : "";
+    parts.push(el("p", { class: "summary" }, `${b.han} ${t("han")} ${b.fu} ${t("fu")}${limit}`));
+  } else parts.push(chomboView(b));
+  parts.push(...explainView(b));
+  parts.push(el("h3", {}, t("yaku")));
+  parts.push(el("div", { class: "lines" }, (b.yaku || []).length ? yakuRows(b) : [el("p", { class: "hint" }, t("empty"))]));
+  const d = b.dora || {};
+  const doraLines = ["dora", "ura", "aka", "kita", "aka5man_bonus"].filter((k) => d[k]).map((k) => row(t(`d_${k}`), `${d[k]} ${t("han")}`));
+  if (doraLines.length) parts.push(el("h3", {}, t("dora_")), el("div", { class: "lines" }, doraLines));
+  if ((b.fu_breakdown || []).length) {
+    parts.push(el("h3", {}, t("fu_breakdown")), el("div", { class: "lines" }, b.fu_breakdown.map((f) => row(fuName(f.reason), `${f.fu} ${t("fu")}`))));
+  }
+  parts.push(el("h3", {}, t("payments")), ...pointsView(b),
+    el("div", { class: "lines" }, (b.payments || []).map((p) => row(payer(p), fmtNum(p.amount), p.amount < 0 ? "ng" : ""))),
+    b.deposits ? row(t("deposits"), fmtNum(b.deposits)) : "",
+    el("div", { class: "line sum" }, el("span", {}, t("total")), el("span", { class: "num", "data-total": b.total }, fmtNum(b.total))));
+  if (b.guarantee) {
+    const g = b.guarantee;
+    parts.push(row(`${t("guarantee")} (${g.minimum_over_waits ?? "–"}/${g.required})`, g.ok ? t("ok") : t("ng"), g.ok ? "ok" : "ng"));
+  }
+  return parts;
+}
+
+function summaryText() {
+  const last = S.last;
+  const b = last.body;
+  if (last.kind === "error") return `${t("error")}: ${errorText(b.error)}`;
+  if (last.kind === "tenpai") return b.tenpai ? `${t("tenpai")}: ${b.waits.map((w) => tileName(w.tile)).join(" ")}` : t("noten");
+  return b.valid ? `${tableCall(b)} · ${t("value", b.han, b.limit ? 0 : b.fu)}` : `${t("chombo")}: ${t(`reason_${b.reason}`, 2)}`;
+}
+
+function renderSummary() {
+  // The score in the sticky header (it never lies over the tiles); tap it to see the details.
+  const bar = $("summary");
+  bar.hidden = !S.last;
+  if (!S.last) return;
+  const good = S.last.kind === "result" ? S.last.body.valid : S.last.kind === "tenpai" && S.last.body.tenpai;
+  bar.className = `summary-bar ${good ? "good" : "bad"}`;
+  bar.textContent = summaryText();
+}
 
 function renderResult() {
-  renderPill();
+  renderSummary();
+  renderGame();
   const box = $("result");
   const last = S.last;
   if (!last) { box.replaceChildren(el("p", { class: "hint" }, t("no_result"))); return; }
   if (last.kind === "error") {
     const e = last.body.error || {};
-    const ja = S.lang === "ja" && ERR_JA[e.code]; // the Japanese words, when there are some
-    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${ja || e.message || ""}`),
-      el("p", { class: "hint" }, ja ? `${e.message} (${e.code})` : e.code || ""));
+    // the server's own message (English) adds the detail, e.g. how many tiles are missing
+    const detail = !Lang.ja() && e.message && e.message !== errorText(e) ? el("p", { class: "hint detail" }, e.message) : "";
+    box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${errorText(e)}`), detail);
     return;
   }
-  const b = last.body;
-  if (last.kind === "tenpai") {
-    const waits = el("div", { class: "waits" }, (b.waits || []).map((w) => el("div", { class: "wait" },
-      el("span", { class: "tile small" }, tileFace(w.tile)),
-      el("span", {}, `${w.yaku_han} ${t("yaku_han")}`),
-      el("span", { class: `num ${w.value && !w.value.valid ? "ng" : ""}`, "data-wait-total": w.value ? w.value.total : "" },
-        w.value ? Number(w.value.total).toLocaleString() : "…"),
-      el("span", { class: w.valid_ron ? "ok" : "ng" }, `${t("v_ron")} ${w.valid_ron ? "✓" : "✗"}`),
-      el("span", { class: w.valid_tsumo ? "ok" : "ng" }, `${t("v_tsumo")} ${w.valid_tsumo ? "✓" : "✗"}`))));
-    box.replaceChildren(
-      el("div", { class: `verdict ${b.tenpai ? "good" : "bad"}`, "data-verdict": b.tenpai ? "tenpai" : "noten" }, b.tenpai ? t("tenpai") : t("noten")),
-      b.tenpai ? el("h3", {}, t("waits")) : "", waits,
-      row(t("guarantee"), b.guarantee_ok ? t("ok") : t("ng"), b.guarantee_ok ? "ok" : "ng"),
-      b.noten_riichi ? el("p", { class: "error" }, t("noten_riichi")) : "");
-    return;
-  }
-  const parts = [];
-  parts.push(el("div", { class: `verdict ${b.valid ? "good" : "bad"}`, "data-verdict": b.valid ? "valid" : "invalid" },
-    b.valid ? t("valid") : `${t("invalid")}: ${t(`reason_${b.reason}`)}`));
-  parts.push(el("div", { class: "total" },
-    el("span", { class: "big", "data-total": b.total }, Number(b.total).toLocaleString()), ` ${t("points")}`));
-  const limit = b.limit ? ` · ${t(`limit_${b.limit}`)}${b.yakuman_multiple > 1 ? ` ×${b.yakuman_multiple}` : ""}` : "";
-  parts.push(el("p", { class: "summary" }, `${b.han} ${t("han")} ${b.fu} ${t("fu")}${limit}`));
-  parts.push(el("h3", {}, t("yaku")));
-  parts.push(el("div", { class: "lines" }, (b.yaku || []).length
-    ? b.yaku.map((y) => row(yakuName(y.id), `${y.han} ${t("han")}`)) : [el("p", { class: "hint" }, t("empty"))]));
-  const d = b.dora || {};
-  const doraLines = ["dora", "ura", "aka", "kita", "aka5man_bonus"].filter((k) => d[k]).map((k) => row(t(`d_${k}`), `${d[k]} ${t("han")}`));
-  if (doraLines.length) parts.push(el("h3", {}, t("dora_")), el("div", { class: "lines" }, doraLines));
-  if ((b.fu_breakdown || []).length) {
-    parts.push(el("h3", {}, t("fu_breakdown")),
-      el("div", { class: "lines" }, b.fu_breakdown.map((f) => row(fuName(f.reason), `${f.fu} ${t("fu")}`))));
-  }
-  parts.push(el("h3", {}, t("payments")),
-    el("div", { class: "lines" }, (b.payments || []).map((p) => row(payer(p), Number(p.amount).toLocaleString(), p.amount < 0 ? "ng" : ""))),
-    b.deposits ? row(t("deposits"), Number(b.deposits).toLocaleString()) : "",
-    row(t("total"), Number(b.total).toLocaleString(), "sum"));
-  if (b.guarantee) {
-    const g = b.guarantee;
-    parts.push(row(`${t("guarantee")} (${g.minimum_over_waits ?? "–"}/${g.required})`, g.ok ? t("ok") : t("ng"), g.ok ? "ok" : "ng"));
-  }
-  box.replaceChildren(...parts);
+  box.replaceChildren(...(last.kind === "tenpai" ? tenpaiView(last.body) : resultView(last.body)));
 }
 
 function renderWarnings() {
-  $("warnings").replaceChildren(...S.warnings.map((w) => el("li", {}, w)));
+  $("warnings").replaceChildren(...S.warnings.map((w) => el("li", {}, warningText(w.message, w.detail))));
 }
 
 function renderStatic() {
-  document.documentElement.lang = S.lang;
-  for (const node of document.querySelectorAll("[data-i18n]")) node.textContent = t(node.dataset.i18n);
-  $("lang").textContent = S.lang === "ja" ? "English" : "日本語";
+  document.documentElement.lang = Lang.current;
+  translateStatic();
+  $("lang").textContent = t("lang_button");
+  $("game-link").href = S.game ? `/game.html#${S.game.id}` : "/game.html";
 }
 
 function renderAll() {
@@ -723,22 +778,164 @@ function renderAll() {
   renderResult();
 }
 
+// ---------- the running game: pre-filled situation, record in one tap ----------
+const params = new URLSearchParams(location.search);
+
+async function openGame(id) {
+  const res = await api(`/v1/games/${encodeURIComponent(id)}`);
+  if (!res.ok) { $("game-status").textContent = t("game_missing"); $("game-card").hidden = false; return; }
+  S.game = res.body;
+  S.play.mode = params.get("mode") === "draw" ? "draw" : "win";
+  S.play.riichi = startRiichi();
+  const player = Number(params.get("player"));
+  S.play.player = [0, 1, 2].includes(player) && params.get("player") !== null ? player : null;
+  applyGame();
+  renderAll();
+}
+
+function applyGame() {
+  // The game's round, honba and deposits; the chosen player's seat; riichi from who declared.
+  const g = S.game;
+  if (!g) return;
+  S.sit.round = g.round_wind;
+  S.sit.honba = g.honba;
+  S.sit.deposits = Math.round(g.deposits / 1000) + S.play.riichi.length;
+  const p = S.play.player;
+  if (p !== null) {
+    S.sit.seat = g.players[p].seat;
+    const declared = S.play.riichi.includes(p);
+    if (declared && S.sit.riichi === "none") S.sit.riichi = "riichi";
+    if (!declared) S.sit.riichi = "none";
+  }
+  S.sit.discarder_riichi = S.play.discarder !== null && S.play.riichi.includes(S.play.discarder);
+  if (S.play.discarder === p) S.play.discarder = null;
+}
+
+function syncWinnerRiichi(kind) {
+  // The riichi chosen for the hand shown is that player's riichi stick in the game.
+  const p = S.play.player;
+  if (!S.game || p === null) return;
+  S.play.riichi = S.play.riichi.filter((x) => x !== p);
+  if (kind !== "none") S.play.riichi.push(p);
+  applyGame();
+}
+
+function playerChip(p, on, onclick, extra = {}) {
+  const pl = S.game.players[p];
+  return el("button", { type: "button", class: `chip${on ? " on" : ""}`, "aria-pressed": String(on), onclick, ...extra },
+    `${windName(pl.seat)} ${pl.name}`);
+}
+
+function chooseGroup(label, kids) {
+  return el("div", { class: "field" }, el("span", { class: "label" }, t(label)), el("div", { class: "chips" }, kids));
+}
+
+function renderGame() {
+  const card = $("game-card");
+  const g = S.game;
+  card.hidden = !g && !$("game-status").textContent;
+  if (!g) return;
+  const play = S.play;
+  const others = [0, 1, 2].filter((p) => p !== play.player);
+  const set = (fn) => () => { fn(); applyGame(); rescore(); };
+  const kids = [
+    el("p", { class: "game-head" }, t("game_hand", t("round_name", g.round_wind, Number(g.round[1])), t("honba_n", g.honba)),
+      ` · ${t("depositsShort")} ${fmtNum(g.deposits)}`),
+    seg2("this_photo", [["win", t("p_win")], ["draw", t("p_draw")]], play.mode, (v) => { play.mode = v; renderResult(); }),
+    chooseGroup("whose", [0, 1, 2].map((p) => playerChip(p, play.player === p, set(() => { play.player = p; }), { "data-player": p }))),
+  ];
+  if (play.mode === "win" && !S.sit.tsumo && play.player !== null) {
+    kids.push(chooseGroup("from_whom", others.map((p) => playerChip(p, play.discarder === p, set(() => { play.discarder = p; }), { "data-discarder": p }))));
+  }
+  kids.push(chooseGroup("riichi_sticks", [0, 1, 2].map((p) => playerChip(p, play.riichi.includes(p), set(() => {
+    play.riichi = play.riichi.includes(p) ? play.riichi.filter((x) => x !== p) : [...play.riichi, p];
+    if (p === play.player) S.sit.riichi = play.riichi.includes(p) ? (S.sit.riichi === "none" ? "riichi" : S.sit.riichi) : "none";
+  }), { "data-riichi-player": p }))));
+  kids.push(...(play.mode === "win" ? winRecorder() : drawRecorder()));
+  $("game-panel").replaceChildren(...kids);
+}
+
+function seg2(label, options, current, onPick) {
+  return el("div", { class: "field" }, el("span", { class: "label" }, t(label)),
+    el("div", { class: "seg", role: "radiogroup" }, options.map(([v, text]) => el("button", {
+      type: "button", role: "radio", class: current === v ? "on" : "", "aria-checked": String(current === v), "data-play": v,
+      onclick: () => onPick(v),
+    }, text))));
+}
+
+function winRecorder() {
+  const play = S.play;
+  const last = S.last;
+  const ready = last && last.kind === "result" && play.player !== null && (S.sit.tsumo || play.discarder !== null);
+  if (!ready) return [];
+  const name = S.game.players[play.player].name;
+  const label = last.body.valid ? t("record_win", tableCall(last.body)) : t("record_chombo", name);
+  return [el("button", { type: "button", class: "btn primary record", id: "record", onclick: recordWin }, label)];
+}
+
+async function recordWin() {
+  const play = S.play;
+  const b = S.last.body;
+  const body = b.valid
+    ? { outcome: S.sit.tsumo ? "tsumo" : "ron", wins: [{ winner: play.player, hand: handJson() }], riichi: play.riichi }
+    : { outcome: "chombo", offenders: [play.player] };
+  if (b.valid && !S.sit.tsumo) body.discarder = play.discarder;
+  await recordHand(body);
+}
+
+async function recordHand(body) {
+  const res = await postJson(`/v1/games/${S.game.id}/hands`, { ...body, seq: S.game.seq });
+  if (!res.ok) { $("game-status").textContent = `${t("error")}: ${errorText(res.body.error)}`; return; }
+  sessionStorage.setItem("sanma.flash", "recorded");
+  location.href = `/game.html#${S.game.id}`;
+}
+
+function noteDrawCheck() {
+  // At a draw, the engine's tenpai answer for the hand shown is that player's check.
+  const play = S.play;
+  if (!S.game || play.mode !== "draw" || play.player === null || !S.last || S.last.kind !== "tenpai") return;
+  const b = S.last.body;
+  play.draw[play.player] = { tenpai: !!b.tenpai, noten_riichi: !!b.noten_riichi || (!b.tenpai && play.riichi.includes(play.player)), engine: true };
+}
+
+function drawRecorder() {
+  const play = S.play;
+  const rows = S.game.players.map((pl, p) => {
+    const mark = play.draw[p];
+    const status = !mark ? t("unchecked") : `${mark.tenpai ? t("mark_tenpai") : t("mark_noten")}${mark.noten_riichi ? ` · ${t("noten_riichi_mark")}` : ""}${mark.engine ? ` (${t("checked_by_engine")})` : ""}`;
+    const setMark = (tenpai) => () => { play.draw[p] = { tenpai, noten_riichi: !tenpai && play.riichi.includes(p), engine: false }; renderGame(); };
+    return el("div", { class: "draw-row", "data-draw-player": p },
+      el("span", { class: "draw-name" }, `${windName(pl.seat)} ${pl.name}`),
+      el("span", { class: `draw-status${mark ? (mark.tenpai ? " ok" : " ng") : ""}` }, status),
+      el("span", { class: "chips" },
+        el("button", { type: "button", class: `chip${mark && mark.tenpai ? " on" : ""}`, "data-mark": "tenpai", onclick: setMark(true) }, t("mark_tenpai")),
+        el("button", { type: "button", class: `chip${mark && !mark.tenpai ? " on" : ""}`, "data-mark": "noten", onclick: setMark(false) }, t("mark_noten"))));
+  });
+  const hint = play.player !== null && !play.draw[play.player] ? el("p", { class: "hint" }, t("need_tenpai_check")) : "";
+  return [el("h3", {}, t("draw_status")), hint, ...rows,
+    el("button", { type: "button", class: "btn primary record", id: "record-draw", onclick: recordDraw }, t("record_draw"))];
+}
+
+async function recordDraw() {
+  const draw = S.play.draw;
+  const players = [0, 1, 2];
+  await recordHand({
+    outcome: "draw",
+    tenpai: players.filter((p) => draw[p] && draw[p].tenpai),
+    noten_riichi: players.filter((p) => draw[p] && draw[p].noten_riichi),
+    riichi: S.play.riichi,
+  });
+}
+
 // ---------- wiring ----------
-$("camera").addEventListener("change", (e) => uploadPhoto(e.target.files[0]));
-$("picker").addEventListener("change", (e) => uploadPhoto(e.target.files[0]));
+for (const input of [$("camera"), $("picker")]) {
+  // emptied after each photo, so that choosing the same photo again reads it again
+  input.addEventListener("change", (e) => { uploadPhoto(e.target.files[0]); e.target.value = ""; });
+}
 $("type-form").addEventListener("submit", applyTyped);
 $("sheet-close").addEventListener("click", closeSheet);
 $("zoom").addEventListener("click", () => { S.fullPhoto = !S.fullPhoto; renderOverlay(); });
-$("pill").addEventListener("click", () => $("result-card").scrollIntoView({ behavior: "smooth" }));
-$("lang").addEventListener("click", () => {
-  S.lang = S.lang === "ja" ? "en" : "ja";
-  localStorage.setItem("sanma.lang", S.lang);
-  renderAll();
-});
-if ("IntersectionObserver" in window) {
-  new IntersectionObserver((entries) => {
-    resultInView = entries[0].isIntersecting;
-    renderPill();
-  }, { threshold: 0.25 }).observe($("result-card"));
-}
+$("summary").addEventListener("click", () => $("result-card").scrollIntoView({ behavior: "smooth" }));
+$("lang").addEventListener("click", () => { Lang.set(Lang.other()); renderAll(); });
 renderAll();
+if (params.get("game") && /^[0-9a-f]{32}$/.test(params.get("game"))) openGame(params.get("game"));

@@ -1,76 +1,13 @@
 // Scoreboard page: keeps a hanchan through /v1/games (api/games.py). No external requests.
+// Words: text.js (one table for all pages, one language setting).
 "use strict";
 
-const TEXT = {
-  ja: {
-    title: "点数表", newGame: "新しい半荘", seatE: "起家 (東)", seatS: "南家", seatW: "西家",
-    aka5man: "赤五萬ルール", moreRules: "ルール詳細", startPoints: "配給原点", returnPoints: "返し",
-    uma: "ウマ", doubleRonHonba: "ダブロンの積み棒", honbaEach: "両者に付く", honbaFirst: "上家のみ",
-    start: "開始", gameId: "対局 ID", open: "開く", honba: "本場",
-    deposits: "供託", enterHand: "局の結果", ron: "ロン", tsumo: "ツモ", draw: "流局",
-    chombo: "錯和", discarder: "放銃者", tenpai: "聴牌", nagashi: "流し役満",
-    nagashiDouble: "(ダブリー)", notenRiichi: "ノー聴立直", offender: "錯和した人",
-    riichi: "立直", aka5manBy: "赤五萬を抜いた人", record: "記録", undo: "一局戻す",
-    export: "書き出し (JSON)", leave: "別の対局", settlement: "精算", rank: "順位",
-    name: "名前", score: "点数", points: "ポイント", log: "記録", winner: "和了者",
-    hanFu: "翻・符", limit: "満貫以上", handJson: "手牌", han: "翻", fu: "符",
-    mangan: "満貫", haneman: "跳満", baiman: "倍満", sanbaiman: "三倍満", yakuman: "役満",
-    photo: "写真から読む", doubleRon: "ダブロン", more: "その他 (誤碰・真似満)", misCall: "誤碰・誤吃",
-    manemann: "真似満", copied: "← 真似された人", turns: "巡", transfers: "点数の移動",
-    import: "書き出したファイルを読み込む", badFile: "JSON ファイルが読めません", dealer: "親", finished: "終局",
-    round: (w, n) => `${w === "E" ? "東" : "南"}${n}局`, none: "—", saved: "記録しました",
-    honbaN: (n) => `${n}本場`, value: (han, fu) => `${han}翻${fu ? fu + "符" : ""}`,
-    undone: "一局戻しました", reading: "写真を読んでいます…", read: "写真から手牌を読みました",
-    conflict: "他の端末で更新されました。最新の状態を表示します。",
-    winds: { E: "東", S: "南", W: "西" },
-    reasons: {
-      ron: "ロン", tsumo: "ツモ", deposits: "供託", riichi: "立直棒", noten: "ノー聴罰符",
-      nagashi: "流し役満", manemann: "真似満", chombo: "錯和", aka5man_mangan: "赤五萬満貫払い",
-      mis_call: "誤碰", deposits_to_top: "供託→トップ",
-    },
-    breakdown: "素点 / オカ / ウマ / 飛び賞 / 役満祝儀", bust: "飛び", badHand: "手牌の JSON が読めません",
-  },
-  en: {
-    title: "Scoreboard", newGame: "New hanchan", seatE: "First dealer (East)", seatS: "South",
-    seatW: "West", aka5man: "Aka-5-man option", moreRules: "More rules",
-    startPoints: "Start points", returnPoints: "Return points", uma: "Uma",
-    doubleRonHonba: "Honba on a double ron", honbaEach: "to each winner",
-    honbaFirst: "to the first winner only", start: "Start", gameId: "Game ID", open: "Open",
-    honba: "Honba", deposits: "Deposits", enterHand: "Hand result", ron: "Ron", tsumo: "Tsumo",
-    draw: "Draw", chombo: "Chombo", discarder: "Discarder", tenpai: "Tenpai",
-    nagashi: "Nagashi yakuman", nagashiDouble: "(double riichi)", notenRiichi: "No-ten riichi",
-    offender: "Offender", riichi: "Riichi", aka5manBy: "Aka-5-man extracted by",
-    record: "Record", undo: "Undo last hand", export: "Export (JSON)", leave: "Other game",
-    settlement: "Settlement", rank: "Rank", name: "Name", score: "Score", points: "Points",
-    log: "Hands", winner: "Winner", hanFu: "Han / fu", limit: "Limit", handJson: "Hand",
-    han: "han", fu: "fu", mangan: "Mangan", haneman: "Haneman", baiman: "Baiman",
-    sanbaiman: "Sanbaiman", yakuman: "Yakuman", photo: "Read from photo", doubleRon: "Double ron",
-    more: "More (mis-call, manemann)", misCall: "Mis-call", manemann: "Manemann",
-    copied: "copying", turns: "turns", transfers: "Transfers",
-    import: "Import an exported file", badFile: "The file is not JSON",
-    dealer: "dealer", finished: "Game over",
-    round: (w, n) => `${w === "E" ? "East" : "South"} ${n}`, none: "—", saved: "Recorded",
-    honbaN: (n) => `${n} honba`, value: (han, fu) => `${han} han${fu ? ` ${fu} fu` : ""}`,
-    undone: "Last hand undone", reading: "Reading the photo…", read: "Hand read from the photo",
-    conflict: "The game changed on another device; showing the latest state.",
-    winds: { E: "E", S: "S", W: "W" },
-    reasons: {
-      ron: "ron", tsumo: "tsumo", deposits: "deposits", riichi: "riichi stick",
-      noten: "no-ten payment", nagashi: "nagashi yakuman", manemann: "manemann",
-      chombo: "chombo", aka5man_mangan: "aka-5-man mangan", mis_call: "mis-call",
-      deposits_to_top: "deposits to top",
-    },
-    breakdown: "base / oka / uma / bust / yakuman", bust: "bust", badHand: "The hand JSON cannot be read",
-  },
-};
-
-let lang = localStorage.getItem("sanma-lang") ||
-  ((navigator.language || "ja").startsWith("ja") ? "ja" : "en");
 let game = null;
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
-const t = (key) => TEXT[lang][key] ?? key;
-const fmt = (n) => n.toLocaleString("en-US");
+const t = tr;
+const fmt = fmtNum;
+const windName = (w) => tr(`wind_${w}`);
 const signed = (n) => (n > 0 ? "+" : "") + fmt(n);
 
 function message(text, ok = false) {
@@ -90,8 +27,7 @@ async function api(method, path, body) {
   let data = null;
   try { data = await response.json(); } catch (_) { data = null; }
   if (!response.ok) {
-    const error = new Error(data && data.error
-      ? `${data.error.message} (${data.error.code})` : `HTTP ${response.status}`);
+    const error = new Error(data && data.error ? errorText(data.error) : `HTTP ${response.status}`);
     error.code = data && data.error ? data.error.code : "";
     throw error;
   }
@@ -99,9 +35,9 @@ async function api(method, path, body) {
 }
 
 function applyLanguage() {
-  document.documentElement.lang = lang;
-  $$("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
-  $("#lang").textContent = lang === "ja" ? "EN" : "日本語";
+  document.documentElement.lang = Lang.current;
+  translateStatic();
+  $("#lang").textContent = t("lang_button");
   if (game) render();
 }
 
@@ -113,7 +49,7 @@ function render() {
   $("#start").hidden = true;
   $("#table").hidden = false;
   $("#game-id").textContent = game.id;
-  $("#round").textContent = game.finished ? t("finished") : t("round")(game.round_wind, +game.round[1]);
+  $("#round").textContent = game.finished ? t("finished") : t("round_name", game.round_wind, +game.round[1]);
   $("#honba").textContent = game.honba;
   $("#deposits").textContent = fmt(game.deposits);
   const list = $("#players");
@@ -121,7 +57,7 @@ function render() {
     const li = document.createElement("li");
     li.className = p.dealer && !game.finished ? "dealer" : "";
     li.innerHTML = '<span class="wind"></span><span class="name"></span><span class="score"></span>';
-    $(".wind", li).textContent = t("winds")[p.seat];
+    $(".wind", li).textContent = windName(p.seat);
     $(".name", li).textContent = p.name + (p.dealer && !game.finished ? ` (${t("dealer")})` : "");
     $(".score", li).textContent = fmt(p.score);
     if (p.score < 0) $(".score", li).classList.add("negative");
@@ -131,14 +67,24 @@ function render() {
   $("#undo").disabled = game.hand_count === 0;
   $("#export").href = `/v1/games/${game.id}/export`;
   fillPlayerControls();
+  updateCameraLinks();
   renderLog();
   renderSettlement();
+}
+
+function updateCameraLinks() {
+  // The camera page opens on this game: its round, honba and deposits, and who declared riichi.
+  if (!game) return;
+  const riichi = checked("riichi").join(",");
+  const base = `/?game=${game.id}${riichi ? `&riichi=${riichi}` : ""}`;
+  $("#score-photo").href = base;
+  $("#check-tenpai").href = `${base}&mode=draw`;
 }
 
 function describeHand(hand) {
   const r = hand.result;
   const parts = [];
-  const value = (w) => (w.limit ? ` ${t(w.limit)}` : w.han ? ` ${t("value")(w.han, w.fu)}` : "");
+  const value = (w) => (w.limit ? ` ${t(w.limit)}` : w.han ? ` ${t("value", w.han, w.fu)}` : "");
   if (r.outcome === "ron") {
     r.wins.forEach((w) => parts.push(
       `${t("ron")}: ${playerName(w.winner)} ← ${playerName(r.discarder)}${value(w)}`));
@@ -158,8 +104,8 @@ function renderLog() {
   log.replaceChildren(...game.hands.slice().reverse().map((hand) => {
     const li = document.createElement("li");
     const head = document.createElement("div");
-    head.textContent = `${hand.number}. ${t("round")(hand.round[0], +hand.round[1])} ` +
-      `${t("honbaN")(hand.honba)} — ` +
+    head.textContent = `${hand.number}. ${t("round_name", hand.round[0], +hand.round[1])} ` +
+      `${t("honba_n", hand.honba)} — ` +
       describeHand(hand);
     const deltas = document.createElement("div");
     hand.deltas.forEach((d, p) => {
@@ -182,7 +128,7 @@ function renderLog() {
     list.replaceChildren(...hand.transfers.map((x) => {
       const item = document.createElement("li");
       item.textContent = `${playerName(x.from)} → ${playerName(x.to)} ${fmt(x.amount)} ` +
-        `(${t("reasons")[x.reason] || x.reason})`;
+        `(${TEXT[`move_${x.reason}`] ? t(`move_${x.reason}`) : x.reason})`;
       return item;
     }));
     details.append(summary, list);
@@ -196,16 +142,20 @@ function renderSettlement() {
   section.hidden = !game.settlement;
   if (!game.settlement) return;
   const rows = game.settlement.slice().sort((a, b) => a.rank - b.rank).map((s) => {
-    const tr = document.createElement("tr");
+    const row = document.createElement("tr");
     const cells = [s.rank, s.name, fmt(s.score), signed(s.total)];
     cells.forEach((c, i) => {
       const td = document.createElement("td");
       td.textContent = c;
       if (i !== 1) td.className = "num";
-      tr.append(td);
+      row.append(td);
     });
-    tr.title = `${t("breakdown")}: ${s.base} / ${s.oka} / ${s.uma} / ${s.bust} / ${s.yakuman}`;
-    return tr;
+    // the breakdown shown under the name: phones have no hover for a tooltip
+    const parts = document.createElement("small");
+    parts.className = "breakdown";
+    parts.textContent = t("breakdown_line", s);
+    row.children[1].append(parts);
+    return row;
   });
   $("tbody", section).replaceChildren(...rows);
 }
@@ -244,8 +194,7 @@ function addWin() {
     radio.name = `mode-${id}`;
     radio.addEventListener("change", () => showMode(node));
   });
-  $("input[type=file]", node).addEventListener("change", (e) => readPhoto(node, e.target));
-  $$("[data-t]", node).forEach((el) => { el.textContent = t(el.dataset.t); });
+  translateStatic(node);
   $("#wins").append(node);
   showMode(node);
   if (game) fillPlayerControls();
@@ -272,26 +221,6 @@ function toggleDoubleRon() {
   $("#double-ron").classList.toggle("secondary", $$("#wins .win").length === 1);
 }
 
-async function readPhoto(node, input) {
-  if (!input.files.length) return;
-  const data = new FormData();
-  data.append("image", input.files[0]);
-  message(t("reading"), true);
-  try {
-    const response = await fetch("/v1/recognize", { method: "POST", body: data });
-    const body = await response.json();
-    if (!response.ok) throw new Error(body.error ? `${body.error.message} (${body.error.code})` : `HTTP ${response.status}`);
-    $("textarea", node).value = JSON.stringify(body.hand);
-    $('.value-modes input[value="hand"]', node).checked = true;
-    showMode(node);
-    message(t("read") + (body.warnings && body.warnings.length ? `: ${body.warnings.join("; ")}` : ""), true);
-  } catch (error) {
-    message(error.message);
-  } finally {
-    input.value = "";
-  }
-}
-
 function checked(name) {
   return $$(`.player-checks[data-name="${name}"] input:checked`).map((i) => Number(i.value));
 }
@@ -302,11 +231,9 @@ function winFromNode(node) {
   if (mode === "hanfu") {
     win.han = Number($('[name="han"]', node).value);
     if (win.han < 5) win.fu = Number($('[name="fu"]', node).value);
-  } else if (mode === "limit") {
+  } else {
     win.limit = $('[name="limit"]', node).value;
     if (win.limit === "yakuman") win.yakuman_multiple = Number($('[name="multiple"]', node).value);
-  } else {
-    try { win.hand = JSON.parse($("textarea", node).value); } catch (_) { throw new Error(t("badHand")); }
   }
   return win;
 }
@@ -341,10 +268,24 @@ function handBody() {
 }
 
 function resetForm() {
+  // After a hand is recorded the form starts the next one afresh: a ron, one win, 2 han 30 fu.
+  const form = $("#hand");
   $$("#hand .player-checks input").forEach((i) => { i.checked = false; });
-  ["aka5man", "copier", "copied"].forEach((name) => { $("#hand")[name].value = ""; });
+  ["aka5man", "copier", "copied"].forEach((name) => { form[name].value = ""; });
+  form.turns.value = "5";
   $("#more").open = false;
-  $$("#wins textarea").forEach((a) => { a.value = ""; });
+  $('#hand input[name="outcome"][value="ron"]').checked = true;
+  $$("#wins .win").slice(1).forEach((w) => w.remove());
+  const win = $("#wins .win");
+  $('.value-modes input[value="hanfu"]', win).checked = true;
+  $('[name="han"]', win).value = "2";
+  $('[name="fu"]', win).value = "30";
+  $('[name="limit"]', win).value = "mangan";
+  $('[name="multiple"]', win).value = "1";
+  showMode(win);
+  $("#double-ron").classList.add("secondary");
+  showOutcome();
+  updateCameraLinks();
 }
 
 // ------------------------------------------------------------------ actions
@@ -356,10 +297,10 @@ function show(data) {
   render();
 }
 
-async function openGame(id) {
+async function openGame(id, note = "") {
   try {
     show(await api("GET", `/v1/games/${encodeURIComponent(id)}`));
-    message("");
+    message(note, true);
   } catch (error) {
     message(error.message);
     localStorage.removeItem("sanma-game-id");
@@ -381,10 +322,10 @@ async function withConflictReload(action) {
 
 function init() {
   $("#lang").addEventListener("click", () => {
-    lang = lang === "ja" ? "en" : "ja";
-    localStorage.setItem("sanma-lang", lang);
+    Lang.set(Lang.other());
     applyLanguage();
   });
+  $('.player-checks[data-name="riichi"]').addEventListener("change", updateCameraLinks);
   $("#new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const form = e.target;
@@ -431,7 +372,7 @@ function init() {
       const body = handBody();
       show(await api("POST", `/v1/games/${game.id}/hands`, body));
       resetForm();
-      message(t("saved"), true);
+      message(t("recorded"), true);
     });
   });
   $("#undo").addEventListener("click", () => withConflictReload(async () => {
@@ -451,7 +392,10 @@ function init() {
   });
   applyLanguage();
   const id = location.hash.slice(1) || localStorage.getItem("sanma-game-id");
-  if (id && /^[0-9a-f]{32}$/.test(id)) openGame(id);
+  // back from the camera page after recording a hand there: say so
+  const recorded = sessionStorage.getItem("sanma.flash") === "recorded";
+  sessionStorage.removeItem("sanma.flash");
+  if (id && /^[0-9a-f]{32}$/.test(id)) openGame(id, recorded ? t("recorded") : "");
 }
 
 init();

@@ -35,8 +35,8 @@ from datasets.synth.faces import (
     default_shared,
     load_exclusions,
 )
-from vision.classify import CLASSES, TileClassifier
-from vision.pipeline import MODELS, Recognizer
+from sanma_lens.vision.classify import CLASSES, TileClassifier
+from sanma_lens.vision.pipeline import MODELS, Recognizer
 
 REPO = Path(__file__).resolve().parents[2]
 DERIVED = ("-red", "-redcentre", "-nored")  # recoloured copies of an audited face

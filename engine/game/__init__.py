@@ -48,20 +48,25 @@ docstring of the function that applies them):
 - the §A8 doubling covers hand value and honba, not deposits, prizes or manemann.
 """
 
-from engine.game.codec import result_from_json, result_to_json
-from engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
-from engine.game.options import (
+from sanma_lens.engine.game.codec import result_from_json, result_to_json
+from sanma_lens.engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
+from sanma_lens.engine.game.options import (
     GAME_OPTION_CHOICES,
     GAME_OPTION_TYPES,
     HAND_RULES_KEY,
     game_rules_from_json,
     game_rules_to_json,
 )
-from engine.game.resolve import resolve_hand
-from engine.game.results import apply, manemann_limit_han, replay
-from engine.game.seats import PLAYERS, others_in_settlement_order, seat_winds, turn_order_from
-from engine.game.settlement import bust_levels, settle
-from engine.game.state import (
+from sanma_lens.engine.game.resolve import resolve_hand
+from sanma_lens.engine.game.results import apply, manemann_limit_han, replay
+from sanma_lens.engine.game.seats import (
+    PLAYERS,
+    others_in_settlement_order,
+    seat_winds,
+    turn_order_from,
+)
+from sanma_lens.engine.game.settlement import bust_levels, settle
+from sanma_lens.engine.game.state import (
     BustEvent,
     GameRules,
     GameState,

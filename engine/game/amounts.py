@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from engine import points
-from engine.game.events import Payment
-from engine.game.seats import others_in_settlement_order
-from engine.game.state import GameState
-from engine.rules import Rules
+from sanma_lens.engine import points
+from sanma_lens.engine.game.events import Payment
+from sanma_lens.engine.game.seats import others_in_settlement_order
+from sanma_lens.engine.game.state import GameState
+from sanma_lens.engine.rules import Rules
 
 
 def yakuman_han(multiple: int, rules: Rules) -> int:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import InputError
-from engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
 
 
 def result_to_json(result: HandResult) -> dict[str, Any]:

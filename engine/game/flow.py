@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.game.events import HandResult, Outcome
-from engine.game.state import GameState, HandRecord, YakumanPrize
-from engine.game.transfers import Ledger
+from sanma_lens.engine.game.events import HandResult, Outcome
+from sanma_lens.engine.game.state import GameState, HandRecord, YakumanPrize
+from sanma_lens.engine.game.transfers import Ledger
 
 #: the winds of the rounds of a hanchan (§6: East–South, no west round)
 HANCHAN_ROUNDS = ("E", "S")

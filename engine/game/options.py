@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
-from engine.errors import InputError
-from engine.game.state import GameRules
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.state import GameRules
 
 #: the JSON key of ``GameRules.hand_options``: the rules each hand is scored under
 HAND_RULES_KEY = "hand_rules"

@@ -6,16 +6,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from engine import points
-from engine.errors import InputError
-from engine.game.amounts import tsumo_payments, yakuman_han
-from engine.game.codec import result_from_json
-from engine.game.events import HandResult, Outcome, Payment, Win
-from engine.game.score_hand import win_from_hand
-from engine.game.seats import others_in_settlement_order, turn_order_from
-from engine.game.state import GameState
-from engine.game.validate import check_player, validate
-from engine.rules import Rules
+from sanma_lens.engine import points
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
+from sanma_lens.engine.game.codec import result_from_json
+from sanma_lens.engine.game.events import HandResult, Outcome, Payment, Win
+from sanma_lens.engine.game.score_hand import win_from_hand
+from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
+from sanma_lens.engine.game.state import GameState
+from sanma_lens.engine.game.validate import check_player, validate
+from sanma_lens.engine.rules import Rules
 
 LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 _RESULT_FIELDS = {

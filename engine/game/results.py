@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine import points
-from engine.errors import InputError
-from engine.game.amounts import tsumo_payments, yakuman_han
-from engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
-from engine.game.flow import finish_hand, next_hand
-from engine.game.seats import others_in_settlement_order, turn_order_from
-from engine.game.state import GameRules, GameState, YakumanPrize, new_game
-from engine.game.transfers import Ledger
-from engine.game.validate import validate
-from engine.rules import Rules
+from sanma_lens.engine import points
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
+from sanma_lens.engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
+from sanma_lens.engine.game.flow import finish_hand, next_hand
+from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
+from sanma_lens.engine.game.state import GameRules, GameState, YakumanPrize, new_game
+from sanma_lens.engine.game.transfers import Ledger
+from sanma_lens.engine.game.validate import validate
+from sanma_lens.engine.rules import Rules
 
 MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.errors import InputError
-from engine.game.events import HandResult, Outcome, Payment, Win
-from engine.game.results import MIS_CALL_PENALTY
-from engine.game.seats import others_in_settlement_order, seat_winds
-from engine.game.state import HAND_PRESET, GameState
-from engine.rules import rules_from_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.events import HandResult, Outcome, Payment, Win
+from sanma_lens.engine.game.results import MIS_CALL_PENALTY
+from sanma_lens.engine.game.seats import others_in_settlement_order, seat_winds
+from sanma_lens.engine.game.state import HAND_PRESET, GameState
+from sanma_lens.engine.rules import rules_from_json
 
 
 def win_from_hand(
@@ -28,7 +28,7 @@ def win_from_hand(
     A hand that is not a legal win is refused (``invalid_win``): if it was claimed at the
     table, record a chombo instead (§18.1).
     """
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     rules = state.rules.hand_rules
     if set(spec) - {"winner", "hand"}:

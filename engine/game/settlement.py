@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine.errors import InputError
-from engine.game.seats import ranking
-from engine.game.state import GameState
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.seats import ranking
+from sanma_lens.engine.game.state import GameState
 
 BUST_LEVEL = 30_000  # §16.3: one more bust level for every started 30,000 below zero
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from engine.errors import InputError
-from engine.game.events import HandResult
-from engine.game.seats import dealer_of, round_label, round_wind, seat_winds
-from engine.rules import Rules, rules_from_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.events import HandResult
+from sanma_lens.engine.game.seats import dealer_of, round_label, round_wind, seat_winds
+from sanma_lens.engine.rules import Rules, rules_from_json
 
 #: engine amounts that must stay whole thousands at a table settled in points of 1,000 (§9)
 THOUSANDS_OPTIONS = (

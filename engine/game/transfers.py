@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine import points
-from engine.game.seats import others_in_settlement_order, ranking
-from engine.game.state import BustEvent, GameState, Transfer
-from engine.rules import Rules
+from sanma_lens.engine import points
+from sanma_lens.engine.game.seats import others_in_settlement_order, ranking
+from sanma_lens.engine.game.state import BustEvent, GameState, Transfer
+from sanma_lens.engine.rules import Rules
 
 
 class Ledger:

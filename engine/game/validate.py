@@ -4,10 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.errors import InputError
-from engine.game.events import MANEMANN_MIN_TURNS, MAX_TURNS, HandResult, Manemann, Outcome, Win
-from engine.game.seats import others_in_settlement_order, turn_order_from
-from engine.game.state import GameState
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.events import (
+    MANEMANN_MIN_TURNS,
+    MAX_TURNS,
+    HandResult,
+    Manemann,
+    Outcome,
+    Win,
+)
+from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
+from sanma_lens.engine.game.state import GameState
 
 
 def check_player(value: object, what: str, players: int) -> int:

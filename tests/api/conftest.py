@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
+from sanma_lens.api.app import create_app
+from sanma_lens.api.settings import Settings
 
 
 def _missing_model() -> object:
@@ -42,7 +42,7 @@ def has_module(name: str) -> bool:
 
 def require_engine() -> None:
     """Skip until the engine's service functions exist (they are written in parallel)."""
-    pytest.importorskip("engine.service", reason="engine.service not written yet")
+    pytest.importorskip("sanma_lens.engine.service", reason="engine.service not written yet")
 
 
 def assert_error(response, status: int, code: str | None = None) -> dict:  # type: ignore[no-untyped-def]

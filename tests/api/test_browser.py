@@ -1,7 +1,7 @@
 """The phone page in a real browser (headless Debian Chromium driven by Playwright).
 
-Starts `uvicorn api.app:create_app --factory` on a free 127.0.0.1 port, then: types a hand
-with a misread tile, corrects it from the palette and sees the engine's points; uploads a
+Starts `uvicorn sanma_lens.api.app:create_app --factory` on a free 127.0.0.1 port, then: types a
+hand with a misread tile, corrects it from the palette and sees the engine's points; uploads a
 rendered photo and sees every tile outlined (or, without a model, the clear 503 message).
 Skips when /usr/bin/chromium or Playwright is missing.
 """
@@ -41,7 +41,7 @@ def server() -> Iterator[str]:
             sys.executable,
             "-m",
             "uvicorn",
-            "api.app:create_app",
+            "sanma_lens.api.app:create_app",
             "--factory",
             "--host",
             "127.0.0.1",
@@ -129,7 +129,7 @@ def _wait_result(pg, expected_total: int) -> None:
 
 def test_type_a_hand_correct_a_misread_tile_and_see_the_points(page, tmp_path):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     pg = page
     pg.click("#type-box summary")
@@ -167,7 +167,7 @@ def test_type_a_hand_correct_a_misread_tile_and_see_the_points(page, tmp_path):
 
 def test_move_a_tile_to_kita_and_add_a_missing_tile(page):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     pg = page
     pg.click("#type-box summary")
@@ -190,7 +190,7 @@ def test_move_a_tile_to_kita_and_add_a_missing_tile(page):
 
 def test_tenpai_hand_shows_the_waits(page):
     require_engine()
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     pg = page
     pg.click("#type-box summary")
@@ -202,7 +202,7 @@ def test_tenpai_hand_shows_the_waits(page):
     expected = tenpai_json(hand)
     assert pg.locator(".wait").count() == len(expected["waits"])
     # Each wait shows its value: the hand scored with that winning tile.
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     for w in expected["waits"]:
         total = score_json({**hand, "win": w["tile"]})["total"]
@@ -231,7 +231,7 @@ def test_photo_upload_outlines_every_tile_and_can_be_corrected(page, server, tmp
     require_engine()
     if not _get_json(server + "/v1/info")["model_loaded"]:
         pytest.skip("no recognition model on this machine")
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import score_json, tenpai_json
 
     pg = page
     photo, _truth = _rendered_photo(tmp_path)
@@ -295,7 +295,7 @@ def test_correcting_a_tile_offers_the_cameras_next_best_readings_first(page, tmp
         "score": None,
         "score_kind": None,
     }
-    page.route("**/v1/photo/score", lambda route: route.fulfill(json=body))
+    page.route("**/v1/photo/score*", lambda route: route.fulfill(json=body))
     photo = tmp_path / "drawn.jpg"
     photo.write_bytes(drawn_photo())
     page.set_input_files("#picker", str(photo))
@@ -340,7 +340,7 @@ def test_not_an_image_is_reported_on_the_page(page, tmp_path):
 
 def test_add_a_pon_and_a_red_five_from_the_palette(page):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     pg = page
     pg.click("#type-box summary")
@@ -360,10 +360,14 @@ def test_add_a_pon_and_a_red_five_from_the_palette(page):
     expected = score_json(hand)
     assert expected["dora"]["aka"] == 1
     _wait_result(pg, expected["total"])
-    # The aka-5-man option offers the aka-5-man (0m) and how a discarded one is taken.
+    # The aka-5-man option offers the aka-5-man (0m), and how a discarded one is taken once the
+    # winning tile is one (the choice cannot apply to any other tile).
     pg.click("[data-toggle='aka_5man']")
-    assert pg.is_visible("[data-sit='aka5man_as=5p']")
     assert _page_hand(pg)["rules"]["aka_5man"] is True
+    assert not pg.is_visible("[data-sit='aka5man_as=5p']")
+    pg.click("#groups [data-group='win'] button[data-tile='1z']")
+    pg.click("#palette [data-pick='0m']")
+    assert pg.is_visible("[data-sit='aka5man_as=5p']")
 
 
 def test_big_photo_is_shrunk_before_upload(page, server, tmp_path):

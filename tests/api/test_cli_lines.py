@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from api.cli import main
+from sanma_lens.api.cli import main
 
 WIN = {"hand": "234p456p789s11z22z", "win": "2z", "riichi": "riichi"}
 WAIT = {"hand": "234p456p789s11z22z", "riichi": "riichi"}
@@ -90,7 +90,7 @@ def test_cli_batch_piped_into_head_ends_quietly(tmp_path: Path) -> None:
     err = tmp_path / "stderr"
     with hands.open("rb") as stdin, err.open("wb") as stderr:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "api.cli", "score", "--batch"],
+            [sys.executable, "-m", "sanma_lens.api.cli", "score", "--batch"],
             stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=stderr,

@@ -16,9 +16,9 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
-from engine.service import score_json, tenpai_json
+from sanma_lens.api.app import create_app
+from sanma_lens.api.settings import Settings
+from sanma_lens.engine.service import score_json, tenpai_json
 
 from .conftest import assert_error, drawn_photo
 
@@ -178,7 +178,7 @@ def test_contract_photo_score_situation_sent_as_a_file_part(fixed):
 def test_contract_cli_and_http_answer_the_same_hand_json_the_same(client, extra):
     """The same hand JSON through `sanma score` (engine.service) and POST /v1/score: the
     same result, or bad input in both (found by comparing them on generated hands)."""
-    from engine.errors import InputError
+    from sanma_lens.engine.errors import InputError
 
     for path, fn, body in (
         ("/v1/score", score_json, {**HAND, **extra}),

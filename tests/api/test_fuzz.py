@@ -20,7 +20,7 @@ from schemathesis.checks import (
     status_code_conformance,
 )
 
-from api.app import create_app
+from sanma_lens.api.app import create_app
 
 pytestmark = pytest.mark.slow
 

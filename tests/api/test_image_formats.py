@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.cli import main
-from api.settings import Settings
-from vision import pipeline
+from sanma_lens.api.app import create_app
+from sanma_lens.api.cli import main
+from sanma_lens.api.settings import Settings
+from sanma_lens.vision import pipeline
 
 from .conftest import drawn_photo
 

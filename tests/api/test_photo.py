@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.routes import evaluate
-from api.services import services
+from sanma_lens.api.app import create_app
+from sanma_lens.api.routes import evaluate
+from sanma_lens.api.services import services
 
 from .conftest import require_engine
 
@@ -21,7 +21,7 @@ SITUATION = {"riichi": "riichi", "seat": "S", "round": "E", "tsumo": False, "hon
 @pytest.fixture(scope="module")
 def model_client():
     """The app with the recognizer loaded once (skips when vision or the model is missing)."""
-    pytest.importorskip("vision.pipeline", reason="vision.pipeline not written yet")
+    pytest.importorskip("sanma_lens.vision.pipeline", reason="vision.pipeline not written yet")
     app = create_app()
     with TestClient(app, raise_server_exceptions=False) as c:
         svc = services(app)
@@ -57,7 +57,7 @@ def test_recognize_answers_what_the_recognizer_finds(model_client):
 
 def test_photo_score_is_recognition_plus_engine_result(model_client):
     require_engine()
-    from engine.service import score_json, tenpai_json
+    from sanma_lens.engine.service import score_json, tenpai_json
 
     client, _ = model_client
     data = _scene_jpeg(12)
@@ -78,7 +78,7 @@ def test_photo_score_is_recognition_plus_engine_result(model_client):
 
 def test_photo_score_with_corrected_tiles_scores_the_correction(model_client):
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     client, _ = model_client
     corrected = {"hand": "234p456p789s11z22z", "win": "2z"}
@@ -98,7 +98,7 @@ def test_photo_score_with_corrected_tiles_scores_the_correction(model_client):
 
 def test_evaluate_14_tiles_gives_the_result_json():
     require_engine()
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     hand = {"hand": "234p456p789s11z22z", "win": "2z", **SITUATION}
     out = evaluate(dict(hand))
@@ -109,7 +109,7 @@ def test_evaluate_14_tiles_gives_the_result_json():
 
 def test_evaluate_13_tiles_gives_the_tenpai_json():
     require_engine()
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     hand = {"hand": "234p456p789s11z22z", "win": None, **SITUATION}
     out = evaluate(dict(hand))

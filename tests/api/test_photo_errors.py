@@ -10,8 +10,8 @@ import time
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import MB, Settings
+from sanma_lens.api.app import create_app
+from sanma_lens.api.settings import MB, Settings
 
 from .conftest import assert_error, drawn_photo
 from .test_uploads import png_bytes

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 from .conftest import assert_error, require_engine
 
@@ -31,7 +31,7 @@ def _engine_error(fn, obj) -> InputError:
 
 
 def test_score_answers_exactly_what_the_engine_computes(client):
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     r = client.post("/v1/score", json=CHILD_RON)
     assert r.status_code == 200, r.text
@@ -62,7 +62,7 @@ def test_rule_11_worked_example_over_http(client):
 
 
 def test_score_is_the_same_for_tsumo_and_all_situation_fields(client):
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     hand = {
         **CHILD_RON,
@@ -91,7 +91,7 @@ def test_invalid_win_is_a_200_result_not_an_error(client):
 
 
 def test_tenpai_answers_what_the_engine_computes(client):
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     r = client.post("/v1/tenpai", json=TENPAI)
     assert r.status_code == 200, r.text
@@ -109,7 +109,7 @@ def test_tenpai_answers_what_the_engine_computes(client):
     ],
 )
 def test_impossible_hands_are_422_with_the_engine_code(client, bad):
-    from engine.service import score_json
+    from sanma_lens.engine.service import score_json
 
     expected = _engine_error(score_json, dict(bad))
     err = assert_error(client.post("/v1/score", json=bad), 422)
@@ -118,7 +118,7 @@ def test_impossible_hands_are_422_with_the_engine_code(client, bad):
 
 
 def test_unknown_tile_in_tenpai_is_4xx(client):
-    from engine.service import tenpai_json
+    from sanma_lens.engine.service import tenpai_json
 
     bad = {"hand": "234p456p789s11z2q"}
     expected = _engine_error(tenpai_json, dict(bad))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from api.app import create_app
-from api.settings import MB, Settings
+from sanma_lens.api.app import create_app
+from sanma_lens.api.settings import MB, Settings
 from tests.support import CONTRACT_HAND_FIELDS
 
 from .conftest import assert_error
@@ -54,7 +54,7 @@ def test_page_may_only_talk_to_this_server(client):
 
 def test_game_scoreboard_is_included_when_its_module_imports(client):
     try:
-        import api.games  # noqa: F401
+        import sanma_lens.api.games  # noqa: F401
     except ImportError:
         pytest.skip("api.games is not there")
     paths = client.get("/openapi.json").json()["paths"]
@@ -162,7 +162,7 @@ def test_docs_page_needs_no_internet(client):
 def test_serve_with_a_bad_limit_exits_2_with_one_line(monkeypatch, capsys):
     """A SANMA_* limit the service cannot honour stops `sanma serve` before the server starts,
     with the reason on stderr and exit 2 (bad input), not a traceback."""
-    from api.cli import main
+    from sanma_lens.api.cli import main
 
     monkeypatch.setenv("SANMA_MAX_MEGAPIXELS", "80")
     assert main(["serve", "--port", "8799"]) == 2

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from api.uploads import JPEG, PNG, WEBP, check_image
-from engine.errors import InputError
+from sanma_lens.api.uploads import JPEG, PNG, WEBP, check_image
+from sanma_lens.engine.errors import InputError
 
 from .conftest import drawn_photo
 

@@ -113,7 +113,7 @@ def test_meld_frequencies_cover_every_kind():
 
 
 def _concealed_counts(spec: HandSpec) -> tuple[int, ...]:
-    from engine.tiles import kind_of
+    from sanma_lens.engine.tiles import kind_of
 
     counts = [0] * 34
     for t in list(spec.concealed) + ([spec.win] if spec.win else []):
@@ -124,7 +124,7 @@ def _concealed_counts(spec: HandSpec) -> tuple[int, ...]:
 def test_rule_1_winning_hands_are_legal_complete_shapes_or_tenpai():
     """winning_hand_spec: 14 tiles plus one per kan in a winning shape (four sets and a pair,
     or seven pairs), or a 13-tile hand one tile from one (tenpai)."""
-    from engine.decompose import is_chiitoitsu, shape_waits, standard_decomps
+    from sanma_lens.engine.decompose import is_chiitoitsu, shape_waits, standard_decomps
 
     rng = np.random.default_rng(3)
     specs = [winning_hand_spec(rng) for _ in range(600)]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from datasets.synth.hands import random_hand_spec
-from vision.pipeline import MODELS
+from sanma_lens.vision.pipeline import MODELS
 
 
 @dataclass(frozen=True)

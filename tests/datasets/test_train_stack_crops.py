@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from datasets.synth.scene import render_scene
-from vision.stacked import SIZE
+from sanma_lens.vision.stacked import SIZE
 
 
 def _scene_with_both(hands: str = "kakan") -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.service import score_json, tenpai_json
 
 
 def score(hand: str, win: str, **kw: Any) -> dict[str, Any]:

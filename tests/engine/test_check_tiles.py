@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InputError
-from engine.parse import PHOTO_TILE_FIELDS, check_tiles
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.parse import PHOTO_TILE_FIELDS, check_tiles
 
 TILES = {"hand": "234p456p789s1z", "win": "1z", "melds": ["pon:222z"], "kita": 1, "dora": ["3p"]}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from api.cli import main
+from sanma_lens.api.cli import main
 
 HAND = {"hand": "234p456p789s11z22z", "win": "2z", "seat": "S", "round": "E", "riichi": "riichi"}
 
@@ -146,16 +146,16 @@ def test_batch_goes_on_after_an_internal_error(
 ) -> None:
     """A failure of ours on one line answers that line in the error shape (exit 1, not the
     contract's 2 for bad input) and the lines after it are still scored, in order."""
-    import engine.service
+    from sanma_lens.engine import service
 
-    real = engine.service.score_json
+    real = service.score_json
 
     def flaky(obj: Any) -> dict[str, Any]:
         if obj.get("honba") == 7:
             raise ZeroDivisionError("a bug")
         return real(obj)
 
-    monkeypatch.setattr(engine.service, "score_json", flaky)
+    monkeypatch.setattr(service, "score_json", flaky)
     lines = [json.dumps(HAND), json.dumps({**HAND, "honba": 7}), json.dumps(HAND)]
     code, out = run(["score", "--batch"], "\n".join(lines), monkeypatch, capsys)
     assert code == 1 and len(out) == 3
@@ -214,7 +214,7 @@ def test_batch_answers_each_line_before_the_input_ends() -> None:
     """A caller that writes one hand and waits for its result (a co-process) gets it: the
     batch read stdin to its end first, so such a caller waited forever."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "api.cli", "score", "--batch"],
+        [sys.executable, "-m", "sanma_lens.api.cli", "score", "--batch"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         cwd=Path(__file__).resolve().parents[2],
@@ -238,7 +238,7 @@ def test_contract_recognize_prints_the_recognized_tiles_and_the_hand(
 ) -> None:
     """Without --json, one photo: the recognized tiles (it printed only the hand) and the
     reconstructed hand, as plain text."""
-    vision_pipeline = pytest.importorskip("vision.pipeline")
+    vision_pipeline = pytest.importorskip("sanma_lens.vision.pipeline")
 
     def tile(name: str, group: str) -> dict[str, Any]:
         return {"tile": name, "red": name[0] == "0", "box": [0, 0, 1, 1], "angle": 0,
@@ -277,7 +277,7 @@ def test_contract_serve_defaults_to_127_0_0_1_port_8000(monkeypatch: pytest.Monk
     assert main(["serve", "--host", "0.0.0.0", "--port", "9001"]) == 0
     assert [(kw["host"], kw["port"]) for _, kw in calls] == [("127.0.0.1", 8000), ("0.0.0.0", 9001)]
     app, kw = calls[0]
-    assert app == "api.app:create_app" and kw.get("factory") is True
+    assert app == "sanma_lens.api.app:create_app" and kw.get("factory") is True
 
 
 def test_contract_pip_install_gives_the_sanma_console_script() -> None:
@@ -285,9 +285,10 @@ def test_contract_pip_install_gives_the_sanma_console_script() -> None:
 
     root = Path(__file__).resolve().parents[2]
     project = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert project["scripts"]["sanma"] == "api.cli:main"
+    assert project["scripts"]["sanma"] == "sanma_lens.api.cli:main"
     help_text = subprocess.run(
-        [sys.executable, "-m", "api.cli", "--help"], cwd=root, capture_output=True, text=True
+        [sys.executable, "-m", "sanma_lens.api.cli", "--help"],
+        cwd=root, capture_output=True, text=True,
     ).stdout
     for command in ("score", "tenpai", "recognize", "serve"):
         assert command in help_text

@@ -17,14 +17,14 @@ from mahjong.agari import Agari  # noqa: E402
 from mahjong.hand_calculating.hand import HandCalculator  # noqa: E402
 
 from benchmarks.engine import _lib_inputs, random_winning_hand  # noqa: E402
-from engine.decompose import readings, shape_waits  # noqa: E402
-from engine.evaluate import completed  # noqa: E402
-from engine.fu import fu_of  # noqa: E402
-from engine.parse import parse_hand  # noqa: E402
-from engine.rules import SANMA_13  # noqa: E402
-from engine.service import score_json  # noqa: E402
-from engine.tiles import SANMA_KINDS  # noqa: E402
-from engine.yaku import Context  # noqa: E402
+from sanma_lens.engine.decompose import readings, shape_waits  # noqa: E402
+from sanma_lens.engine.evaluate import completed  # noqa: E402
+from sanma_lens.engine.fu import fu_of  # noqa: E402
+from sanma_lens.engine.parse import parse_hand  # noqa: E402
+from sanma_lens.engine.rules import SANMA_13  # noqa: E402
+from sanma_lens.engine.service import score_json  # noqa: E402
+from sanma_lens.engine.tiles import SANMA_KINDS  # noqa: E402
+from sanma_lens.engine.yaku import Context  # noqa: E402
 
 N = 300
 

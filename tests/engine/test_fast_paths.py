@@ -8,19 +8,19 @@ import random
 
 from benchmarks.engine import random_winning_hand
 from benchmarks.ref4p import random_deal
-from engine.decompose import (
+from sanma_lens.engine.decompose import (
     completions,
     is_chiitoitsu,
     is_kokushi,
     readings,
     standard_decomps,
 )
-from engine.evaluate import best, best_yaku_han, completed, completer, readings_in
-from engine.fu import FuItem, fu_of, fu_value
-from engine.parse import parse_hand
-from engine.suits import group_additions, group_decomps, group_flags
-from engine.waits import waits
-from engine.yaku import Context
+from sanma_lens.engine.evaluate import best, best_yaku_han, completed, completer, readings_in
+from sanma_lens.engine.fu import FuItem, fu_of, fu_value
+from sanma_lens.engine.parse import parse_hand
+from sanma_lens.engine.suits import group_additions, group_decomps, group_flags
+from sanma_lens.engine.waits import waits
+from sanma_lens.engine.yaku import Context
 
 
 def _splits(c: tuple[int, ...], pair_free: bool) -> list[tuple[int, tuple, tuple]]:
@@ -195,7 +195,7 @@ def test_rule_18_wait_value_is_the_yaku_han_of_the_best_reading() -> None:
 def test_rule_29_as_tsumo_clears_the_flags_of_the_other_way_of_winning() -> None:
     """Tenpai judges each wait won by ron and by tsumo; as_tsumo builds the situation
     positionally (field order), so compare it with the keyword form of every field."""
-    from engine.parse import Situation
+    from sanma_lens.engine.parse import Situation
 
     ron_only = {"houtei", "kanburi", "chankan", "renhou"}
     tsumo_only = {"haitei", "rinshan", "tenhou", "chihou", "first_draw"}
@@ -216,7 +216,7 @@ def test_rule_29_as_tsumo_clears_the_flags_of_the_other_way_of_winning() -> None
 
 def test_rule_29_ron_and_tsumo_yaku_han_of_one_reading_share_its_yaku() -> None:
     """held_ron_tsumo (tenpai's per-wait values) equals held in each of the two contexts."""
-    from engine.yaku_eval import held, held_ron_tsumo
+    from sanma_lens.engine.yaku_eval import held, held_ron_tsumo
 
     checked = 0
     for p in _hands(600):
@@ -233,7 +233,7 @@ def test_held_without_a_memo_equals_the_memo_path() -> None:
     """Without a memo a reading's whole-hand and reading-level tests run as one list
     (_tiles_yaku); with a memo they run apart (whole_hand_yaku, reading_yaku) so that
     readings share the whole-hand part. Both give the same yaku."""
-    from engine.yaku_eval import held
+    from sanma_lens.engine.yaku_eval import held
 
     checked = 0
     for p in _hands(600):

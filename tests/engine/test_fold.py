@@ -7,14 +7,14 @@ import random
 from typing import Any
 
 from benchmarks.engine import random_winning_hand, tiles_text
-from engine.errors import InputError
-from engine.evaluate import completer
-from engine.fold import SHANPON, TANKI, additions, fold_waits, group, roles
-from engine.parse import Parsed, parse_hand
-from engine.suits import DECOMPS_BY_CODE, pattern_code
-from engine.tiles import name
-from engine.waits import WaitDora, ron_and_tsumo_values, wait_han, wait_shapes
-from engine.yaku import Context
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.evaluate import completer
+from sanma_lens.engine.fold import SHANPON, TANKI, additions, fold_waits, group, roles
+from sanma_lens.engine.parse import Parsed, parse_hand
+from sanma_lens.engine.suits import DECOMPS_BY_CODE, pattern_code
+from sanma_lens.engine.tiles import name
+from sanma_lens.engine.waits import WaitDora, ron_and_tsumo_values, wait_han, wait_shapes
+from sanma_lens.engine.yaku import Context
 
 OPTIONS: list[dict[str, Any]] = [
     {},
@@ -92,7 +92,7 @@ def test_rule_29_fold_gives_ron_and_tsumo_han_of_every_wait() -> None:
 
 def test_rule_18_fold_keeps_the_wins_single_reading() -> None:
     """The kept wait's reading is the one reading the reading-by-reading path makes."""
-    from engine.evaluate import readings_in
+    from sanma_lens.engine.evaluate import readings_in
 
     seen = 0
     for p in _hands(300, 7):
@@ -127,8 +127,8 @@ def test_packed_roles_are_those_of_the_readings() -> None:
     """Every whole suit pattern's packed decompositions give, for each rank held, the
     roles the reading-by-reading path gives a winning tile of that rank (engine.decompose
     RUN_WAITS: 12 + 3 is a penchan, 13 + 2 a kanchan, 23 + 1 or 4 a ryanmen)."""
-    from engine.decompose import RUN_WAITS
-    from engine.fold import ROLE_NAMES
+    from sanma_lens.engine.decompose import RUN_WAITS
+    from sanma_lens.engine.fold import ROLE_NAMES
 
     checked = 0
     for code, decomps in DECOMPS_BY_CODE.items():
@@ -149,8 +149,8 @@ def test_rule_18_win_evaluated_through_the_fold_is_best_of_its_readings() -> Non
     """The actual win's evaluation (one reading, or several ranked with the fold's yaku) is
     :func:`engine.evaluate.best` of the completed hand (highest points, ties as it breaks
     them), and the guarantee's value of that wait is its yaku han."""
-    from engine.evaluate import best, dora_of, readings_in
-    from engine.waits import win_and_guarantee
+    from sanma_lens.engine.evaluate import best, dora_of, readings_in
+    from sanma_lens.engine.waits import win_and_guarantee
 
     rng = random.Random(33)
     several = 0
@@ -191,8 +191,8 @@ def _fold_matches(objs: list[dict[str, Any]]) -> int:
 
 def _fresh_plans() -> None:
     """Empty the rule-set and plan caches, so the next hand meets an empty signature table."""
-    from engine.rules import clear_rules_cache
-    from engine.yaku_eval import clear_plans
+    from sanma_lens.engine.rules import clear_rules_cache
+    from sanma_lens.engine.yaku_eval import clear_plans
 
     clear_rules_cache()
     clear_plans()
@@ -308,8 +308,8 @@ def _check_waits(objs: list[dict[str, Any]]) -> int:
 
 def _check_results(objs: list[dict[str, Any]], monkeypatch: Any) -> None:
     """score() (hands with a win) or tenpai() (without) are the same with the fold off."""
-    from engine import waits
-    from engine.score import score
+    from sanma_lens.engine import waits
+    from sanma_lens.engine.score import score
 
     win = "win" in objs[0]
     run = score if win else waits.tenpai

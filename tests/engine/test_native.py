@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-import engine
-from engine.native import MANIFEST, compiled_modules, fresh
+from sanma_lens import engine
+from sanma_lens.engine.native import MANIFEST, compiled_modules, fresh
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parents[2]
 _ANSWERS = """
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
-import engine
+from sanma_lens import engine
 from benchmarks.engine import random_winning_hand
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.service import score_json, tenpai_json
 rng = random.Random(7)
 out = []
 for _ in range(400):
@@ -66,7 +66,7 @@ def _built(folder: Path, source: str, listed: str) -> None:
     """A folder with one module's source and a manifest listing ``listed``'s hash."""
     (folder / "fu.py").write_text(source)
     digest = hashlib.sha256(listed.encode()).hexdigest()
-    (folder / MANIFEST.name).write_text(json.dumps({"modules": {"engine.fu": digest}}))
+    (folder / MANIFEST.name).write_text(json.dumps({"modules": {"sanma_lens.engine.fu": digest}}))
 
 
 def test_compiled_modules_used_only_while_their_sources_are_unchanged(tmp_path: Path) -> None:
@@ -89,4 +89,4 @@ def test_compiled_modules_found_beside_their_sources(tmp_path: Path) -> None:
     (tmp_path / f"fold{suffix}").write_bytes(b"")
     (tmp_path / "fold.py").write_text("")
     (tmp_path / f"orphan{suffix}").write_bytes(b"")  # no source: not an engine module
-    assert compiled_modules(tmp_path) == {"engine.fold"}
+    assert compiled_modules(tmp_path) == {"sanma_lens.engine.fold"}

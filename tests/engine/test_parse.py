@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InputError
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.service import score_json, tenpai_json
 
 OK = {"hand": "23p567p345s678s55p", "win": "4p", "riichi": "riichi"}
 
@@ -202,8 +202,8 @@ def test_tile_strings_read_again_give_the_same_tiles_and_errors() -> None:
     import random
     from dataclasses import replace
 
-    from engine.parse import parse_tiles
-    from engine.rules import rules_from_json
+    from sanma_lens.engine.parse import parse_tiles
+    from sanma_lens.engine.rules import rules_from_json
 
     rng = random.Random(7)
     rules = rules_from_json({"aka_5man": True})
@@ -227,7 +227,7 @@ def test_parsed_hand_is_the_frozen_value_its_constructor_makes() -> None:
     the dataclass constructor makes from the same fields, and stays frozen."""
     import dataclasses
 
-    from engine.parse import HandInput, Parsed, parse_hand
+    from sanma_lens.engine.parse import HandInput, Parsed, parse_hand
 
     obj = {"hand": "23p567p345s55p", "win": "4p", "melds": ["pon:777z"], "dora": ["1z"],
            "discards": "19s", "kita": 1}  # fmt: skip
@@ -246,7 +246,7 @@ def test_parsed_hand_is_the_frozen_value_its_constructor_makes() -> None:
 def test_situation_checked_alone_as_parse_hand_checks_it() -> None:
     """check_situation (photo/score's situation, before the tiles are known) refuses what
     parse_hand would refuse whatever the tiles, with the same code, and nothing else."""
-    from engine.parse import check_situation
+    from sanma_lens.engine.parse import check_situation
 
     for bad, code in (
         ({"note": 1}, "unknown_field"),

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.points import chombo_amounts, hand_base, ron_amount, round_up, tsumo_amounts
-from engine.rules import SANMA_13 as R
-from engine.rules import rules_from_json
+from sanma_lens.engine.points import chombo_amounts, hand_base, ron_amount, round_up, tsumo_amounts
+from sanma_lens.engine.rules import SANMA_13 as R
+from sanma_lens.engine.rules import rules_from_json
 from tests.engine.helpers import score
 
 
@@ -149,8 +149,8 @@ def test_rule_33_kazoe_hand_takes_the_strictest_of_both_yakuman_caps() -> None:
     """A counted yakuman under both options obeys the smaller cap, whichever option sets it."""
     from dataclasses import replace
 
-    from engine.points import limited_base
-    from engine.rules import SANMA_13
+    from sanma_lens.engine.points import limited_base
+    from sanma_lens.engine.rules import SANMA_13
 
     assert limited_base(35, 30, False, SANMA_13)[2] == 5  # 15 han + 4 × 5 more
     for kazoe_cap, any_cap, expected in ((3, 1, 1), (1, 3, 1), (2, 0, 2), (0, 4, 4)):

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InputError
-from engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
-from engine.rules import RIICHI_4P as R4
-from engine.rules import rules_from_json
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.points import chombo_amounts, limited_base, ron_amount, tsumo_amounts
+from sanma_lens.engine.rules import RIICHI_4P as R4
+from sanma_lens.engine.rules import rules_from_json
+from sanma_lens.engine.service import score_json, tenpai_json
 from tests.engine.helpers import yaku
 
 P4 = {"preset": "riichi-4p"}

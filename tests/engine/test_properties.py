@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from benchmarks.engine import random_winning_hand
-from engine.errors import InputError
-from engine.points import hand_base, ron_amount, tsumo_amounts
-from engine.rules import SANMA_13
-from engine.service import score_json, tenpai_json
-from engine.tiles import SANMA_KINDS, name
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.points import hand_base, ron_amount, tsumo_amounts
+from sanma_lens.engine.rules import SANMA_13
+from sanma_lens.engine.service import score_json, tenpai_json
+from sanma_lens.engine.tiles import SANMA_KINDS, name
 from tests.support import CONTRACT_HAND_FIELDS
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -100,10 +100,10 @@ def test_property_skip_conditions_are_necessary(seed: int) -> None:
     """The evaluator's skip gates (MIN_PUNGS, MIN_RUNS, one suit, all terminals, kans, honors,
     three suits) never skip a yaku whose pure test holds, so the fast path equals running every
     test."""
-    from engine.decompose import readings
-    from engine.evaluate import completed
-    from engine.parse import parse_hand
-    from engine.yaku import (
+    from sanma_lens.engine.decompose import readings
+    from sanma_lens.engine.evaluate import completed
+    from sanma_lens.engine.parse import parse_hand
+    from sanma_lens.engine.yaku import (
         ALL_TH,
         MIN_PUNGS,
         MIN_RUNS,
@@ -187,11 +187,11 @@ def test_property_bad_input_is_input_error_never_a_crash(seed: int, patch: dict)
 @settings(max_examples=150, deadline=None)
 @given(seeds, st.booleans())
 def test_property_fast_han_sum_equals_the_yaku_list(seed: int, exclusive: bool) -> None:
-    from engine.decompose import readings
-    from engine.evaluate import completed
-    from engine.parse import parse_hand
-    from engine.yaku import Context
-    from engine.yaku_eval import yaku_han_of, yaku_of
+    from sanma_lens.engine.decompose import readings
+    from sanma_lens.engine.evaluate import completed
+    from sanma_lens.engine.parse import parse_hand
+    from sanma_lens.engine.yaku import Context
+    from sanma_lens.engine.yaku_eval import yaku_han_of, yaku_of
 
     obj = {**hand_from(seed), "rules": {"yakuman_exclusive": exclusive}}
     p = parse_hand(obj, need_win=True)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.errors import InputError
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.service import score_json, tenpai_json
 from tests.engine import reference as ref
 from tests.engine.reference import SANMA, Hand, N
 

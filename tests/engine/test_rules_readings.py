@@ -4,7 +4,7 @@ is a rule decision, not a bug fix."""
 
 from __future__ import annotations
 
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.service import score_json, tenpai_json
 
 
 def _yaku(result: dict) -> dict[str, int]:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.points import hand_base, ron_amount, tsumo_amounts
-from engine.rules import SANMA_13, LimitStep, Rules, rules_from_json
-from engine.tiles import ALL_KINDS
-from engine.yaku import TESTS
+from sanma_lens.engine.points import hand_base, ron_amount, tsumo_amounts
+from sanma_lens.engine.rules import SANMA_13, LimitStep, Rules, rules_from_json
+from sanma_lens.engine.tiles import ALL_KINDS
+from sanma_lens.engine.yaku import TESTS
 
 RULES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
 
@@ -136,7 +136,7 @@ def test_rules_cache_evicts_the_least_recently_used_option_set() -> None:
     """The option-set cache stays bounded and keeps the sets in use: a set read again is
     kept, and a new set beyond the bound evicts the least recently used one (a server
     meets arbitrary option sets; the first 256 must not hold the cache for ever)."""
-    from engine.rules import RULES_CACHE_SIZE, cached_rule_sets, clear_rules_cache
+    from sanma_lens.engine.rules import RULES_CACHE_SIZE, cached_rule_sets, clear_rules_cache
 
     clear_rules_cache()
     first = rules_from_json({"riichi_deposit": 1})

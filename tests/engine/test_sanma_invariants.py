@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.errors import InputError
-from engine.service import score_json, tenpai_json
-from engine.tiles import SANMA_KINDS, name
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.service import score_json, tenpai_json
+from sanma_lens.engine.tiles import SANMA_KINDS, name
 
 N = 400
 KINDS = sorted(SANMA_KINDS)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.rules import SANMA_YAKU
+from sanma_lens.engine.rules import SANMA_YAKU
 from tests.engine.helpers import score, yaku
 
 PINFU_HAND = "23p567p345s678s55p"  # + 4p: pinfu tanyao (two-sided 1p/4p)

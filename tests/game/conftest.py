@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from api.storage import Storage
+from sanma_lens.api.storage import Storage
 
 PG_URL = os.environ.get("SANMA_TEST_DATABASE_URL", "").strip()
 BACKENDS = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.game import (
+from sanma_lens.engine.game import (
     GameState,
     HandResult,
     Manemann,

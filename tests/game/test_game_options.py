@@ -7,8 +7,8 @@ from dataclasses import fields, replace
 
 import pytest
 
-from engine.errors import InputError
-from engine.game import (
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game import (
     GAME_OPTION_TYPES,
     GameRules,
     apply,
@@ -174,7 +174,7 @@ def test_game_options_change_the_settlement():
 
 
 def test_hand_json_is_scored_under_the_games_hand_rules():
-    pytest.importorskip("engine.service")
+    pytest.importorskip("sanma_lens.engine.service")
     hand = {"hand": "234p456p789s1122z", "win": "2z", "riichi": "riichi"}
     body = {"outcome": "tsumo", "wins": [{"winner": 1, "hand": hand}]}
     plain = _resolved(new_game(None, GameRules()), body)
@@ -186,7 +186,7 @@ def test_hand_json_is_scored_under_the_games_hand_rules():
 
 
 def test_a_hand_cannot_change_the_games_rules():
-    pytest.importorskip("engine.service")
+    pytest.importorskip("sanma_lens.engine.service")
     state = new_game(None, game_rules_from_json({"hand_rules": {"kiriage_mangan": True}}))
     hand = {"hand": "234p456p789s1122z", "win": "2z", "riichi": "riichi"}
 

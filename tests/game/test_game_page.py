@@ -1,5 +1,6 @@
 """The scoreboard page (api/web/game.html) in headless Chromium at 360 px, on the game router
-alone (a bare FastAPI app served by uvicorn in a thread, SQLite in a temporary folder)."""
+and the pages' shared files (a bare FastAPI app served by uvicorn in a thread, SQLite in a
+temporary folder)."""
 
 from __future__ import annotations
 
@@ -20,12 +21,16 @@ pytestmark = pytest.mark.browser
 def server(tmp_path_factory) -> Iterator[str]:
     import uvicorn
     from fastapi import FastAPI
+    from fastapi.staticfiles import StaticFiles
 
-    from api import games
-    from api.storage import Storage
+    from sanma_lens.api import games
+    from sanma_lens.api.app import _web_file
+    from sanma_lens.api.storage import Storage
 
     app = FastAPI()
     app.include_router(games.router)
+    app.mount("/static", StaticFiles(directory=games.WEB), name="static")  # text.js, icons
+    app.add_api_route("/sw.js", _web_file("sw.js", "text/javascript"))  # the app shell's worker
     storage = Storage("sqlite:///" + str(tmp_path_factory.mktemp("db") / "games.sqlite3"))
     app.dependency_overrides[games.get_storage] = lambda: storage
     port = free_port()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.game import (
+from sanma_lens.engine.game import (
     PLAYERS,
     GameRules,
     GameState,
@@ -190,8 +190,8 @@ json_values = st.recursive(
 @settings(max_examples=400, deadline=None)
 @given(json_values, st.booleans())
 def test_any_json_hand_result_is_an_event_or_an_input_error(obj, aka):
-    from engine.errors import InputError
-    from engine.game import resolve_hand
+    from sanma_lens.engine.errors import InputError
+    from sanma_lens.engine.game import resolve_hand
 
     state = new_game(None, GameRules(aka_5man=aka))
     try:

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from engine.errors import InputError
-from engine.game import GameRules, Payment, apply, new_game, resolve_hand
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game import GameRules, Payment, apply, new_game, resolve_hand
 
 
 def at(round_index=0, honba=0, aka=False, double_ron_honba="each"):
@@ -147,7 +147,7 @@ def test_payment_objects_are_per_payer():
 
 # ---------------------------------------------------------------- wins given as a hand JSON
 
-service = pytest.importorskip("engine.service")
+service = pytest.importorskip("sanma_lens.engine.service")
 
 # 234p 456p 789s, triplet of S (2z), pair of E (1z); riichi + yakuhai (+ menzen tsumo).
 HAND = {"hand": "234p456p789s1122z", "win": "2z", "riichi": "riichi"}
@@ -255,7 +255,7 @@ def test_rule_18_4_second_winner_of_a_double_ron_needs_3_han_with_5_honba_in_fir
 def test_rule_16_worked_line_minus_61_from_a_played_game():
     # E1: the dealer (0) rons player 2 twice for mangan and once for 2 han 30 fu, then at a
     # draw only the dealer is tenpai: 2 pays its last 1,000 after 1 has paid, ending at −1,000.
-    from engine.game import settle
+    from sanma_lens.engine.game import settle
 
     state = at()
     for value in ({"limit": "mangan"}, {"limit": "mangan"}, {"han": 2, "fu": 30}):

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 import pytest
 
-from engine.errors import InputError
-from engine.game import (
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game import (
     BustEvent,
     GameRules,
     HandResult,
@@ -311,7 +311,7 @@ def test_rule_16_3_worked_line_minus_31000_in_third_is_minus_101():
 
 
 def test_rule_16_3_bust_levels_per_started_30000():
-    from engine.game import bust_levels
+    from sanma_lens.engine.game import bust_levels
 
     assert [bust_levels(s) for s in (0, -1_000, -30_000, -30_001, -61_000)] == [1, 1, 1, 2, 3]
 
@@ -405,7 +405,7 @@ def test_impossible_results_are_refused(result):
 
 
 def test_rule_34_manemann_steps_every_two_turns():
-    from engine.game import manemann_limit_han
+    from sanma_lens.engine.game import manemann_limit_han
 
     rules = GameRules().hand_rules
     han = [manemann_limit_han(t, rules) for t in (5, 6, 7, 9, 11, 13, 15, 17)]

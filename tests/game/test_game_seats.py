@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.errors import InputError
-from engine.game import GameRules, new_game, others_in_settlement_order, turn_order_from
-from engine.game.seats import dealer_of, ranking, round_label, round_wind, seat_winds
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game import GameRules, new_game, others_in_settlement_order, turn_order_from
+from sanma_lens.engine.game.seats import dealer_of, ranking, round_label, round_wind, seat_winds
 
 
 def test_rule_4_sanma_seats_are_east_south_west():

@@ -6,7 +6,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from api import games
+from sanma_lens.api import games
 
 
 @pytest.fixture
@@ -186,7 +186,7 @@ def test_export_lists_every_event_and_replays(client):
     assert data["events"][2]["undoes"] == 2
     assert data["state"]["hand_count"] == 1
 
-    from engine.game import game_rules_from_json, replay, result_from_json
+    from sanma_lens.engine.game import game_rules_from_json, replay, result_from_json
 
     hands = [result_from_json(e["result"]) for e in data["events"][:1]]
     state = replay(hands, data["game"]["players"], game_rules_from_json(data["game"]["rules"]))
@@ -205,7 +205,7 @@ def test_scoreboard_page_is_served(client):
 
 
 def test_hand_json_win_is_scored_by_the_engine(client):
-    pytest.importorskip("engine.service")
+    pytest.importorskip("sanma_lens.engine.service")
     game = new_game(client)
     hand = {"hand": "234p456p789s1122z", "win": "2z", "riichi": "riichi"}
     game = post_hand(client, game, {"outcome": "tsumo", "wins": [{"winner": 1, "hand": hand}]})
@@ -366,7 +366,7 @@ def test_export_and_import_keep_the_rule_options(client):
 
 
 def test_a_hand_json_cannot_change_the_games_rules(client):
-    pytest.importorskip("engine.service")
+    pytest.importorskip("sanma_lens.engine.service")
     game = new_game(client, rules={"hand_rules": {"kiriage_mangan": True}})
     hand = {"hand": "234p456p789s1122z", "win": "2z", "rules": {"kiriage_mangan": False}}
     r = client.post(
@@ -377,7 +377,7 @@ def test_a_hand_json_cannot_change_the_games_rules(client):
 
 
 def test_openapi_lists_every_rule_option(client):
-    from engine.game import GAME_OPTION_TYPES
+    from sanma_lens.engine.game import GAME_OPTION_TYPES
 
     schema = games.NEW_GAME_SCHEMA["properties"]["rules"]["properties"]
     assert set(schema) == {*GAME_OPTION_TYPES, "hand_rules"}

@@ -12,8 +12,8 @@ from fastapi import FastAPI
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
 
-from api import games
-from api.storage import Storage
+from sanma_lens.api import games
+from sanma_lens.api.storage import Storage
 
 pytestmark = pytest.mark.slow
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from api.storage import (
+from sanma_lens.api.storage import (
     MIGRATIONS,
     Conflict,
     NotFound,
@@ -16,7 +16,7 @@ from api.storage import (
     database_url_from_env,
     effective_hands,
 )
-from engine.errors import InputError
+from sanma_lens.engine.errors import InputError
 
 LATEST = MIGRATIONS[-1][0]
 
@@ -29,7 +29,7 @@ def test_migrations_applied_in_order_and_recorded(storage):
 
 
 def test_old_database_is_migrated_forward_keeping_its_games(db_url, monkeypatch):
-    import api.storage as storage_module
+    import sanma_lens.api.storage as storage_module
 
     monkeypatch.setattr(storage_module, "MIGRATIONS", MIGRATIONS[:1])
     old = Storage(db_url)
@@ -185,7 +185,7 @@ def test_undo_events_cancel_the_latest_hand_in_effect():
 
 CRASH_SCRIPT = """
 import os, sys
-from api import storage as s
+from sanma_lens.api import storage as s
 
 url, game_id = sys.argv[1], sys.argv[2]
 real = s._Cursor.execute

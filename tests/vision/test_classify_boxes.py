@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from sanma_lens.vision.classify import CLASSES, TileClassifier, cut_tile
 from tests.vision.test_classify_wide import BOX_A, BOX_B, _photo, _RedShare
-from vision.classify import CLASSES, TileClassifier, cut_tile
 
 BOX_SIDE = (150.0, 30.0, 270.0, 90.0)  # a wide box read sideways
 
@@ -78,7 +78,7 @@ def test_classify_boxes_empty_and_mismatched_input() -> None:
 def test_the_pipeline_reads_hits_through_classify_boxes() -> None:
     """``Recognizer._name`` (the shipped models on a rendered scene's detector hits): each
     hit's probabilities are ``classify_boxes``' for its box and sideways flag."""
-    from vision.pipeline import CLASSIFIER, DETECTOR, MODELS, SIDEWAYS_PROB, Recognizer
+    from sanma_lens.vision.pipeline import CLASSIFIER, DETECTOR, MODELS, SIDEWAYS_PROB, Recognizer
 
     if not all((MODELS / n).is_file() for n in (CLASSIFIER, DETECTOR)):
         pytest.skip("models/*.onnx not present")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import CLASSES, PRIOR_SHIFT, TileClassifier, prior_offsets
+from sanma_lens.vision.classify import CLASSES, PRIOR_SHIFT, TileClassifier, prior_offsets
 
 
 class _Logits:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sanma_lens.vision.classify import CLASSES, SECOND_BELOW, TileClassifier
 from tests.vision.test_classify_prior import CROP, _Logits
-from vision.classify import CLASSES, SECOND_BELOW, TileClassifier
 
 
 class _Counting(_Logits):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import CLASSES, CROP_H, CROP_W, TileClassifier
-from vision.pipeline import MODELS, Hit, drop_double_hits
+from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, TileClassifier
+from sanma_lens.vision.pipeline import MODELS, Hit, drop_double_hits
 
 
 class _TopHalf:
@@ -96,8 +96,8 @@ def test_onnx_import_reproduces_the_shipped_classifier() -> None:
 def test_weak_hits_are_reported_only_when_surely_a_tile() -> None:
     """vision.pipeline WEAK_HEAT/WEAK_SURE: a peak below the detector's threshold counts only
     when the classifier is sure it is a tile; hits above the threshold are untouched."""
-    from vision.detect import HEAT_THRESHOLD
-    from vision.pipeline import Recognizer
+    from sanma_lens.vision.detect import HEAT_THRESHOLD
+    from sanma_lens.vision.pipeline import Recognizer
 
     rec = Recognizer.__new__(Recognizer)
     rec.double_iou, rec.double_sure = None, 0.0
@@ -116,7 +116,7 @@ def test_weak_hits_are_reported_only_when_surely_a_tile() -> None:
 
 
 def test_weak_peaks_leave_the_strong_hits_alone_and_skip_overlaps() -> None:
-    from vision.detect import OUT_CHANNELS, TileDetector
+    from sanma_lens.vision.detect import OUT_CHANNELS, TileDetector
 
     class _Fixed:
         def __init__(self, out: np.ndarray) -> None:
@@ -146,7 +146,7 @@ def test_a_blank_white_dragon_counts_from_a_lower_heat() -> None:
     """vision.pipeline BLANK_HEAT/BLANK_SURE: the blank 5z heats the detector least; a weak peak
     read 5z counts from BLANK_HEAT with p ≥ BLANK_SURE, any other tile still needs WEAK_HEAT and
     WEAK_SURE; with weak peaks off (weak_heat None) neither counts."""
-    from vision.pipeline import BLANK_HEAT, BLANK_SURE, WEAK_HEAT, Recognizer
+    from sanma_lens.vision.pipeline import BLANK_HEAT, BLANK_SURE, WEAK_HEAT, Recognizer
 
     rec = Recognizer.__new__(Recognizer)
     rec.double_iou, rec.double_sure = None, 0.0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.classify import (
+from sanma_lens.vision.classify import (
     CLASSES,
     CROP_H,
     CROP_W,
@@ -90,7 +90,7 @@ def test_cut_crops_and_no_wide_margins_are_read_once() -> None:
 
 def test_the_pipeline_uses_the_chosen_looks() -> None:
     """The recognizer the product runs reads unsure crops again with the module's looks."""
-    from vision.pipeline import CLASSIFIER, MODELS, Recognizer
+    from sanma_lens.vision.pipeline import CLASSIFIER, MODELS, Recognizer
 
     if not (MODELS / CLASSIFIER).is_file():
         pytest.skip("models/*.onnx not present")

@@ -9,8 +9,8 @@ import cv2
 import numpy as np
 import pytest
 
-from engine.errors import InputError
-from vision.decode import MAX_PIXELS, check, decode, header_size, sniff
+from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.decode import MAX_PIXELS, check, decode, header_size, sniff
 
 
 def _jpeg(w: int = 64, h: int = 48) -> bytes:

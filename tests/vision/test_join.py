@@ -3,9 +3,9 @@ the joint box reads surely; two whole tiles side by side are never joined."""
 
 from __future__ import annotations
 
-from vision.join import JOIN_SURE, join_parts, joint_box, part_pairs
-from vision.probe import Box, Reading
-from vision.types import TileDetection
+from sanma_lens.vision.join import JOIN_SURE, join_parts, joint_box, part_pairs
+from sanma_lens.vision.probe import Box, Reading
+from sanma_lens.vision.types import TileDetection
 
 
 def _t(tile: str, box: Box, conf: float = 0.6) -> TileDetection:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sanma_lens.vision.join import halves_pairs, join_halves
+from sanma_lens.vision.probe import Box, Reading, short_by
+from sanma_lens.vision.split import split_probe
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import Table
-from vision.join import halves_pairs, join_halves
-from vision.probe import Box, Reading, short_by
-from vision.split import split_probe
-from vision.types import TileDetection
 
 SIZE = (1600, 1200)
 

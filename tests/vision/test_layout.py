@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.layout import Layout, kind, mpsz, reconstruct
-from vision.types import GROUPS, TileDetection
+from sanma_lens.vision.layout import Layout, kind, mpsz, reconstruct
+from sanma_lens.vision.types import GROUPS, TileDetection
 
 A = 40.0  # tile width (short side) in pixels
 B = A * 1.35  # tile height
@@ -836,7 +836,7 @@ def test_unknown_labels_are_never_read_into_the_hand() -> None:
 
 def test_reconstructed_hands_are_accepted_by_the_engine() -> None:
     """The hand dict is ready for `sanma score` / `sanma tenpai` (CONTRACT hand JSON)."""
-    service = pytest.importorskip("engine.service")
+    service = pytest.importorskip("sanma_lens.engine.service")
     t = Table()
     t.row("234p678s1199s")
     t.put("9s", "win", gap=0.5)
@@ -856,7 +856,7 @@ def test_reconstructed_hands_are_accepted_by_the_engine() -> None:
 
 @pytest.mark.parametrize("clockwise", [0, 1])
 def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
-    from vision.layout import turn_tile
+    from sanma_lens.vision.layout import turn_tile
 
     t = Table()
     hand_with_pon_of_7z(t)
@@ -997,7 +997,7 @@ def test_rule_1_north_just_beyond_a_winning_tiles_gap_that_completes_the_hand_is
 
 
 def test_mpsz_and_unpack_are_inverse() -> None:
-    from vision.layout.notation import unpack
+    from sanma_lens.vision.layout.notation import unpack
 
     assert unpack("230p1z") == ["2p", "3p", "0p", "1z"]
     for text in ("19m1234506789p55s1234567z", "", "11z"):

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import A, B, Table, check, hand
-from vision.layout import reconstruct
-from vision.types import TileDetection
 
 
 def _four_pons(t: Table, gap: float) -> None:

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from benchmarks.layout import FIELDS, jittered, normalise
-from vision.layout import reconstruct
-from vision.types import TileDetection
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.types import TileDetection
 
 pytestmark = pytest.mark.slow
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"

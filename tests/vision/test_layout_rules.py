@@ -12,6 +12,11 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sanma_lens.vision.layout import kind, reconstruct
+from sanma_lens.vision.layout.notation import readable
+from sanma_lens.vision.layout.rulefix import Places, correct, vote_kind
+from sanma_lens.vision.layout.tolerances import UPRIGHT_KITA_ALT
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import (
     A,
     B,
@@ -21,11 +26,6 @@ from tests.vision.test_layout import (
     hand_with_pon_of_7z,
     one_box_kakan,
 )
-from vision.layout import kind, reconstruct
-from vision.layout.notation import readable
-from vision.layout.rulefix import Places, correct, vote_kind
-from vision.layout.tolerances import UPRIGHT_KITA_ALT
-from vision.types import TileDetection
 
 
 def unsure(t: Table, confidence: float, *alternatives: tuple[str, float]) -> None:
@@ -862,8 +862,8 @@ def test_rows_bent_twice_with_a_gap_in_them_are_not_read() -> None:
 
 
 def test_bent_rows_join_chains_sharing_end_tiles_only_at_a_gentle_bend() -> None:
-    from vision.layout.geometry import Geo
-    from vision.layout.rows import bent_rows
+    from sanma_lens.vision.layout.geometry import Geo
+    from sanma_lens.vision.layout.rows import bent_rows
 
     def at(x: float, y: float) -> TileDetection:
         return TileDetection("1p", (x - 20, y - 27, x + 20, y + 27))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.classify import CLASSES
-from vision.pipeline import Hit, Recognizer
+from sanma_lens.vision.classify import CLASSES
+from sanma_lens.vision.pipeline import Hit, Recognizer
 
 
 def _hit(box, label: str, p: float, score: float):

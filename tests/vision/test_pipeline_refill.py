@@ -7,10 +7,10 @@ from dataclasses import replace
 
 import numpy as np
 
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.refill import fills, over_full, refill_probe
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import Table
-from vision.layout import reconstruct
-from vision.refill import fills, over_full, refill_probe
-from vision.types import TileDetection
 
 SIZE = (1600, 1200)
 
@@ -68,8 +68,8 @@ def test_rule_1_a_put_back_tile_must_fill_the_row_without_a_new_meld_or_overfill
 def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob() -> None:
     """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below MIN_TILE_PROB
     (never not-tiles, never hits reported or dropped as doubles), with their next readings."""
-    from vision.classify import CLASSES
-    from vision.pipeline import MIN_TILE_PROB, Hit, Recognizer
+    from sanma_lens.vision.classify import CLASSES
+    from sanma_lens.vision.pipeline import MIN_TILE_PROB, Hit, Recognizer
 
     def hit(box: tuple[float, ...], probs: dict[str, float], score: float) -> Hit:
         p = np.full(len(CLASSES), 0.001, np.float32)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.split import KAKAN_ACROSS, Cut, cut_boxes, improves, split_probe
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import Table
-from vision.layout import Layout, reconstruct
-from vision.split import KAKAN_ACROSS, Cut, cut_boxes, improves, split_probe
-from vision.types import TileDetection
 
 SIZE = (1600, 1200)
 Box = tuple[float, float, float, float]

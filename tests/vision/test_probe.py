@@ -11,9 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.vision.test_layout import Table
-from vision.layout import reconstruct
-from vision.probe import (
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.probe import (
     MAX_NEED,
     PROBE_SURE,
     PROBE_SURE_INSIDE,
@@ -31,7 +30,8 @@ from vision.probe import (
     short_by,
     stacked_tiles,
 )
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
+from tests.vision.test_layout import Table
 
 W, H = 40.0, 54.0  # an upright tile's box
 PITCH = 42.0
@@ -483,9 +483,9 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
     if not (SHARED / "art").is_dir():
         pytest.skip("shared datasets absent: no face bank to render with")
     from benchmarks.layout import normalise
-    from vision.decode import decode
-    from vision.layout import reconstruct
-    from vision.pipeline import MODELS, Recognizer
+    from sanma_lens.vision.decode import decode
+    from sanma_lens.vision.layout import reconstruct
+    from sanma_lens.vision.pipeline import MODELS, Recognizer
 
     if not all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx")):
         pytest.skip("models/*.onnx not present")
@@ -522,8 +522,8 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
 def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> None:
     """Recognizer.doubles: what drop_double_hits dropped (read as a riichi tile), for the
     kakan probe; nothing when the double rule is off."""
-    from vision.classify import CLASSES
-    from vision.pipeline import Hit, Recognizer
+    from sanma_lens.vision.classify import CLASSES
+    from sanma_lens.vision.pipeline import Hit, Recognizer
 
     def hit(box: tuple[float, ...], label: str, p: float, score: float) -> Hit:
         probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)

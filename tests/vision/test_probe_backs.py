@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from sanma_lens.vision.backs import added_ankan, ankan_probe, maybe_backs
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import Table
-from vision.backs import added_ankan, ankan_probe, maybe_backs
-from vision.layout import reconstruct
-from vision.types import TileDetection
 
 SIZE = (1600, 1200)
 

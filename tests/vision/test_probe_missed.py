@@ -3,10 +3,10 @@ read without a winning tile (vision/probe.py ``_extend``, ``missed_probe``)."""
 
 from __future__ import annotations
 
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.probe import Reading, gap_boxes, gap_probe, short_by
+from sanma_lens.vision.types import TileDetection
 from tests.vision.test_layout import Table
-from vision.layout import reconstruct
-from vision.probe import Reading, gap_boxes, gap_probe, short_by
-from vision.types import TileDetection
 
 W, H, PITCH = 40.0, 54.0, 42.0
 SIZE = (1000, 600)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from benchmarks import recognition as br
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 
 def _det(tile: str, box: tuple[float, float, float, float], conf: float = 0.9) -> TileDetection:

@@ -12,7 +12,7 @@ import pytest
 
 from benchmarks import recognition as br
 from datasets import train_data as td
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 MANIFEST = td.MANIFESTS / "hk_valid_corrections.json"
 HK_VALID = td.SHARED / "real" / "hk-hands" / "valid"

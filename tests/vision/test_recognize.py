@@ -12,8 +12,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
-from vision.detect import (
+from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, cut_tile
+from sanma_lens.vision.detect import (
     OUT_CHANNELS,
     STACKED_CHANNEL,
     RawBox,
@@ -22,7 +22,7 @@ from vision.detect import (
     squash,
     unsquash,
 )
-from vision.pipeline import MODELS, Recognizer
+from sanma_lens.vision.pipeline import MODELS, Recognizer
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "datasets"
 HAS_MODELS = all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx"))
@@ -107,8 +107,8 @@ def test_flowers_and_not_tiles_are_never_reported() -> None:
     logits[0, CLASSES.index("3p")] = 5
     logits[1, CLASSES.index("flower")] = 5
     logits[2, CLASSES.index("none")] = 5
-    from vision.classify import TileClassifier
-    from vision.detect import TileDetector
+    from sanma_lens.vision.classify import TileClassifier
+    from sanma_lens.vision.detect import TileDetector
 
     rec.detector = TileDetector(_Fixed(heat), side=256, coarse_side=None)
     rec.classifier = TileClassifier(_Fixed(logits))
@@ -185,7 +185,7 @@ def test_shipped_model_on_a_blank_table_finds_nothing(recognizer: Recognizer) ->
 
 # ------------------------------------------------------------------ CLI
 def _cli(args: list[str]) -> tuple[int, str]:
-    from api.cli import main
+    from sanma_lens.api.cli import main
 
     buf = io.StringIO()
     with redirect_stdout(buf):

@@ -7,10 +7,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.pipeline import STACK_SURE, STACK_WARN, Recognizer
+from sanma_lens.vision.stacked import MARGIN, SIZE, StackClassifier, as_input, cut_stack
 from tests.vision.test_layout import Table
-from vision.layout import reconstruct
-from vision.pipeline import STACK_SURE, STACK_WARN, Recognizer
-from vision.stacked import MARGIN, SIZE, StackClassifier, as_input, cut_stack
 
 
 class _Input:

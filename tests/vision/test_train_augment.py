@@ -10,7 +10,7 @@ pytest.importorskip("torch")
 
 from datasets import train_data as td  # noqa: E402
 from datasets.train import FOCUS_REAL, parse_focus  # noqa: E402
-from vision.classify import CROP_H, CROP_W, cut_tile  # noqa: E402
+from sanma_lens.vision.classify import CROP_H, CROP_W, cut_tile  # noqa: E402
 
 
 def _photo_with_tile() -> tuple[np.ndarray, np.ndarray]:
@@ -96,7 +96,7 @@ def test_det_weights_mix_gives_each_group_its_share() -> None:
 
 def test_det_data_crop_size_sets_input_and_target_maps() -> None:
     from datasets.train import DetData
-    from vision.detect import STRIDE
+    from sanma_lens.vision.detect import STRIDE
 
     img, box = _photo_with_tile()
 
@@ -120,7 +120,7 @@ def test_det_targets_mark_stacked_tiles_at_their_centres() -> None:
     """The stacked map's targets (datasets/train_stack.py): 1 at a stacked tile's centre, 0 at
     another tile's, and no target (mask 0) at a tile whose stacking is unknown."""
     from datasets.train import DetData
-    from vision.detect import STRIDE
+    from sanma_lens.vision.detect import STRIDE
 
     data = DetData([], np.ones(1), 1, size=192)
     boxes = np.array([[20, 20, 60, 80], [80, 20, 120, 80], [130, 20, 170, 80]], np.float32)

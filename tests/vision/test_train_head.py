@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 pytest.importorskip("onnxruntime")
 
 from datasets import train_head as th  # noqa: E402
-from vision.classify import CLASSES, CROP_H, CROP_W, to_input  # noqa: E402
+from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, to_input  # noqa: E402
 
 N_CLASSES = len(CLASSES)
 

@@ -75,24 +75,24 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.layout.dedupe import _dedupe
-from vision.layout.extras import _dora_groups
-from vision.layout.geometry import Geo, edge_cut, end_frame
-from vision.layout.melds import reread_meld
-from vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
-from vision.layout.reading import (
+from sanma_lens.vision.layout.dedupe import _dedupe
+from sanma_lens.vision.layout.extras import _dora_groups
+from sanma_lens.vision.layout.geometry import Geo, edge_cut, end_frame
+from sanma_lens.vision.layout.melds import reread_meld
+from sanma_lens.vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
+from sanma_lens.vision.layout.reading import (
     _finish_row,
     _read_right,
     _score,
     shape_rival_notes,
     turned_rival_notes,
 )
-from vision.layout.rows import _candidate_rows
-from vision.layout.rulefix import Places, correct, faces_up
-from vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
-from vision.layout.tanki import tanki_readings
-from vision.layout.turn import _plausibility, turn_tile
-from vision.types import TileDetection
+from sanma_lens.vision.layout.rows import _candidate_rows
+from sanma_lens.vision.layout.rulefix import Places, correct, faces_up
+from sanma_lens.vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
+from sanma_lens.vision.layout.tanki import tanki_readings
+from sanma_lens.vision.layout.turn import _plausibility, turn_tile
+from sanma_lens.vision.types import TileDetection
 
 __all__ = ["Layout", "kind", "mpsz", "reconstruct"]
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import math
 
-from vision.detect import iou
-from vision.layout.geometry import true_dims
-from vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
-from vision.types import TileDetection
+from sanma_lens.vision.detect import iou
+from sanma_lens.vision.layout.geometry import true_dims
+from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
+from sanma_lens.vision.types import TileDetection
 
 # Two upright tiles side by side: centres at most this many tile widths apart (the widths undo
 # the box inflation of a tilted row, geometry.true_dims; boxes may take in the tiles' bodies,

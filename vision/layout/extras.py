@@ -6,11 +6,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.detect import iou
-from vision.layout.geometry import Frame, Geo, _unit
-from vision.layout.notation import north_like, readable
-from vision.layout.tolerances import KITA_ALT, KITA_REACH, SECOND_BOX_IOU, UPRIGHT_KITA_ALT
-from vision.types import TileDetection
+from sanma_lens.vision.detect import iou
+from sanma_lens.vision.layout.geometry import Frame, Geo, _unit
+from sanma_lens.vision.layout.notation import north_like, readable
+from sanma_lens.vision.layout.tolerances import (
+    KITA_ALT,
+    KITA_REACH,
+    SECOND_BOX_IOU,
+    UPRIGHT_KITA_ALT,
+)
+from sanma_lens.vision.types import TileDetection
 
 
 def _kita_beside_melds(

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.layout.tolerances import EDGE_CUT, LOW_CONFIDENCE
-from vision.types import TileDetection
+from sanma_lens.vision.layout.tolerances import EDGE_CUT, LOW_CONFIDENCE
+from sanma_lens.vision.types import TileDetection
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.detect import iou
-from vision.layout.geometry import Frame, Geo, _line_at
-from vision.layout.notation import (
+from sanma_lens.vision.detect import iou
+from sanma_lens.vision.layout.geometry import Frame, Geo, _line_at
+from sanma_lens.vision.layout.notation import (
     AKA_MAN,
     NORTH,
     back_like,
@@ -20,8 +20,8 @@ from vision.layout.notation import (
     north_like,
     readable,
 )
-from vision.layout.rulefix import kind_prob, may_share_kind
-from vision.layout.tolerances import (
+from sanma_lens.vision.layout.rulefix import kind_prob, may_share_kind
+from sanma_lens.vision.layout.tolerances import (
     ADDED_ALT,
     ASPECT,
     BAND_GAP,
@@ -34,7 +34,7 @@ from vision.layout.tolerances import (
     UNTURNED_TILT,
     UPRIGHT_ADDED_IOU,
 )
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,20 @@ from __future__ import annotations
 
 from collections import Counter
 
-from vision.detect import iou
-from vision.layout.grouping import Placed, one_beyond, share_slot
-from vision.layout.notation import AKA_MAN, NORTH, as_sanma, back_like, kind, mpsz, readable
-from vision.layout.rulefix import may_share_kind, vote_kind
-from vision.layout.tolerances import BEYOND, SWAP_MIN_ALT, TWO_IN_ONE
-from vision.types import TileDetection
+from sanma_lens.vision.detect import iou
+from sanma_lens.vision.layout.grouping import Placed, one_beyond, share_slot
+from sanma_lens.vision.layout.notation import (
+    AKA_MAN,
+    NORTH,
+    as_sanma,
+    back_like,
+    kind,
+    mpsz,
+    readable,
+)
+from sanma_lens.vision.layout.rulefix import may_share_kind, vote_kind
+from sanma_lens.vision.layout.tolerances import BEYOND, SWAP_MIN_ALT, TWO_IN_ONE
+from sanma_lens.vision.types import TileDetection
 
 
 def _meld_string(kind_name: str, faces: list[str], size: int) -> str:

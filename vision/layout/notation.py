@@ -6,7 +6,7 @@ suit, a red five (``0``) right after the plain fives (``"2345550p"``).
 
 from __future__ import annotations
 
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 SUITS = "mpsz"
 NORTH = "4z"

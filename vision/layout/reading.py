@@ -13,11 +13,11 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from vision.layout.extras import _kita_beside_melds
-from vision.layout.geometry import Geo, end_frame
-from vision.layout.grouping import Placed, _norths, _right_groups, share_slot
-from vision.layout.melds import _ankan_string, _meld_string, read_meld
-from vision.layout.notation import (
+from sanma_lens.vision.layout.extras import _kita_beside_melds
+from sanma_lens.vision.layout.geometry import Geo, end_frame
+from sanma_lens.vision.layout.grouping import Placed, _norths, _right_groups, share_slot
+from sanma_lens.vision.layout.melds import _ankan_string, _meld_string, read_meld
+from sanma_lens.vision.layout.notation import (
     NORTH,
     as_sanma,
     is_face,
@@ -27,9 +27,9 @@ from vision.layout.notation import (
     north_like,
     readable,
 )
-from vision.layout.rulefix import complete, tenpai, vote_kind
-from vision.layout.shortfall import apart_pair, loose_pon, short_ankan, short_pon
-from vision.layout.tolerances import (
+from sanma_lens.vision.layout.rulefix import complete, tenpai, vote_kind
+from sanma_lens.vision.layout.shortfall import apart_pair, loose_pon, short_ankan, short_pon
+from sanma_lens.vision.layout.tolerances import (
     BEYOND,
     HOLE_GAP,
     KITA_ALT,
@@ -45,7 +45,7 @@ from vision.layout.tolerances import (
     UPRIGHT_KITA_ALT,
     WIN_GAP,
 )
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 
 @dataclass(frozen=True)

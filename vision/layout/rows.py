@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from vision.layout.geometry import Geo, _unit, true_dims
-from vision.layout.notation import is_north, kind, readable
-from vision.layout.tolerances import (
+from sanma_lens.vision.layout.geometry import Geo, _unit, true_dims
+from sanma_lens.vision.layout.notation import is_north, kind, readable
+from sanma_lens.vision.layout.tolerances import (
     ACROSS_TOL,
     ALONG_SHORT,
     ALONG_TOL,
@@ -33,7 +33,7 @@ from vision.layout.tolerances import (
     SQUARISH,
     TOUCH,
 )
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 
 def _grow(

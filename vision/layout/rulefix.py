@@ -40,23 +40,31 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from itertools import combinations
 
-from engine.decompose import (
+from sanma_lens.engine.decompose import (
     is_chiitoitsu,
     is_kokushi,
     is_shiisan_puutaa,
     shape_waits,
     standard_decomps,
 )
-from engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
-from vision.layout.notation import AKA_MAN, NORTH, as_sanma, is_face, is_north, kind, readable
-from vision.layout.tolerances import (
+from sanma_lens.engine.tiles import ALL_KINDS, SANMA_KINDS, kind_of
+from sanma_lens.vision.layout.notation import (
+    AKA_MAN,
+    NORTH,
+    as_sanma,
+    is_face,
+    is_north,
+    kind,
+    readable,
+)
+from sanma_lens.vision.layout.tolerances import (
     SHAPE_FIX_MAX_COST,
     SHAPE_FIX_MIN_ALT,
     SWAP_MIN_ALT,
     TENPAI_FIX_MAX_COST,
     VOTE_FLOOR,
 )
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 MIDDLE_MAN = frozenset(f"{d}m" for d in "2345678")
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
-from vision.layout.notation import NORTH, _sort_key, kind, unpack
-from vision.layout.reading import _Reading
-from vision.layout.tolerances import LOW_CONFIDENCE
-from vision.types import TileDetection
+from sanma_lens.vision.layout.notation import NORTH, _sort_key, kind, unpack
+from sanma_lens.vision.layout.reading import _Reading
+from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE
+from sanma_lens.vision.types import TileDetection
 
 
 def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection], warnings: list[str]) -> None:

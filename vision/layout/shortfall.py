@@ -17,18 +17,18 @@ from __future__ import annotations
 import math
 from collections import Counter
 
-from vision.detect import aspect
-from vision.layout.grouping import Placed, end_splits
-from vision.layout.notation import kind, north_like, readable
-from vision.layout.rulefix import kind_probs, may_share_kind, readings
-from vision.layout.tolerances import (
+from sanma_lens.vision.detect import aspect
+from sanma_lens.vision.layout.grouping import Placed, end_splits
+from sanma_lens.vision.layout.notation import kind, north_like, readable
+from sanma_lens.vision.layout.rulefix import kind_probs, may_share_kind, readings
+from sanma_lens.vision.layout.tolerances import (
     GROUP_GAP,
     KITA_ALT,
     SIDEWAYS_SHAPE,
     UNTURNED_TILT,
     VOTE_FLOOR,
 )
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 
 def short_pon(group: list[Placed], tiles: list[TileDetection], theta: float = 0.0) -> bool:

@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.layout.geometry import Geo, _unit
-from vision.layout.notation import readable
-from vision.layout.reading import _read_right, _Reading
-from vision.layout.tolerances import WIN_GAP
-from vision.types import TileDetection
+from sanma_lens.vision.layout.geometry import Geo, _unit
+from sanma_lens.vision.layout.notation import readable
+from sanma_lens.vision.layout.reading import _read_right, _Reading
+from sanma_lens.vision.layout.tolerances import WIN_GAP
+from sanma_lens.vision.types import TileDetection
 
 MELDS = 4  # a one-tile concealed part leaves room for exactly four melds (§1)
 REACH = 20.0  # the melds lie within this many tile widths right of the lone tile

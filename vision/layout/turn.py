@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from vision.types import TileDetection
+from sanma_lens.vision.types import TileDetection
 
 if TYPE_CHECKING:
-    from vision.layout import Layout
+    from sanma_lens.vision.layout import Layout
 
 
 def turn_tile(t: TileDetection, w: float, h: float, clockwise: int) -> TileDetection:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InputError
-from engine.points import hand_base, ron_amount, tsumo_amounts
-from engine.rules import ECIP, rules_from_json
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.points import hand_base, ron_amount, tsumo_amounts
+from sanma_lens.engine.rules import ECIP, rules_from_json
+from sanma_lens.engine.service import score_json, tenpai_json
 from tests.engine.helpers import yaku
 
 EC = {"preset": "ecip"}

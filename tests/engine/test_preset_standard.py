@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from engine.errors import InputError
-from engine.points import hand_base, limited_base, ron_amount
-from engine.rules import STANDARD, rules_from_json
-from engine.service import score_json, tenpai_json
+from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.points import hand_base, limited_base, ron_amount
+from sanma_lens.engine.rules import STANDARD, rules_from_json
+from sanma_lens.engine.service import score_json, tenpai_json
 from tests.engine.helpers import yaku
 
 ST = {"preset": "standard"}

@@ -22,6 +22,8 @@ def result_to_json(result: HandResult) -> dict[str, Any]:
                 "fu": w.fu,
                 "limit": w.limit,
                 "yaku": list(w.yaku),
+                **({} if w.closed is None else {"closed": w.closed}),
+                **({} if w.pao is None else {"pao": w.pao}),
             }
             for w in result.wins
         ],
@@ -55,6 +57,8 @@ def result_from_json(obj: Any) -> HandResult:
                     fu=_opt_int(w.get("fu")),
                     limit=w.get("limit"),
                     yaku=tuple(str(y) for y in w.get("yaku", ())),
+                    closed=_opt_bool(w.get("closed")),
+                    pao=_opt_int(w.get("pao")),
                 )
                 for w in obj.get("wins", ())
             ),
@@ -87,6 +91,10 @@ def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"expected true or false, got {value!r}")
     return value
+
+
+def _opt_bool(value: Any) -> bool | None:
+    return None if value is None else _bool(value)
 
 
 def _opt_int(value: Any) -> int | None:

@@ -31,7 +31,7 @@ _RESULT_FIELDS = {
     "manemann",
     "aka5man",
 }
-_WIN_FIELDS = {"winner", "han", "fu", "limit", "yakuman_multiple", "hand"}
+_WIN_FIELDS = {"winner", "han", "fu", "limit", "yakuman_multiple", "hand", "closed", "pao"}
 
 
 def resolve_hand(state: GameState, obj: Any) -> HandResult:
@@ -106,7 +106,7 @@ def _placeholder(state: GameState, base: HandResult, wins_in: list[Any]) -> Hand
             if base.outcome is Outcome.RON and base.discarder is not None
             else others_in_settlement_order(winner, state.players)
         )
-        wins.append(Win(winner, tuple(Payment(p, 1000) for p in payers)))
+        wins.append(Win(winner, tuple(Payment(p, 1000) for p in payers), closed=True))
     return replace(base, wins=tuple(wins))
 
 
@@ -126,6 +126,12 @@ def _win_from_value(
     rules = state.rules.hand_rules
     if "hand" in spec:
         raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
+    closed, pao = spec.get("closed"), spec.get("pao")
+    if closed is not None and not isinstance(closed, bool):
+        raise InputError("bad_win", "closed must be true or false")
+    if pao is not None:
+        pao = check_player(pao, "pao", state.players)
+    yakuman_yaku = spec.get("limit") == "yakuman"
     if "limit" in spec:
         if "han" in spec or "fu" in spec:
             raise InputError("bad_win", "give either a limit or han/fu, not both")
@@ -150,7 +156,8 @@ def _win_from_value(
                 "bad_fu", f"fu must be 20, 25 or a multiple of 10 up to 140, got {given_fu!r}"
             )
         fu = given_fu
-    base, limit, multiple = points.hand_base(han, fu, rules)
+    # han given as a number are counted han: the rules' kazoe cap applies (standard: sanbaiman)
+    base, limit, multiple = points.limited_base(han, fu, yakuman_yaku, rules)
     dealer = winner == state.dealer
     if result.outcome is Outcome.RON:
         assert result.discarder is not None
@@ -159,7 +166,9 @@ def _win_from_value(
         )
     else:
         payments = tsumo_payments(state, winner, base, honba)
-    return Win(winner, payments, multiple, han, fu if han < 5 else None, limit)
+    return Win(
+        winner, payments, multiple, han, fu if han < 5 else None, limit, closed=closed, pao=pao
+    )
 
 
 def _valid_fu(fu: int) -> bool:
@@ -175,4 +184,5 @@ def _limit_han(name: Any, multiple: Any, rules: Rules) -> int:
     for step in rules.limits:
         if step.name == name:
             return step.min_han
-    raise InputError("bad_limit", f"limit must be one of {list(LIMIT_NAMES)}, got {name!r}")
+    names = [step.name for step in rules.limits] + ["yakuman"]
+    raise InputError("bad_limit", f"limit must be one of {names}, got {name!r}")

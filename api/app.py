@@ -18,10 +18,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sanma_lens.api.errors import BodyLimitMiddleware, install_error_handlers
+from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
 from sanma_lens.api.routes import router
+from sanma_lens.api.security import SecurityMiddleware
 from sanma_lens.api.services import RecognizerFactory, default_recognizer_factory, load_services
 from sanma_lens.api.settings import Settings
+from sanma_lens.api.throttle import RateLimitMiddleware
 
 WEB_DIR = Path(__file__).resolve().parent / "web"
 log = logging.getLogger("sanma.api")
@@ -50,7 +53,9 @@ JSON_PATHS = frozenset({"/v1/score", "/v1/tenpai"})
 
 class JsonBodyMiddleware:
     """Reads the body of /v1/score and /v1/tenpai as JSON whatever the Content-Type says
-    (``curl -d`` sends form encoding); other paths are untouched."""
+    (``curl -d`` sends form encoding); other paths are untouched. Those two only compute an
+    answer and change nothing, and a browser page of another site is refused before this by
+    its Origin (api.security); the game writes require ``application/json`` (api.games)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -107,6 +112,7 @@ def create_app(
         lifespan=lifespan,
         strict_content_type=False,
         docs_url=None,
+        default_response_class=JsonResponse,
         redoc_url=None,
     )
     app.state.settings = settings
@@ -119,6 +125,8 @@ def create_app(
         json_limit=settings.max_json_bytes,
     )
     app.add_middleware(JsonBodyMiddleware)
+    app.add_middleware(RateLimitMiddleware, per_minute=settings.rate_limit_per_minute)
+    app.add_middleware(SecurityMiddleware, allowed_hosts=settings.allowed_hosts)
     app.include_router(router)
     app.state.games = _games_router(app)
     _offline_docs(app)

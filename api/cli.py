@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import select
 import stat
@@ -13,6 +12,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TextIO
 
+from sanma_lens.api import jsonio
 from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.types import GROUPS
 
@@ -29,7 +29,7 @@ EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a process ended by SIGPIPE (
 
 
 def _emit(obj: Any, out: TextIO) -> None:
-    out.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")) + "\n")
+    out.write(jsonio.dumps(obj).decode() + "\n")
 
 
 def _read_text(path: str | None) -> str:
@@ -57,14 +57,8 @@ def _read_text(path: str | None) -> str:
 
 
 def _parse_json(text: str, where: str = "input") -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            "bad_json", f"{where} is not valid JSON: {exc.msg} at {exc.lineno}:{exc.colno}"
-        ) from exc
-    except RecursionError as exc:  # arrays/objects nested thousands deep
-        raise InputError("bad_json", f"{where} is nested too deeply to read") from exc
+    """Strict JSON (no NaN or Infinity; api.jsonio), bad_json naming ``where``."""
+    return jsonio.loads(text, where)
 
 
 def _answer(
@@ -270,7 +264,7 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     }
     for key in ("dora", "ura"):
         if getattr(args, key):
-            sit[key] = [t for word in getattr(args, key) for t in _mpsz_tiles(word)]
+            sit[key] = list(getattr(args, key))  # each word MPSZ ("3p", or "3p4s"), as in JSON
     for key in SITUATION_FLAGS:
         if getattr(args, key):
             sit[key] = True
@@ -279,21 +273,6 @@ def _situation(args: argparse.Namespace) -> dict[str, Any]:
     if args.aka_5man:
         sit["rules"] = {"preset": "sanma-1.3", "aka_5man": True}
     return sit
-
-
-def _mpsz_tiles(word: str) -> list[str]:
-    """``"3p4s"`` → ``["3p", "4s"]``; what is not MPSZ is passed on for the engine to refuse."""
-    out: list[str] = []
-    digits = ""
-    for ch in word:
-        if ch.isdigit():
-            digits += ch
-        elif ch in "mpsz" and digits:
-            out += [d + ch for d in digits]
-            digits = ""
-        else:
-            return [word]
-    return out if not digits else [word]
 
 
 def _score_photo(args: argparse.Namespace) -> int:
@@ -384,8 +363,7 @@ def _left_edge(tile: dict[str, Any]) -> float:
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
+    from sanma_lens.api.server import serve
     from sanma_lens.api.settings import Settings
 
     try:  # a bad SANMA_* limit is said in one line before the server starts, not as a traceback
@@ -393,10 +371,13 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"sanma serve: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if args.workers < 1:
+        print("sanma serve: --workers must be 1 or more", file=sys.stderr)
+        return EXIT_BAD_INPUT
     from sanma_lens.api.lan import print_banner
 
     print_banner(args.host, args.port, sys.stdout)
-    uvicorn.run("sanma_lens.api.app:create_app", factory=True, host=args.host, port=args.port)
+    serve(args.host, args.port, args.workers)
     return 0
 
 
@@ -454,6 +435,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--host", default="127.0.0.1", help="0.0.0.0 to serve the local network")
     p.add_argument("--port", type=int, default=8000)
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes on the port (more than 1 wants PostgreSQL: docs/deploy.md)",
+    )
     p.set_defaults(func=_cmd_serve)
     return parser
 

@@ -7,7 +7,6 @@ request-body limit that is enforced while the body streams in.
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
@@ -17,6 +16,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from sanma_lens.api.jsonio import JsonResponse, dumps
 from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
@@ -24,6 +24,7 @@ log = logging.getLogger("sanma.api")
 # HTTP status for InputError codes that are not "unprocessable content" (422).
 STATUS_BY_CODE: dict[str, int] = {
     "bad_json": 400,
+    "too_deep": 400,
     "bad_request": 400,
     "body_too_large": 413,
     "upload_too_large": 413,
@@ -50,7 +51,7 @@ def error_body(code: str, message: str) -> dict[str, dict[str, str]]:
 
 
 def error_response(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse(error_body(code, message), status_code=status)
+    return JsonResponse(error_body(code, message), status_code=status)
 
 
 def status_for(exc: InputError) -> int:
@@ -60,8 +61,10 @@ def status_for(exc: InputError) -> int:
 class ServiceError(HTTPException):
     """An HTTP error with our own error code (body too large, model missing)."""
 
-    def __init__(self, status_code: int, code: str, message: str) -> None:
-        super().__init__(status_code=status_code, detail=message)
+    def __init__(
+        self, status_code: int, code: str, message: str, headers: dict[str, str] | None = None
+    ) -> None:
+        super().__init__(status_code=status_code, detail=message, headers=headers)
         self.code = code
 
 
@@ -98,8 +101,10 @@ _UNREADABLE_JSON: dict[type[BaseException], str] = {
 
 async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, HTTPException)
+    if isinstance(exc.__cause__, InputError):  # our strict JSON reader, under FastAPI's 400
+        return await _on_input_error(request, exc.__cause__)
     code = getattr(exc, "code", None) or CODE_BY_STATUS.get(exc.status_code, "http_error")
-    message = exc.detail if isinstance(exc.detail, str) else json.dumps(exc.detail)
+    message = exc.detail if isinstance(exc.detail, str) else dumps(exc.detail).decode()
     unreadable = _UNREADABLE_JSON.get(type(exc.__cause__)) if exc.status_code == 400 else None
     if unreadable:  # the same code as the CLI and as malformed JSON
         code, message = "bad_json", unreadable
@@ -125,12 +130,20 @@ class BodyTooLarge(ServiceError):
         )
 
 
+#: the endpoints that take a photo: the upload limit, and a place in the photo queue
+PHOTO_PATHS = frozenset({"/v1/recognize", "/v1/photo/score"})
+
+
 class BodyLimitMiddleware:
-    """Caps request bodies while they stream in (a 50 MB upload is never buffered).
+    """Caps request bodies while they stream in (a 50 MB upload is never buffered), and admits
+    a photo to the recognition queue before its upload is read.
 
     A declared ``Content-Length`` over the limit is refused at once, before reading;
     a chunked body is counted chunk by chunk and refused as soon as it passes the limit.
-    Multipart bodies (photos) get ``upload_limit``; everything else ``json_limit``.
+    The photo endpoints get ``upload_limit``; every other path ``json_limit``, whatever its
+    Content-Type says (a 15 MB multipart body to /v1/games is a 413 before it is read).
+    A photo request then takes a place in the queue (``Services.admit``): when every place is
+    taken it is answered 503 ``busy`` at once, its upload unread.
     """
 
     def __init__(self, app: ASGIApp, upload_limit: int, json_limit: int) -> None:
@@ -142,21 +155,29 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        content_type = b""
         declared: int | None = None
         for name, value in scope.get("headers", ()):
-            if name == b"content-type":
-                content_type = value.lower()
-            elif name == b"content-length":
+            if name == b"content-length":
                 try:
                     declared = int(value)
                 except ValueError:
                     declared = None
-        limit = self.upload_limit if content_type.startswith(b"multipart/") else self.json_limit
+        photo = scope["path"] in PHOTO_PATHS and scope.get("method") == "POST"
+        limit = self.upload_limit if photo else self.json_limit
         if declared is not None and declared > limit:
             await _send_error(send, BodyTooLarge(limit), close=True)
             return
+        svc = _services_of(scope) if photo else None
+        if svc is not None and not svc.admit():
+            await _send_error(send, svc.busy_error(), close=True)
+            return
+        try:
+            await self._limited(scope, receive, send, limit)
+        finally:
+            if svc is not None:
+                svc.release()
 
+    async def _limited(self, scope: Scope, receive: Receive, send: Send, limit: int) -> None:
         received = 0
         started = False
 
@@ -183,12 +204,24 @@ class BodyLimitMiddleware:
             await _send_error(send, exc, close=True)
 
 
+def _services_of(scope: Scope) -> Any:
+    """The app's ``Services`` (loaded at start-up), or None outside the full app."""
+    from sanma_lens.api.services import services
+
+    app = scope.get("app")
+    if app is None or not hasattr(getattr(app, "state", None), "settings"):
+        return None
+    return services(app)
+
+
 async def _send_error(send: Send, exc: ServiceError, close: bool) -> None:
-    body = json.dumps(error_body(exc.code, str(exc.detail))).encode()
+    body = dumps(error_body(exc.code, str(exc.detail)))
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
     ]
+    for name, value in (exc.headers or {}).items():
+        headers.append((name.lower().encode(), value.encode()))
     if close:
         headers.append((b"connection", b"close"))
     await send({"type": "http.response.start", "status": exc.status_code, "headers": headers})

@@ -20,20 +20,38 @@
 - ``GET /game.html`` (+ ``/game.js``, ``/game.css``) — the scoreboard page.
 
 Errors are ``{"error": {"code", "message"}}``: 400 bad JSON, 404 unknown game, 409 game over /
-sequence conflict / nothing to undo, 422 a hand that cannot be, 503 database unreachable.
+sequence conflict / nothing to undo / too many events, 413 an event too large, 415 a body that
+is not ``application/json``, 422 a hand that cannot be, 429 too many new games, 503 database
+unreachable.
+
+Every write is checked whole before it is stored (``engine.game.schema``: no unknown keys,
+bounded values, no NaN) and acknowledged only with its answer, which is made inside the write's
+transaction (``Storage.append_and_render``). A stored event that does not fit its shape (one
+written before these checks) is read with the misfit parts left out, listed in the game's
+``warnings``. A hand or undo sent without ``seq`` is applied to the game as it is: when another
+write lands between the read and the write, the server reads again and retries, up to
+:data:`RETRIES` times.
 """
 
 from __future__ import annotations
 
-import json
+import hashlib
+import logging
+import random
+import time
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from sanma_lens.api import jsonio
+from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.settings import Settings
 from sanma_lens.api.storage import (
     Conflict,
     NotFound,
@@ -59,15 +77,27 @@ from sanma_lens.engine.game import (
     result_to_json,
     settle,
 )
+from sanma_lens.engine.game.schema import EVENT_BODIES, HAND_INPUT, check, read_event_body
 
+log = logging.getLogger("sanma.api")
 router = APIRouter()
 
 WEB = Path(__file__).parent / "web"
-MAX_BODY = 256 * 1024
 MAX_NAME = 40
 EXPORT_FORMAT = "sanma-lens-game"
 EXPORT_VERSION = 1
-STATUS_BY_CODE = {"bad_json": 400, "game_over": 409, "nothing_to_undo": 409, "seq_conflict": 409}
+RETRIES = 20  # reads and writes again when another write landed first and no seq was given
+STATUS_BY_CODE = {
+    "bad_json": 400,
+    "too_deep": 400,
+    "game_over": 409,
+    "nothing_to_undo": 409,
+    "seq_conflict": 409,
+    "too_many_events": 409,
+    "event_too_large": 413,
+    "unsupported_media_type": 415,
+    "too_many_games": 429,
+}
 
 _storage: Storage | None = None
 
@@ -87,41 +117,60 @@ class CorruptGame(Exception):
     """A stored event no longer applies: our fault, not the caller's (500)."""
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str, **headers: str) -> JsonResponse:
+    return JsonResponse(
+        {"error": {"code": code, "message": message}}, status_code=status, headers=headers or None
+    )
+
+
+class TooManyGames(InputError):
+    """``games_per_hour`` reached: 429 with ``Retry-After``."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__("too_many_games", message)
+        self.retry_after = retry_after
 
 
 async def _run(fn: Any, *args: Any, status: int = 200) -> Response:
-    """Run the blocking database work off the event loop and map failures to error bodies."""
+    """Run the blocking database work off the event loop and map failures to error bodies.
+    ``fn`` answers JSON bytes (made inside its transaction) or a value to write as JSON."""
     try:
-        return JSONResponse(await run_in_threadpool(fn, *args), status_code=status)
+        answer = await run_in_threadpool(fn, *args)
     except NotFound:
         return _error(404, "game_not_found", "no game with this id")
     except Conflict as exc:
         body = {"error": {"code": "seq_conflict", "message": exc.message, "seq": exc.current_seq}}
-        return JSONResponse(body, status_code=409)
+        return JsonResponse(body, status_code=409)
+    except TooManyGames as exc:
+        return _error(429, exc.code, exc.message, **{"Retry-After": str(exc.retry_after)})
     except InputError as exc:
         return _error(STATUS_BY_CODE.get(exc.code, 422), exc.code, exc.message)
     except StorageUnavailable as exc:
         return _error(503, "storage_unavailable", str(exc))
     except CorruptGame as exc:
         return _error(500, "corrupt_game", str(exc))
+    if isinstance(answer, bytes):
+        return Response(answer, status_code=status, media_type="application/json")
+    return JsonResponse(answer, status_code=status)
 
 
 async def _body(request: Request, required: bool) -> Any:
+    """The JSON body: ``application/json`` (a form or ``text/plain`` post, which any web page
+    can send without asking, is refused), strict JSON (api.jsonio), bounded in depth. Its
+    size is capped while it streams in (``SANMA_MAX_JSON_KB``, api.errors)."""
     raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise InputError("bad_request", f"request body is larger than {MAX_BODY} bytes")
     if not raw.strip():
         if required:
             raise InputError("bad_json", "the request needs a JSON body")
         return {}
-    try:
-        body = json.loads(raw)
-        json.dumps(body, ensure_ascii=False).encode("utf-8")  # no lone surrogates ("\ud800")
-    except (json.JSONDecodeError, UnicodeError, RecursionError) as exc:
-        raise InputError("bad_json", f"request body is not valid JSON: {exc}") from exc
-    return body
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json" and not (
+        media.startswith("application/") and media.endswith("+json")
+    ):
+        raise InputError(
+            "unsupported_media_type", "the body must be sent as Content-Type: application/json"
+        )
+    return jsonio.loads_bounded(raw)
 
 
 async def _with_body(
@@ -134,6 +183,18 @@ async def _with_body(
     return await _run(fn, *args, body, status=status)
 
 
+def _settings(request: Request) -> Settings:
+    """The app's settings (the defaults when the router is mounted on a bare app)."""
+    settings = getattr(request.app.state, "settings", None)
+    return settings if isinstance(settings, Settings) else Settings()
+
+
+def _client(request: Request) -> str:
+    """Who creates a game, as stored: a digest of the client's address (not the address)."""
+    address = request.client.host if request.client else "unknown"
+    return hashlib.sha256(address.encode()).hexdigest()[:24]
+
+
 # ---------------------------------------------------------------- folding stored games
 
 
@@ -144,14 +205,33 @@ def _rules_of(stored: StoredGame) -> GameRules:
         raise CorruptGame(f"stored rules do not apply: {exc.message}") from exc
 
 
+def readable(stored: StoredGame) -> StoredGame:
+    """The game with each event fitted to its shape (``engine.game.schema``): a field that does
+    not fit (an unknown key, a NaN, nesting too deep, stored before writes were checked) is
+    left out and named in ``warnings``, so that the game can be read, and so answered."""
+    events, warnings = [], []
+    for event in stored.events:
+        body, dropped = read_event_body(event.kind, event.body, f"event {event.seq}")
+        if body is None:
+            raise CorruptGame(f"stored event {event.seq} cannot be read")
+        warnings += [f"left out {what}" for what in dropped]
+        events.append(replace(event, body=body) if dropped else event)
+    if not warnings:
+        return stored
+    log.warning("game %s: stored events that do not fit: %s", stored.id, "; ".join(warnings))
+    return replace(stored, events=tuple(events), warnings=tuple(warnings))
+
+
 def fold(stored: StoredGame) -> GameState:
     """state = fold of the stored hand events still in effect."""
     state = new_game(stored.players, _rules_of(stored))
     for event in effective_hands(stored.events):
         try:
             state = apply(state, result_from_json(event.body["result"]))
-        except (InputError, KeyError, TypeError) as exc:
-            raise CorruptGame(f"stored event {event.seq} does not apply: {exc}") from exc
+        except InputError as exc:
+            raise CorruptGame(f"stored event {event.seq} does not apply: {exc.message}") from exc
+        except (KeyError, TypeError) as exc:
+            raise CorruptGame(f"stored event {event.seq} does not apply") from exc
     return state
 
 
@@ -232,6 +312,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         ],
         "hands": hands,
         "settlement": settlement,
+        "warnings": list(stored.warnings),
     }
 
 
@@ -252,7 +333,28 @@ def _checked_players(players: Any, rules: GameRules) -> list[str] | None:
     return players
 
 
-def _create(storage: Storage, body: Any) -> dict[str, Any]:
+def _answer(stored: StoredGame) -> bytes:
+    """The game JSON of ``stored``, written out: what every write answers."""
+    stored = readable(stored)
+    return jsonio.dumps(game_json(stored, fold(stored)))
+
+
+def _check_games_per_hour(storage: Storage, settings: Settings, client: str) -> None:
+    if not settings.games_per_hour:
+        return
+    since = datetime.now(UTC) - timedelta(hours=1)
+    count, oldest = storage.games_created_since(client, since.isoformat(timespec="milliseconds"))
+    if count >= settings.games_per_hour:
+        frees = datetime.fromisoformat(oldest) + timedelta(hours=1) if oldest else since
+        wait = max(1, int((frees - datetime.now(UTC)).total_seconds()) + 1)
+        raise TooManyGames(
+            f"{count} games were started from this address in the last hour (the limit is "
+            f"{settings.games_per_hour}); try again in {wait} s",
+            wait,
+        )
+
+
+def _create(storage: Storage, settings: Settings, client: str, body: Any) -> bytes:
     if not isinstance(body, dict):
         raise InputError("bad_request", "the body must be a JSON object")
     unknown = set(body) - {"players", "rules"}
@@ -261,20 +363,22 @@ def _create(storage: Storage, body: Any) -> dict[str, Any]:
     rules = game_rules_from_json(body.get("rules"))
     players = _checked_players(body.get("players"), rules)
     state = new_game(players, rules)
-    game_id = storage.create_game(list(state.names), game_rules_to_json(rules))
-    return _get(storage, game_id)
+    _check_games_per_hour(storage, settings, client)
+    return storage.create_and_render(
+        list(state.names), game_rules_to_json(rules), (), client, _answer
+    )
 
 
-def _get(storage: Storage, game_id: str) -> dict[str, Any]:
-    """The game as stored now (every endpoint answers with this after its write)."""
-    stored = storage.load(game_id)
-    return game_json(stored, fold(stored))
+def _get(storage: Storage, game_id: str) -> bytes:
+    """The game as stored now."""
+    return _answer(storage.load(game_id))
 
 
-def _expected_seq(body: dict[str, Any], stored: StoredGame) -> int:
+def _expected_seq(body: dict[str, Any], stored: StoredGame) -> int | None:
+    """The ``seq`` the client says it read (checked against the game), or None if not given."""
     seq = body.pop("seq", None)
     if seq is None:
-        return stored.seq
+        return None
     if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
         raise InputError("bad_seq", "seq must be the event number of the game you last read")
     if seq != stored.seq:
@@ -282,36 +386,79 @@ def _expected_seq(body: dict[str, Any], stored: StoredGame) -> int:
     return seq
 
 
-def _add_hand(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
-    stored = storage.load(game_id)
-    if not isinstance(body, dict):
-        raise InputError("bad_hand_result", "a hand result must be a JSON object")
-    body = dict(body)
-    expected = _expected_seq(body, stored)
+def _check_event(settings: Settings, seq: int, kind: str, body: dict[str, Any]) -> None:
+    """The event fits its shape (engine.game.schema), its size and, as event ``seq + 1``,
+    the game's room."""
+    check(EVENT_BODIES[kind], body, "event", code="bad_hand_result")
+    size = len(jsonio.dumps(body))
+    if size > settings.max_event_bytes:
+        raise InputError(
+            "event_too_large",
+            f"the event takes {size} bytes; the limit is {settings.max_event_bytes}",
+        )
+    if seq >= settings.max_events_per_game:
+        raise InputError(
+            "too_many_events",
+            f"the game holds {seq} events, the most one game may hold; start a new game",
+        )
+
+
+def _write(
+    storage: Storage, settings: Settings, game_id: str, body: Any, event: Any
+) -> bytes:
+    """Read the game, make the event with ``event(stored, body)`` and append it. With ``seq``
+    the client's read must still be the game's; without, a write that landed in between
+    makes the server read again and retry (up to RETRIES times)."""
+    for attempt in range(RETRIES):
+        stored = readable(storage.load(game_id))
+        if not isinstance(body, dict):
+            raise InputError("bad_hand_result", "the body must be a JSON object")
+        given = dict(body)
+        expected = _expected_seq(given, stored)
+        kind, event_body = event(stored, given)
+        _check_event(settings, stored.seq, kind, event_body)
+        try:
+            return storage.append_and_render(
+                game_id, stored.seq if expected is None else expected, kind, event_body, _answer
+            )
+        except Conflict:
+            if expected is not None or attempt == RETRIES - 1:
+                raise
+            # writers that collided wait a little, each its own time, so that they go in turn
+            time.sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 5)))
+    raise AssertionError("unreachable")
+
+
+def _hand_event(stored: StoredGame, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     state = fold(stored)
     result = resolve_hand(state, body)
     apply(state, result)  # refuse it now if it cannot apply (e.g. riichi without points)
-    storage.append(game_id, expected, "hand", {"result": result_to_json(result), "input": body})
-    return _get(storage, game_id)
+    return "hand", {"result": result_to_json(result), "input": body}
 
 
-def _undo(storage: Storage, game_id: str, body: Any) -> dict[str, Any]:
-    stored = storage.load(game_id)
-    if not isinstance(body, dict):
-        raise InputError("bad_request", "the body must be a JSON object or empty")
-    body = dict(body)
-    expected = _expected_seq(body, stored)
+def _undo_event(stored: StoredGame, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     if body:
         raise InputError("bad_request", f"unknown field(s) {sorted(body)}")
     hands = effective_hands(stored.events)
     if not hands:
         raise InputError("nothing_to_undo", "no hand has been recorded yet")
-    storage.append(game_id, expected, "undo", {"undoes": hands[-1].seq})
-    return _get(storage, game_id)
+    return "undo", {"undoes": hands[-1].seq}
+
+
+def _add_hand(storage: Storage, settings: Settings, game_id: str, body: Any) -> bytes:
+    if not isinstance(body, dict):
+        raise InputError("bad_hand_result", "a hand result must be a JSON object")
+    return _write(storage, settings, game_id, body, _hand_event)
+
+
+def _undo(storage: Storage, settings: Settings, game_id: str, body: Any) -> bytes:
+    if not isinstance(body, dict):
+        raise InputError("bad_request", "the body must be a JSON object or empty")
+    return _write(storage, settings, game_id, body, _undo_event)
 
 
 def _export(storage: Storage, game_id: str) -> dict[str, Any]:
-    stored = storage.load(game_id)
+    stored = readable(storage.load(game_id))
     return {
         "format": EXPORT_FORMAT,
         "version": EXPORT_VERSION,
@@ -328,7 +475,7 @@ def _export(storage: Storage, game_id: str) -> dict[str, Any]:
     }
 
 
-def _import(storage: Storage, body: Any) -> dict[str, Any]:
+def _import(storage: Storage, settings: Settings, client: str, body: Any) -> bytes:
     """Recreate an exported game under a new id; every event is checked by folding it."""
     if not isinstance(body, dict) or body.get("format") != EXPORT_FORMAT:
         raise InputError("bad_import", f"expected an export with format {EXPORT_FORMAT!r}")
@@ -348,14 +495,24 @@ def _import(storage: Storage, body: Any) -> dict[str, Any]:
             result = result_from_json(event.get("result"))
             state = in_effect[-1][1] if in_effect else start
             in_effect.append((n, apply(state, result)))
+            if event.get("input") is not None:
+                check(HAND_INPUT, event["input"], f"event {n}.input", code="bad_import")
             body_out = {"result": result_to_json(result), "input": event.get("input")}
         else:
             if not in_effect:
                 raise InputError("bad_import", f"event {n} undoes nothing")
             body_out = {"undoes": in_effect.pop()[0]}
         records.append((event["kind"], body_out))
-    game_id = storage.create_game(list(start.names), game_rules_to_json(rules), records)
-    return _get(storage, game_id)
+    if len(records) > settings.max_events_per_game:
+        raise InputError(
+            "too_many_events", f"an export of more than {settings.max_events_per_game} events"
+        )
+    for seq, (kind, body_out) in enumerate(records):
+        _check_event(settings, seq, kind, body_out)
+    _check_games_per_hour(storage, settings, client)
+    return storage.create_and_render(
+        list(start.names), game_rules_to_json(rules), records, client, _answer
+    )
 
 
 # ---------------------------------------------------------------- routes
@@ -471,7 +628,9 @@ UNDO_SCHEMA = {"type": "object", "properties": {"seq": {"type": "integer", "mini
 )
 async def create_game(request: Request, storage: StorageDep) -> Response:
     """Start a hanchan: E1, 30,000 each; names and rule options optional."""
-    return await _with_body(request, False, _create, storage, status=201)
+    return await _with_body(
+        request, False, _create, storage, _settings(request), _client(request), status=201
+    )
 
 
 @router.post(
@@ -482,7 +641,9 @@ async def create_game(request: Request, storage: StorageDep) -> Response:
 )
 async def import_game(request: Request, storage: StorageDep) -> Response:
     """Recreate an exported game (GET …/export) under a new id."""
-    return await _with_body(request, True, _import, storage, status=201)
+    return await _with_body(
+        request, True, _import, storage, _settings(request), _client(request), status=201
+    )
 
 
 @router.get("/v1/games/{game_id}", tags=["games"])
@@ -496,7 +657,7 @@ async def get_game(game_id: str, storage: StorageDep) -> Response:
 )
 async def add_hand(game_id: str, request: Request, storage: StorageDep) -> Response:
     """Record how a hand ended (ron, tsumo, draw, chombo); the game after it."""
-    return await _with_body(request, True, _add_hand, storage, game_id)
+    return await _with_body(request, True, _add_hand, storage, _settings(request), game_id)
 
 
 @router.post(
@@ -504,7 +665,7 @@ async def add_hand(game_id: str, request: Request, storage: StorageDep) -> Respo
 )
 async def undo_hand(game_id: str, request: Request, storage: StorageDep) -> Response:
     """Cancel the last recorded hand (kept in the history as an undo event)."""
-    return await _with_body(request, False, _undo, storage, game_id)
+    return await _with_body(request, False, _undo, storage, _settings(request), game_id)
 
 
 @router.get("/v1/games/{game_id}/export", tags=["games"])

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import json
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
+from fastapi.routing import APIRoute
 from pydantic import ValidationError
 
-from sanma_lens.api import schemas
+from sanma_lens.api import jsonio, schemas
 from sanma_lens.api.errors import ServiceError
+from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.services import Services, services
 from sanma_lens.api.uploads import check_image
 from sanma_lens.engine.errors import InputError
@@ -18,13 +20,21 @@ from sanma_lens.engine.parse import check_situation, check_tiles
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": schemas.ErrorOut, "description": "Malformed JSON or request."},
+    403: {"model": schemas.ErrorOut, "description": "A write from a page of another site."},
     413: {"model": schemas.ErrorOut, "description": "Body larger than the limit."},
     422: {"model": schemas.ErrorOut, "description": "Wrong types, unknown tiles, impossible hand."},
+    429: {
+        "model": schemas.ErrorOut,
+        "description": "Too many requests from this address (see Retry-After).",
+    },
 }
 PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
     **ERRORS,
     415: {"model": schemas.ErrorOut, "description": "The upload is not a JPEG/PNG/WebP image."},
-    503: {"model": schemas.ErrorOut, "description": "The recognition model is not loaded."},
+    503: {
+        "model": schemas.ErrorOut,
+        "description": "The recognition model is not loaded, or the photo queue is full.",
+    },
 }
 TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
 
@@ -49,6 +59,33 @@ HandForm = Annotated[
     ),
 ]
 
+
+
+class StrictJsonRequest(Request):
+    """A request whose JSON body is read by :func:`api.jsonio.loads_bounded`: no NaN or
+    Infinity, no number past a double, at most ``jsonio.MAX_DEPTH`` deep (pydantic fails at
+    255 levels when it writes a model back out, which was a 500)."""
+
+    async def json(self) -> Any:
+        if not hasattr(self, "_json"):
+            # FastAPI turns this InputError into a 400 whose cause api.errors answers with
+            self._json = jsonio.loads_bounded(await self.body())
+        return self._json
+
+
+class StrictJsonRoute(APIRoute):
+    """An APIRoute whose handler reads JSON bodies with :class:`StrictJsonRequest`."""
+
+    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+        handler = super().get_route_handler()
+
+        async def strict(request: Request) -> Response:
+            return await handler(StrictJsonRequest(request.scope, request.receive))
+
+        return strict
+
+
+router = APIRouter(route_class=StrictJsonRoute)
 # Opt-in: the explanation reads the hand a second time (engine.explain).
 ExplainQuery = Annotated[
     bool,
@@ -59,7 +96,6 @@ ExplainQuery = Annotated[
     ),
 ]
 
-router = APIRouter()
 
 
 @router.get("/healthz", response_model=schemas.HealthOut, tags=["service"])
@@ -87,10 +123,10 @@ async def info(request: Request) -> dict[str, Any]:
     responses={200: {"model": schemas.ResultOut}, **ERRORS},
     tags=["hands"],
 )
-async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JSONResponse:
+async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JsonResponse:
     """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
     result with `valid: false`; unreadable input is a 4xx error."""
-    return JSONResponse(_scorer(explain)(_plain(hand)))
+    return JsonResponse(_scorer(explain)(_plain(hand)))
 
 
 @router.post(
@@ -99,11 +135,11 @@ async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JSONResp
     responses={200: {"model": schemas.TenpaiOut}, **ERRORS},
     tags=["hands"],
 )
-async def tenpai(hand: schemas.HandIn) -> JSONResponse:
+async def tenpai(hand: schemas.HandIn) -> JsonResponse:
     """Waits of a 13-tile hand (hand JSON without `win`) → tenpai JSON."""
     from sanma_lens.engine.service import tenpai_json
 
-    return JSONResponse(tenpai_json(_plain(hand)))
+    return JsonResponse(tenpai_json(_plain(hand)))
 
 
 @router.post(
@@ -115,11 +151,12 @@ async def tenpai(hand: schemas.HandIn) -> JSONResponse:
 async def recognize(
     request: Request,
     image: PhotoFile,
-) -> JSONResponse:
+) -> JsonResponse:
     """Recognize the tiles in a photo → recognize JSON (tiles, rebuilt hand, warnings)."""
+    await _single_parts(request, ("image",))
     svc = services(request.app)
     data = await _read_photo(image, svc)
-    return JSONResponse(await svc.recognize(data))
+    return JsonResponse(await svc.recognize(data))
 
 
 @router.post(
@@ -134,11 +171,12 @@ async def photo_score(
     situation: SituationForm = "{}",
     hand: HandForm = None,
     explain: ExplainQuery = False,
-) -> JSONResponse:
+) -> JsonResponse:
     """Recognize a photo and evaluate it: recognize JSON + `score` (see PhotoScoreOut).
 
     14 tiles (a winning tile found) → `score` is the result JSON; 13 tiles → the tenpai
     JSON (waits with their value); `score_kind` says which."""
+    await _single_parts(request, ("image", "situation", "hand"))
     situation_obj = _json_form(await _form_text(situation), "situation", schemas.SituationIn)
     # a situation that is wrong whatever the tiles (unknown field, seat N in sanma, a 2m dora)
     # is the client's error: a 4xx before the photo is read, not a score_error beside it
@@ -158,7 +196,7 @@ async def photo_score(
     tiles = override if override is not None else dict(recognized.get("hand") or {})
     # The situation's fields win over the photo's (its dora list replaces dora read from it).
     merged = {**tiles, **{k: v for k, v in situation_obj.items() if k not in TILE_FIELDS}}
-    return JSONResponse({**recognized, **evaluate(merged, explain)})
+    return JsonResponse({**recognized, **evaluate(merged, explain)})
 
 
 def _scorer(explain: bool) -> Any:
@@ -203,12 +241,7 @@ async def _form_text(value: str | UploadFile) -> str | bytes:
 
 def _json_form(text: str | bytes, field: str, model: type[schemas.BaseModel]) -> dict[str, Any]:
     """A form field holding a JSON object, type-checked with ``model``."""
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError("bad_json", f"form field {field!r} is not valid JSON: {exc.msg}") from exc
-    except (UnicodeDecodeError, RecursionError) as exc:  # a file part's bytes; deep nesting
-        raise InputError("bad_json", f"form field {field!r} is not readable JSON") from exc
+    obj = jsonio.loads_bounded(text, f"form field {field!r}")
     if not isinstance(obj, dict):
         raise InputError("invalid_request", f"form field {field!r} must be a JSON object")
     try:
@@ -217,6 +250,15 @@ def _json_form(text: str | bytes, field: str, model: type[schemas.BaseModel]) ->
         first = exc.errors()[0]
         loc = ".".join(str(p) for p in first["loc"])
         raise InputError("invalid_request", f"{field}.{loc}: {first['msg']}") from exc
+
+
+async def _single_parts(request: Request, names: tuple[str, ...]) -> None:
+    """Refuse a form that repeats one of ``names``: with two ``image`` parts the last one
+    silently won, which was not always the photo the client meant."""
+    form = await request.form()  # already parsed for the endpoint's parameters: no re-read
+    for name in names:
+        if len(form.getlist(name)) > 1:
+            raise InputError("duplicate_field", f"the form has more than one {name!r} part")
 
 
 async def _read_photo(image: UploadFile, svc: Services) -> bytes:

@@ -18,6 +18,14 @@ log = logging.getLogger("sanma.api")
 
 RecognizerFactory = Callable[[], Any]
 
+# What /v1/info says when the recognizer did not load, by the kind of failure.
+_LOAD_FAILURES: dict[type[BaseException], str] = {
+    FileNotFoundError: "a model file was not found",
+    ImportError: "a package the recognizer needs is not installed",
+    ModuleNotFoundError: "a package the recognizer needs is not installed",
+    MemoryError: "not enough memory to load the model",
+}
+
 
 def default_recognizer_factory() -> Any:
     """``vision.pipeline.default_recognizer()``: loads the ONNX models once."""
@@ -37,32 +45,45 @@ class Services:
     limiter: anyio.CapacityLimiter | None = field(default=None, repr=False)
     in_flight: int = 0  # photos being recognized or waiting for their turn
 
+    def admit(self) -> bool:
+        """Take a place for one photo (running or queued) before its upload is read; False
+        when ``recognize_concurrency + max_photo_queue`` photos already hold one. The caller
+        gives it back with :meth:`release` when the request ends, however it ends."""
+        if self.in_flight >= self.settings.recognize_concurrency + self.settings.max_photo_queue:
+            return False
+        self.in_flight += 1
+        return True
+
+    def release(self) -> None:
+        self.in_flight -= 1
+
+    def busy_error(self) -> ServiceError:
+        return ServiceError(
+            503,
+            "busy",
+            f"{self.in_flight} photos are already being recognized or queued; try again shortly",
+            headers={"Retry-After": "2"},
+        )
+
     async def recognize(self, data: bytes) -> dict[str, Any]:
         """Recognize a photo in a worker thread (the event loop stays free); 503 if no model.
 
-        At most ``settings.recognize_concurrency`` photos run at once; up to
-        ``settings.max_photo_queue`` more wait; beyond that a 503 ``busy`` answers at once.
+        At most ``settings.recognize_concurrency`` photos run at once; the others wait. The
+        request took its place in the queue when it started (:meth:`admit`, in
+        ``api.errors.BodyLimitMiddleware``), so that a full queue is refused before the upload.
         """
         if self.recognizer is None:
             raise ServiceError(
                 503,
                 "model_unavailable",
-                f"photo recognition is not available: {self.recognizer_error or 'no model'}",
-            )
-        limit = self.settings.recognize_concurrency + self.settings.max_photo_queue
-        if self.in_flight >= limit:
-            raise ServiceError(
-                503, "busy", f"{self.in_flight} photos are already queued; try again shortly"
+                "photo recognition is not available: "
+                + (self.recognizer_error or "the recognition model is not loaded"),
             )
         if self.limiter is None:
             self.limiter = anyio.CapacityLimiter(self.settings.recognize_concurrency)
-        self.in_flight += 1
-        try:
-            result: dict[str, Any] = await anyio.to_thread.run_sync(
-                self.recognizer.recognize_bytes, data, limiter=self.limiter
-            )
-        finally:
-            self.in_flight -= 1
+        result: dict[str, Any] = await anyio.to_thread.run_sync(
+            self.recognizer.recognize_bytes, data, limiter=self.limiter
+        )
         return result
 
 
@@ -72,8 +93,9 @@ def load_services(settings: Settings, factory: RecognizerFactory, games: bool) -
     try:
         svc.recognizer = factory()
     except Exception as exc:  # noqa: BLE001 - any load failure means "no model", not a crash
-        svc.recognizer_error = f"{type(exc).__name__}: {exc}"
-        log.warning("recognizer not loaded: %s", svc.recognizer_error)
+        # the details (a model file's path, the exception) go to the log, not to clients
+        svc.recognizer_error = _LOAD_FAILURES.get(type(exc), "the model could not be loaded")
+        log.warning("recognizer not loaded: %s: %s", type(exc).__name__, exc)
     return svc
 
 

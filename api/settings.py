@@ -10,7 +10,8 @@ from sanma_lens.vision.decode import MAX_PIXELS as DECODER_MAX_PIXELS
 MB = 1024 * 1024
 
 
-def _env_number(name: str, default: float) -> float:
+def _env_number(name: str, default: float, zero_is_off: bool = False) -> float:
+    """A positive number from the environment (0 too where it turns a limit off)."""
     raw = os.environ.get(name)
     if raw is None or not raw.strip():
         return default
@@ -18,9 +19,17 @@ def _env_number(name: str, default: float) -> float:
         value = float(raw)
     except ValueError as exc:
         raise ValueError(f"{name} must be a number, got {raw!r}") from exc
-    if value <= 0:
-        raise ValueError(f"{name} must be positive, got {raw!r}")
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ValueError(f"{name} must be a finite number, got {raw!r}")
+    if value < 0 or (value == 0 and not zero_is_off):
+        also = " or 0 (off)" if zero_is_off else ""
+        raise ValueError(f"{name} must be positive{also}, got {raw!r}")
     return value
+
+
+def _env_names(name: str) -> tuple[str, ...]:
+    raw = os.environ.get(name, "")
+    return tuple(part.strip() for part in raw.split(",") if part.strip())
 
 
 @dataclass(frozen=True)
@@ -46,6 +55,14 @@ class Settings:
     max_pixels: int = 50_000_000
     recognize_concurrency: int = 1
     max_photo_queue: int = 16
+    read_timeout_s: float = 30.0
+    max_connections: int = 512
+    max_connections_per_client: int = 32
+    rate_limit_per_minute: int = 600
+    games_per_hour: int = 60
+    max_events_per_game: int = 1000
+    max_event_bytes: int = 16 * 1024
+    allowed_hosts: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -57,6 +74,16 @@ class Settings:
                 _env_number("SANMA_RECOGNIZE_CONCURRENCY", max(1, (os.cpu_count() or 2) // 2))
             ),
             max_photo_queue=int(_env_number("SANMA_MAX_PHOTO_QUEUE", 16)),
+            read_timeout_s=_env_number("SANMA_READ_TIMEOUT_S", 30),
+            max_connections=int(_env_number("SANMA_MAX_CONNECTIONS", 512)),
+            max_connections_per_client=int(
+                _env_number("SANMA_MAX_CONNECTIONS_PER_CLIENT", 32, zero_is_off=True)
+            ),
+            rate_limit_per_minute=int(_env_number("SANMA_RATE_LIMIT", 600, zero_is_off=True)),
+            games_per_hour=int(_env_number("SANMA_MAX_GAMES_PER_HOUR", 60, zero_is_off=True)),
+            max_events_per_game=int(_env_number("SANMA_MAX_EVENTS_PER_GAME", 1000)),
+            max_event_bytes=int(_env_number("SANMA_MAX_EVENT_KB", 16) * 1024),
+            allowed_hosts=_env_names("SANMA_ALLOWED_HOSTS"),
         )
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -31,9 +32,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from sanma_lens.engine.errors import InputError
+
+log = logging.getLogger("sanma.api")
 
 # Each migration: (version, statements). Append new ones; never edit an applied one.
 MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
@@ -58,9 +61,18 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
         ),
     ),
     (2, ("ALTER TABLE games ADD COLUMN updated_at TEXT",)),
+    (
+        3,
+        (
+            # who created the game (a digest of the client's address), to count games per hour
+            "ALTER TABLE games ADD COLUMN client TEXT",
+            "CREATE INDEX games_by_client ON games (client, created_at)",
+        ),
+    ),
 )
 
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
+T = TypeVar("T")
 
 
 class Conflict(Exception):
@@ -97,6 +109,8 @@ class StoredGame:
     rules: dict[str, Any]
     seq: int
     events: tuple[StoredEvent, ...]
+    #: what was left out of stored events that no longer fit their shape (api.games)
+    warnings: tuple[str, ...] = ()
 
 
 class _Connection(Protocol):
@@ -190,8 +204,13 @@ class Storage:
             yield _Cursor(cur, self._sql)
             conn.commit()
             reusable = True
-        except BaseException:
+        except BaseException as exc:
             reusable = _rolled_back(conn)
+            if _lost_database(exc):
+                log.warning("database error: %s", exc)
+                raise StorageUnavailable(
+                    "the game database cannot be reached; try again later"
+                ) from exc
             raise
         finally:
             self._checkin(conn, reusable)
@@ -251,54 +270,71 @@ class Storage:
         players: Sequence[str],
         rules: dict[str, Any],
         events: Sequence[tuple[str, dict[str, Any]]] = (),
+        client: str | None = None,
     ) -> str:
         """A new game, with ``events`` (kind, body) already recorded (an import): one
-        transaction, so an imported game exists whole or not at all."""
+        transaction, so an imported game exists whole or not at all. ``client`` is kept
+        to count the games a client creates (:meth:`games_created_since`)."""
+        return self.create_and_render(players, rules, events, client, lambda game: game.id)
+
+    def create_and_render(
+        self,
+        players: Sequence[str],
+        rules: dict[str, Any],
+        events: Sequence[tuple[str, dict[str, Any]]],
+        client: str | None,
+        render: Callable[[StoredGame], T],
+    ) -> T:
+        """:meth:`create_game`, answering ``render`` of the new game: called inside the
+        transaction, so a game whose answer cannot be made is not kept (it raised)."""
         game_id = uuid.uuid4().hex
         stamp = now()
         with self._transaction() as cur:
             cur.execute(
-                "INSERT INTO games (id, created_at, updated_at, players, rules, seq) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules), len(events)),
+                "INSERT INTO games (id, created_at, updated_at, players, rules, seq, client) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules), len(events), client),
             )
             for seq, (kind, body) in enumerate(events, start=1):
                 _insert_event(cur, game_id, seq, kind, body, stamp)
-        return game_id
+            return render(_read_game(cur, game_id))
+
+    def games_created_since(self, client: str, since: str) -> tuple[int, str | None]:
+        """How many games ``client`` created at ``since`` (an ISO time) or later, and when
+        the oldest of them was created."""
+        with self._transaction(write=False) as cur:
+            cur.execute(
+                "SELECT COUNT(*), MIN(created_at) FROM games WHERE client = ? AND created_at >= ?",
+                (client, since),
+            )
+            count, oldest = cur.fetchone()
+        return int(count), oldest
 
     def load(self, game_id: str) -> StoredGame:
         """The game and its events; ``seq`` is that of the last event read (0 for none)."""
         _check_id(game_id)
         with self._transaction(write=False) as cur:
-            cur.execute(
-                "SELECT id, created_at, updated_at, players, rules, seq FROM games WHERE id = ?",
-                (game_id,),
-            )
-            row = cur.fetchone()
-            if row is None:
-                raise NotFound(game_id)
-            cur.execute(
-                "SELECT seq, kind, body, created_at FROM events WHERE game_id = ? ORDER BY seq",
-                (game_id,),
-            )
-            events = tuple(
-                StoredEvent(int(s), str(k), json.loads(b), str(c)) for s, k, b, c in cur.fetchall()
-            )
-        return StoredGame(
-            id=row[0],
-            created_at=row[1],
-            updated_at=row[2],
-            players=json.loads(row[3]),
-            rules=json.loads(row[4]),
-            seq=events[-1].seq if events else 0,
-            events=events,
-        )
+            return _read_game(cur, game_id)
 
     def append(self, game_id: str, expected_seq: int, kind: str, body: dict[str, Any]) -> int:
         """Record one event if the game is still at ``expected_seq``; returns the new seq.
 
         The sequence bump and the event row are one transaction: both or neither.
         """
+        return self.append_and_render(game_id, expected_seq, kind, body, lambda game: game.seq)
+
+    def append_and_render(
+        self,
+        game_id: str,
+        expected_seq: int,
+        kind: str,
+        body: dict[str, Any],
+        render: Callable[[StoredGame], T],
+    ) -> T:
+        """:meth:`append`, answering ``render`` of the game with the new event: called inside
+        the transaction, so an event whose answer cannot be made is not kept (it raised). A
+        write is acknowledged only with its answer, so a client never sees a failure for a
+        write that was saved (and records the hand again)."""
         _check_id(game_id)
         new_seq = expected_seq + 1
         with self._transaction() as cur:
@@ -317,7 +353,7 @@ class Storage:
                     "reload and try again",
                 )
             _insert_event(cur, game_id, new_seq, kind, body, now())
-        return new_seq
+            return render(_read_game(cur, game_id))
 
     def delete_game(self, game_id: str) -> None:
         _check_id(game_id)
@@ -326,6 +362,34 @@ class Storage:
             cur.execute("DELETE FROM games WHERE id = ?", (game_id,))
             if cur.rowcount != 1:
                 raise NotFound(game_id)
+
+
+def _read_game(cur: _Cursor, game_id: str) -> StoredGame:
+    cur.execute(
+        "SELECT id, created_at, updated_at, players, rules, seq FROM games WHERE id = ?",
+        (game_id,),
+    )
+    row = cur.fetchone()
+    if row is None:
+        raise NotFound(game_id)
+    cur.execute(
+        "SELECT seq, kind, body, created_at FROM events WHERE game_id = ? ORDER BY seq",
+        (game_id,),
+    )
+    # json.loads, not the strict reader: rows written before values were checked may hold a
+    # NaN, which api.games drops with a warning rather than lose the game
+    events = tuple(
+        StoredEvent(int(s), str(k), json.loads(b), str(c)) for s, k, b, c in cur.fetchall()
+    )
+    return StoredGame(
+        id=row[0],
+        created_at=row[1],
+        updated_at=row[2],
+        players=json.loads(row[3]),
+        rules=json.loads(row[4]),
+        seq=events[-1].seq if events else 0,
+        events=events,
+    )
 
 
 def _connect_sqlite(path: Path) -> _Connection:
@@ -344,7 +408,9 @@ def _connect_postgres(url: str) -> _Connection:
     try:
         return psycopg.connect(url, connect_timeout=10)
     except psycopg.OperationalError as exc:
-        raise StorageUnavailable(f"cannot reach the database: {exc}") from exc
+        # the server's address and the driver's words go to the log, not to the client
+        log.warning("cannot reach the database: %s", exc)
+        raise StorageUnavailable("the game database cannot be reached; try again later") from exc
 
 
 def _alive(conn: _Connection) -> bool:
@@ -365,6 +431,14 @@ def _alive(conn: _Connection) -> bool:
     except Exception:
         return False
     return True
+
+
+def _lost_database(exc: BaseException) -> bool:
+    """The database went away or is locked (psycopg's or sqlite3's OperationalError), as
+    opposed to a mistake in what was asked."""
+    if isinstance(exc, sqlite3.OperationalError):
+        return any(w in str(exc) for w in ("locked", "busy", "unable to open", "disk"))
+    return type(exc).__name__ == "OperationalError" and type(exc).__module__.startswith("psycopg")
 
 
 def _rolled_back(conn: _Connection) -> bool:
@@ -411,7 +485,14 @@ def _insert_event(cur: _Cursor, game_id: str, seq: int, kind: str, body: Any, st
 
 
 def _dumps(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    """Strict JSON (``allow_nan=False``): a value that could not be read back is an error
+    before the transaction commits, never a row that breaks every later read."""
+    try:
+        return json.dumps(
+            obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True, allow_nan=False
+        )
+    except (ValueError, RecursionError) as exc:  # NaN, Infinity; nesting past the stack
+        raise InputError("bad_event", "a value cannot be stored as JSON") from exc
 
 
 def _check_id(game_id: str) -> None:

@@ -7,8 +7,12 @@ Generates N random legal sanma winning hands (seeded), then times
      on the same hands,
 and prints hands/s for each and the ratio. Also times the JSON entry points.
 
-Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1] [--phases]``
-(``--phases``: afterwards, time growing prefixes of ``score``'s work on the same hands).
+Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1] [--phases] [--cli]``
+(``--phases``: afterwards, time growing prefixes of ``score``'s work on the same hands;
+``--cli``: afterwards, ``sanma score --batch`` end to end on N other hands, a JSON Lines file in
+and out, in a child process: its CPU time, start-up included, against the library's rate of
+this run; once as shipped (orjson) and once with the standard library's ``json`` put back in
+its place, as it was before 2026-11-27).
 Rates use process CPU time (``time.process_time``), which is steadier than wall time on the
 2 shared cores; contention from other processes still moves the numbers, so compare the
 ratio taken in one run rather than absolute rates across runs. The library and ``score``
@@ -199,6 +203,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--phases", action="store_true", help="also time growing prefixes of score's work"
     )
+    ap.add_argument(
+        "--cli", action="store_true", help="also time `sanma score --batch` end to end"
+    )
     args = ap.parse_args(argv)
 
     from mahjong.hand_calculating.hand import HandCalculator
@@ -283,6 +290,11 @@ def main(argv: list[str] | None = None) -> None:
         f"{eng_json / lib:.2f}x; one evaluation without the §18 guarantee {one / lib:.2f}x); "
         f"tenpai {ten:.0f} hands/s (target 20,000)"
     )
+    if args.cli:
+        cli_batch(
+            [random_winning_hand(fresh) for _ in range(args.n)],
+            lib,
+        )
     if args.phases:
         print("score phases, growing prefixes (same hands again: per-suit tables warm):")
         for label, fn in _score_prefixes():
@@ -291,6 +303,52 @@ def main(argv: list[str] | None = None) -> None:
                 fn(p)
             dt = time.process_time() - t0
             print(f"  {label:<42} {dt * 1e6 / len(parsed):6.1f} µs/hand")
+
+
+# ``sanma score --batch FILE`` in a child process; the second form puts back the standard
+# library's json where api.cli reads and writes, to measure what orjson changed.
+_BATCH = "import sys; from api.cli import main; sys.exit(main(['score', '--batch', sys.argv[1]]))"
+_BATCH_STDLIB = (
+    "import json, sys; import api.cli as cli; from engine.errors import InputError\n"
+    "def emit(obj, out):\n"
+    "    out.write(json.dumps(obj, ensure_ascii=False, separators=(',', ':')) + '\\n')\n"
+    "def parse(text, where='input'):\n"
+    "    try: return json.loads(text)\n"
+    "    except json.JSONDecodeError as exc: raise InputError('bad_json', str(exc)) from exc\n"
+    "cli._emit, cli._parse_json = emit, parse\n"
+    "sys.exit(cli.main(['score', '--batch', sys.argv[1]]))"
+)
+
+
+def cli_batch(hands: list[dict[str, Any]], lib_rate: float) -> None:
+    """End to end through the CLI: child CPU time (user + system, start-up included)."""
+    import json
+    import resource
+    import subprocess
+    import tempfile
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "hands.jsonl")
+        with open(path, "w", encoding="utf-8") as f:
+            f.writelines(json.dumps(h) + "\n" for h in hands)
+        for label, code in (("orjson, as shipped", _BATCH), ("stdlib json, before", _BATCH_STDLIB)):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            t0 = time.perf_counter()
+            out = subprocess.run(
+                [sys.executable, "-c", code, path], cwd=root, capture_output=True, check=False
+            )
+            wall = time.perf_counter() - t0
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            lines = out.stdout.count(b"\n")
+            assert lines == len(hands), (lines, out.stderr[-500:])
+            rate = len(hands) / cpu
+            print(
+                f"sanma score --batch ({label}): {rate:>8.0f} hands/s CPU, "
+                f"{len(hands) / wall:.0f} wall; {rate / lib_rate:.2f}x the library",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -10,9 +10,16 @@ client on raw asyncio sockets (cheap, so the client steals little CPU from the s
   with the recognizer called directly in one process.
 
 Bounded by time and count; stops by itself. Prints requests/s, p50/p90/p99/max latency and
-error counts. The machine may be shared: the load average is printed first.
+error counts, and the server's peak memory (VmHWM, one worker). The machine may be shared: the
+load average is printed first. The server runs with ``SANMA_RATE_LIMIT=0`` (one address makes
+every request here) and, where the checkout has it, ``api.server``'s bounded protocol.
+
+``--root DIR`` serves another checkout's code with this one's client (e.g. a ``git worktree``
+of an older commit), so that before and after are measured in one run on one machine;
+``--photo-clients 32`` floods the photo queue (each client reconnects after a refusal).
 
     .venv/bin/python benchmarks/load.py [--workers 1,2] [--seconds 10] [--clients 32]
+        [--photo-clients 4] [--root DIR] [--no-photos]
 """
 
 from __future__ import annotations
@@ -73,12 +80,19 @@ def _get_json(url: str) -> dict:
         return json.loads(r.read())
 
 
-def start_server(port: int, workers: int) -> subprocess.Popen:
+def _package_prefix(root: Path) -> str:
+    """``sanma_lens.`` for a checkout installed as one package, ``""`` for one from before
+    2026-11-27, whose packages were ``api``, ``vision`` and ``engine`` themselves."""
+    return "sanma_lens." if "sanma_lens" in (root / "pyproject.toml").read_text() else ""
+
+
+def start_server(port: int, workers: int, root: Path = ROOT) -> subprocess.Popen:
+    prefix = _package_prefix(root)
     cmd = [
         sys.executable,
         "-m",
         "uvicorn",
-        "sanma_lens.api.app:create_app",
+        f"{prefix}api.app:create_app",
         "--factory",
         "--host",
         "127.0.0.1",
@@ -92,9 +106,12 @@ def start_server(port: int, workers: int) -> subprocess.Popen:
     ]
     if importlib.util.find_spec("uvloop"):
         cmd += ["--loop", "uvloop"]
-    if importlib.util.find_spec("httptools"):
+    if (root / "api" / "server.py").exists():
+        cmd += ["--http", f"{prefix}api.server:BoundedHttpProtocol"]
+    elif importlib.util.find_spec("httptools"):
         cmd += ["--http", "httptools"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    env = {**os.environ, "PYTHONPATH": str(root), "SANMA_RATE_LIMIT": "0"}
+    proc = subprocess.Popen(cmd, cwd=root, env=env)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:
@@ -135,20 +152,27 @@ async def _client(
             req = reqs[i % len(reqs)]
             i += 1
             t0 = time.perf_counter()
-            writer.write(req)
-            head = await reader.readuntil(b"\r\n\r\n")
-            code = int(head[9:12])
-            length = 0
-            for line in head.split(b"\r\n"):
-                if line[:15].lower() == b"content-length:":
-                    length = int(line[15:])
-            await reader.readexactly(length)
+            try:
+                writer.write(req)
+                head = await reader.readuntil(b"\r\n\r\n")
+                code = int(head[9:12])
+                length = 0
+                for line in head.split(b"\r\n"):
+                    if line[:15].lower() == b"content-length:":
+                        length = int(line[15:])
+                await reader.readexactly(length)
+            except (OSError, asyncio.IncompleteReadError):
+                # a refusal before the upload was read may reset the connection mid-write
+                status[-1] = status.get(-1, 0) + 1
+                writer.close()
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                continue
             lat.append(time.perf_counter() - t0)
             status[code] = status.get(code, 0) + 1
             if b"connection: close" in head.lower():
                 writer.close()
                 reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    except (OSError, asyncio.IncompleteReadError) as exc:
+    except OSError as exc:
         status[-1] = status.get(-1, 0) + 1
         print(f"  client error: {exc!r}", file=sys.stderr)
     finally:
@@ -254,15 +278,27 @@ def _print(name: str, r: dict) -> None:
     ok = sum(v for k, v in r["status"].items() if 200 <= k < 300)
     errors = r["n"] - ok + r["status"].get(-1, 0)
     print(
-        f"{name:<34} {r['rps']:>8.1f} req/s  p50 {r['p50_ms']:6.1f} ms  "
+        f"{name:<34} {r['rps']:>8.1f} req/s  {ok / r['wall_s']:>8.1f} ok/s  "
+        f"p50 {r['p50_ms']:6.1f} ms  "
         f"p90 {r['p90_ms']:6.1f} ms  p99 {r['p99_ms']:6.1f} ms  max {r['max_ms']:6.1f} ms  "
         f"n={r['n']} errors={errors} status={dict(sorted(r['status'].items()))}"
     )
 
 
+def _peak_memory_mb(pid: int) -> float:
+    """VmHWM of a process (its peak resident memory), in MB; 0 where /proc cannot say."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
 def _serve_and_drive(args: argparse.Namespace, workers: int, photos: bool) -> None:
     port = _free_port()
-    server = start_server(port, workers)
+    server = start_server(port, workers, Path(args.root).resolve())
     try:
         info = _get_json(f"http://127.0.0.1:{port}/v1/info")
         print(
@@ -291,8 +327,10 @@ def _serve_and_drive(args: argparse.Namespace, workers: int, photos: bool) -> No
         body, ctype = _multipart(data)
         photo_req = [_request("POST", "/v1/recognize", body, ctype)]
         print(f"photo: {what}, {len(data) // 1024} KiB")
-        r = run_load(port, photo_req, args.photo_clients, max(args.seconds, 15), 2000)
+        r = run_load(port, photo_req, args.photo_clients, max(args.seconds, 15), 20_000)
         _print(f"POST /v1/recognize x{args.photo_clients}", r)
+        if workers == 1:
+            print(f"server peak memory (VmHWM): {_peak_memory_mb(server.pid):.0f} MB")
     finally:
         server.terminate()
         try:
@@ -314,9 +352,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--max-requests", type=int, default=200_000)
     ap.add_argument("--no-photos", action="store_true", help="skip /v1/recognize")
+    ap.add_argument("--root", default=str(ROOT), help="checkout whose server code is run")
     args = ap.parse_args(argv)
 
     print(f"cpus={os.cpu_count()} loadavg={os.getloadavg()} (the machine may be shared)")
+    print(f"server code: {Path(args.root).resolve()}")
     counts = [int(w) for w in str(args.workers).split(",") if w.strip()]
     for k, workers in enumerate(counts):
         _serve_and_drive(args, workers, photos=not args.no_photos and k == len(counts) - 1)

@@ -6,7 +6,7 @@ opt-in (``sanma score --explain``, ``POST /v1/score?explain=true``): the explana
 hand a second time, so ``sanma score --batch`` without it keeps the engine's speed. Plain
 Python, not compiled (``setup.py``): it runs once per shown hand, never in a batch's hot loop.
 
-The ``explain`` object (documented in ``docs/api.md``)::
+The ``explain`` object (README, "Command line")::
 
     {"form": "standard", "sets": [{"type": "run", "tiles": ["2p", "3p", "4p"],
                                    "concealed": true, "called": false, "win_at": null}, …],
@@ -81,16 +81,16 @@ def sets_of(hand: HandInput, r: Reading) -> list[dict[str, Any]]:
     """The reading's sets with the hand's own tiles (red fives where they are), the winning tile
     at ``win_at`` of the set it completes, called sets (melds) last as they were declared."""
     pool = _Pool(hand.concealed_tiles)
-    win = hand.win
-    assert win is not None
+    win, win_kind = hand.win, hand.win_kind  # the kind: 5p/5s for an aka-5-man taken as one
+    assert win is not None and win_kind is not None
     kinds = _concealed_sets(r)
-    place = _win_set(r, kinds, win.kind if hand.win_kind is None else hand.win_kind)
+    place = _win_set(r, kinds, win_kind)
     out = []
     for i, (kind_name, ks) in enumerate(kinds):
         win_at = None
         tiles: list[str] = []
         for j, k in enumerate(ks):
-            if i == place and win_at is None and k == (hand.win_kind or win.kind):
+            if i == place and win_at is None and k == win_kind:
                 win_at = j
                 tiles.append(win.text())
             else:
@@ -269,7 +269,8 @@ def chombo_of(result: dict[str, Any], hand: HandInput, wait_kinds: list[int]) ->
     if reason == "insufficient_yaku":
         failing = [w for w in g["waits"] if w["yaku_han"] < g["required"]]
         if not failing:
-            failing = [{"tile": NAMES[hand.win_kind or 0], "yaku_han": result["yaku_han"]}]
+            assert hand.win_kind is not None
+            failing = [{"tile": NAMES[hand.win_kind], "yaku_han": result["yaku_han"]}]
     elif reason == "furiten":
         discarded = Counter(hand.discards)
         failing = [{"tile": NAMES[k], "yaku_han": None} for k in wait_kinds if discarded[k]]

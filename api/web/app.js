@@ -546,16 +546,25 @@ function renderSheet() {
 }
 
 // ---------- rendering: the situation ----------
-function seg(label, key, options, labels, onPick) {
+function choice(label, options, current, onPick, attr, offFor = () => false) {
+  // One row of buttons of which one is on: [value, words] options, onPick(value) on a tap;
+  // attr(value) names each button for tests and styles: [attribute, its value].
   return el("div", { class: "field" }, el("span", { class: "label" }, t(label)),
-    el("div", { class: "seg", role: "radiogroup", "aria-label": t(label) }, options.map((v, k) => {
-      const off = key === "riichi" && v !== "none" && !canApply("riichi");
-      return el("button", {
-        type: "button", role: "radio", "aria-checked": String(S.sit[key] === v), "data-sit": `${key}=${v}`,
-        class: S.sit[key] === v ? "on" : "", disabled: off, title: off ? t("cannot_apply") : null,
-        onclick: () => { S.sit[key] = v; if (onPick) onPick(v); rescore(); },
-      }, labels ? labels[k] : String(v));
-    })));
+    el("div", { class: "seg", role: "radiogroup", "aria-label": t(label) }, options.map(([v, words]) => el("button", {
+      type: "button", role: "radio", "aria-checked": String(current === v), [attr(v)[0]]: attr(v)[1],
+      class: current === v ? "on" : "", disabled: offFor(v), title: offFor(v) ? t("cannot_apply") : null,
+      onclick: () => onPick(v),
+    }, words))));
+}
+
+function seg(label, key, options, labels, onPick) {
+  // A situation choice (data-sit="key=value"); riichi is off on an open hand.
+  const off = (v) => key === "riichi" && v !== "none" && !canApply("riichi");
+  return choice(label, options.map((v, k) => [v, labels[k]]), S.sit[key], (v) => {
+    S.sit[key] = v;
+    if (onPick) onPick(v);
+    rescore();
+  }, (v) => ["data-sit", `${key}=${v}`], off);
 }
 
 function stepper(label, key) {
@@ -841,7 +850,7 @@ function renderGame() {
   const kids = [
     el("p", { class: "game-head" }, t("game_hand", t("round_name", g.round_wind, Number(g.round[1])), t("honba_n", g.honba)),
       ` · ${t("depositsShort")} ${fmtNum(g.deposits)}`),
-    seg2("this_photo", [["win", t("p_win")], ["draw", t("p_draw")]], play.mode, (v) => { play.mode = v; renderResult(); }),
+    choice("this_photo", [["win", t("p_win")], ["draw", t("p_draw")]], play.mode, (v) => { play.mode = v; renderResult(); }, (v) => ["data-play", v]),
     chooseGroup("whose", [0, 1, 2].map((p) => playerChip(p, play.player === p, set(() => { play.player = p; }), { "data-player": p }))),
   ];
   if (play.mode === "win" && !S.sit.tsumo && play.player !== null) {
@@ -853,14 +862,6 @@ function renderGame() {
   }), { "data-riichi-player": p }))));
   kids.push(...(play.mode === "win" ? winRecorder() : drawRecorder()));
   $("game-panel").replaceChildren(...kids);
-}
-
-function seg2(label, options, current, onPick) {
-  return el("div", { class: "field" }, el("span", { class: "label" }, t(label)),
-    el("div", { class: "seg", role: "radiogroup" }, options.map(([v, text]) => el("button", {
-      type: "button", role: "radio", class: current === v ? "on" : "", "aria-checked": String(current === v), "data-play": v,
-      onclick: () => onPick(v),
-    }, text))));
 }
 
 function winRecorder() {

@@ -34,7 +34,7 @@ const TEXT = {
   ron: ["Ron", "ロン"], tsumo: ["Tsumo", "ツモ"], draw: ["Draw", "流局"], chombo: ["Chombo", "錯和"],
   tenpai: ["Tenpai", "聴牌"], noten: ["Not tenpai", "ノーテン"], riichi: ["Riichi", "立直"],
   honba: ["Honba", "本場"], deposits: ["Riichi sticks", "供託"], dealer: ["dealer", "親"],
-  child: ["child", "子"], round_name: [(w, n) => `${w === "E" ? "East" : "South"} ${n}`, (w, n) => `${w === "E" ? "東" : "南"}${n}局`],
+  round_name: [(w, n) => `${w === "E" ? "East" : "South"} ${n}`, (w, n) => `${w === "E" ? "東" : "南"}${n}局`],
   honba_n: [(n) => `${n} honba`, (n) => `${n}本場`],
   scoreboard: ["Scoreboard", "点数表"], score_photo: ["Score a photo", "写真で点数計算"],
   camera: ["Camera", "カメラ"],
@@ -79,8 +79,7 @@ const TEXT = {
   noten_riichi: ["No-ten riichi: chombo at the draw", "ノーテン立直 (流局時チョンボ)"],
   uploading: ["Reading the photo…", "写真を解析中…"],
   tiles_found: [(n) => `${n} tiles found — tap a tile to correct it.`, (n) => `${n}枚認識 — 牌をタップして修正`],
-  no_model: ["Photo recognition is not available on this server: type the hand below.",
-    "この端末では写真認識が使えません。手牌を入力してください。"],
+ 
   limit_mangan: ["Mangan", "満貫"], limit_haneman: ["Haneman", "跳満"],
   limit_baiman: ["Baiman", "倍満"], limit_sanbaiman: ["Sanbaiman", "三倍満"], limit_yakuman: ["Yakuman", "役満"],
   empty: ["(none)", "(なし)"], zoom: ["Whole photo", "写真全体"],
@@ -93,7 +92,7 @@ const TEXT = {
   base_limit: [(name, base) => `${name}: base ${base}`, (name, base) => `${name}: 基本点 ${base}`],
   share_line: [(who, times, share, rounded) => `${who}: ${times} × base = ${share} → ${rounded}`,
     (who, times, share, rounded) => `${who}: 基本点×${times} = ${share} → ${rounded}`],
-  rounded_note: ["every payment is rounded up to 1,000", "支払いは千点単位に切り上げ"],
+ 
   bonus_line: [(a) => `Tsumo bonus: +${a} from each payer`, (a) => `ツモ加算: 各自 +${a}`],
   honba_line: [(n, a) => `${n} honba: +${a} from each payer`, (n, a) => `${n}本場: 各自 +${a}`],
   factor_line: [(f) => `Aka-5-man extracted: every payment ×${f}`, (f) => `赤五萬抜き: 支払い×${f}`],
@@ -123,13 +122,13 @@ const TEXT = {
   draw_status: ["Tenpai at the draw", "流局時の聴牌"], unchecked: ["not checked", "未確認"],
   mark_tenpai: ["Tenpai", "聴牌"], mark_noten: ["Not tenpai", "ノーテン"],
   noten_riichi_mark: ["no-ten riichi", "ノーテン立直"], record_draw: ["Record the draw", "流局を記録"],
-  checked_by_engine: ["checked by the engine", "判定済み"], back_to_game: ["Scoreboard", "点数表へ"],
+  checked_by_engine: ["checked by the engine", "判定済み"],
   game_missing: ["The game could not be opened.", "対局を開けませんでした。"],
   need_tenpai_check: ["Photograph or type this hand: the engine checks tenpai.", "手牌を撮影または入力すると聴牌を判定します。"],
 
   // ---- the scoreboard
   newGame: ["New hanchan", "新しい半荘"], seatE: ["First dealer (East)", "起家 (東)"], seatS: ["South", "南家"],
-  seatW: ["West", "西家"], aka5man_opt: ["Aka-5-man option", "赤五萬ルール"], moreRules: ["More rules", "ルール詳細"],
+  seatW: ["West", "西家"], moreRules: ["More rules", "ルール詳細"],
   startPoints: ["Start points", "配給原点"], returnPoints: ["Return points", "返し"], uma: ["Uma", "ウマ"],
   doubleRonHonba: ["Honba on a double ron", "ダブロンの積み棒"], honbaEach: ["to each winner", "両者に付く"],
   honbaFirst: ["to the first winner only", "上家のみ"], start: ["Start", "開始"], gameId: ["Game ID", "対局 ID"],
@@ -155,8 +154,8 @@ const TEXT = {
   bust: ["bust", "飛び"], scorePhotoHint: ["Score the winner's hand with the camera, then record it here in one tap.",
     "和了者の手牌をカメラで計算し、そのまま記録できます。"],
   checkTenpai: ["Check each hand with the camera", "カメラで聴牌を確認"],
-  checkedTenpai: [(names) => `Checked by the engine: ${names}`, (names) => `判定済み: ${names}`],
-  tenpaiCheckPending: ["Check the revealed hands with the camera, or tick who was tenpai.", "公開された手牌をカメラで確認するか、聴牌者にチェックしてください。"],
+ 
+ 
   move_ron: ["ron", "ロン"], move_tsumo: ["tsumo", "ツモ"], move_deposits: ["deposits", "供託"], move_riichi: ["riichi stick", "立直棒"],
   move_noten: ["no-ten payment", "ノー聴罰符"], move_nagashi: ["nagashi yakuman", "流し役満"], move_manemann: ["manemann", "真似満"],
   move_chombo: ["chombo", "錯和"], move_aka5man_mangan: ["aka-5-man mangan", "赤五萬満貫払い"], move_mis_call: ["mis-call", "誤碰"],
@@ -255,7 +254,9 @@ function warningText(message, detail) {
     const phrase = WARNINGS[detail.code][Lang.ja() ? 1 : 0];
     return typeof phrase === "function" ? phrase(detail.params || {}) : phrase;
   }
-  return tr("warn_check", (detail && detail.message) || message);
+  // until a code is known here: the message, without the rule section it may cite ("(§1)")
+  const text = ((detail && detail.message) || message).replace(/\s*\(§[^)]*\)/g, "");
+  return tr("warn_check", text);
 }
 
 function fmtNum(n) { return Number(n).toLocaleString("en-US"); }

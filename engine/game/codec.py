@@ -77,8 +77,19 @@ def result_from_json(obj: Any) -> HandResult:
             ),
             aka5man=_opt_int(obj.get("aka5man")),
         )
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InputError("bad_event", f"malformed hand event: {exc!r}") from exc
+    except KeyError as exc:
+        raise InputError("bad_event", f"malformed hand event: no {exc.args[0]!r} field") from exc
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise InputError("bad_event", f"malformed hand event: {_plain_words(exc)}") from exc
+
+
+def _plain_words(exc: Exception) -> str:
+    """What went wrong, without Python's own words for it (a message names no repr)."""
+    if isinstance(exc, TypeError) and str(exc).startswith(("expected ", "expected")):
+        return str(exc)  # ours: _int, _bool, _ints
+    if isinstance(exc, ValueError) and "is not a valid Outcome" in str(exc):
+        return "unknown outcome"
+    return "a field has the wrong type"
 
 
 def _int(value: Any) -> int:

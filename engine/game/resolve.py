@@ -11,6 +11,7 @@ from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
 from sanma_lens.engine.game.codec import result_from_json
 from sanma_lens.engine.game.events import HandResult, Outcome, Payment, Win
+from sanma_lens.engine.game.schema import HAND_INPUT, check
 from sanma_lens.engine.game.score_hand import win_from_hand
 from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
 from sanma_lens.engine.game.state import GameState
@@ -93,6 +94,9 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
         wins.append(win)
     result = replace(base, wins=tuple(wins), riichi=tuple(riichi), aka5man=aka5man)
     validate(state, result)
+    # last, the form of what is stored beside the result (the table's checks above give
+    # their own codes): no unknown key in a nagashi or manemann entry, no value out of bounds
+    check(HAND_INPUT, obj, "hand result", code="bad_hand_result")
     return result
 
 

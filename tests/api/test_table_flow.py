@@ -380,3 +380,15 @@ def test_page_is_installable_and_its_shell_is_cached(browser, server):
             ".then((c) => c.keys())))).then((ls) => ls.flat().map((r) => new URL(r.url).pathname))"
         )
         assert {"/", "/static/app.js", "/static/text.js", "/game.html"} <= set(cached)
+
+
+def test_warnings_are_phrased_by_code_else_said_without_rule_numbers(browser, server, tmp_path):
+    body = _recognized(SEEN, "2z")
+    body["warnings"] = ["lone tile(s) 3p right of the melds were left out: check them (§23)"]
+    body["warning_details"] = [
+        {"code": "not_yet_known", "params": {"tiles": ["3p"]}, "message": body["warnings"][0]}
+    ]
+    with checked_page(browser, server, "/", viewport=PHONE, locale="ja-JP") as pg:
+        _photo(pg, tmp_path, body)
+        (said,) = pg.locator("#warnings li").all_inner_texts()
+        assert said.startswith("確認してください") and "§" not in said and "3p" in said

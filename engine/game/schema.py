@@ -104,6 +104,8 @@ HAND_RESULT = Obj(
                     "fu": Nullable(Int()),
                     "limit": Nullable(Text(16)),
                     "yaku": ListOf(Text(), 64),
+                    "closed": Bool(),  # ECIP: deposits to a closed win (absent: not said)
+                    "pao": SEAT,  # ECIP 包: who pays a fed yakuman tsumo (absent: none)
                 }
             ),
             MAX_SEATS,
@@ -135,6 +137,8 @@ HAND_INPUT = Obj(
                     "limit": Text(16),
                     "yakuman_multiple": Int(),
                     "hand": Json(),
+                    "closed": Bool(),
+                    "pao": Int(),
                 }
             ),
             MAX_SEATS,

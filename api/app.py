@@ -18,8 +18,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from sanma_lens.api.errors import BodyLimitMiddleware, install_error_handlers
-from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.api.routes import router
 from sanma_lens.api.security import SecurityMiddleware
 from sanma_lens.api.services import RecognizerFactory, default_recognizer_factory, load_services
@@ -45,6 +45,13 @@ Uploads are checked by content (JPEG/PNG/WebP magic bytes), size in pixels (head
 completeness before decoding. Limits (environment): `SANMA_MAX_UPLOAD_MB` (15, enforced while
 the body streams in: 413), `SANMA_MAX_JSON_KB` (256), `SANMA_MAX_MEGAPIXELS` (50),
 `SANMA_RECOGNIZE_CONCURRENCY` (half the CPU cores). `GET /v1/info` tells whether a model is loaded.
+A full photo queue is a 503 `busy` before the upload is read.
+
+JSON is read strictly: `NaN`, `Infinity`, numbers beyond a double and nesting deeper than 32
+levels are a 400. Writes from a web page of another site (by `Origin` / `Sec-Fetch-Site`) are a
+403 `cross_origin`; game writes must be `application/json` (415). Requests to `/v1/…` are
+limited per client address (`SANMA_RATE_LIMIT` a minute, 429 with `Retry-After`), and so are new
+games (`SANMA_MAX_GAMES_PER_HOUR`), events per game and bytes per event (README, settings).
 """
 
 

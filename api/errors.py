@@ -16,7 +16,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from sanma_lens.api.jsonio import JsonResponse, dumps
+from sanma_lens.api.jsonio import dumps
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
@@ -32,6 +33,10 @@ STATUS_BY_CODE: dict[str, int] = {
     "empty_image": 415,
     "unsupported_image": 415,
     "model_unavailable": 503,
+    # a photo's work bounds (vision/limits.py): too many tile-like shapes is the photo's fault;
+    # a photo not read within its time is given up so that others are not held up
+    "too_many_tiles": 422,
+    "photo_timeout": 503,
 }
 
 # Codes for plain HTTP errors raised by the framework (routing, multipart parsing).

@@ -49,8 +49,8 @@ from fastapi.responses import FileResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from sanma_lens.api import jsonio
-from sanma_lens.api.jsonio import JsonResponse
 from sanma_lens.api.pages import PAGE_HEADERS
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.api.settings import Settings
 from sanma_lens.api.storage import (
     Conflict,

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from sanma_lens.api import jsonio, schemas
 from sanma_lens.api.errors import ServiceError
-from sanma_lens.api.jsonio import JsonResponse
+from sanma_lens.api.responses import JsonResponse
 from sanma_lens.api.services import Services, services
 from sanma_lens.api.uploads import check_image
 from sanma_lens.engine.errors import InputError

@@ -159,4 +159,5 @@ def serve(host: str, port: int, workers: int = 1) -> None:
         port=port,
         workers=workers,
         http=BoundedHttpProtocol,
+        server_header=False,  # no "server: uvicorn": what runs here is nobody else's business
     )

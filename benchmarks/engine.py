@@ -309,13 +309,12 @@ def main(argv: list[str] | None = None) -> None:
 # library's json where api.cli reads and writes, to measure what orjson changed.
 _BATCH = "import sys; from api.cli import main; sys.exit(main(['score', '--batch', sys.argv[1]]))"
 _BATCH_STDLIB = (
-    "import json, sys; import api.cli as cli; from engine.errors import InputError\n"
+    "import json, sys; import sanma_lens.api.cli as cli; import sanma_lens.api.jsonio as jio\n"
     "def emit(obj, out):\n"
     "    out.write(json.dumps(obj, ensure_ascii=False, separators=(',', ':')) + '\\n')\n"
-    "def parse(text, where='input'):\n"
-    "    try: return json.loads(text)\n"
-    "    except json.JSONDecodeError as exc: raise InputError('bad_json', str(exc)) from exc\n"
-    "cli._emit, cli._parse_json = emit, parse\n"
+    "cli._emit, jio.loads_fast = emit, json.loads\n"
+    "cli._parse_json = lambda text, where='': json.loads(text)\n"
+    "cli._line_writer = lambda out: (lambda obj: emit(obj, out))\n"
     "sys.exit(cli.main(['score', '--batch', sys.argv[1]]))"
 )
 

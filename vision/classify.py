@@ -61,6 +61,11 @@ WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser 
 PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.5, "0m": -1.0, "0s": -1.0}
 SECOND_BELOW = 0.7  # a reading less sure than this gets the second classifier's opinion
 SECOND_WEIGHT = 0.5  # ... with this weight in the average
+CHUNK = 32  # crops per network call (vision/limits.py, ``classify_chunk``)
+
+
+def _go_on() -> None:
+    """A check that never stops the work (no deadline)."""
 
 
 def prior_offsets(shift: Mapping[str, float]) -> np.ndarray:
@@ -122,15 +127,17 @@ class TileClassifier:
     ``prior_shift`` (class → logit offset) replaces ``PRIOR_SHIFT``; ``{}`` reads the bare
     network. With a ``second`` session, a reading whose top probability is below
     ``second_below`` (after the looser looks) is averaged with the second network's reading of
-    its first crop (weight ``second_weight``; module docstring).
+    its first crop (weight ``second_weight``; module docstring). The network reads ``chunk``
+    crops a call.
     """
 
     def __init__(self, session: object, turn: bool = False,
                  wide: Sequence[float] = WIDE_MARGINS, wide_below: float = WIDE_BELOW,
                  prior_shift: Mapping[str, float] | None = None, second: object | None = None,
                  second_below: float = SECOND_BELOW,
-                 second_weight: float = SECOND_WEIGHT) -> None:
+                 second_weight: float = SECOND_WEIGHT, chunk: int = CHUNK) -> None:
         self.session = session
+        self.chunk = max(1, chunk)
         self.offsets = prior_offsets(PRIOR_SHIFT if prior_shift is None else prior_shift)
         self.turn = turn
         self.wide = tuple(wide)
@@ -141,46 +148,60 @@ class TileClassifier:
         self.input_name = _input_name(session)
         self.second_input = _input_name(second) if second is not None else ""
 
-    def _run(self, session: object, name: str, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def _run(self, session: object, name: str, crops: Sequence[np.ndarray],
+             check: Callable[[], None] = _go_on) -> np.ndarray:
         """One network's class probabilities of ``crops`` (each also turned, with ``turn``);
-        ``name``: its input's."""
-        batch = list(crops) + ([c[::-1, ::-1] for c in crops] if self.turn else [])
-        (logits,) = session.run(None, {name: to_input(batch)})  # type: ignore[attr-defined]
-        probs = softmax(np.asarray(logits, np.float32) + self.offsets)
-        if self.turn:
-            n = len(crops)
-            probs = 0.5 * (probs[:n] + probs[n:])
-        return probs
+        ``name``: its input's. Read ``chunk`` crops a call (``check`` runs before each), so the
+        network's working memory is the same for a photo of 200 tiles as for one of 20."""
+        parts = []
+        for start in range(0, len(crops), self.chunk):
+            check()
+            part = crops[start : start + self.chunk]
+            batch = list(part) + ([c[::-1, ::-1] for c in part] if self.turn else [])
+            (logits,) = session.run(None, {name: to_input(batch)})  # type: ignore[attr-defined]
+            probs = softmax(np.asarray(logits, np.float32) + self.offsets)
+            if self.turn:
+                n = len(part)
+                probs = 0.5 * (probs[:n] + probs[n:])
+            parts.append(probs)
+        if not parts:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        return np.concatenate(parts)
 
-    def _read(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        return self._run(self.session, self.input_name, crops)
+    def _read(self, crops: Sequence[np.ndarray], check: Callable[[], None] = _go_on
+              ) -> np.ndarray:
+        return self._run(self.session, self.input_name, crops, check)
 
-    def _second_opinion(self, probs: np.ndarray, crops: Sequence[np.ndarray]) -> np.ndarray:
+    def _second_opinion(self, probs: np.ndarray, crops: Sequence[np.ndarray],
+                        check: Callable[[], None] = _go_on) -> np.ndarray:
         """``probs`` with each row still unsure (below ``second_below``) averaged with the
         second network's reading of its crop (one batched call for all)."""
         if self.second is None:
             return probs
         unsure = np.flatnonzero(probs.max(axis=1) < self.second_below)
         if len(unsure):
-            other = self._run(self.second, self.second_input, [crops[i] for i in unsure])
+            other = self._run(self.second, self.second_input, [crops[i] for i in unsure], check)
             w = self.second_weight
             probs[unsure] = (1.0 - w) * probs[unsure] + w * other
         return probs
 
     def classify_boxes(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
-                       sideways: Sequence[bool], scale: float = 1.0) -> np.ndarray:
+                       sideways: Sequence[bool], scale: float = 1.0,
+                       check: Callable[[], None] = _go_on) -> np.ndarray:
         """N×len(CLASSES) class probabilities of the tiles in ``boxes`` (photo pixels; the
         image is the photo × ``scale``), each cut with ``MARGIN`` and turned upright when its
         ``sideways`` flag is set; a tile read unsure is cut again with the ``wide`` margins
-        (the looser second looks, module docstring)."""
+        (the looser second looks, module docstring). ``check`` runs before each network call
+        (a photo's deadline, vision/limits.py)."""
         if len(boxes) != len(sideways):
             raise ValueError(f"{len(boxes)} boxes but {len(sideways)} sideways flags")
         if not boxes:
             return np.zeros((0, len(CLASSES)), np.float32)
         crops = [cut_tile(image, b, s, scale) for b, s in zip(boxes, sideways, strict=True)]
         probs = self._second_looks(
-            self._read(crops), lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m))
-        return self._second_opinion(probs, crops)
+            self._read(crops, check),
+            lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m), check)
+        return self._second_opinion(probs, crops, check)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """N×len(CLASSES) class probabilities of crops the caller cut (48×64 BGR), each read
@@ -189,15 +210,15 @@ class TileClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         return self._second_opinion(self._read(crops), crops)
 
-    def _second_looks(self, probs: np.ndarray,
-                      recut: Callable[[int, float], np.ndarray]) -> np.ndarray:
+    def _second_looks(self, probs: np.ndarray, recut: Callable[[int, float], np.ndarray],
+                      check: Callable[[], None] = _go_on) -> np.ndarray:
         """``probs`` with each unsure row averaged with its looser looks (``recut(i, margin)``,
         one batched call for all) when those looks agree."""
         unsure = [i for i in range(len(probs)) if probs[i].max() < self.wide_below]
         if not self.wide or not unsure:
             return probs
         looks = [recut(i, m) for i in unsure for m in self.wide]
-        more = self._read(looks).reshape(len(unsure), len(self.wide), -1)
+        more = self._read(looks, check).reshape(len(unsure), len(self.wide), -1)
         for n, i in enumerate(unsure):
             if len(set(more[n].argmax(axis=1).tolist())) == 1:  # the looks agree
                 probs[i] = (probs[i] + more[n].sum(axis=0)) / (1 + len(self.wide))

@@ -124,6 +124,29 @@ def covered(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     return _intersection(a, b) / area if area > 0 else 0.0
 
 
+def iou_matrix(boxes: np.ndarray) -> np.ndarray:
+    """:func:`iou` of every two of ``boxes`` (n×4, ``x1, y1, x2, y2``), as an n×n array."""
+    inter, area = _intersections(boxes)
+    union = area[:, None] + area - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=union > 0)
+
+
+def covered_matrix(boxes: np.ndarray) -> np.ndarray:
+    """:func:`covered` of every two of ``boxes``: entry ``[a, b]`` is the share of box ``a``'s
+    area that box ``b`` covers."""
+    inter, area = _intersections(boxes)
+    return np.divide(inter, area[:, None], out=np.zeros_like(inter), where=area[:, None] > 0)
+
+
+def _intersections(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The n×n intersection areas of ``boxes`` and their n areas."""
+    boxes = np.asarray(boxes, dtype=float).reshape(-1, 4)
+    x1, y1, x2, y2 = (boxes[:, c] for c in range(4))
+    iw = np.clip(np.minimum(x2[:, None], x2) - np.maximum(x1[:, None], x1), 0, None)
+    ih = np.clip(np.minimum(y2[:, None], y2) - np.maximum(y1[:, None], y1), 0, None)
+    return iw * ih, (x2 - x1) * (y2 - y1)
+
+
 def suppress_overlaps(boxes: list[RawBox], limit: float = SAME_TILE_IOU) -> list[RawBox]:
     """Two peaks on one tile (rare, e.g. a long glare): keep the stronger."""
     kept: list[RawBox] = []

@@ -43,14 +43,15 @@ from sanma_lens.vision.detect import (
     STACKED_WARN,
     RawBox,
     TileDetector,
-    covered,
-    iou,
+    covered_matrix,
+    iou_matrix,
     squash,
     unsquash,
 )
 from sanma_lens.vision.detect import decode as decode_heat
 from sanma_lens.vision.join import join_parts
 from sanma_lens.vision.layout import Layout, reconstruct
+from sanma_lens.vision.limits import NO_DEADLINE, Deadline, Limits, too_many_tiles
 from sanma_lens.vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
 from sanma_lens.vision.refill import refill_probe
 from sanma_lens.vision.split import split_probe
@@ -164,9 +165,12 @@ class Recognizer:
     probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
     join: bool = JOIN  # read two part-of-a-tile reports again as one tile (vision/join.py)
     stack: StackClassifier | None = None  # the stacked-tile network, when models/ has it
+    limits: Limits = Limits()  # the work one photo may cost (vision/limits.py)
 
-    def __init__(self, models: Path | str = MODELS, threads: int = 2) -> None:
+    def __init__(self, models: Path | str = MODELS, threads: int = 2,
+                 limits: Limits | None = None) -> None:
         models = Path(models)
+        self.limits = limits or self.limits
         for name in (DETECTOR, CLASSIFIER):
             if not (models / name).is_file():
                 raise FileNotFoundError(f"model {models / name} is missing")
@@ -175,11 +179,13 @@ class Recognizer:
         self.classifier = TileClassifier(
             _session(models / CLASSIFIER, threads), TURN,
             second=_session(second, threads) if second.is_file() else None,
+            chunk=self.limits.classify_chunk,
         )
         stack = models / STACK_MODEL
         self.stack = StackClassifier(_session(stack, threads)) if stack.is_file() else None
 
-    def tiles(self, image: np.ndarray, scale: float = 1.0) -> tuple[list[TileDetection], int]:
+    def tiles(self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
+              ) -> tuple[list[TileDetection], int]:
         """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
 
         Returns the tiles and the number of dropped flower tiles. When fewer than
@@ -189,27 +195,44 @@ class Recognizer:
         squashed reading with the most confident tiles replaces the first one when it has
         clearly more (more than twice as many, and at least two more).
         """
-        tiles, flowers = self.detections(self.hits(image), scale)
-        return self.joined(image, scale, tiles)[0], flowers
+        tiles, flowers = self.detections(self.hits(image, deadline), scale)
+        return self.joined(image, scale, tiles, deadline)[0], flowers
 
-    def joined(self, image: np.ndarray, scale: float, tiles: list[TileDetection]
+    def joined(self, image: np.ndarray, scale: float, tiles: list[TileDetection],
+               deadline: Deadline = NO_DEADLINE
                ) -> tuple[list[TileDetection], list[TileDetection]]:
         """``tiles`` with two reports on parts of one tile read again as one (vision/join.py,
         ``join``); returns the tiles and the joined ones."""
         if not self.join:
             return tiles, []
-        return join_parts(tiles, self.reader(image, scale))
+        return join_parts(tiles, self.reader(image, scale, deadline))
 
-    def hits(self, image: np.ndarray) -> list[Hit]:
-        """Detector hits with their class probabilities (the squash pass included)."""
+    def hits(self, image: np.ndarray, deadline: Deadline = NO_DEADLINE) -> list[Hit]:
+        """Detector hits with their class probabilities (the squash pass included).
+
+        A photo with more hits at tile heat than ``limits.max_tiles`` is refused
+        (``too_many_tiles``) before any is classified; of the weak peaks, the hottest
+        ``max_tiles`` are classified. A squashed look with too many hits is not taken."""
         weak = None if self.weak_heat is None else min(self.weak_heat, self.blank_heat)
-        named = self._name(image, self.detector.detect(image, weak=weak))
+        raw = self.detector.detect(image, weak=weak)
+        hot = sum(r.score >= HEAT_THRESHOLD for r in raw)
+        if hot > self.limits.max_tiles:
+            raise too_many_tiles(hot, self.limits.max_tiles)
+        weak_heats = sorted((r.score for r in raw if r.score < HEAT_THRESHOLD), reverse=True)
+        if len(weak_heats) > self.limits.max_tiles:  # the hottest, in the detector's order
+            floor = weak_heats[self.limits.max_tiles - 1]
+            raw = [r for r in raw if r.score >= floor][: hot + self.limits.max_tiles]
+        named = self._name(image, raw, deadline)
         good = _confident(named)
         if good < FEW_TILES:
             best, best_good = named, max(2 * good, good + 2)
             for fx, fy in SQUASHES:
+                deadline.check()
                 small = squash(image, fx, fy)
-                cand = self._name(small, decode_heat(*self.detector.raw(small)))
+                found = decode_heat(*self.detector.raw(small))
+                if len(found) > self.limits.max_tiles:
+                    continue
+                cand = self._name(small, found, deadline)
                 cand_good = _confident(cand)
                 if cand_good > best_good:
                     best_good = cand_good
@@ -318,33 +341,44 @@ class Recognizer:
             return True
         return bool(heat >= self.weak_heat and p >= self.weak_sure)
 
-    def _name(self, image: np.ndarray, raw: list[RawBox]) -> list[Hit]:
+    def _name(self, image: np.ndarray, raw: list[RawBox], deadline: Deadline = NO_DEADLINE
+              ) -> list[Hit]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score). A
         hit is read turned upright when the detector calls it sideways and it is not clearly
         taller than wide; the classifier cuts the crops (and unsure ones again, looser)."""
         sideways = [r.sideways_prob >= SIDEWAYS_PROB and r.box[2] - r.box[0] > 0.9 * (
             r.box[3] - r.box[1]) for r in raw]
-        probs = self.classifier.classify_boxes(image, [r.box for r in raw], sideways)
+        probs = self.classifier.classify_boxes(image, [r.box for r in raw], sideways,
+                                               check=deadline.check)
         return [Hit(r.box, sw, p, r.score, r.stacked_prob)
                 for r, sw, p in zip(raw, sideways, probs, strict=True)]
 
     def recognize_image(
-        self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0
+        self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0,
+        deadline: Deadline | None = None,
     ) -> dict[str, Any]:
-        named = self.hits(image)
+        """The recognize JSON of a decoded photo (``scale``: image px per photo px); given up
+        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes."""
+        deadline = deadline or Deadline(self.limits.seconds)
+        named = self.hits(image, deadline)
         tiles, flowers = self.detections(named, scale)
-        tiles, joined = self.joined(image, scale, tiles)
+        tiles, joined = self.joined(image, scale, tiles, deadline)
         warnings: list[str] = []
         if flowers:
             warnings.append(f"ignored {flowers} flower/season tile(s): not riichi tiles")
         for t in joined:
             warnings.append(f"read two parts of one tile as one {t.tile}")
+        deadline.check()
         layout = reconstruct(tiles, image_size=size)
         if self.probe:
-            tiles, layout = self.probed(image, scale, tiles, layout, size)
+            deadline.check()
+            tiles, layout = self.probed(image, scale, tiles, layout, size, deadline)
+            deadline.check()
             tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
+            deadline.check()
             tiles, layout = ankan_probe(tiles, layout, maybe_backs(self.no_tiles(named, scale)),
                                         size)
+            deadline.check()
             layout = self.kakans(image, scale, tiles, layout, size, named)
         warnings.extend(layout.warnings)
         return {
@@ -356,7 +390,7 @@ class Recognizer:
 
     def probed(
         self, image: np.ndarray, scale: float, tiles: list[TileDetection], layout: Layout,
-        size: tuple[int, int],
+        size: tuple[int, int], deadline: Deadline = NO_DEADLINE,
     ) -> tuple[list[TileDetection], Layout]:
         """The second looks of vision/probe.py and vision/split.py at a first ``layout`` of the
         detections ``tiles`` (``scale``: image px per photo px): a hand read short of tiles
@@ -365,19 +399,20 @@ class Recognizer:
         Returns the detections with what each kept look added, and the layout they give."""
         if not self.probe:
             return tiles, layout
-        read = self.reader(image, scale)
+        read = self.reader(image, scale, deadline)
         tiles, layout = gap_probe(tiles, layout, size, read)
         return split_probe(tiles, layout, size, read)
 
     def reader(
-        self, image: np.ndarray, scale: float
+        self, image: np.ndarray, scale: float, deadline: Deadline = NO_DEADLINE
     ) -> Callable[[list[tuple[Box, bool]]], list[Reading]]:
         """The classifier on crops cut from ``image`` at photo boxes (sideways: turned
         upright): each crop's best reading, its probability and the next-best readings."""
 
         def read(cuts: list[tuple[Box, bool]]) -> list[Reading]:
             probs = self.classifier.classify_boxes(
-                image, [box for box, _ in cuts], [sideways for _, sideways in cuts], scale)
+                image, [box for box, _ in cuts], [sideways for _, sideways in cuts], scale,
+                check=deadline.check)
             out = []
             for p in probs:
                 k = int(np.argmax(p))
@@ -387,8 +422,10 @@ class Recognizer:
         return read
 
     def recognize_bytes(self, data: bytes) -> dict[str, Any]:
+        """Recognize JSON of photo bytes, read within ``limits.seconds`` of the call."""
+        deadline = Deadline(self.limits.seconds)
         dec = decode(data)
-        return self.recognize_image(dec.image, dec.original_size, dec.scale)
+        return self.recognize_image(dec.image, dec.original_size, dec.scale, deadline)
 
 
 def drop_double_hits(named: list[Hit], limit: float, sure: float,
@@ -397,20 +434,27 @@ def drop_double_hits(named: list[Hit], limit: float, sure: float,
     when they read the same tile as it or are read with probability below ``sure``; with
     ``inside``, so is a hit whose area a stronger tile hit covers by ≥ ``inside`` when it is
     read with probability below ``inside_sure`` (part of a tile seen beside the whole)."""
+    order = sorted(named, key=lambda h: -h.score)
+    boxes = np.array([h.box for h in order], dtype=float).reshape(-1, 4)
+    overlap = iou_matrix(boxes)
+    inside_of = covered_matrix(boxes) if inside is not None else None
+    best = [int(np.argmax(h.probs)) for h in order]
+    classes = np.array(best, dtype=int)
+    is_tile = np.zeros(len(order), dtype=bool)  # kept tile hits (only a tile makes a double)
     kept: list[Hit] = []
-    tiles: list[tuple[tuple[float, float, float, float], int]] = []  # kept tile hits: box, class
-    for hit in sorted(named, key=lambda h: -h.score):
-        k = int(np.argmax(hit.probs))
-        unsure = hit.probs[k] < sure
-        # only a tile can make another hit a double
-        if any((c == k or unsure) and iou(hit.box, box) >= limit for box, c in tiles):
+    for n, hit in enumerate(order):
+        k = best[n]
+        p = hit.probs[k]
+        doubled = is_tile & (overlap[n] >= limit)
+        if p >= sure:
+            doubled &= classes == k
+        if doubled.any():
             continue
-        if inside is not None and hit.probs[k] < inside_sure and any(
-                covered(hit.box, box) >= inside for box, _c in tiles):
+        if (inside_of is not None and inside is not None and p < inside_sure
+                and (is_tile & (inside_of[n] >= inside)).any()):
             continue
         kept.append(hit)
-        if CLASSES[k] not in NOT_TILES:
-            tiles.append((hit.box, k))
+        is_tile[n] = CLASSES[k] not in NOT_TILES
     return kept
 
 
@@ -438,8 +482,9 @@ def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:
 
 @lru_cache(maxsize=1)
 def default_recognizer() -> Recognizer:
-    """The process-wide recognizer (models from $SANMA_MODELS or models/)."""
-    return Recognizer(os.environ.get("SANMA_MODELS", MODELS))
+    """The process-wide recognizer (models from $SANMA_MODELS or models/, limits from the
+    environment: vision/limits.py)."""
+    return Recognizer(os.environ.get("SANMA_MODELS", MODELS), limits=Limits.from_env())
 
 
 def recognize_bytes(data: bytes) -> dict[str, Any]:

@@ -19,6 +19,8 @@ from sanma_lens.engine.game.validate import check_player, validate
 from sanma_lens.engine.rules import Rules
 
 LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
+# a field added here (or to a win) gets its shape in engine.game.schema.HAND_INPUT too, and a
+# field of the stored result (codec.result_to_json) in schema.HAND_RESULT: only what fits is stored
 _RESULT_FIELDS = {
     "outcome",
     "discarder",

@@ -27,8 +27,10 @@ class _DecodeOnly:
     """The real ``Recognizer.recognize_bytes`` (which decodes first), no model behind it."""
 
     recognize_bytes = pipeline.Recognizer.recognize_bytes
+    limits = pipeline.Recognizer.limits
 
-    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float) -> dict:
+    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float,
+                        deadline: object = None) -> dict:
         return {"tiles": [], "hand": dict(STUB_HAND), "warnings": [], "image_size": list(size)}
 
 

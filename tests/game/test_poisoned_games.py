@@ -231,3 +231,24 @@ def test_with_a_stale_seq_it_is_still_409(client):
     post_raw(client, game, b'{"outcome":"draw","tenpai":[0]}')
     r = post_raw(client, game, b'{"outcome":"draw","tenpai":[0],"seq":0}')
     assert r.status_code == 409 and r.json()["error"]["seq"] == 1
+
+
+def test_the_stored_shapes_know_every_field_the_game_takes_and_writes():
+    """A field added to a hand result (a role, a block, a fourth seat) needs its shape in
+    engine.game.schema, or every hand that uses it is refused: this names the one to add."""
+    from sanma_lens.engine.game import HandResult, Nagashi, Outcome, Payment, Win, result_to_json
+    from sanma_lens.engine.game.resolve import _RESULT_FIELDS, _WIN_FIELDS
+    from sanma_lens.engine.game.schema import HAND_RESULT
+
+    assert set(HAND_INPUT.fields) == _RESULT_FIELDS
+    assert set(HAND_INPUT.fields["wins"].item.fields) == _WIN_FIELDS
+    stored = result_to_json(
+        HandResult(
+            Outcome.TSUMO,
+            wins=(Win(0, (Payment(1, 1000), Payment(2, 1000)), yaku=("tsumo",)),),
+            nagashi=(Nagashi(1),),
+        )
+    )
+    assert set(HAND_RESULT.fields) == set(stored)
+    assert set(HAND_RESULT.fields["wins"].item.fields) == set(stored["wins"][0])
+    check(HAND_RESULT, stored, "result")

@@ -79,7 +79,15 @@ from sanma_lens.vision.layout.dedupe import _dedupe
 from sanma_lens.vision.layout.extras import _dora_groups
 from sanma_lens.vision.layout.geometry import Geo, edge_cut, end_frame
 from sanma_lens.vision.layout.melds import reread_meld
-from sanma_lens.vision.layout.notation import AKA_MAN, as_sanma, kind, mpsz, readable
+from sanma_lens.vision.layout.notation import (
+    AKA_MAN,
+    as_sanma,
+    cleaned,
+    kind,
+    known,
+    mpsz,
+    readable,
+)
 from sanma_lens.vision.layout.reading import (
     _finish_row,
     _read_right,
@@ -120,10 +128,16 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     ``kita_aka`` and ``dora`` when indicators are found), and warnings that say what to check.
     """
     given = list(tiles)
-    if not given:
-        return Layout([], _empty_hand(), ["no tiles found in the photo"])
-    kept, dup_warnings = _dedupe(given)
-    chosen = [given[k] for k in kept]
+    # Detections the layout can weigh (a known label, a finite box), cleaned: others come back
+    # in the group "other", untouched.
+    usable = [k for k, t in enumerate(given) if known(t)]
+    if not usable:
+        return Layout([replace(t, group="other") for t in given], _empty_hand(),
+                      ["no tiles found in the photo"])
+    clean = [cleaned(given[k]) for k in usable]
+    kept, dup_warnings = _dedupe(clean)
+    chosen = [clean[k] for k in kept]
+    kept = [usable[k] for k in kept]
     cut = edge_cut(chosen, image_size)
     inputs, layout = chosen, _reconstruct(chosen, dup_warnings, cut)
     sideways = sum(t.angle == 90 for t in chosen)
@@ -239,7 +253,11 @@ def _reconstruct(
 
     kita_tiles = [read(k) for k in best.kita]
     concealed = mpsz([read(k) for k in hand_idx])
-    win = read(best.win) if best.win is not None else None
+    # only a face is written in the hand JSON (a back or junk label would be no tile id)
+    win = read(best.win) if best.win is not None and readable(tiles[best.win]) else None
+    if best.win is not None and win is None:
+        warnings.append("the winning tile is face-down or unreadable: add it by hand")
+    dora = [read(k) for k in dora_idx if readable(tiles[k])]
     meld_names = [m for m, _ in best.melds]
     hand: dict[str, object] = {
         "hand": concealed,
@@ -248,9 +266,9 @@ def _reconstruct(
         "kita": len(kita_tiles),
         "kita_aka": sum(t == AKA_MAN for t in kita_tiles),
     }
-    if dora_idx:
-        hand["dora"] = [read(k) for k in dora_idx]
-    fifth_warnings(hand, [read(k) for k in dora_idx], warnings)
+    if dora:
+        hand["dora"] = dora
+    fifth_warnings(hand, dora, warnings)
 
     group_of = {k: name for name, idx in groups.items() for k in idx}
     # The concealed tiles and the winning tile stand upright (§1): one reported sideways but

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import math
 
-from sanma_lens.vision.detect import iou
+import numpy as np
+
+from sanma_lens.vision.detect import iou_matrix
 from sanma_lens.vision.layout.geometry import true_dims
 from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
 from sanma_lens.vision.types import TileDetection
@@ -21,6 +23,8 @@ PITCHES = (0.75, 1.7)
 # and alike in size (√area ratio within 1 / SIZE_ALIKE .. SIZE_ALIKE), lies over half of each.
 MIDWAY = 0.2
 SIZE_ALIKE = 1.3
+# The box's nearest faces tried as the two it lies over (they are its two nearest on a row).
+STRADDLE_NEIGHBOURS = 6
 
 
 def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
@@ -29,16 +33,15 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
     Sideways pairs are left alone: a kakan's added tile may lie right on the called one.
     """
     order = sorted(range(len(tiles)), key=lambda k: -tiles[k].confidence)
+    overlap = iou_matrix(np.array([t.box for t in tiles], dtype=float).reshape(-1, 4))
+    sideways = np.array([t.angle == 90 for t in tiles], dtype=bool)
     kept: list[int] = []
     warnings: list[str] = []
     for k in order:
-        clash = None
-        for j in kept:
-            if tiles[j].angle == 90 and tiles[k].angle == 90:
-                continue
-            if iou(tiles[j].box, tiles[k].box) > 0.6:  # one spot, not one behind
-                clash = j
-                break
+        # one spot (not one behind), unless both lie sideways; the first kept such is the clash
+        clash = next(
+            (j for j in kept if overlap[j, k] > 0.6 and not (sideways[j] and sideways[k])), None
+        )
         if clash is None:
             kept.append(k)
         elif tiles[clash].tile != tiles[k].tile:
@@ -55,62 +58,90 @@ def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[
     """A box lying over the halves of two upright tiles side by side (touching, so no tile
     fits between them), read unsure (below ``LOW_CONFIDENCE``: it shows half of each) and
     less surely than either, is no tile: the detector saw the join of the two as one.
-    Dropped, with a warning."""
+    Dropped, with a warning.
+
+    The two tiles lie within a tile or so of the box, so only its ``STRADDLE_NEIGHBOURS``
+    nearest faces are paired: the work grows with the square of the detections, not faster.
+    """
     upright = [k for k in kept if tiles[k].angle == 0]
     faces = [k for k in upright if not tiles[k].face_down]  # (a wall's backs overlap: left be)
+    if len(faces) < 2:
+        return kept, []
+    centres = np.array([tiles[k].center for k in faces], dtype=float)
+    apart = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(apart, np.inf)
+    # each face's nearest other faces: the row's pitch beside a pair leaves out the pair and
+    # the box between them, so three are enough
+    nearest = np.argsort(apart, axis=1)[:, :3]
+    pitch_of = _Pitch(faces, apart, nearest)
     dropped: set[int] = set()
     warnings: list[str] = []
     for k in (k for k in upright if tiles[k].confidence < LOW_CONFIDENCE):
-        for i in faces:
-            j = _straddled_pair(tiles, faces, k, i)
-            if j is None:
-                continue
-            dropped.add(k)
-            warnings.append(
-                f"a box read {tiles[k].tile} ({tiles[k].confidence:.2f}) lies over the halves "
-                f"of two tiles side by side ({tiles[i].tile} and {tiles[j].tile}): no tile, left "
-                "out; check that spot"
-            )
-            break
+        to_k = np.hypot(*(centres - np.array(tiles[k].center)).T)
+        near = sorted(int(n) for n in np.argsort(to_k)[:STRADDLE_NEIGHBOURS])
+        pair = _straddled_pair(tiles, faces, near, k, pitch_of)
+        if pair is None:
+            continue
+        i, j = pair
+        dropped.add(k)
+        warnings.append(
+            f"a box read {tiles[k].tile} ({tiles[k].confidence:.2f}) lies over the halves "
+            f"of two tiles side by side ({tiles[i].tile} and {tiles[j].tile}): no tile, left "
+            "out; check that spot"
+        )
     return [k for k in kept if k not in dropped], warnings
 
 
+class _Pitch:
+    """The distance from either of two faces to the nearest other face, the box between them
+    left out: the row's pitch where the two stand."""
+
+    def __init__(self, faces: list[int], apart: np.ndarray, nearest: np.ndarray) -> None:
+        self.faces = faces
+        self.apart = apart
+        self.nearest = nearest
+
+    def __call__(self, a: int, b: int, k: int) -> float:
+        """``a``, ``b``: positions in ``faces``; ``k``: the box's tile index."""
+        out = math.inf
+        for p in (a, b):
+            for n in self.nearest[p]:
+                if n not in (a, b) and self.faces[n] != k:
+                    out = min(out, float(self.apart[p, n]))
+                    break
+        return out
+
+
 def _straddled_pair(
-    tiles: list[TileDetection], faces: list[int], k: int, i: int
-) -> int | None:
-    """The tile ``j`` that with ``i`` makes a touching pair with box ``k`` midway between them
-    (``k`` less sure than both): the two a pitch apart, as far as the nearest other tile lies
-    from them; None when there is none."""
-    if i == k or tiles[k].confidence >= tiles[i].confidence:
-        return None
-    ci, ck = tiles[i].center, tiles[k].center
-    for j in faces:
-        if j in (i, k) or tiles[k].confidence >= tiles[j].confidence:
-            continue
-        cj = tiles[j].center
-        if cj[0] <= ci[0]:
-            continue  # each pair once, left to right
-        dist = math.dist(ci, cj)
-        theta = math.atan2(cj[1] - ci[1], cj[0] - ci[0])
-        width = (_true_width(tiles[i], theta) + _true_width(tiles[j], theta)) / 2
-        mid = ((ci[0] + cj[0]) / 2, (ci[1] + cj[1]) / 2)
-        sizes = [_size(tiles[n]) / _size(tiles[k]) for n in (i, j)]
-        if not (
-            dist < SIDE_BY_SIDE * width
-            and math.dist(ck, mid) < MIDWAY * dist
-            and all(1 / SIZE_ALIKE < r < SIZE_ALIKE for r in sizes)
-        ):
-            continue
-        pitch = min(
-            (
-                min(math.dist(ci, tiles[n].center), math.dist(cj, tiles[n].center))
-                for n in faces
-                if n not in (i, j, k)
-            ),
-            default=math.inf,
-        )
-        if PITCHES[0] * pitch < dist < PITCHES[1] * pitch:
-            return j
+    tiles: list[TileDetection], faces: list[int], near: list[int], k: int, pitch_of: _Pitch
+) -> tuple[int, int] | None:
+    """Two tiles ``i``, ``j`` among the faces at positions ``near`` that make a touching pair
+    with box ``k`` midway between them (``k`` less sure than both): the two a pitch apart, as
+    far as the nearest other tile lies from them; None when there are none."""
+    sure = [p for p in near if faces[p] != k and tiles[k].confidence < tiles[faces[p]].confidence]
+    ck = tiles[k].center
+    for a in sure:
+        i = faces[a]
+        ci = tiles[i].center
+        for b in sure:
+            j = faces[b]
+            cj = tiles[j].center
+            if j == i or cj[0] <= ci[0]:
+                continue  # each pair once, left to right
+            dist = math.dist(ci, cj)
+            theta = math.atan2(cj[1] - ci[1], cj[0] - ci[0])
+            width = (_true_width(tiles[i], theta) + _true_width(tiles[j], theta)) / 2
+            mid = ((ci[0] + cj[0]) / 2, (ci[1] + cj[1]) / 2)
+            sizes = [_size(tiles[n]) / _size(tiles[k]) for n in (i, j)]
+            if not (
+                dist < SIDE_BY_SIDE * width
+                and math.dist(ck, mid) < MIDWAY * dist
+                and all(1 / SIZE_ALIKE < r < SIZE_ALIKE for r in sizes)
+            ):
+                continue
+            pitch = pitch_of(a, b, k)
+            if PITCHES[0] * pitch < dist < PITCHES[1] * pitch:
+                return i, j
     return None
 
 

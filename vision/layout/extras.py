@@ -133,15 +133,14 @@ def _dora_groups(
             k = parent[k]
         return k
 
-    for i in rest:
-        for j in rest:
-            if i < j:
-                dist = float(np.linalg.norm(geo.centres[i] - geo.centres[j]))
-                reach = 0.75 * (
-                    max(geo.widths[i], geo.heights[i]) + max(geo.widths[j], geo.heights[j])
-                )
-                if dist < reach:
-                    parent[find(i)] = find(j)
+    # tiles closer than three quarters of their two long sides are one cluster
+    idx = np.array(rest)
+    centres = geo.centres[idx]
+    long_side = np.maximum(geo.widths[idx], geo.heights[idx])
+    dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    close = np.triu(dist < 0.75 * (long_side[:, None] + long_side[None, :]), 1)
+    for a, b in zip(*np.nonzero(close), strict=True):
+        parent[find(rest[int(a)])] = find(rest[int(b)])
     clusters: dict[int, list[int]] = {}
     for k in rest:
         clusters.setdefault(find(k), []).append(k)

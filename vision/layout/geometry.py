@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -32,6 +33,17 @@ class Geo:
 
     def scale(self, i: int) -> float:
         return float(math.sqrt(self.widths[i] * self.heights[i]))
+
+    @cached_property
+    def sizes(self) -> np.ndarray:
+        """Every box's √(width × height)."""
+        return np.sqrt(self.widths * self.heights)
+
+    @cached_property
+    def apart(self) -> np.ndarray:
+        """The n×n distances between the centres (``apart[i, j]``: from ``i`` to ``j``)."""
+        r = self.centres[None, :, :] - self.centres[:, None, :]
+        return np.hypot(r[..., 0], r[..., 1])
 
 
 def edge_cut(tiles: list[TileDetection], image_size: tuple[int, int]) -> np.ndarray:

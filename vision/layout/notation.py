@@ -6,6 +6,9 @@ suit, a red five (``0``) right after the plain fives (``"2345550p"``).
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from sanma_lens.vision.types import TileDetection
 
 SUITS = "mpsz"
@@ -56,8 +59,46 @@ def is_face(t: str) -> bool:
 
 
 def _sort_key(tile: str) -> tuple[int, int, int]:
+    """Canonical order: suits m p s z, digits up, a red five right after the plain fives; a
+    label that is no tile (``back``) after every tile."""
+    if not is_face(tile):
+        return (len(SUITS), 0, 0)
     digit = int(tile[0])
     return (SUITS.index(tile[1]), 5 if digit == 0 else digit, 1 if digit == 0 else 0)
+
+
+# Labels a detection may carry besides tile ids (vision/classify.py CLASSES).
+NOT_FACES = ("back", "flower", "none")
+
+
+def known(det: TileDetection) -> bool:
+    """A detection the layout can weigh: a tile id or one of ``NOT_FACES`` as its label and a
+    box of finite coordinates.
+
+    >>> known(TileDetection("back", (0, 0, 1, 1))), known(TileDetection("", (0, 0, 1, 1)))
+    (True, False)
+    """
+    return (is_face(det.tile) or det.tile in NOT_FACES) and all(
+        math.isfinite(v) for v in det.box)
+
+
+def cleaned(det: TileDetection) -> TileDetection:
+    """A :func:`known` detection as the layout reads it: its box's corners in order, its turn
+    0 or 90, its confidence within 0…1, and only known labels among its next-best readings."""
+    x1, y1, x2, y2 = det.box
+    return replace(
+        det,
+        box=(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)),
+        angle=90 if det.angle == 90 else 0,
+        confidence=_probability(det.confidence),
+        alternatives=tuple((t, p) for t, p in det.alternatives
+                           if (is_face(t) or t in NOT_FACES) and 0.0 <= p <= 1.0),
+    )
+
+
+def _probability(p: float) -> float:
+    """``p`` within 0…1 (not a number: 0)."""
+    return min(max(float(p), 0.0), 1.0) if math.isfinite(p) else 0.0
 
 
 def mpsz(tiles: list[str]) -> str:

@@ -769,12 +769,13 @@ def shape_rival_notes(
 
 
 def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:
-    """No tile set apart but one tile too many in the row: the rightmost is the winning tile."""
+    """No tile set apart but one tile too many in the row: the rightmost is the winning tile
+    (when it is a face: a face-down end stays an unreadable hand tile)."""
     if reading.win is not None:
         return reading
     reading = _one_too_many(reading, tiles, warnings)
     faces = [k for k in reading.row if readable(tiles[k])]
-    if len(faces) == 14 - 3 * len(reading.melds):
+    if len(faces) == 14 - 3 * len(reading.melds) and readable(tiles[reading.row[-1]]):
         last = reading.row[-1]
         north = is_north(tiles[last].tile) and tiles[last].confidence >= LOW_CONFIDENCE
         if north and _north_is_kita(reading.row[:-1], tiles):

@@ -12,6 +12,7 @@ relatively widest link (steep perspective closes gaps).
 from __future__ import annotations
 
 import math
+import statistics
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from sanma_lens.vision.layout.tolerances import (
     LINK_JUMP,
     MAX_BEND_DEG,
     MAX_BENT,
+    MAX_GROW,
     MAX_ROW_SLOPE_DEG,
     MAX_ROWS,
     MAX_TURN_DEG,
@@ -39,16 +41,17 @@ from sanma_lens.vision.types import TileDetection
 def _grow(
     geo: Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
 ) -> list[int]:
-    """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added."""
+    """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added (at most
+    ``MAX_GROW``: longer than any row on a table, so a grid of rectangles costs no more)."""
     added: list[int] = []
     cur = start
     cos_turn = math.cos(math.radians(MAX_TURN_DEG))
-    while True:
+    while len(added) < MAX_GROW:
         pred = geo.centres[cur] + d * step
         r = geo.centres - pred
         along = r @ d
         across = r @ np.array([-d[1], d[0]])
-        ratio = np.sqrt(geo.widths * geo.heights) / geo.scale(cur)
+        ratio = geo.sizes / geo.sizes[cur]
         ok = (
             allowed
             & (along < ALONG_TOL * step)
@@ -75,9 +78,10 @@ def _grow(
         used.add(j)
         if along[j] < -ALONG_TOL * step:
             return added  # a tile nearer than a pitch ends the row: no pitch to go on from
-        step = 0.5 * step + 0.5 * float(np.linalg.norm(link))
+        step = 0.5 * step + 0.5 * math.hypot(*link)
         d = _unit(d + new_d)
         cur = j
+    return added
 
 
 def _touching(geo: Geo, i: int, j: int, link: np.ndarray) -> bool:
@@ -89,18 +93,17 @@ def _touching(geo: Geo, i: int, j: int, link: np.ndarray) -> bool:
     # tilt correction shrink a tile below most of its box's short side.
     ai = max(ai, MIN_SHORT * min(geo.widths[i], geo.heights[i]))
     aj = max(aj, MIN_SHORT * min(geo.widths[j], geo.heights[j]))
-    ratio = float(np.linalg.norm(link)) / ((ai + aj) / 2)
+    ratio = math.hypot(*link) / ((ai + aj) / 2)
     return TOUCH[0] < ratio < TOUCH[1]
 
 
 def _skips(geo: Geo, i: int, j: int, allowed: np.ndarray) -> bool:
     """The link ``i``→``j`` jumps over another tile lying between them."""
-    length = float(np.linalg.norm(geo.centres[j] - geo.centres[i]))
+    length = float(geo.apart[i, j])
     mid = (geo.centres[i] + geo.centres[j]) / 2
     dist = np.hypot(*(geo.centres - mid).T)
     # A near-duplicate box of either end (a tile read twice) is no tile in between.
-    to_i = np.hypot(*(geo.centres - geo.centres[i]).T)
-    to_j = np.hypot(*(geo.centres - geo.centres[j]).T)
+    to_i, to_j = geo.apart[i], geo.apart[j]
     near = allowed & (dist < 0.3 * length) & (to_i > 0.35 * length) & (to_j > 0.35 * length)
     near[[i, j]] = False
     return bool(near.any())
@@ -153,7 +156,7 @@ def _split_at_gaps(chain: list[int], geo: Geo) -> list[list[int]]:
     pieces: list[list[int]] = [[chain[0]]]
     for k, link in enumerate(links):
         around = np.concatenate([links[max(0, k - 3) : k], links[k + 1 : k + 4]])
-        pitch = float(np.median(around))
+        pitch = statistics.median(around.tolist())
         if float(link) > LINK_JUMP * pitch and not _shifted_box(links, k, pitch):
             pieces.append([])
         pieces[-1].append(chain[k + 1])
@@ -177,7 +180,7 @@ def _chains(
     chains: dict[frozenset[int], list[int]] = {}
     joined: dict[frozenset[int], list[int]] = {}
     for i in (int(k) for k in np.flatnonzero(upright)):
-        dist = np.hypot(*(geo.centres - geo.centres[i]).T)
+        dist = geo.apart[i]
         short = min(geo.widths[i], geo.heights[i])
         near = [
             int(j)
@@ -235,11 +238,12 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     # Keep only chains not contained in an earlier one.
     kept: list[list[int]] = []
     for c in ordered:
+        if len(kept) == MAX_ROWS:
+            break  # the longest chains: the hand row is among them
         if 2 * face_up(c) <= len(c):
             continue  # mostly face-down: a wall or another player's standing hand
         if not any(set(c) <= set(k) for k in kept):
             kept.append(c)
-    kept = kept[:MAX_ROWS]  # the longest chains: the hand row is among them
     kept += [cut for c in kept if len(c) > 14 for cut in _cuts(c, geo)]
     # ... or the kita laid touching its end (§A4): read without its trailing norths too
     for c in [c for c in kept if len(c) > 14]:

@@ -28,6 +28,7 @@ NORTH_GAP = 0.95  # ... and so is one set further apart than this × a
 # a winning north 0.95 a apart); further out, the photo says kita (with a warning)
 NORTH_WIN_GAP = 1.15
 MAX_ROWS = 8  # candidate rows read in full: the longest chains
+MAX_GROW = 24  # a chain grows at most this many tiles each way (no row on a table is longer)
 MAX_BEND_DEG = 40.0  # ... and bending there by at most this much
 MAX_BENT = 15  # chains joined where they share end tiles: at most this long (a hand and a bit)
 LOW_CONFIDENCE = 0.6  # below this a tile gets a "check it" warning

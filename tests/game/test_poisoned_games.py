@@ -245,7 +245,10 @@ def test_the_stored_shapes_know_every_field_the_game_takes_and_writes():
     stored = result_to_json(
         HandResult(
             Outcome.TSUMO,
-            wins=(Win(0, (Payment(1, 1000), Payment(2, 1000)), yaku=("tsumo",)),),
+            # closed and pao (ECIP) are written only when said: say them, to see every field
+            wins=(
+                Win(0, (Payment(1, 1000), Payment(2, 1000)), yaku=("tsumo",), closed=True, pao=1),
+            ),
             nagashi=(Nagashi(1),),
         )
     )

@@ -1,4 +1,4 @@
-"""The HTTP service (shared/CONTRACT.md, HTTP API) and the phone page.
+"""The HTTP service (docs/api.md, HTTP API) and the phone page.
 
 ``sanma serve`` runs ``uvicorn.run("sanma_lens.api.app:create_app", factory=True)``; importing this
 module builds nothing.

@@ -1,4 +1,4 @@
-"""The ``sanma`` command: score, tenpai, recognize, serve (shared/CONTRACT.md)."""
+"""The ``sanma`` command: score, tenpai, recognize, serve (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from sanma_lens.api import jsonio
 from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.types import GROUPS
 
-# hand JSON flags that ``sanma score --photo`` takes as options (CONTRACT.md)
+# hand JSON flags that ``sanma score --photo`` takes as options (docs/api.md)
 SITUATION_FLAGS = (
     "ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan", "tenhou", "chihou",
     "renhou", "first_draw", "discarder_riichi",
@@ -24,7 +24,7 @@ SITUATION_FLAGS = (
 RIICHI_CHOICES = ("none", "riichi", "double", "open", "double_open")
 
 EXIT_BAD_INPUT = 2
-EXIT_FAILURE = 1  # not in CONTRACT.md (0 and 2 are): a failure of ours, never bad input
+EXIT_FAILURE = 1  # not in docs/api.md (0 and 2 are): a failure of ours, never bad input
 EXIT_BROKEN_PIPE = 128 + 13  # a shell's status for a process ended by SIGPIPE (13)
 
 
@@ -180,7 +180,7 @@ def _line_error(raw: bytes, n: int) -> dict[str, Any]:
     try:
         line = _line_text(raw, n)
         if not line.strip():
-            # CONTRACT: one result a line, same order; skipping a blank line shifted every
+            # docs/api.md: one result a line, same order; skipping a blank line shifted every
             # later answer against its hand. A blank line is no JSON value (JSON Lines).
             message = f"line {n} is empty: JSON Lines has one hand JSON on every line"
             return {"error": {"code": "bad_json", "message": message}}
@@ -382,7 +382,7 @@ def _print_recognition(result: dict[str, Any]) -> None:
 
 def _tiles_line(tiles: list[dict[str, Any]]) -> str:
     """The recognized tiles by group, left to right in the photo within each group:
-    ``tiles (5): hand 1p 2p 3p 4p; win 4p`` (CONTRACT: recognize prints the recognized tiles
+    ``tiles (5): hand 1p 2p 3p 4p; win 4p`` (docs/api.md: recognize prints the recognized tiles
     and the reconstructed hand; ``--json`` has each tile's box, angle and confidence)."""
     by_group: dict[str, list[str]] = {}
     for t in sorted(tiles, key=_left_edge):

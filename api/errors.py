@@ -1,7 +1,7 @@
 """Every error the service answers has one shape: ``{"error": {"code", "message"}}``.
 
 Bad input is a 4xx, never a 500 and never FastAPI's default ``{"detail": ...}``
-(shared/CONTRACT.md, HTTP API). This module holds the exception handlers and the
+(docs/api.md, HTTP API). This module holds the exception handlers and the
 request-body limit that is enforced while the body streams in.
 """
 

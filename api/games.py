@@ -584,7 +584,7 @@ HAND_SCHEMA = {
                         "enum": ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"],
                     },
                     "yakuman_multiple": {"type": "integer", "minimum": 1},
-                    "hand": {"type": "object", "description": "hand JSON (CONTRACT.md)"},
+                    "hand": {"type": "object", "description": "hand JSON (docs/api.md)"},
                     "closed": {
                         "type": "boolean",
                         "description": "a closed (門前) win: ECIP gives the deposits only to one",

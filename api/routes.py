@@ -124,7 +124,7 @@ async def info(request: Request) -> dict[str, Any]:
     tags=["hands"],
 )
 async def score(hand: schemas.HandIn, explain: ExplainQuery = False) -> JsonResponse:
-    """Score a hand JSON (CONTRACT.md) → result JSON. A non-winning hand is still a 200
+    """Score a hand JSON (docs/api.md) → result JSON. A non-winning hand is still a 200
     result with `valid: false`; unreadable input is a 4xx error."""
     return JsonResponse(_scorer(explain)(_plain(hand)))
 

@@ -1,4 +1,4 @@
-"""Pydantic models of the HTTP API; they are also its OpenAPI schema (shared/CONTRACT.md).
+"""Pydantic models of the HTTP API; they are also its OpenAPI schema (docs/api.md).
 
 Request models check JSON types strictly (no "1" for 1, no "true" for true) and let unknown
 fields through to the engine, which does the real validation of tiles and counts and raises
@@ -50,7 +50,7 @@ class _NullIsAbsent(BaseModel):
 
 
 class RulesIn(BaseModel):
-    """Rule set: a preset and options on top of it (shared/RULES.md)."""
+    """Rule set: a preset and options on top of it (docs/rules.md)."""
 
     model_config = ConfigDict(strict=True, extra="allow")
     preset: str = Field("sanma-1.3", description="Rule preset id, e.g. `sanma-1.3`.")
@@ -106,7 +106,7 @@ class SituationIn(_NullIsAbsent):
 
 
 class TilesIn(_NullIsAbsent):
-    """The tiles of a hand, in MPSZ notation (shared/RULES.md, Notation)."""
+    """The tiles of a hand, in MPSZ notation (docs/rules.md, Notation)."""
 
     model_config = _IN
     hand: str = Field(
@@ -128,7 +128,7 @@ class TilesIn(_NullIsAbsent):
 
 
 class HandIn(SituationIn, TilesIn):
-    """Hand JSON (CONTRACT.md): tiles plus situation; absent fields take their defaults."""
+    """Hand JSON (docs/api.md): tiles plus situation; absent fields take their defaults."""
 
     model_config = ConfigDict(
         strict=True, extra="allow", json_schema_extra={"example": HAND_EXAMPLE}
@@ -158,7 +158,7 @@ class ErrorOut(BaseModel):
 
 class YakuOut(BaseModel):
     model_config = _OUT
-    id: str = Field(..., description="Yaku id from the RULES.md table.")
+    id: str = Field(..., description="Yaku id from the docs/rules.md table.")
     han: int
 
 
@@ -198,7 +198,7 @@ class FuOut(BaseModel):
 
 
 class ResultOut(BaseModel):
-    """Result JSON (CONTRACT.md)."""
+    """Result JSON (docs/api.md)."""
 
     model_config = _OUT
     valid: bool
@@ -227,7 +227,7 @@ class WaitOut(BaseModel):
 
 
 class TenpaiOut(BaseModel):
-    """Tenpai JSON (CONTRACT.md)."""
+    """Tenpai JSON (docs/api.md)."""
 
     model_config = _OUT
     tenpai: bool
@@ -269,7 +269,7 @@ class RecognizedHandOut(BaseModel):
 
 
 class RecognizeOut(BaseModel):
-    """Recognize JSON (CONTRACT.md)."""
+    """Recognize JSON (docs/api.md)."""
 
     model_config = _OUT
     tiles: list[TileOut]

@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from sanma_lens.api.errors import ServiceError
 from sanma_lens.api.settings import Settings
+from sanma_lens.engine.errors import InputError
 
 log = logging.getLogger("sanma.api")
 
@@ -92,6 +93,9 @@ def load_services(settings: Settings, factory: RecognizerFactory, games: bool) -
     svc = Services(settings=settings, games=games)
     try:
         svc.recognizer = factory()
+    except InputError as exc:  # a model missing or unreadable (vision/models.py): say which
+        svc.recognizer_error = exc.message
+        log.warning("recognizer not loaded: %s", exc.message)
     except Exception as exc:  # noqa: BLE001 - any load failure means "no model", not a crash
         # the details (a model file's path, the exception) go to the log, not to clients
         svc.recognizer_error = _LOAD_FAILURES.get(type(exc), "the model could not be loaded")

@@ -29,7 +29,7 @@ import sys
 import time
 from typing import Any
 
-if __name__ == "__main__":  # run as a script: import the repo's engine, not this file
+if __name__ == "__main__":  # run as a script: the repository root on sys.path, not this folder
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     sys.path[:] = [
         p

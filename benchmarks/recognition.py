@@ -166,7 +166,7 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
               halves: bool = False, errors: bool = False) -> list[Tally]:
     """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles;
     ``halves`` also scores hk valid's odd- and even-indexed photos apart (settings are chosen
-    on the odd half and checked on the even one, models/MODEL_CARD.md); ``errors`` lists each
+    on the odd half and checked on the even one, models/README.md); ``errors`` lists each
     photo that is not exactly right with its errors (:func:`photo_errors`), and tallies them."""
     from datasets import train_data as td
 

@@ -19,7 +19,7 @@ the default 512 for CPU speed; ``--det-mix HK,JP,REND`` shares of the sampled ph
 ``--focus-real KIND:W,...`` sets the real kinds' focus weights (default ``FOCUS_REAL``);
 ``--rotate P,DEG`` turns a share P of the classifier crops by up to ±DEG degrees
 (``train_data.rotated_crop``). Both are off by default, so earlier commands reproduce; the runs
-and their numbers are in models/MODEL_CARD.md.
+and their numbers are in the model cards (models/*.md) and models/HISTORY.md.
 
 Data (read from ../shared/datasets, or $SANMA_DATA): hk-hands train (real photos, CC BY 4.0),
 jp-upright's training part (real, CC BY 4.0), camerash crops (MIT), FluffyStuff art (CC0), and
@@ -305,7 +305,7 @@ def stack_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt,
 
 
 # ---------------------------------------------------------------- classifier data
-# The fine-tune's focus (``--focus``): the confusions MODEL_CARD.md lists on real photos (HK
+# The fine-tune's focus (``--focus``): the confusions on real photos (models/tile_classifier.md: HK
 # 7m→9m, 4p→2p, 3z→2z, red-ink 5m/5s read as 0m/0s) and, on renders, the player's tiles that
 # the layout depends on: red fives and the plain fives they must be told from, backs, sideways.
 FOCUS_REAL = {"7m": 2.0, "9m": 2.0, "4p": 2.0, "2p": 2.0, "3z": 2.0, "2z": 2.0, "5m": 2.0,

@@ -1,4 +1,4 @@
-"""Pure-Python scoring engine for sanma under the sanma-1.3 house rules (shared/RULES.md),
+"""Pure-Python scoring engine for sanma under the sanma-1.3 house rules (docs/rules.md),
 with a ``riichi-4p`` preset (standard four-player riichi, checked against the ``mahjong``
 library by tests/test_differential.py).
 

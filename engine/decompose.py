@@ -115,7 +115,7 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
 
     The groups that do not take the winning tile keep their decompositions; the one that
     takes it looks its new pattern up. The caller removes kinds the player already holds all
-    four of (RULES.md §18, §29).
+    four of (docs/rules.md §18, §29).
     """
     groups = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     flags = (
@@ -198,7 +198,7 @@ class HandFacts(Value):
     ``counts`` are the concealed shape kinds including the winning tile; ``extra_kinds``
     the kinds that join the shape besides hand and melds (option ``kita_counts_in_shape``: a
     north for the extracted kita; otherwise extracted kita are not part of the shape,
-    RULES.md Notes). The set of kinds itself (:attr:`all_kinds`) is worked out only when a
+    docs/rules.md Notes). The set of kinds itself (:attr:`all_kinds`) is worked out only when a
     test reads it: two one-suit yaku do, and a frozenset per completed hand is among the
     costliest parts of building one.
 
@@ -268,7 +268,7 @@ class HandFacts(Value):
 
 
 class Reading(Value):
-    """One way to read a completed hand (RULES.md: the highest-scoring reading wins).
+    """One way to read a completed hand (docs/rules.md: the highest-scoring reading wins).
 
     ``wait`` is the winning tile's role: ryanmen, kanchan, penchan, tanki, shanpon (standard),
     tanki (chiitoitsu), kokushi / kokushi_13, or none (shiisan puutaa).
@@ -412,7 +412,7 @@ def _pungs(trips: tuple[int, ...], opened: int) -> tuple[Pung, ...]:
 
 #: The wait a winning tile makes in a run, by the run's start rank (0–6) and the tile's
 #: place in it: kanchan in the middle, penchan as the 3 of 12-3 or the 7 of 7-89, else
-#: ryanmen (RULES.md fu: kanchan/penchan +2). Shared with :mod:`engine.fold`.
+#: ryanmen (docs/rules.md fu: kanchan/penchan +2). Shared with :mod:`engine.fold`.
 RUN_WAITS: Final = tuple(
     tuple(
         "kanchan"

@@ -1,4 +1,5 @@
-"""The best reading of a completed hand and its dora (RULES.md: highest points wins; §2, §3, §22).
+"""The best reading of a completed hand and its dora (docs/rules.md: highest points wins;
+§2, §3, §22).
 
 :func:`best` scores every reading (yaku, fu) and keeps the one with the most points, ties going
 to more yaku han and then more fu. Dora, red fives and kita are the same for every reading;

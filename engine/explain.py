@@ -154,7 +154,7 @@ def _win_set(r: Reading, groups: list[tuple[str, tuple[int, ...]]], win: int) ->
 
 
 def _concealed(r: Reading, kind_name: str, ks: tuple[int, ...], completes: bool) -> bool:
-    """A triplet completed by ron on a shanpon wait counts as open (RULES.md fu)."""
+    """A triplet completed by ron on a shanpon wait counts as open (docs/rules.md fu)."""
     if kind_name != "triplet":
         return True
     for p in r.pungs:

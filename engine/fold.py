@@ -72,7 +72,7 @@ from sanma_lens.engine.yaku_eval import (
     whole_hand_yaku,
 )
 
-# The reading-level yaku whose tests read only what the signature holds (RULES.md "Yaku").
+# The reading-level yaku whose tests read only what the signature holds (docs/rules.md "Yaku").
 COVERED: Final = frozenset(
     {
         "yakuhai",
@@ -510,7 +510,7 @@ def meld_part(melds: tuple[Meld, ...]) -> MeldPart | None:
 
 def _used(hand: HandInput, rules: Rules) -> list[int] | None:
     """The tiles of each kind the player's melds and kita use up with the concealed ones
-    (RULES.md §18: a wait must still exist), or None when nothing but concealed tiles could
+    (docs/rules.md §18: a wait must still exist), or None when nothing but concealed tiles could
     (a wait is never a fifth concealed tile) or the option counts used-up waits."""
     if rules.used_up_waits_count or not (hand.melds or hand.kita):
         return None

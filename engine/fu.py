@@ -1,4 +1,4 @@
-"""Fu of a reading with an explanation list (RULES.md Hand value, "Fu" [interp]: standard).
+"""Fu of a reading with an explanation list (docs/rules.md Hand value, "Fu" [interp]: standard).
 
 20 base; closed ron +10; tsumo +2 except pinfu tsumo (20 fu) and, under ``rinshan_tsumo_fu``
 off, a rinshan kaihou; open pinfu-shaped ron 30 (``open_pinfu_fu``);

@@ -1,6 +1,6 @@
-"""Reading the hand JSON (shared/CONTRACT.md) into checked values; bad input is InputError.
+"""Reading the hand JSON (docs/api.md) into checked values; bad input is InputError.
 
-Checks (RULES.md Tiles): only kinds of the rule set (no 2m–8m in sanma), no fifth tile of a
+Checks (docs/rules.md Tiles): only kinds of the rule set (no 2m–8m in sanma), no fifth tile of a
 kind over hand + win + melds + kita + dora/ura indicators (a red five is a five, an aka-5-man
 is a north), no more red fives than the set holds, the aka-5-man only under ``aka_5man``,
 13 tiles counting each meld as 3, known fields of the right types, consistent situation flags.
@@ -96,7 +96,7 @@ class Meld:
 
 
 class Situation(NamedTuple):
-    """Everything about the win that is not the tiles (CONTRACT Hand JSON).
+    """Everything about the win that is not the tiles (docs/api.md Hand JSON).
 
     An immutable NamedTuple: the yaku evaluator keys its cache of situational yaku on it, and
     tuple hashing and equality are cheap.
@@ -189,7 +189,7 @@ class HandInput:
 
     @property
     def is_closed(self) -> bool:
-        """Closed = no pon, chi or open kan; ankan and kita keep a hand closed (RULES.md)."""
+        """Closed = no pon, chi or open kan; ankan and kita keep a hand closed (docs/rules.md)."""
         return not any(m.is_open for m in self.melds)
 
 
@@ -740,7 +740,7 @@ def _check_situation(
     if ippatsu and not riichi:
         raise _inconsistent("ippatsu needs riichi")
     # ura indicators without riichi are no contradiction: they exist, they just count 0
-    # (evaluate.dora_of, waits): a hand that can be evaluated is a result (CONTRACT, exit 0)
+    # (evaluate.dora_of, waits): a hand that can be evaluated is a result (docs/api.md, exit 0)
     if not tsumo and win is not None and (haitei or rinshan or tenhou or chihou or first_draw):
         for f in ("haitei", "rinshan", "tenhou", "chihou", "first_draw"):  # the first set
             if getattr(sit, f):

@@ -3,7 +3,7 @@
 All amounts follow the :class:`engine.rules.Rules` value: rounding unit (§11), tsumo bonus per
 payer (§13), honba per stick (§12), limit table (§33), chombo payments (§R1.3).
 
-Worked examples of RULES.md (child = non-dealer, sanma-1.3):
+Worked examples of docs/rules.md (child = non-dealer, sanma-1.3):
 
 >>> from sanma_lens.engine.rules import SANMA_13 as R
 >>> base, _, _ = hand_base(2, 30, R); ron_amount(base, False, 0, R)
@@ -25,7 +25,7 @@ def round_up(amount: int, unit: int) -> int:
 
 
 def hand_base(han: int, fu: int, rules: Rules) -> tuple[int, str | None, int]:
-    """Basic points of a hand: ``(base, limit, yakuman_multiple)`` (§33, RULES.md Hand value).
+    """Basic points of a hand: ``(base, limit, yakuman_multiple)`` (§33, docs/rules.md Hand value).
 
     ``han`` is the total (yaku + dora + red fives + kita + aka-5-man bonus). 15–19 han is
     yakuman, every further ``yakuman_step_han`` one more multiple; below, the limit table
@@ -93,7 +93,7 @@ def _mangan_name(rules: Rules) -> str:
 
 
 def ron_amount(base: int, winner_is_dealer: bool, honba: int, rules: Rules) -> int:
-    """What the discarder pays (§12, RULES.md Ron): 6×/4× base rounded up, plus honba.
+    """What the discarder pays (§12, docs/rules.md Ron): 6×/4× base rounded up, plus honba.
 
     >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> ron_amount(480, True, 0, R), ron_amount(480, False, 2, R)

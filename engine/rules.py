@@ -1,9 +1,9 @@
-"""Rule sets as one frozen value (RULES.md; STYLE.md "one Rules value").
+"""Rule sets as one frozen value (docs/rules.md; STYLE.md "one Rules value").
 
 Every difference between rule sets lives in :class:`Rules`: which tile kinds exist, red fives,
 whether chi exists, the minimum han and the guarantee (§18), the limit table (§33), rounding
 (§11), honba (§12), the tsumo bonus (§13), the yaku han table and every **[interp]** choice of
-RULES.md as a named option. Code elsewhere reads fields; it never tests a preset's name.
+docs/rules.md as a named option. Code elsewhere reads fields; it never tests a preset's name.
 
 A hand JSON selects a preset and overrides options with
 ``"rules": {"preset": "sanma-1.3", "aka_5man": true, "<option>": value}`` (see
@@ -39,7 +39,7 @@ class LimitStep:
     name: str
 
 
-# RULES.md "Yaku (complete list)", in the order of the seed's tables.
+# docs/rules.md "Yaku (complete list)", in the order of the seed's tables.
 SANMA_YAKU: Final[tuple[YakuSpec, ...]] = (
     YakuSpec("menzen_tsumo", "門前清自模和", 1, None),
     YakuSpec("riichi", "立直", 1, None),
@@ -93,7 +93,8 @@ SANMA_YAKU: Final[tuple[YakuSpec, ...]] = (
     YakuSpec("manzu_honitsu", "萬子の混一色", 15, 15),
 )
 
-# "A yaku never adds to its own stronger form" (RULES.md, How yaku combine): (weaker, stronger).
+# "A yaku never adds to its own stronger form" (docs/rules.md, How yaku combine):
+# (weaker, stronger).
 SANMA_STRONGER: Final[tuple[tuple[str, str], ...]] = (
     ("iipeikou", "ryanpeikou"),
     ("chanta", "junchan"),
@@ -127,9 +128,9 @@ SANMA_LIMITS: Final[tuple[LimitStep, ...]] = (
 
 @dataclass(frozen=True)
 class Rules:
-    """A complete rule set. Defaults are sanma-1.3 as written in RULES.md.
+    """A complete rule set. Defaults are sanma-1.3 as written in docs/rules.md.
 
-    Options marked [interp] in RULES.md keep their documented default and may be overridden.
+    Options marked [interp] in docs/rules.md keep their documented default and may be overridden.
     """
 
     preset: str = "sanma-1.3"

@@ -1,4 +1,4 @@
-"""Scoring a win (Result JSON of shared/CONTRACT.md): validity, han, fu, limit, payments.
+"""Scoring a win (Result JSON of docs/api.md): validity, han, fu, limit, payments.
 
 Order of checks: win shape (no_win_shape), furiten (extension ``discards``), ron on an
 extracted north or robbed ankan needs a yakuman (§23–§24, yakuman_only), the 2-han-from-yaku
@@ -124,7 +124,7 @@ def _result(
     payments: list[dict[str, Any]],
     total: int,
 ) -> dict[str, Any]:
-    """The Result JSON's fields up to ``wait`` (CONTRACT order): the chosen reading's yaku
+    """The Result JSON's fields up to ``wait`` (docs/api.md order): the chosen reading's yaku
     and fu breakdown, dora by source, the §18 guarantee, ``han`` the total with dora."""
     if ev is None:
         return {

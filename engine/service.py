@@ -1,10 +1,10 @@
-"""JSON in, JSON out: the engine's entry points for the CLI and the HTTP API (CONTRACT.md).
+"""JSON in, JSON out: the engine's entry points for the CLI and the HTTP API (docs/api.md).
 
 ``score_json(obj)`` → Result JSON; ``tenpai_json(obj)`` → Tenpai JSON. ``obj`` is the parsed
 hand JSON (any type); anything that cannot be evaluated raises
 :class:`engine.errors.InputError`.
 
-Documented extensions of the hand JSON (beyond CONTRACT.md):
+Documented extensions of the hand JSON (beyond docs/api.md):
 
 - ``discards``: the winner's own discards (MPSZ string or list). A ron while any wait is among
   them is ``valid: false, reason: "furiten"``; tenpai reports ``furiten``.
@@ -36,7 +36,7 @@ Documented extensions of the hand JSON (beyond CONTRACT.md):
   then (``kan_dora_on_chankan``, ``kan_dora_on_kan_discard``; the newest indicator is the last
   of ``dora``).
 
-Defaults follow CONTRACT.md: absent flags are false, so an open-riichi ron without
+Defaults follow docs/api.md: absent flags are false, so an open-riichi ron without
 ``discarder_riichi: true`` is the §21.1 15-han case. Under ``aka_5man`` every 5p/5s counts as a
 red five however it is written (§A2 "全赤"). Contradictory flags (ippatsu without riichi, haitei
 on a ron, …) are refused as ``inconsistent_situation``; ura indicators without riichi are no

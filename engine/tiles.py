@@ -1,4 +1,5 @@
-"""Tile kinds as integer indices and the few facts about them the rules use (§1, RULES.md Tiles).
+"""Tile kinds as integer indices and the few facts about them the rules use (§1,
+docs/rules.md Tiles).
 
 Index layout (34 kinds, the same as the ``mahjong`` library's 34-array):
 ``0–8`` = 1m–9m, ``9–17`` = 1p–9p, ``18–26`` = 1s–9s, ``27–33`` = E S W N haku hatsu chun.

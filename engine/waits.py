@@ -1,4 +1,4 @@
-"""Waits, the guaranteed minimum (§18) and tenpai (§29, RULES.md Ryuukyoku).
+"""Waits, the guaranteed minimum (§18) and tenpai (§29, docs/rules.md Ryuukyoku).
 
 A wait is a tile kind that completes the concealed tiles, exists in the rule set, and is not
 used up by the player's own tiles (hand + melds + kita). For each wait the completed hand's
@@ -52,7 +52,7 @@ def wait_shapes(hand: HandInput, rules: Rules) -> list[Completion]:
 
 
 def waits(hand: HandInput, rules: Rules) -> list[int]:
-    """Winning kinds of the 13-tile hand that can still come (RULES.md §18, §29 [interp])."""
+    """Winning kinds of the 13-tile hand that can still come (docs/rules.md §18, §29 [interp])."""
     return [w for w, _ in wait_shapes(hand, rules)]
 
 
@@ -321,7 +321,7 @@ def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:
 
 
 def tenpai(parsed: Parsed) -> dict[str, object]:
-    """Tenpai JSON (CONTRACT): every wait with its yaku han by ron and by tsumo."""
+    """Tenpai JSON (docs/api.md): every wait with its yaku han by ron and by tsumo."""
     hand, sit, rules = parsed.hand, parsed.situation, parsed.rules
     kinds, ron, tsumo = ron_and_tsumo_values(hand, sit, rules)
     required = rules.min_han(sit.honba)

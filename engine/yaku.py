@@ -1,4 +1,4 @@
-"""Yaku of a reading (RULES.md "Yaku"; the han values live in ``Rules.yaku``, one table).
+"""Yaku of a reading (docs/rules.md "Yaku"; the han values live in ``Rules.yaku``, one table).
 
 Each yaku's test is a pure function ``(reading, context) -> bool`` registered in ``TESTS``
 with the win forms it can apply to, and the necessary conditions (least triplets and runs, one

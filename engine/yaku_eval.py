@@ -1,4 +1,4 @@
-"""Which yaku count for a reading (RULES.md "How yaku combine"), compiled once per rule set.
+"""Which yaku count for a reading (docs/rules.md "How yaku combine"), compiled once per rule set.
 
 The tests of :mod:`engine.yaku` define each yaku. This module runs them for a reading and
 applies the combination rules: "a yaku never adds to its own stronger form"

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-# The hand JSON's fields as CONTRACT.md lists them, written out here on purpose: the tests check
+# The hand JSON's fields as docs/api.md lists them, written out here on purpose: the tests check
 # the implementation against the contract, not against the implementation's own field lists.
 CONTRACT_HAND_FIELDS = (
     "hand",

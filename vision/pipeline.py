@@ -24,7 +24,6 @@ tile added, cut or joined so is named in a warning.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -52,13 +51,15 @@ from sanma_lens.vision.detect import decode as decode_heat
 from sanma_lens.vision.join import join_parts
 from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.limits import NO_DEADLINE, Deadline, Limits, too_many_tiles
+from sanma_lens.vision.models import PACKAGED, models_folder, session
 from sanma_lens.vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
 from sanma_lens.vision.refill import refill_probe
 from sanma_lens.vision.split import split_probe
 from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
 from sanma_lens.vision.types import TileDetection
 
-MODELS = Path(__file__).resolve().parent.parent / "models"
+# the package's models; $SANMA_MODELS names another folder (vision/models.py)
+MODELS = PACKAGED
 DETECTOR = "tile_detector.onnx"
 CLASSIFIER = "tile_classifier.onnx"
 # The second opinion on unsure readings (vision/classify.py), used when the folder has it.
@@ -115,20 +116,6 @@ JOIN = True
 PROBE = True
 
 
-def _session(path: Path, threads: int) -> object:
-    import onnxruntime as ort
-
-    opts = ort.SessionOptions()
-    opts.intra_op_num_threads = threads
-    opts.inter_op_num_threads = 1
-    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-    # No busy-waiting between calls: a photo runs many small classifier calls, and an idle
-    # session's spinning threads take the cores from the session at work (latency photo: the
-    # classifiers' share 212 -> 169 ms with the second opinion, 167 -> 131 ms without).
-    opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
-
-
 class Hit(NamedTuple):
     """A detector hit with its reading: box (image px), read sideways, class probabilities,
     heat, and how likely another tile lies on it or it on another (0 from a detector without
@@ -171,18 +158,16 @@ class Recognizer:
                  limits: Limits | None = None) -> None:
         models = Path(models)
         self.limits = limits or self.limits
-        for name in (DETECTOR, CLASSIFIER):
-            if not (models / name).is_file():
-                raise FileNotFoundError(f"model {models / name} is missing")
-        self.detector = TileDetector(_session(models / DETECTOR, threads))
-        second = models / SECOND_CLASSIFIER
+        # ModelError (exit 2 / HTTP 503) when a needed model is missing or unreadable
+        self.detector = TileDetector(session(models, DETECTOR, threads))
+        has = (models / SECOND_CLASSIFIER).is_file()
         self.classifier = TileClassifier(
-            _session(models / CLASSIFIER, threads), TURN,
-            second=_session(second, threads) if second.is_file() else None,
+            session(models, CLASSIFIER, threads), TURN,
+            second=session(models, SECOND_CLASSIFIER, threads) if has else None,
             chunk=self.limits.classify_chunk,
         )
-        stack = models / STACK_MODEL
-        self.stack = StackClassifier(_session(stack, threads)) if stack.is_file() else None
+        if (models / STACK_MODEL).is_file():
+            self.stack = StackClassifier(session(models, STACK_MODEL, threads))
 
     def tiles(self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
               ) -> tuple[list[TileDetection], int]:
@@ -482,9 +467,9 @@ def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:
 
 @lru_cache(maxsize=1)
 def default_recognizer() -> Recognizer:
-    """The process-wide recognizer (models from $SANMA_MODELS or models/, limits from the
-    environment: vision/limits.py)."""
-    return Recognizer(os.environ.get("SANMA_MODELS", MODELS), limits=Limits.from_env())
+    """The process-wide recognizer (models from $SANMA_MODELS or the package's own, limits
+    from the environment: vision/limits.py)."""
+    return Recognizer(models_folder(), limits=Limits.from_env())
 
 
 def recognize_bytes(data: bytes) -> dict[str, Any]:

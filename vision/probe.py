@@ -674,5 +674,5 @@ def pon_to_kakan(
 
 
 def meld_kind(meld: str) -> str:
-    """The kind of a meld's tiles: ``"pon:550p"`` → ``"5p"``."""
+    """The kind of a meld's tiles: ``"pon:055p"`` → ``"5p"``."""
     return kind(unpack(meld.partition(":")[2])[0])

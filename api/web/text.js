@@ -170,7 +170,7 @@ const TEXT = {
   wind_E: ["E", "東"], wind_S: ["S", "南"], wind_W: ["W", "西"], wind_N: ["N", "北"],
 };
 
-// Yaku ids and names (RULES.md).
+// Yaku ids and names (docs/rules.md).
 const YAKU = {
   menzen_tsumo: ["Menzen tsumo", "門前清自模和"], riichi: ["Riichi", "立直"],
   double_riichi: ["Double riichi", "ダブル立直"], open_riichi: ["Open riichi", "オープン立直"],

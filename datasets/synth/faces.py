@@ -1,6 +1,6 @@
 """Face bank: several face images per tile class, for the scene and crop renderers.
 
-Classes (MPSZ, shared/RULES.md "Tiles" §1, §A1): ``1m``–``9m`` (2m–8m only as four-player
+Classes (MPSZ, docs/rules.md "Tiles" §1, §A1): ``1m``–``9m`` (2m–8m only as four-player
 distractors), ``1p``–``9p``, ``1s``–``9s``, ``1z``–``7z``, the red fives ``0m`` (aka-5-man),
 ``0p``, ``0s``, ``back`` (a face-down tile) and ``flower`` (a Hong Kong flower/season tile, not a
 riichi tile).

@@ -1,6 +1,6 @@
 """Legal sanma hands for the renderer: :class:`HandSpec`, :func:`random_hand_spec`, checks.
 
-Rules (shared/RULES.md "Tiles" §1, §3, §A1–A2): 108 tiles, 2m–8m removed, four of each kind.
+Rules (docs/rules.md "Tiles" §1, §3, §A1–A2): 108 tiles, 2m–8m removed, four of each kind.
 Base rule: one red 5p (``0p``) and one red 5s (``0s``). Option ``aka_5man``: all 5p and 5s are
 red and one north is the aka-5-man (``0m``), which in a hand **is a north** (§A4). Red fives
 count as fives. ``hand`` is the concealed part without the winning tile; melds are
@@ -103,7 +103,7 @@ class HandSpec:
         return ts + list(self.kita)
 
     def to_hand(self) -> dict[str, object]:
-        """The hand JSON of shared/CONTRACT.md (``win`` left out for a 13-tile hand).
+        """The hand JSON of docs/api.md (``win`` left out for a 13-tile hand).
 
         A row of arbitrary classes (crop scenes: ``back``, ``flower``) is no hand; it gives
         ``{"hand": null, "row": [...]}``.

@@ -2,7 +2,7 @@
 
 Tiles are 3D boxes (face layer in the face colour, back layer in the set's back colour) laid
 on the table plane and seen by a perspective phone camera looking down at 30–90°. The layout
-follows the table conventions (shared/RULES.md "Calls on kita" §23–24, hand JSON of CONTRACT):
+follows the table conventions (docs/rules.md "Calls on kita" §23–24, hand JSON of docs/api.md):
 concealed row, the winning tile a little apart at its end, called melds to the right (the
 sideways tile's position says whom it was called from), ankan with its two ends face-down,
 kita set aside singly near the melds, dora indicators apart, and distractor tiles (group

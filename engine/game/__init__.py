@@ -1,4 +1,4 @@
-"""Keeping a whole hanchan as an event-sourced fold (RULES.md "Seats, rounds, flow", "Points",
+"""Keeping a whole hanchan as an event-sourced fold (docs/rules.md "Seats, rounds, flow", "Points",
 "Ryuukyoku and nagashi", "End of game", "Chombo", "Aka-5-man option, payments").
 
 A game is ``new_game(...)`` folded over recorded :class:`HandResult` events with :func:`apply`;

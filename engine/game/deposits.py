@@ -1,5 +1,5 @@
 """Who takes the deposits (供託: riichi sticks and mis-call penalties) when a hand ends, and
-when the game ends with some still on the table (RULES.md §14.1, §R2; ECIP §供託受取)."""
+when the game ends with some still on the table (docs/rules.md §14.1, §R2; ECIP §供託受取)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What happened in one hand: the recorded event and its parts (RULES.md "Points",
+"""What happened in one hand: the recorded event and its parts (docs/rules.md "Points",
 "Ryuukyoku and nagashi", "Chombo", "Aka-5-man option, payments").
 
 A :class:`Win` carries each payer's amount (hand value and honba, §11–§13), resolved once when

@@ -1,5 +1,5 @@
 """The rule systems a game can be kept under, as :class:`GameRules` values (the game's
-``"preset"``): sanma-1.3 (RULES.md) and the four-player ECIP and standard systems
+``"preset"``): sanma-1.3 (docs/rules.md) and the four-player ECIP and standard systems
 (docs/rules/ecip.md, docs/rules/standard.md). A game's options override its preset's values."""
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
     """Turn a hand result as entered at the table into the event to store (InputError if bad).
 
     Each win gives its value as ``han`` (+ ``fu`` below 5 han), a ``limit`` name (``yakuman``
-    with an optional ``yakuman_multiple``) or a ``hand`` JSON (CONTRACT.md) that
+    with an optional ``yakuman_multiple``) or a ``hand`` JSON (docs/api.md) that
     ``engine.service.score_json`` scores with this hand's seat, round and honba. Amounts come
     from ``engine.points`` / the score result; the returned event carries them, so replaying it
     never scores again. The result is validated against the table (:func:`validate`).

@@ -1,6 +1,6 @@
 """Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
-mis-calls, manemann and the aka-5-man payments (RULES.md "Points", "Ryuukyoku and nagashi",
-"Chombo", "Aka-5-man option, payments"), and what the four-player systems add
+mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and
+nagashi", "Chombo", "Aka-5-man option, payments"), and what the four-player systems add
 (docs/rules/ecip.md, standard.md): deposits to closed wins, pao, the no-ten pool, nagashi
 mangan, abortive draws and a chombo that ends the hand as a draw."""
 

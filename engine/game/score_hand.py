@@ -1,4 +1,4 @@
-"""A win given as a hand JSON (CONTRACT.md), scored by ``engine.service.score_json`` with this
+"""A win given as a hand JSON (docs/api.md), scored by ``engine.service.score_json`` with this
 table's seat, round, honba, deposits and aka-5-man option; the §A8 doubling is left to the fold."""
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def win_from_hand(
         raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
     hand = spec["hand"]
     if not isinstance(hand, dict):
-        raise InputError("bad_hand", "hand must be a hand JSON object (CONTRACT.md)")
+        raise InputError("bad_hand", "hand must be a hand JSON object (docs/api.md)")
     hand = dict(hand)
     hand["rules"] = _rules_of_hand(state, hand.get("rules"))
     tsumo = result.outcome is Outcome.TSUMO

@@ -1,4 +1,4 @@
-"""Seats, rounds and turn order of a table of three or four players (RULES.md "Seats, rounds,
+"""Seats, rounds and turn order of a table of three or four players (docs/rules.md "Seats, rounds,
 flow").
 
 Players are numbered 0 … n−1 in seat order from the first dealer (起家): in each round player k
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-#: players at a sanma table, the default game (RULES.md §4: no North seat)
+#: players at a sanma table, the default game (docs/rules.md §4: no North seat)
 PLAYERS = 3
 #: seat winds from the dealer, and the winds of the rounds in the order they are played
 WINDS = ("E", "S", "W", "N")

@@ -1,5 +1,5 @@
 """The table between hands: the game's options, what moved in each hand, and the scores
-(RULES.md "Seats, rounds, flow", "Points", "End of game")."""
+(docs/rules.md "Seats, rounds, flow", "Points", "End of game")."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ DEFAULT_NAMES = "ABCD"
 
 @dataclass(frozen=True)
 class GameRules:
-    """Options of the game keeper (RULES.md; defaults are sanma-1.3).
+    """Options of the game keeper (docs/rules.md; defaults are sanma-1.3).
 
     - ``aka_5man``: the 赤五萬 option (§A); enables the aka-5-man payments of §A8.
     - ``double_ron_honba``: ``"each"`` — every ron of a double ron adds the honba (§12 reads
@@ -45,17 +45,17 @@ class GameRules:
     - ``riichi_min_points``: a player needs this many points to declare riichi **[interp]**
       (the common rule; the seed is silent).
     - ``noten_payment``: at an exhaustive draw each no-ten player pays this to each tenpai
-      player **[interp]** (RULES.md Ryuukyoku: 1,000; the seed is silent).
+      player **[interp]** (docs/rules.md Ryuukyoku: 1,000; the seed is silent).
     - ``aka5man_doubles_prizes``: whether the §A8 doubling for a winner who extracted the
-      aka-5-man also doubles their §32 yakuman prize (RULES.md: "deposits and prizes are not"
+      aka-5-man also doubles their §32 yakuman prize (docs/rules.md: "deposits and prizes are not"
       **[interp]**; default False).
-    - ``rank_ties``: players tied on points at the end **[interp]** (RULES.md End of game):
+    - ``rank_ties``: players tied on points at the end **[interp]** (docs/rules.md End of game):
       ``"seat"`` — the earlier seat from the first dealer ranks higher; ``"split"`` — the
       tied players share the rank and the oka and uma of the places they occupy equally (the
       leftover deposits still go to the earlier seat). ``"split"`` needs an even uma and oka,
       so that every share is a whole point.
     - ``hand_options``: options of the engine's rule value (``engine.rules``, every **[interp]**
-      of RULES.md, e.g. ``riichi_deposit``, ``kiriage_mangan``, ``aka5man_payment_multiplier``)
+      of docs/rules.md, e.g. ``riichi_deposit``, ``kiriage_mangan``, ``aka5man_payment_multiplier``)
       as ``(name, value)`` pairs sorted by name, read by ``rules_from_json`` as a hand JSON's
       ``rules`` is, under the game's ``preset``. ``aka_5man`` is set above, not here; amounts of
       the table (payments, honba, deposits, chombo) must stay whole multiples of

@@ -15,7 +15,9 @@ from sanma_lens.api.settings import Settings
 
 
 def _missing_model() -> object:
-    raise FileNotFoundError("models/detector.onnx not found")
+    from sanma_lens.vision.models import ModelError
+
+    raise ModelError("the recognition model tile_detector is missing from the package")
 
 
 @pytest.fixture()

@@ -1,4 +1,4 @@
-"""`sanma score --batch` / `sanma tenpai --batch` line by line (CONTRACT: JSON Lines in,
+"""`sanma score --batch` / `sanma tenpai --batch` line by line (docs/api.md: JSON Lines in,
 JSON Lines out, one result a line, same order)."""
 
 from __future__ import annotations

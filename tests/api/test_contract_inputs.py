@@ -1,4 +1,4 @@
-"""Contract points of the HTTP API's input found in an audit against shared/CONTRACT.md.
+"""Contract points of the HTTP API's input found in an audit against docs/api.md.
 
 - Hand JSON: absent fields take their defaults. ``sanma score`` reads a ``null`` as absent
   (engine.parse); ``POST /v1/score`` and ``/v1/tenpai`` answer the same hand JSON the same.
@@ -24,7 +24,7 @@ from .conftest import assert_error, drawn_photo
 
 HAND = {"hand": "234p456p789s11z22z", "win": "2z", "riichi": "riichi"}
 
-# every hand JSON field with a default (CONTRACT: false, 0, [], "none", null; seat S, round E)
+# every hand JSON field with a default (docs/api.md: false, 0, [], "none", null; seat S, round E)
 DEFAULTED = (
     "win", "melds", "kita", "kita_aka", "dora", "ura", "tsumo", "seat", "round", "riichi",
     "ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan", "tenhou", "chihou",
@@ -218,7 +218,7 @@ def _photo_score_corrected(c: TestClient, tiles: object, situation: object = Non
     ],
 )
 def test_contract_photo_score_unreadable_corrected_tiles_are_4xx_error(fixed, tiles, code):
-    """CONTRACT: errors are 4xx {"error": {code, message}}; an unknown field of the hand JSON
+    """docs/api.md: errors are 4xx {"error": {code, message}}; an unknown field of the hand JSON
     is a 422 in /v1/score and in the situation. The corrected tiles answered 200 with a
     score_error instead (and a situation field among them, tsumo here, was scored unless the
     situation also set it). Refused before the photo is read, like a bad situation."""

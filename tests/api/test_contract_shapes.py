@@ -1,4 +1,4 @@
-"""The output JSON of CONTRACT.md, field by field and with its types, over HTTP (the CLI
+"""The output JSON of docs/api.md, field by field and with its types, over HTTP (the CLI
 prints the same objects: tests/engine/test_cli.py). Extra fields are allowed (the contract
 may grow); the listed ones must be there with the listed types and values."""
 

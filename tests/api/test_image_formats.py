@@ -1,4 +1,4 @@
-"""`sanma recognize` and the HTTP photo endpoints accept the same files (CONTRACT: JPEG/PNG
+"""`sanma recognize` and the HTTP photo endpoints accept the same files (docs/api.md: JPEG/PNG
 photos; WebP is our extension on both): one check, ``vision.decode.check``, decides for both.
 BMP was read by the CLI and refused over HTTP."""
 

@@ -135,7 +135,7 @@ def test_broken_multipart_is_400(client):
 def test_missing_model_is_503(client_no_model, path):
     r = client_no_model.post(path, files={"image": ("a.jpg", drawn_photo(), "image/jpeg")})
     err = assert_error(r, 503, "model_unavailable")
-    assert "not found" in err["message"]
+    assert "tile_detector is missing" in err["message"]
 
 
 def test_malformed_situation_json_is_400(client):

@@ -1,4 +1,4 @@
-"""POST /v1/score and /v1/tenpai translate HTTP to engine.service and back (CONTRACT.md)."""
+"""POST /v1/score and /v1/tenpai translate HTTP to engine.service and back (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from sanma_lens.engine.errors import InputError
 
 from .conftest import assert_error, require_engine
 
-# Worked example of RULES.md: pinfu-less closed hand, child ron, riichi + yakuhai (1z pair is not).
+# Worked example of docs/rules.md: pinfu-less closed hand, child ron, riichi + yakuhai
+# (1z pair is not).
 CHILD_RON = {
     "hand": "234p456p789s11z22z",
     "win": "2z",
@@ -78,7 +79,7 @@ def test_score_is_the_same_for_tsumo_and_all_situation_fields(client):
     assert r.status_code == 200, r.text
     assert r.json() == score_json(dict(hand))
     body = r.json()
-    if body["valid"]:  # total = payments + the deposits received (CONTRACT.md)
+    if body["valid"]:  # total = payments + the deposits received (docs/api.md)
         assert body["total"] - sum(p["amount"] for p in body["payments"]) in (1, 1000)
 
 

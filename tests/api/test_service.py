@@ -1,4 +1,4 @@
-"""HTTP service basics: health, docs, page, error shape for framework errors (CONTRACT.md)."""
+"""HTTP service basics: health, docs, page, error shape for framework errors (docs/api.md)."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ def test_game_scoreboard_is_included_when_its_module_imports(client):
 def test_info_reports_model_and_limits(client_no_model):
     info = client_no_model.get("/v1/info").json()
     assert info["model_loaded"] is False
-    assert "not found" in info["model_error"]
+    assert "tile_detector is missing" in info["model_error"]
     assert info["max_upload_mb"] == 15
 
 

@@ -1,6 +1,6 @@
 """Synthetic scene/crop renderer (datasets/synth): determinism, geometry, legal ground truth.
 
-Rules pinned: shared/RULES.md "Tiles" §1, §3, §A1–A2 (108 tiles, no 2m–8m, four of a kind,
+Rules pinned: docs/rules.md "Tiles" §1, §3, §A1–A2 (108 tiles, no 2m–8m, four of a kind,
 red fives count as fives, the aka-5-man is a north, one red 5p/5s under the base rule) and the
 table conventions of called melds / ankan / kita (§23–24).
 """

@@ -2,7 +2,7 @@
 tiles, coloured backs beside blank white dragons, loose tiles at any angle, slanted hands and
 the whole automatic table. The labels stay exact: boxes, classes, groups and angles.
 
-Rules pinned: shared/RULES.md "Tiles" §1, §3, §A1–A2 (four of a kind at most, the sanma set)
+Rules pinned: docs/rules.md "Tiles" §1, §3, §A1–A2 (four of a kind at most, the sanma set)
 and the table conventions of called melds (§23: one tile sideways, an ankan's ends face down).
 """
 

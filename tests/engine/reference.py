@@ -1,4 +1,4 @@
-"""An independent, brute-force reading of shared/RULES.md for sanma-1.3 (tests only).
+"""An independent, brute-force reading of docs/rules.md for sanma-1.3 (tests only).
 
 Written from the rules text alone, sharing no code with ``engine`` (not even tile indices'
 helpers): every decomposition by plain recursion, each yaku by its definition, the combination
@@ -25,7 +25,7 @@ HONOR = set(range(27, 34))
 GREEN = {19, 20, 21, 23, 25, HATSU}  # 2s 3s 4s 6s 8s hatsu
 BENI = {18, 22, 24, 26, CHUN}  # 1s 5s 7s 9s chun
 
-# RULES.md yaku table: (closed, open); None = not available
+# docs/rules.md yaku table: (closed, open); None = not available
 TABLE: dict[str, tuple[int | None, int | None]] = {
     "menzen_tsumo": (1, None),
     "riichi": (1, None),

@@ -1,5 +1,5 @@
 """engine.parse.check_tiles: a photo's corrected tiles read field by field, before the
-situation and the whole hand are known (the HTTP API refuses them as 4xx, CONTRACT)."""
+situation and the whole hand are known (the HTTP API refuses them as 4xx, docs/api.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`sanma score` / `--batch` / `tenpai` through api.cli.main (CONTRACT: exit 0 / exit 2)."""
+"""`sanma score` / `--batch` / `tenpai` through api.cli.main (docs/api.md: exit 0 / exit 2)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def test_cli_batch_progress_goes_to_stderr_only_when_asked(
     assert capsys.readouterr().err == ""  # stderr is no terminal here: silent
 
 
-# ---- CONTRACT: exit 2 with {"error": {"code", "message"}} for input that cannot be read ----
+# ---- docs/api.md: exit 2 with {"error": {"code", "message"}} for input that cannot be read ----
 
 
 def run_bytes(

@@ -1,4 +1,4 @@
-"""The engine's docstring examples (worked payments of RULES.md among them) run as tests.
+"""The engine's docstring examples (worked payments of docs/rules.md among them) run as tests.
 
 A module compiled by mypyc (engine/native.py) keeps no function docstrings for doctest to
 find, so each module's examples are run from its source file, loaded under a name of its own.

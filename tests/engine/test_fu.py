@@ -1,4 +1,4 @@
-"""Fu (RULES.md Hand value, standard riichi fu [interp]; §20 chiitoitsu 25)."""
+"""Fu (docs/rules.md Hand value, standard riichi fu [interp]; §20 chiitoitsu 25)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Input validation (RULES.md Tiles, §1, §3, §A1–A2; CONTRACT Hand JSON): refuse, never score."""
+"""Input validation (docs/rules.md Tiles, §1, §3, §A1–A2; docs/api.md Hand JSON): refuse, never
+score."""
 
 from __future__ import annotations
 
@@ -145,7 +146,7 @@ def test_inconsistent_situations_refused() -> None:
 
 
 def test_contract_ura_without_riichi_is_evaluated_and_counts_0() -> None:
-    """CONTRACT: exit 0 for any hand that could be evaluated. Ura indicators given for a hand
+    """docs/api.md: exit 0 for any hand that could be evaluated. Ura indicators given for a hand
     without riichi are no contradiction (RULES: ura dora with riichi): they count 0. They were
     refused as inconsistent_situation (exit 2, a 422)."""
     with_ura = {**OK, "riichi": "none", "tsumo": True, "ura": ["1p"], "dora": ["9s"]}

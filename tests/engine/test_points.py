@@ -1,4 +1,4 @@
-"""Payments (§11–§13, §33, §A8, §R1) and the worked examples of RULES.md."""
+"""Payments (§11–§13, §33, §A8, §R1) and the worked examples of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine against an independent brute-force reading of RULES.md (``reference.py``).
+"""The engine against an independent brute-force reading of docs/rules.md (``reference.py``).
 
 Seeded random sanma hands (pinzu/souzu/honor-heavy, pon/kan melds, kita, red fives, riichi
 kinds, situational yaku, honba, dora and ura) are scored by both: validity and its reason,

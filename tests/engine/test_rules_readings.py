@@ -15,7 +15,7 @@ def test_rule_36_38_manzu_honitsu_chiitoitsu_is_19_han_without_shousharin() -> N
     """§36: 小車輪 (6 han) is "the composite of 混一色 and 七対子"; §38: "a 混一色 using manzu
     is a 15-han yaku". The seed does not say how the two meet in a manzu honitsu chiitoitsu.
 
-    RULES.md lists manzu_honitsu as "replaces honitsu" and shousharin as "honitsu +
+    docs/rules.md lists manzu_honitsu as "replaces honitsu" and shousharin as "honitsu +
     chiitoitsu, replaces both", and "a yaku never adds to its own stronger form". The engine
     applies the stronger form first: honitsu is replaced by manzu_honitsu, so no honitsu is
     left to make the composite, and chiitoitsu counts on its own. Only 1m and 9m exist in
@@ -41,7 +41,7 @@ def test_rule_a6_aka5man_cannot_complete_a_5p_wait_when_all_four_5p_are_the_winn
     shape that waits on 5p while the player holds all four 5p (here in an ankan) is "in tenpai
     with 5p as a winning tile".
 
-    RULES.md (§18) counts as waits only "winning tile kinds that physically exist in the game
+    docs/rules.md (§18) counts as waits only "winning tile kinds that physically exist in the game
     and are not used up by the player's own tiles", and at a draw "a wait whose tiles are all
     in the player's own hand/melds/kita does not count" [interp]. The engine reads §A6 through
     that: 5p is no wait of this hand, so the aka-5-man stays a north for the player and cannot

@@ -1,24 +1,34 @@
-"""The Rules value: the yaku table matches RULES.md, options, and a second preset's needs."""
+"""The Rules value: the yaku table and every option match docs/rules.md, and a second preset's
+needs."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
 
-import pytest
-
+from sanma_lens.engine.game.options import GAME_OPTION_TYPES, HAND_RULES_KEY, game_rules_to_json
+from sanma_lens.engine.game.state import GameRules
 from sanma_lens.engine.points import hand_base, ron_amount, tsumo_amounts
-from sanma_lens.engine.rules import SANMA_13, LimitStep, Rules, rules_from_json
+from sanma_lens.engine.rules import (
+    OPTION_TYPES,
+    PRESETS,
+    SANMA_13,
+    LimitStep,
+    Rules,
+    rules_from_json,
+)
 from sanma_lens.engine.tiles import ALL_KINDS
 from sanma_lens.engine.yaku import TESTS
 
-RULES_MD = Path(__file__).resolve().parents[2].parent / "shared" / "RULES.md"
+RULES_MD = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 
 
 def _rules_md_table() -> dict[str, tuple[int | None, int | None]]:
     out = {}
-    for line in RULES_MD.read_text(encoding="utf-8").splitlines():
+    rules_text = RULES_MD.read_text(encoding="utf-8").split("## Every option", 1)[0]
+    for line in rules_text.splitlines():
         m = re.match(r"\| (\w+) \| [^|]+ \| ([^|]+) \| ([^|]+) \|", line)
         if not m or m.group(1) in ("id", "hand"):
             continue
@@ -31,11 +41,64 @@ def _rules_md_table() -> dict[str, tuple[int | None, int | None]]:
     return out
 
 
-@pytest.mark.skipif(not RULES_MD.exists(), reason="shared/RULES.md not present")
 def test_yaku_table_matches_rules_md_exactly() -> None:
     table = _rules_md_table()
     ours = {s.id: (s.closed, s.open) for s in SANMA_13.yaku}
     assert ours == table
+
+
+def _options_table(heading: str) -> tuple[list[str], dict[str, list[str]]]:
+    """The header and the rows (option → cells) of the options table under ``heading``."""
+    lines = RULES_MD.read_text(encoding="utf-8").split(heading, 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")), len(lines))
+    table = lines[start:end]
+    cells = [[c.strip().strip("`") for c in row.strip("|").split("|")] for row in table]
+    header, rows = cells[0], cells[2:]
+    return header, {row[0]: row[1:] for row in rows}
+
+
+def test_rules_md_lists_every_hand_option_with_each_presets_default() -> None:
+    """docs/rules.md "Hand options": one row per option of Rules (no more, no fewer), and the
+    default of every preset that has a column there, as JSON."""
+    header, rows = _options_table("### Hand options")
+    assert set(rows) == set(OPTION_TYPES), "document each option in docs/rules.md"
+    columns = [(i, PRESETS[name]) for i, name in enumerate(header[1:]) if name in PRESETS]
+    assert [name for name in header[1:] if name in PRESETS][:2] == ["sanma-1.3", "riichi-4p"]
+    for option, cells in rows.items():
+        for i, preset in columns:
+            assert cells[i] == json.dumps(getattr(preset, option)), (option, preset.preset)
+
+
+def test_rules_md_lists_every_game_option_with_its_default() -> None:
+    _, rows = _options_table("### Game options")
+    defaults = game_rules_to_json(GameRules())
+    assert set(rows) == {*GAME_OPTION_TYPES, HAND_RULES_KEY}
+    for option, cells in rows.items():
+        assert cells[0] == json.dumps(defaults[option]), option
+
+
+def _paragraphs(text: str) -> list[str]:
+    """Bullets, table rows and paragraphs of a Markdown text, each as one string."""
+    blocks: list[list[str]] = []
+    for line in text.splitlines():
+        starts = line.startswith(("- ", "|")) or not line.strip()
+        if starts or not blocks:
+            blocks.append([])
+        blocks[-1].append(line)
+    return [" ".join(block) for block in blocks]
+
+
+def test_every_interp_of_rules_md_names_its_option() -> None:
+    """Each [interp] choice of docs/rules.md names the option that changes it, or says that
+    the game keeper's reading is fixed."""
+    options = {*OPTION_TYPES, *GAME_OPTION_TYPES}
+    text = RULES_MD.read_text(encoding="utf-8").split("## Every option", 1)[0]
+    text = text[text.index("\n## "):]  # the rules, after the introduction
+    for block in _paragraphs(text):
+        if "[interp]" in block:
+            named = set(re.findall(r"`(\w+)`", block)) & options
+            assert named or "(fixed)" in block, block
 
 
 def test_every_yaku_in_the_table_has_a_pure_test() -> None:

@@ -1,4 +1,4 @@
-"""Invariants of the sanma-1.3 preset that no outside library can check (RULES.md §11, §18).
+"""Invariants of the sanma-1.3 preset that no outside library can check (docs/rules.md §11, §18).
 
 Random legal sanma tenpai hands in the style of ``benchmarks/ref4p.py`` (a 108-tile wall with
 one red 5p and one red 5s, closed and open hands with pon/kan, kita, riichi, honba, dora):

@@ -23,7 +23,7 @@ def test_rule_29_formal_tenpai_without_yaku() -> None:
 
 def test_rule_29_wait_used_up_does_not_count() -> None:
     t = tenpai("123p789p567s9999s")
-    # 9999s: the only wait would be a fifth 9s (RULES.md Ryuukyoku [interp])
+    # 9999s: the only wait would be a fifth 9s (docs/rules.md Ryuukyoku [interp])
     assert t["tenpai"] is False and t["waits"] == []
 
 

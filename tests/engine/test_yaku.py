@@ -1,4 +1,4 @@
-"""One test per yaku id of RULES.md (named test_yaku_<id>_...), plus the combination rules."""
+"""One test per yaku id of docs/rules.md (named test_yaku_<id>_...), plus the combination rules."""
 
 from __future__ import annotations
 
@@ -349,7 +349,7 @@ def test_yaku_sanankou_not_from_a_triplet_completed_by_ron_on_shanpon() -> None:
 
 
 def test_yaku_honroutou_needs_both_terminals_and_honors() -> None:
-    # RULES.md How yaku combine: all terminals is chinroutou, all honors tsuuiisou, neither
+    # docs/rules.md How yaku combine: all terminals is chinroutou, all honors tsuuiisou, neither
     # adds honroutou
     assert "honroutou" not in yaku(score("111p999p111s999s1m", "1m"))
     assert "honroutou" not in yaku(score("111z222z333z555z6z", "6z"))

@@ -19,7 +19,7 @@ def payments(result):
     return [[(p.payer, p.amount) for p in w.payments] for w in result.wins]
 
 
-# RULES.md "Points", worked examples (child = non-dealer; E1: player 0 deals).
+# docs/rules.md "Points", worked examples (child = non-dealer; E1: player 0 deals).
 
 
 def test_rule_11_child_30fu_2han_ron_rounds_up_to_2000():
@@ -284,7 +284,7 @@ def _engine_results(monkeypatch: pytest.MonkeyPatch) -> list[dict]:
 def test_rule_14_1_hand_json_total_counts_the_table_deposits_in_points(monkeypatch):
     # 2,000 already on the table, player 1's riichi stick and player 0's §R3 mis-call: the
     # winner collects 4,000 of deposits, and the engine's total says the same as the fold
-    # (CONTRACT: total = payments + deposits received). Passing the table's points as the
+    # (docs/api.md: total = payments + deposits received). Passing the table's points as the
     # engine's stick count made the total 4,000,000 more.
     seen = _engine_results(monkeypatch)
     state = replace(at(), scores=(30000, 30000, 28000), deposits=2000)

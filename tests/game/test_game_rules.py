@@ -1,4 +1,4 @@
-"""The game keeper against RULES.md: flow, payments, busts, chombo, aka-5-man, settlement."""
+"""The game keeper against docs/rules.md: flow, payments, busts, chombo, aka-5-man, settlement."""
 
 from __future__ import annotations
 
@@ -424,7 +424,7 @@ def test_rule_30_nagashi_does_not_move_the_dealer():
 
 
 def test_rule_29_noten_payment_1000_each_is_a_named_option():
-    # RULES.md Ryuukyoku [interp]: each no-ten player pays 1,000 to each tenpai player
+    # docs/rules.md Ryuukyoku [interp]: each no-ten player pays 1,000 to each tenpai player
     assert at().rules.noten_payment == 1_000
     state = new_game(["A", "B", "C"], GameRules(noten_payment=2_000))
     one = apply(state, draw(2))
@@ -438,7 +438,7 @@ def test_rule_29_noten_payment_1000_each_is_a_named_option():
 
 
 def test_rule_ties_split_is_a_named_option():
-    # RULES.md End of game [interp]: ties rank by seat by default; "split" shares the places
+    # docs/rules.md End of game [interp]: ties rank by seat by default; "split" shares the places
     tied = (40_000, 40_000, 10_000)
     by_seat = settle(finished(tied))
     assert [(p.rank, p.oka, p.uma, p.total) for p in by_seat] == [
@@ -461,7 +461,7 @@ def test_rule_ties_split_is_a_named_option():
 
 
 def test_rule_a8_yakuman_prize_not_doubled_by_default_a_named_option():
-    # RULES.md §A8: hand value and honba doubled; "deposits and prizes are not" [interp]
+    # docs/rules.md §A8: hand value and honba doubled; "deposits and prizes are not" [interp]
     state = at(aka=True)
     result = tsumo(state, 1, 17_000, 9_000, aka5man=1, yakuman=1)
     plain = apply(state, result)

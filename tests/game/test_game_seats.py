@@ -1,4 +1,4 @@
-"""Seats, rounds and turn order at tables of three and four players (RULES.md §4, §6, §17)."""
+"""Seats, rounds and turn order at tables of three and four players (docs/rules.md §4, §6, §17)."""
 
 from __future__ import annotations
 

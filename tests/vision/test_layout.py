@@ -259,7 +259,25 @@ def test_minkan_with_red_five() -> None:
     t.row("55p", "meld", gap=0.8)
     t.put("0p", "meld", sideways=True)
     t.put("5p", "meld")
-    check(t, hand("123p789s1122z", "1z", ["minkan:5550p"]))
+    check(t, hand("123p789s1122z", "1z", ["minkan:0555p"]))
+
+
+def test_meld_strings_come_back_as_the_hand_json_writes_them_and_score() -> None:
+    """Melds in the hand JSON's form, a red five first (``minkan:0555p``, as a player types
+    it; not ``5550p``): the recognized hand reads back into ``sanma score`` as it is."""
+    from sanma_lens.engine.service import score_json
+
+    t = Table()
+    t.row("123p789s1z")
+    t.put("1z", "win", gap=0.5)
+    t.row("55p", "meld", gap=0.8)
+    t.put("0p", "meld", sideways=True)
+    t.put("5p", "meld")
+    t.put("9s", "meld", gap=0.6, sideways=True)
+    t.row("99s", "meld")
+    layout = check(t, hand("123p789s1z", "1z", ["minkan:0555p", "pon:999s"]))
+    result = score_json({**layout.hand, "tsumo": True})
+    assert "error" not in result and result["dora"]["aka"] == 1
 
 
 def test_kakan_added_tile_on_the_sideways_one() -> None:
@@ -270,7 +288,7 @@ def test_kakan_added_tile_on_the_sideways_one() -> None:
     t.put("0p", "meld", sideways=True)
     t.put("5p", "meld", on_top=True, sideways=True)
     t.put("5p", "meld")
-    check(t, hand("123p789s1122z", "2z", ["kakan:5550p"]))
+    check(t, hand("123p789s1122z", "2z", ["kakan:0555p"]))
 
 
 def test_rule_23_kakan_whose_added_tile_shows_only_its_near_part() -> None:
@@ -506,7 +524,7 @@ def test_ankan_of_red_fives_keeps_the_visible_red() -> None:
     t.put("0s", "meld")
     t.put("5s", "meld")
     t.put("back", "meld")
-    check(t, hand("123p789s1122z", "2z", ["ankan:5550s"]))
+    check(t, hand("123p789s1122z", "2z", ["ankan:0555s"]))
 
 
 def test_rule_3_ankan_of_plain_fives_counts_the_hidden_red_with_a_warning() -> None:
@@ -516,7 +534,7 @@ def test_rule_3_ankan_of_plain_fives_counts_the_hidden_red_with_a_warning() -> N
     t.put("back", "meld", gap=0.7)
     t.row("55p", "meld")
     t.put("back", "meld")
-    layout = check(t, hand("123p789s1122z", "2z", ["ankan:5550p"]), warnings=1)
+    layout = check(t, hand("123p789s1122z", "2z", ["ankan:0555p"]), warnings=1)
     assert "face-down" in layout.warnings[0] and "0p" in layout.warnings[0]
 
 

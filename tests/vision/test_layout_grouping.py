@@ -107,7 +107,7 @@ def test_rule_1_a_box_off_its_tile_cuts_no_row() -> None:
     t.put("5p", "meld", sideways=True)
     x1, y1, x2, y2 = t.tiles[3].box
     t.tiles[3] = replace(t.tiles[3], box=(x1 + 0.4 * A, y1, x2 + 0.4 * A, y2))
-    check(t, hand("44p33067s", None, ["ankan:9999s", "pon:550p"]))
+    check(t, hand("44p33067s", None, ["ankan:9999s", "pon:055p"]))
 
 
 def test_rule_a4_sideways_aka_5man_kita_laid_close_after_a_pon() -> None:
@@ -221,7 +221,7 @@ def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
         d("2p", (440, 537, 501, 599), 0, 0.8728, alts=(('4p', 0.0383),)),
     ]
     layout = reconstruct(tiles, (1280, 960))
-    assert layout.hand == hand("1s", "1s", ["pon:222z", "pon:550p", "pon:111p", "pon:444p"])
+    assert layout.hand == hand("1s", "1s", ["pon:222z", "pon:055p", "pon:111p", "pon:444p"])
 
 
 def test_rule_a4_kita_touching_the_end_of_a_14_tile_row() -> None:
@@ -283,7 +283,7 @@ def test_rule_23_a_minkan_with_one_tile_unseen_in_a_hole_between_its_tiles() -> 
     t.put("0s", "meld", gap=0.8)
     t.put("5s", "meld", gap=1.0)  # the hole of the 5s not found
     t.put("5s", "meld", sideways=True)
-    layout = check(t, hand("78p67777889s", "9p", ["minkan:5550s"]), warnings=None)
+    layout = check(t, hand("78p67777889s", "9p", ["minkan:0555s"]), warnings=None)
     assert any("a tile's hole apart" in w for w in layout.warnings), layout.warnings
     assert not any("two candidates" in w for w in layout.warnings), layout.warnings
 

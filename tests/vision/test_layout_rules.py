@@ -48,7 +48,7 @@ def test_meld_tiles_agree_pon_odd_tile_takes_its_red_five_reading() -> None:
     t.put("5p", "meld")
     t.put("6p", "meld")
     unsure(t, 0.45, ("0p", 0.3), ("5p", 0.1))
-    layout = check(t, hand("234p5567899s", "9s", ["pon:550p"]), warnings=None)
+    layout = check(t, hand("234p5567899s", "9s", ["pon:055p"]), warnings=None)
     assert said(layout.warnings, "read as 6p", "read as 0p")
     assert layout.tiles[-1].tile == "0p"
 

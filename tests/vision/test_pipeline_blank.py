@@ -1,5 +1,5 @@
 """vision.pipeline BLANK_HEAT/BLANK_SURE as the fine-tuned detector (f094140) needs them: it heats
-the blank HK white dragon less than the detector the rule was first chosen for (ninth session)."""
+the blank HK white dragon less than the detector the rule was first chosen for (7ee179e)."""
 
 from __future__ import annotations
 

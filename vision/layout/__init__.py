@@ -66,7 +66,8 @@ Shared pieces: ``geometry.py`` (centres, sizes, the row end's frame, line fits),
 ``notation.py`` (tile kinds, MPSZ strings), ``tolerances.py`` (every tuning knob).
 
 Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
-suit, a red five (``0``) right after the plain fives (``"2345550p"``).
+suit, a red five (``0``) right after the plain fives (``"2345550p"``); a meld as the
+hand JSON writes it, a red five first (``"minkan:0555p"``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from sanma_lens.vision.layout.notation import (
     as_sanma,
     back_like,
     kind,
-    mpsz,
+    meld_mpsz,
     readable,
 )
 from sanma_lens.vision.layout.rulefix import may_share_kind, vote_kind
@@ -32,7 +32,7 @@ def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
         # base rule has one, RULES.md "Tiles"); an unseen tile of the set is red too
         pad = "0" + pad[1]
     tiles = seen + [pad] * (size - len(seen))
-    return f"{kind_name}:{mpsz(tiles)}"
+    return f"{kind_name}:{meld_mpsz(tiles)}"
 
 
 def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
@@ -45,19 +45,19 @@ def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
     plain = [kind(f) for f in faces]
     if main == NORTH:  # an aka-5-man seen face-up is kept (it is a north, §A4)
         seen = [AKA_MAN for f in faces if f in (AKA_MAN, "5m")][:1]
-        return f"ankan:{mpsz(seen + [NORTH] * (4 - len(seen)))}"
+        return f"ankan:{meld_mpsz(seen + [NORTH] * (4 - len(seen)))}"
     if main not in ("5p", "5s"):
-        return f"ankan:{mpsz(plain[:1] * 4)}"
+        return f"ankan:{meld_mpsz(plain[:1] * 4)}"
     red = "0" + main[1]
     reds = sum(f == red for f in faces)
     if reds == 2:
-        return f"ankan:{mpsz([red] * 4)}"
+        return f"ankan:{meld_mpsz([red] * 4)}"
     if reds == 0:
         warnings.append(
             f"concealed kan of {main}: both visible fives are plain, so the base rule's red "
             f"{main} ({red}) is one of the face-down tiles and was counted; check it"
         )
-    return f"ankan:{mpsz([main] * 3 + [red])}"
+    return f"ankan:{meld_mpsz([main] * 3 + [red])}"
 
 
 def read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
@@ -206,7 +206,7 @@ def _read_group(
             # seen twice (a kakan's added tile lies beyond its called one, §23)
             warnings.append(
                 f"two boxes on one tile of the set {' '.join(ids)}, on its line: read as one "
-                f"tile, pon:{mpsz([main] * 3)} with no sideways tile seen; check it"
+                f"tile, pon:{meld_mpsz([main] * 3)} with no sideways tile seen; check it"
             )
             return _meld_string("pon", faces_main, 3)
         name = "pon" if len(group) == 3 else ("kakan" if stacked else "minkan")

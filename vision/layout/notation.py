@@ -1,7 +1,8 @@
 """Tile ids and MPSZ strings: what a detection's label counts as, and canonical output.
 
 Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
-suit, a red five (``0``) right after the plain fives (``"2345550p"``).
+suit, a red five (``0``) right after the plain fives (``"2345550p"``); a meld as the
+hand JSON writes it, a red five first (``"minkan:0555p"``: :func:`meld_mpsz`).
 """
 
 from __future__ import annotations
@@ -110,6 +111,22 @@ def mpsz(tiles: list[str]) -> str:
     out: list[str] = []
     for suit in SUITS:
         digits = [t[0] for t in sorted(tiles, key=_sort_key) if t[1] == suit]
+        if digits:
+            out.append("".join(digits) + suit)
+    return "".join(out)
+
+
+def meld_mpsz(tiles: list[str]) -> str:
+    """A meld's tiles as the hand JSON writes them: digits ascending within a suit, so a red
+    five (``0``) comes first (``"0555p"``; :func:`mpsz` writes a hand's red fives after its
+    plain ones).
+
+    >>> meld_mpsz(["5p", "0p", "5p", "5p"]), meld_mpsz(["4z", "0m", "4z"])
+    ('0555p', '0m44z')
+    """
+    out: list[str] = []
+    for suit in SUITS:
+        digits = sorted(t[0] for t in tiles if is_face(t) and t[1] == suit)
         if digits:
             out.append("".join(digits) + suit)
     return "".join(out)

@@ -23,7 +23,7 @@ from sanma_lens.vision.layout.notation import (
     is_face,
     is_north,
     kind,
-    mpsz,
+    meld_mpsz,
     north_like,
     readable,
 )
@@ -543,7 +543,7 @@ def _fill_with_loose_pon(acc: _Right) -> None:
             f"and added tiles (§23): read as {meld}, its fourth tile not seen; check it"
         )
         return
-    acc.add_meld(f"pon:{mpsz([main] * 3)}", indices)
+    acc.add_meld(f"pon:{meld_mpsz([main] * 3)}", indices)
     acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
     acc.guesses += 1
     alike = sum(kind(tiles[k].tile) == main for k in indices)
@@ -551,7 +551,7 @@ def _fill_with_loose_pon(acc: _Right) -> None:
     check = "which one is called (sideways)" if alike == 3 else "the odd tile"
     acc.warnings.append(
         f"{seen} right of the hand: the hand needs 3 more tiles (§1) and {how} {main}: "
-        f"read as pon:{mpsz([main] * 3)}, check {check}"
+        f"read as pon:{meld_mpsz([main] * 3)}, check {check}"
     )
 
 

@@ -77,7 +77,9 @@ from sanma_lens.engine.game import (
     result_to_json,
     settle,
 )
+from sanma_lens.engine.game.ability import table_json as ability_table_json
 from sanma_lens.engine.game.schema import EVENT_BODIES, HAND_INPUT, check, read_event_body
+from sanma_lens.engine.roles import ROLE_NAMES
 
 log = logging.getLogger("sanma.api")
 router = APIRouter()
@@ -261,7 +263,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
     """What the scoreboard shows: the table now, the hand log, the settlement at the end."""
     events = effective_hands(stored.events)
     hands = []
-    before = (state.rules.start_points,) * state.players
+    before = state.rules.starting_scores
     for record, event in zip(state.log, events, strict=True):
         hands.append(_hand_json(record, before, event))
         before = record.scores_after
@@ -297,6 +299,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
                 "score": state.scores[p],
                 "seat": state.seat_wind(p),
                 "dealer": p == state.dealer,
+                **({"role": state.rules.role_of(p)} if state.rules.ability else {}),
             }
             for p in range(state.players)
         ],
@@ -315,6 +318,7 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         "hands": hands,
         "settlement": settlement,
         "warnings": list(stored.warnings),
+        **({"ability": ability_table_json(state)} if state.rules.ability else {}),
     }
 
 
@@ -359,16 +363,29 @@ def _check_games_per_hour(storage: Storage, settings: Settings, client: str) -> 
 def _create(storage: Storage, settings: Settings, client: str, body: Any) -> bytes:
     if not isinstance(body, dict):
         raise InputError("bad_request", "the body must be a JSON object")
-    unknown = set(body) - {"players", "rules"}
+    unknown = set(body) - {"players", "rules", "roles"}
     if unknown:
         raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
-    rules = game_rules_from_json(body.get("rules"))
+    rules = game_rules_from_json(_with_roles(body.get("rules"), body.get("roles")))
     players = _checked_players(body.get("players"), rules)
     state = new_game(players, rules)
     _check_games_per_hour(storage, settings, client)
     return storage.create_and_render(
         list(state.names), game_rules_to_json(rules), (), client, _answer
     )
+
+
+def _with_roles(rules: Any, roles: Any) -> Any:
+    """A new game's rules with ability mahjong's ``roles`` (given beside ``rules``) in them."""
+    if roles is None:
+        return rules
+    if rules is not None and not isinstance(rules, dict):
+        return rules  # refused by game_rules_from_json
+    rules = dict(rules or {})
+    if "roles" in rules and rules["roles"] != roles:
+        raise InputError("bad_roles", "give the roles once, beside the rules")
+    rules["roles"] = roles
+    return rules
 
 
 def _get(storage: Storage, game_id: str) -> bytes:
@@ -543,10 +560,16 @@ NEW_GAME_SCHEMA = {
             "maxItems": 4,
             "description": "one name per seat: 3 for sanma-1.3, 4 for ecip and standard",
         },
+        "roles": {
+            "type": "array",
+            "items": {"type": "string", "enum": list(ROLE_NAMES)},
+            "description": "ability mahjong (rules.ability): each player's role, in player order",
+        },
         "rules": {
             "type": "object",
             "additionalProperties": False,
             "properties": {
+                "roles": {"type": "array", "items": {"type": "string", "enum": list(ROLE_NAMES)}},
                 **{
                     key: (
                         {"type": "string", "enum": list(GAME_OPTION_CHOICES[key])}
@@ -590,6 +613,12 @@ HAND_SCHEMA = {
                         "description": "a closed (門前) win: ECIP gives the deposits only to one",
                     },
                     "pao": {**_PLAYER, "description": "ECIP 包: who pays a fed yakuman tsumo"},
+                    "seiryuu_han": {
+                        "type": "integer",
+                        "minimum": 0,
+                        "description": "ability mahjong, a seiryuu's win as han/fu or a "
+                        "limit: the han its role-only indicators added",
+                    },
                 },
             },
         },
@@ -617,6 +646,25 @@ HAND_SCHEMA = {
             },
         },
         "aka5man": {"anyOf": [_PLAYER, {"type": "null"}]},
+        "byakko_declared": {
+            **_PLAYERS,
+            "description": "ability mahjong: the byakko players who declared before the deal",
+        },
+        "kanpa": {
+            "type": "array",
+            "description": "ability mahjong: the genbu's kanpa declarations, in order",
+            "items": {
+                "type": "object",
+                "required": ["by", "target", "tile"],
+                "properties": {
+                    "by": _PLAYER,
+                    "target": _PLAYER,
+                    "tile": {"type": "string"},
+                    "discarder": _PLAYER,
+                    "at_once": {"type": "boolean"},
+                },
+            },
+        },
     },
 }
 UNDO_SCHEMA = {"type": "object", "properties": {"seq": {"type": "integer", "minimum": 0}}}

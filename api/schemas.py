@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 Riichi = Literal["none", "riichi", "double", "open", "double_open"]
 Wind = Literal["E", "S", "W", "N"]
+Role = Literal["tenshi", "seiryuu", "suzaku", "byakko", "genbu", "kouryuu"]
 
 HAND_EXAMPLE: dict[str, Any] = {
     "hand": "23455p678s11z",
@@ -103,6 +104,37 @@ class SituationIn(_NullIsAbsent):
     rules: RulesIn = Field(
         default_factory=lambda: RulesIn.model_validate({}), description="Rule preset and options."
     )
+    # ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md); every field needs `role`
+    role: Role | None = Field(
+        None,
+        description="Ability mahjong: the winner's role (null: none). A suzaku may have "
+        "`chi:XXX` melds (pinzu/souzu), needs 1 han from yaku in the actual hand (2 at 5+ "
+        "honba) and receives half; a seiryuu counts extra indicators.",
+    )
+    byakko_declared: bool = Field(
+        False,
+        description="Ability mahjong: the byakko declared this hand (白虎宣言): 6+ han one "
+        "limit higher; 5 han or less paid, then a mangan payment.",
+    )
+    kanpa: str | None = Field(
+        None,
+        max_length=8,
+        description="Ability mahjong: the tile the winner is under kanpa for (看破): no tsumo "
+        "on it, no ron on it from a genbu.",
+    )
+    discarder_genbu: bool = Field(
+        False, description="Ability mahjong: the winning discard came from a genbu player."
+    )
+    extra_dora: list[str] | str = Field(
+        default_factory=list,
+        description="Ability mahjong: the seiryuu's next kan-dora indicator and its ura "
+        "(counted for a closed seiryuu win).",
+    )
+    kanpa_discards: list[str] | str = Field(
+        default_factory=list,
+        description="Ability mahjong: own discards of the kanpa tile made while under kanpa on "
+        "it; they make no furiten.",
+    )
 
 
 class TilesIn(_NullIsAbsent):
@@ -121,7 +153,8 @@ class TilesIn(_NullIsAbsent):
     melds: list[str] = Field(
         default_factory=list,
         max_length=8,
-        description="Calls: `pon:XXX`, `minkan:XXXX`, `kakan:XXXX`, `ankan:XXXX` (no chi).",
+        description="Calls: `pon:XXX`, `minkan:XXXX`, `kakan:XXXX`, `ankan:XXXX` (no chi; "
+        "`chi:XXX` only with role suzaku).",
     )
     kita: int = Field(0, ge=0, le=8, description="Extracted norths in total (each +1 dora).")
     kita_aka: int = Field(0, ge=0, le=8, description="How many extracted norths are aka-5-man.")
@@ -169,6 +202,9 @@ class DoraOut(BaseModel):
     aka: int = 0
     kita: int = 0
     aka5man_bonus: int = 0
+    extra: int | None = Field(
+        None, description="Ability mahjong: han of the seiryuu's next kan-dora and its ura."
+    )
 
 
 class PaymentOut(BaseModel):
@@ -197,13 +233,76 @@ class FuOut(BaseModel):
     fu: int
 
 
+class SeiryuuOut(BaseModel):
+    model_config = _OUT
+    ura: int = Field(..., description="Han of the ura indicators counted only for the seiryuu.")
+    extra_dora: int = Field(..., description="Han of the next kan-dora indicator and its ura.")
+    han: int = Field(
+        ...,
+        description="Han the role-only indicators added (0: the next hand's deposit is 4,000).",
+    )
+
+
+class SuzakuOut(BaseModel):
+    model_config = _OUT
+    payments_before_halving: list[PaymentOut] | None = Field(
+        None, description="What the win would pay anyone else (null for a false win)."
+    )
+
+
+class LimitChangeOut(BaseModel):
+    model_config = _OUT
+    from_: str | None = Field(..., alias="from")
+    to: str | None
+
+
+class ByakkoPaymentOut(BaseModel):
+    model_config = _OUT
+    to: str = Field(..., description="`dealer` or `child`.")
+    seat: str
+    amount: int
+
+
+class ByakkoOut(BaseModel):
+    model_config = _OUT
+    declared: bool
+    upgrade: LimitChangeOut | None = Field(
+        None, description="A declared byakko's 6+ han win counted one limit higher."
+    )
+    mangan_payment: list[ByakkoPaymentOut] = Field(
+        [], description="What a declared byakko pays after a win of 5 han or less."
+    )
+    paid: int = 0
+
+
+class KanpaOut(BaseModel):
+    model_config = _OUT
+    tile: str
+    discarder_genbu: bool
+    refused: bool = Field(..., description="The win is on the kanpa tile the rule forbids.")
+
+
+class AbilityOut(BaseModel):
+    """What the winner's role changed (ability mahjong); present when `role` is given."""
+
+    model_config = _OUT
+    role: Role
+    seiryuu: SeiryuuOut | None = None
+    suzaku: SuzakuOut | None = None
+    byakko: ByakkoOut | None = None
+    kanpa: KanpaOut | None = None
+    net: int = Field(..., description="`total` less the byakko's mangan payment.")
+
+
 class ResultOut(BaseModel):
     """Result JSON (docs/api.md)."""
 
     model_config = _OUT
     valid: bool
     reason: str | None = Field(
-        None, description="`no_win_shape`, `insufficient_yaku`, `furiten`, `yakuman_only`."
+        None,
+        description="`no_win_shape`, `insufficient_yaku`, `furiten`, `yakuman_only`, `kanpa` "
+        "(ability mahjong: a win on the kanpa tile).",
     )
     han: int
     yaku_han: int
@@ -216,6 +315,7 @@ class ResultOut(BaseModel):
     total: int
     guarantee: GuaranteeOut | None = None
     fu_breakdown: list[FuOut] = []
+    ability: AbilityOut | None = None
 
 
 class WaitOut(BaseModel):
@@ -224,6 +324,13 @@ class WaitOut(BaseModel):
     yaku_han: int
     valid_ron: bool
     valid_tsumo: bool
+    kanpa: bool = Field(False, description="Ability mahjong: the wait is the kanpa tile.")
+
+
+class TenpaiAbilityOut(BaseModel):
+    model_config = _OUT
+    role: Role
+    kanpa: str | None = None
 
 
 class TenpaiOut(BaseModel):
@@ -234,6 +341,7 @@ class TenpaiOut(BaseModel):
     waits: list[WaitOut] = []
     guarantee_ok: bool
     noten_riichi: bool
+    ability: TenpaiAbilityOut | None = None
 
 
 class AlternativeOut(BaseModel):

@@ -51,6 +51,11 @@ _OTHER_FIELDS: Final = (
     "last_kan",
 )
 KNOWN_FIELDS: Final = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
+#: ability mahjong's fields (docs/rules/ability.md; read by ``engine.roles.read_role``): known,
+#: but read only when a hand has one of them
+ROLE_FIELDS: Final = frozenset(
+    ("role", "byakko_declared", "kanpa", "discarder_genbu", "extra_dora", "kanpa_discards")
+)
 # the fields a photo gives (its corrected tiles): what lies on the table, not how the hand won
 PHOTO_TILE_FIELDS: Final = ("hand", "win", "melds", "kita", "kita_aka", "dora")
 
@@ -195,11 +200,13 @@ class HandInput:
 
 @dataclass(frozen=True, slots=True)
 class Parsed:
-    """A checked hand JSON: the tiles, the situation and the rule set."""
+    """A checked hand JSON: the tiles, the situation and the rule set; ``role`` the winner's
+    role in ability mahjong (``engine.roles.RoleHand``), None without one."""
 
     hand: HandInput
     situation: Situation
     rules: Rules
+    role: Any = None
 
 
 # A frozen dataclass's __init__ sets each field through object.__setattr__ (about 1.6k
@@ -245,16 +252,20 @@ def _new_hand(
     return hand
 
 
-_PARSED_SLOTS: Final = tuple(getattr(Parsed, f).__set__ for f in ("hand", "situation", "rules"))
+_PARSED_SLOTS: Final = tuple(
+    getattr(Parsed, f).__set__ for f in ("hand", "situation", "rules", "role")
+)
 
 
-def _new_parsed(hand: HandInput, sit: Situation, rules: Rules) -> Parsed:
-    """``Parsed(hand, sit, rules)`` with its fields filled directly (as :func:`_new_hand`)."""
+def _new_parsed(hand: HandInput, sit: Situation, rules: Rules, role: Any) -> Parsed:
+    """``Parsed(hand, sit, rules, role)`` with its fields filled directly (as
+    :func:`_new_hand`)."""
     parsed = Parsed.__new__(Parsed)
-    s0, s1, s2 = _PARSED_SLOTS
+    s0, s1, s2, s3 = _PARSED_SLOTS
     s0(parsed, hand)
     s1(parsed, sit)
     s2(parsed, rules)
+    s3(parsed, role)
     return parsed
 
 
@@ -439,7 +450,12 @@ def _wind(obj: dict[str, Any], key: str, default: str, allowed: tuple[str, ...])
 
 def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     """Hand JSON → checked :class:`Parsed`. ``need_win``: score (True) or tenpai (False)."""
-    rules = _object_rules(obj, "the hand")
+    rules, role_fields = _object_rules(obj, "the hand")
+    role: Any = None
+    if role_fields:  # ability mahjong (engine.roles): the winner's role and its facts
+        from sanma_lens.engine.roles import read_role
+
+        role, rules = read_role(obj, rules)
     if "hand" not in obj:
         raise InputError("missing_field", "hand is required (the concealed tiles, MPSZ)")
     hand_tiles = tiles_of(obj["hand"], rules, "hand")
@@ -461,7 +477,8 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
 
     _check_counts(hand_tiles, melds, need_win)
-    concealed = _check_physical(hand_tiles, win, melds, kita, kita_aka, dora + ura, rules)
+    indicators = dora + ura if role is None else dora + ura + role.extra_dora
+    concealed = _check_physical(hand_tiles, win, melds, kita, kita_aka, indicators, rules)
     win_kind = None
     if win is not None:
         win_kind = win.kind
@@ -482,11 +499,15 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     elif "last_kan" in obj:
         _last_kan(obj)
     discards = tuple([t.kind for t in discards_tiles]) if discards_tiles else ()
+    if role is not None:
+        from sanma_lens.engine.roles import check_role_situation
+
+        check_role_situation(role, sit, discards)
     hand = _new_hand(
         concealed, hand_tiles, melds, win, win_kind, kita, kita_aka, dora, ura, discards,
         aka5man_as,
     )  # fmt: skip
-    return _new_parsed(hand, sit, rules)
+    return _new_parsed(hand, sit, rules, role)
 
 
 def _get_melds(obj: dict[str, Any], rules: Rules) -> tuple[Meld, ...]:
@@ -523,15 +544,19 @@ def check_tiles(obj: Any, rules_json: Any = None) -> None:
     _get_int(obj, "kita_aka")
 
 
-def _object_rules(obj: Any, what: str) -> Rules:
+def _object_rules(obj: Any, what: str) -> tuple[Rules, bool]:
     """The rules of a hand or situation JSON ``obj``, after checking it is an object of known
-    fields (``what`` names it in the error)."""
+    fields (``what`` names it in the error), and whether it has ability mahjong's fields
+    (:data:`ROLE_FIELDS`)."""
     if not isinstance(obj, dict):
         raise InputError("bad_type", f"{what} must be a JSON object")
+    role_fields = False
     if not KNOWN_FIELDS.issuperset(obj):
-        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS)
-        raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-    return rules_from_json(obj.get("rules"))
+        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS and k not in ROLE_FIELDS)
+        if unknown:
+            raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
+        role_fields = True
+    return rules_from_json(obj.get("rules")), role_fields
 
 
 def check_situation(obj: Any) -> None:
@@ -540,10 +565,18 @@ def check_situation(obj: Any) -> None:
     round of the rule set, riichi, flag and count types, indicator and discard tiles,
     ``aka5man_as``, ``ron_on``. Tile fields in ``obj`` are not looked at. What needs the tiles
     (counts, fifth tiles, which flags fit the win) is left to :func:`parse_hand`."""
-    rules = _object_rules(obj, "the situation")
+    rules, role_fields = _object_rules(obj, "the situation")
     for key in ("dora", "ura", "discards"):
         _get_tile_list(obj, key, rules)
-    _parse_situation(obj, rules)
+    sit = _parse_situation(obj, rules)
+    if role_fields:
+        from sanma_lens.engine.roles import read_role
+
+        role, _ = read_role(obj, rules)
+        if role is not None and role.discarder_genbu and sit.tsumo:
+            raise InputError(
+                "inconsistent_situation", "discarder_genbu describes a ron; set tsumo false"
+            )
     aka5man_as = obj.get("aka5man_as")
     if aka5man_as not in (None, "5p", "5s"):
         raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')

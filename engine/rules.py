@@ -247,6 +247,31 @@ class Rules:
     kita_ron_needs_yakuman_yaku: bool = False
     #: False: no one may rob a concealed kan, not even with kokushi (standard proposal)
     ankan_robbable: bool = True
+    # --- ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md): the winner's role ---
+    #: ¶2.5: the suzaku's minimum is this many han from yaku in the actual hand (no §18
+    #: guarantee), and ``suzaku_min_yaku_han_many_honba`` with ``many_honba`` or more honba
+    suzaku_min_yaku_han: int = 1
+    suzaku_min_yaku_han_many_honba: int = 2
+    #: ¶2.6: the suzaku receives 1/this of a win's payments, each rounded up (1: no halving;
+    #: the game keeper scores with 1 and halves in its fold, after the §A8 doubling)
+    suzaku_payment_divisor: int = 2
+    suzaku_halves_honba: bool = True  # [interp] honba and the tsumo bonus halved with the value
+    suzaku_halves_deposits: bool = False  # [interp] deposits are received in full
+    suzaku_halves_chombo: bool = False  # [interp] a suzaku's chombo payments are not halved
+    #: [interp] with the §A8 doubling, the suzaku receives half of the doubled amount
+    #: (False: the halved amount is doubled)
+    suzaku_halves_after_aka5man: bool = True
+    #: ¶2.7 (i)/(ii): a declared byakko's win of this many han or more counts one limit
+    #: higher; below it, the byakko makes a mangan payment after being paid
+    byakko_upgrade_min_han: int = 6
+    #: [interp] the seiryuu's "kan dora / kan ura" are the next, not yet revealed kan-dora
+    #: indicator and its ura (``extra_dora``); False: the role adds no kan indicators
+    seiryuu_next_kan_indicators: bool = True
+    #: [interp] a win on the kanpa tile that ¶10 forbids is a false win paid as chombo
+    #: (False: it is refused without payments)
+    kanpa_false_win_chombo: bool = True
+    #: [interp] a wait on the kanpa tile still counts for tenpai at an exhaustive draw
+    kanpa_wait_counts_for_tenpai: bool = True
 
     def max_red(self, suit: str) -> int:
         """How many red fives of a suit the set holds (4 of 5p/5s under aka_5man, §A2)."""
@@ -634,7 +659,13 @@ OPTION_TYPES: Final[dict[str, type]] = {
     if f.name not in _STRUCTURAL
 }
 
-_POSITIVE: Final = {"rounding_unit", "yakuman_han", "mangan_base", "yakuman_base"}
+_POSITIVE: Final = {
+    "rounding_unit",
+    "yakuman_han",
+    "mangan_base",
+    "yakuman_base",
+    "suzaku_payment_divisor",
+}
 
 #: how many option sets :func:`rules_from_json` keeps: a server meets arbitrary ones, and a
 #: bounded cache must still serve the sets in use (least recently used evicted first)

@@ -35,6 +35,13 @@ Documented extensions of the hand JSON (beyond docs/api.md):
   ``kanburi`` ron's discard follows, for rule sets whose newest kan dora does not count yet
   then (``kan_dora_on_chankan``, ``kan_dora_on_kan_discard``; the newest indicator is the last
   of ``dora``).
+- Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md; ``engine.roles``): ``role`` (the
+  winner's role: ``tenshi``, ``seiryuu``, ``suzaku``, ``byakko``, ``genbu``, ``kouryuu``),
+  ``byakko_declared``, ``kanpa`` (the tile the winner is under kanpa for), ``discarder_genbu``,
+  ``extra_dora`` (the seiryuu's next kan-dora indicator and its ura), ``kanpa_discards`` (own
+  discards exempt from furiten, ¶10.3); ``chi:XXX`` melds only with role ``suzaku``. The result
+  then has ``ability`` (what the role changed, ``net`` after a byakko's mangan payment) and
+  ``reason: "kanpa"`` for a forbidden win on the kanpa tile; tenpai marks a kanpa wait.
 
 Defaults follow docs/api.md: absent flags are false, so an open-riichi ron without
 ``discarder_riichi: true`` is the §21.1 15-han case. Under ``aka_5man`` every 5p/5s counts as a

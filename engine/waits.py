@@ -26,6 +26,7 @@ from sanma_lens.engine.evaluate import (
 )
 from sanma_lens.engine.fold import fold_waits
 from sanma_lens.engine.parse import HandInput, Parsed, Situation
+from sanma_lens.engine.roles import furiten_discards
 from sanma_lens.engine.rules import Rules
 from sanma_lens.engine.suits import GroupDecomp
 from sanma_lens.engine.tiles import NAMES, NORTH, next_kind
@@ -315,9 +316,13 @@ def guarantee(
     return Guarantee(rules.min_han(sit.honba), tuple(values), minimum)
 
 
-def is_furiten(hand: HandInput, wait_kinds: list[int]) -> bool:
-    """Ron is furiten when any wait is among the player's own discards (extension field)."""
-    return bool(hand.discards) and not set(hand.discards).isdisjoint(wait_kinds)
+def is_furiten(hand: HandInput, wait_kinds: list[int], exempt: tuple[int, ...] = ()) -> bool:
+    """Ron is furiten when any wait is among the player's own discards (extension field);
+    ``exempt``: discards that made no furiten because of a kanpa (docs/rules/ability.md ¶10.3)."""
+    discards = hand.discards
+    if exempt:
+        discards = furiten_discards(discards, exempt)
+    return bool(discards) and not set(discards).isdisjoint(wait_kinds)
 
 
 def tenpai(parsed: Parsed) -> dict[str, object]:
@@ -332,7 +337,8 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
         tsumo_ok = tsumo_min is not None and tsumo_min >= required
     else:  # no §18 guarantee: any wait may be won
         ron_ok = tsumo_ok = bool(kinds)
-    furiten = is_furiten(hand, kinds)
+    role = parsed.role
+    furiten = is_furiten(hand, kinds, role.kanpa_discards if role is not None else ())
     exception = sit.riichi == "none" and rules.non_riichi_tsumo_exception
     ron_open = not furiten and ron_ok
     tsumo_open = tsumo_ok or exception
@@ -347,11 +353,18 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
         }
         for w, r, t in zip(kinds, ron, tsumo, strict=True)
     ]
+    counted = kinds
+    if role is not None and role.kanpa is not None:
+        counted = _kanpa_waits(role, kinds, out_waits, rules)
     if rules.formal_tenpai:
-        is_tenpai = bool(kinds)
+        is_tenpai = bool(counted)
     else:  # [interp] off: only a wait that could be won counts
-        is_tenpai = any(w["valid_ron"] or w["valid_tsumo"] for w in out_waits)
-    return {
+        is_tenpai = any(
+            w["valid_ron"] or w["valid_tsumo"]
+            for k, w in zip(kinds, out_waits, strict=True)
+            if k in counted
+        )
+    out: dict[str, object] = {
         "tenpai": is_tenpai,
         "waits": out_waits,
         "guarantee_ok": ron_ok,
@@ -361,3 +374,27 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
         "furiten": furiten,
         "noten_riichi": sit.riichi != "none" and not (ron_ok or tsumo_ok),
     }
+    if role is not None:
+        out["ability"] = {
+            "role": role.role.value,
+            "kanpa": NAMES[role.kanpa] if role.kanpa is not None else None,
+        }
+    return out
+
+
+def _kanpa_waits(
+    role: Any, kinds: list[int], out_waits: list[dict[str, Any]], rules: Rules
+) -> list[int]:
+    """Ability mahjong ¶10: a wait on the kanpa tile cannot be won by tsumo, nor by ron when a
+    genbu discards it (``discarder_genbu``); marked ``kanpa: true``. Returns the waits that count
+    for tenpai at an exhaustive draw: all of them [interp], or without the kanpa tile when
+    ``rules.kanpa_wait_counts_for_tenpai`` is off."""
+    for kind, row in zip(kinds, out_waits, strict=True):
+        if kind == role.kanpa:
+            row["kanpa"] = True
+            row["valid_tsumo"] = False
+            if role.discarder_genbu:
+                row["valid_ron"] = False
+    if rules.kanpa_wait_counts_for_tenpai:
+        return kinds
+    return [k for k in kinds if k != role.kanpa]

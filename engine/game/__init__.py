@@ -30,6 +30,9 @@ Modules, one job each:
   manemann, aka-5-man;
 - ``flow``: dealer continuation, rounds, honba, end of game, closing a hand;
 - ``settlement``: final points (oka, uma, bust and yakuman prizes, ties);
+- ``ability``: ability mahjong's roles at the table (docs/rules/ability.md): the seiryuu's
+  deposits, the byakko's declarations and payments, the genbu's kanpa, the kouryuu's
+  collections; ``blocks``: its blocks of four hanchan;
 - ``options``: the game's rule options as JSON (what a new game sets, how it is stored);
 - ``presets``: the rule systems a game is kept under (sanma-1.3, ecip, standard);
 - ``deposits``: who takes the deposits at a win and at the end of the game;
@@ -51,7 +54,15 @@ docstring of the function that applies them):
 """
 
 from sanma_lens.engine.game.codec import result_from_json, result_to_json
-from sanma_lens.engine.game.events import HandResult, Manemann, Nagashi, Outcome, Payment, Win
+from sanma_lens.engine.game.events import (
+    HandResult,
+    Kanpa,
+    Manemann,
+    Nagashi,
+    Outcome,
+    Payment,
+    Win,
+)
 from sanma_lens.engine.game.options import (
     GAME_OPTION_CHOICES,
     GAME_OPTION_TYPES,
@@ -90,6 +101,7 @@ __all__ = [
     "GameState",
     "HandRecord",
     "HandResult",
+    "Kanpa",
     "Manemann",
     "Nagashi",
     "Outcome",

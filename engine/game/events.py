@@ -44,6 +44,12 @@ class Win:
     ``closed``: whether the winning hand was closed (門前), where the rules give the deposits
     to a closed win only (ECIP); None when not said. ``pao``: the player who fed the call that
     fixed a daisangen / daisuushii (包, ECIP); on a tsumo they pay it all.
+
+    Ability mahjong (docs/rules/ability.md): ``seiryuu_han``, for a seiryuu winner, the han its
+    role-only indicators added (0 makes the next hand's deposit 4,000, ¶2.3); ``upgraded_from``,
+    for a declared byakko's win of 6+ han, the limit before it was counted one higher (¶2.7
+    (i)); ``han`` then stays the hand's own, and ``payments`` and ``limit`` are the upgraded
+    ones.
     """
 
     winner: int
@@ -53,6 +59,8 @@ class Win:
     fu: int | None = None
     limit: str | None = None
     yaku: tuple[str, ...] = ()
+    seiryuu_han: int | None = None
+    upgraded_from: str | None = None
     closed: bool | None = None
     pao: int | None = None
 
@@ -76,6 +84,21 @@ class Manemann:
 
 
 @dataclass(frozen=True)
+class Kanpa:
+    """看破 (docs/rules/ability.md ¶10): genbu ``by`` named ``tile`` (MPSZ) against ``target``.
+
+    ``discarder``: whose discard it was declared on; ``at_once``: declared at the same discard
+    as the entry before it (then only one of them holds, ¶10.2.1).
+    """
+
+    by: int
+    target: int
+    tile: str
+    discarder: int | None = None
+    at_once: bool = False
+
+
+@dataclass(frozen=True)
 class HandResult:
     """What happened in one hand (one recorded event).
 
@@ -87,6 +110,9 @@ class HandResult:
     - any hand: ``riichi`` (players who put up a 1,000 deposit this hand), ``mis_calls`` (each
       puts 1,000 into the deposits, §R3), ``manemann``, ``aka5man`` (the player who extracted
       the aka-5-man, §A8; needs the aka_5man option).
+    - ability mahjong (docs/rules/ability.md): ``byakko_declared`` (the byakko players who
+      declared before the deal, ¶2.7), ``kanpa`` (the genbu's declarations in the order they
+      were made, ¶10).
     """
 
     outcome: Outcome
@@ -100,3 +126,5 @@ class HandResult:
     mis_calls: tuple[int, ...] = ()
     manemann: tuple[Manemann, ...] = ()
     aka5man: int | None = None
+    byakko_declared: tuple[int, ...] = ()
+    kanpa: tuple[Kanpa, ...] = ()

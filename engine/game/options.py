@@ -17,22 +17,25 @@ from typing import Any
 
 from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.game.presets import GAME_PRESETS
-from sanma_lens.engine.game.state import TEXT_CHOICES, GameRules
+from sanma_lens.engine.game.state import ABILITY_OPTIONS, TEXT_CHOICES, GameRules
 
 #: the JSON key of ``GameRules.hand_options``: the rules each hand is scored under
 HAND_RULES_KEY = "hand_rules"
+#: the JSON key of ``GameRules.roles``: each player's role in ability mahjong
+ROLES_KEY = "roles"
 
 #: JSON type of each plain option of GameRules (``hand_options`` is read on its own)
 GAME_OPTION_TYPES: dict[str, type] = {
     f.name: {"bool": bool, "int": int, "str": str}[str(f.type)]
     for f in fields(GameRules)
-    if f.name != "hand_options"
+    if f.name not in ("hand_options", ROLES_KEY)
 }
 
 #: the allowed values of the text options (GameRules checks them; listed for the API schema)
 GAME_OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "preset": tuple(GAME_PRESETS),
     **TEXT_CHOICES,
+    "kanpa_at_once": ("nearer", "farther"),
 }
 
 _TYPE_WORDS = {bool: "true or false", int: "an integer", str: "a string"}
@@ -62,6 +65,9 @@ def game_rules_from_json(obj: Any) -> GameRules:
         if key == HAND_RULES_KEY:
             values["hand_options"] = _hand_options(value)
             continue
+        if key == ROLES_KEY:
+            values[ROLES_KEY] = _roles(value)
+            continue
         want = GAME_OPTION_TYPES.get(key)
         if want is None:
             known = sorted([*GAME_OPTION_TYPES, HAND_RULES_KEY])
@@ -83,8 +89,23 @@ def _hand_options(value: Any) -> tuple[tuple[str, Any], ...]:
     return tuple(sorted(value.items()))
 
 
+def _roles(value: Any) -> tuple[str, ...]:
+    """The players' roles as GameRules keeps them; the names are checked by GameRules."""
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+        raise InputError("bad_roles", 'roles must be a list of role names like ["tenshi", …]')
+    return tuple(value)
+
+
 def game_rules_to_json(rules: GameRules) -> dict[str, Any]:
     """Every option of the game, as stored and shown (read back by game_rules_from_json)."""
-    out: dict[str, Any] = {key: getattr(rules, key) for key in GAME_OPTION_TYPES}
+    out: dict[str, Any] = {
+        key: getattr(rules, key)
+        for key in GAME_OPTION_TYPES
+        if rules.ability or key not in ABILITY_OPTIONS  # a game without roles: as it always was
+    }
+    if rules.ability:
+        out[ROLES_KEY] = list(rules.roles)
     out[HAND_RULES_KEY] = dict(rules.hand_options)
     return out

@@ -8,6 +8,7 @@ from typing import Any
 
 from sanma_lens.engine import points
 from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.ability import check_ability
 from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
 from sanma_lens.engine.game.codec import result_from_json
 from sanma_lens.engine.game.events import HandResult, Outcome, Payment, Win
@@ -16,6 +17,7 @@ from sanma_lens.engine.game.score_hand import win_from_hand
 from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
 from sanma_lens.engine.game.state import GameState
 from sanma_lens.engine.game.validate import check_player, validate
+from sanma_lens.engine.roles import Role, one_limit_higher
 from sanma_lens.engine.rules import Rules
 
 LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
@@ -33,8 +35,20 @@ _RESULT_FIELDS = {
     "mis_calls",
     "manemann",
     "aka5man",
+    "byakko_declared",
+    "kanpa",
 }
-_WIN_FIELDS = {"winner", "han", "fu", "limit", "yakuman_multiple", "hand", "closed", "pao"}
+_WIN_FIELDS = {
+    "winner",
+    "han",
+    "fu",
+    "limit",
+    "yakuman_multiple",
+    "hand",
+    "seiryuu_han",
+    "closed",
+    "pao",
+}
 
 
 def resolve_hand(state: GameState, obj: Any) -> HandResult:
@@ -63,6 +77,7 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
     if base.outcome not in (Outcome.RON, Outcome.TSUMO) and wins_in:
         raise InputError("bad_hand_result", "only a ron or a tsumo has wins")
     validate(state, base if not wins_in else _placeholder(state, base, wins_in))
+    check_ability(state, base)
     riichi = list(base.riichi)
     aka5man = base.aka5man
     wins: list[Win] = []
@@ -96,6 +111,7 @@ def resolve_hand(state: GameState, obj: Any) -> HandResult:
         wins.append(win)
     result = replace(base, wins=tuple(wins), riichi=tuple(riichi), aka5man=aka5man)
     validate(state, result)
+    check_ability(state, result)
     # last, the form of what is stored beside the result (the table's checks above give
     # their own codes): no unknown key in a nagashi or manemann entry, no value out of bounds
     check(HAND_INPUT, obj, "hand result", code="bad_hand_result")
@@ -164,6 +180,16 @@ def _win_from_value(
         fu = given_fu
     # han given as a number are counted han: the rules' kazoe cap applies (standard: sanbaiman)
     base, limit, multiple = points.limited_base(han, fu, yakuman_yaku, rules)
+    upgraded_from = None
+    if (
+        state.rules.role_of(winner) == Role.BYAKKO.value
+        and winner in result.byakko_declared
+        and han >= rules.byakko_upgrade_min_han
+    ):  # docs/rules/ability.md ¶2.7 (i): a declared byakko's 6+ han count one limit higher
+        upgraded_from = limit
+        base, limit, upgraded = one_limit_higher(base, limit, multiple, rules)
+        if state.rules.byakko_upgrade_earns_prize:
+            multiple = upgraded
     dealer = winner == state.dealer
     if result.outcome is Outcome.RON:
         assert result.discarder is not None
@@ -173,8 +199,35 @@ def _win_from_value(
     else:
         payments = tsumo_payments(state, winner, base, honba)
     return Win(
-        winner, payments, multiple, han, fu if han < 5 else None, limit, closed=closed, pao=pao
+        winner,
+        payments,
+        multiple,
+        han,
+        fu if han < 5 else None,
+        limit,
+        seiryuu_han=_seiryuu_han(state, spec, winner),
+        upgraded_from=upgraded_from,
+        closed=closed,
+        pao=pao,
     )
+
+
+def _seiryuu_han(state: GameState, spec: dict[str, Any], winner: int) -> int | None:
+    """Ability mahjong ¶2.3: a seiryuu's win given as han/fu or a limit says the han its
+    role-only indicators added (``seiryuu_han``, 0 if none): the next hand's deposit depends on
+    it (docs/rules/ability.md)."""
+    given: Any = spec.get("seiryuu_han")
+    if state.rules.role_of(winner) != Role.SEIRYUU.value:
+        if given is not None:
+            raise InputError("bad_win", "seiryuu_han is given for a seiryuu's win only")
+        return None
+    if isinstance(given, bool) or not isinstance(given, int) or given < 0:
+        raise InputError(
+            "seiryuu_han_needed",
+            f"{state.names[winner]} is the seiryuu: give seiryuu_han, the han the role-only "
+            "indicators (ura, next kan dora) added, 0 if none (the next deposit is 4,000 then)",
+        )
+    return given
 
 
 def _valid_fu(fu: int) -> bool:

@@ -1,8 +1,9 @@
 """Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
 mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and
-nagashi", "Chombo", "Aka-5-man option, payments"), and what the four-player systems add
+nagashi", "Chombo", "Aka-5-man option, payments"), what the four-player systems add
 (docs/rules/ecip.md, standard.md): deposits to closed wins, pao, the no-ten pool, nagashi
-mangan, abortive draws and a chombo that ends the hand as a draw."""
+mangan, abortive draws and a chombo that ends the hand as a draw, and with roles ability
+mahjong's deposits and payments (``engine.game.ability``, docs/rules/ability.md)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,12 @@ from collections.abc import Iterable
 
 from sanma_lens.engine import points
 from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.ability import (
+    check_ability,
+    chombo_payment,
+    end_of_hand,
+    put_up_seiryuu_deposits,
+)
 from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
 from sanma_lens.engine.game.deposits import takes_deposits
 from sanma_lens.engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
@@ -18,6 +25,7 @@ from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_
 from sanma_lens.engine.game.state import GameRules, GameState, YakumanPrize, new_game
 from sanma_lens.engine.game.transfers import Ledger
 from sanma_lens.engine.game.validate import validate
+from sanma_lens.engine.roles import Role, suzaku_deposits, suzaku_share
 from sanma_lens.engine.rules import Rules
 
 MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
@@ -26,6 +34,7 @@ MIS_CALL_PENALTY = 1_000  # §R3: mis-pon / mis-chi puts 1,000 into the deposits
 def apply(state: GameState, result: HandResult) -> GameState:
     """Fold one hand result into the table (the event-sourcing step; pure)."""
     validate(state, result)
+    check_ability(state, result)
     rules = state.rules
     chombo = result.outcome is Outcome.CHOMBO or (
         bool(result.noten_riichi) and rules.noten_riichi_is_chombo
@@ -33,6 +42,7 @@ def apply(state: GameState, result: HandResult) -> GameState:
     if chombo and rules.chombo_rewinds:
         return _apply_chombo(state, result)
     ledger = Ledger(state)
+    put_up_seiryuu_deposits(state, ledger)  # ¶2.1: at the hand's start, before any riichi
     _put_up_deposits(state, result, ledger)
     prizes: list[YakumanPrize] = []
     winners: tuple[int, ...] = ()
@@ -50,6 +60,7 @@ def apply(state: GameState, result: HandResult) -> GameState:
         ledger.mangan_payment(
             result.aka5man, state.dealer, state.rules.hand_rules, "aka5man_mangan"
         )
+    end_of_hand(state, result, ledger)  # the byakko's and the kouryuu's payments
     round_index, honba, finished = next_hand(state, result, winners, tuple(ledger.scores))
     finished = finished or (bool(ledger.busts) and rules.bust_ends_game)
     return finish_hand(state, result, ledger, prizes, round_index, honba, finished)
@@ -82,11 +93,26 @@ def _put_up_deposits(state: GameState, result: HandResult, ledger: Ledger) -> No
         ledger.move(p, None, MIS_CALL_PENALTY, "mis_call")
 
 
-def _received(win: Win, payment: Payment, result: HandResult, rules: Rules) -> int:
-    """§A8: a winner who extracted the aka-5-man receives every amount doubled (honba too)."""
-    if result.aka5man != win.winner:
-        return payment.amount
-    return payment.amount * rules.aka5man_payment_multiplier
+def _received(
+    state: GameState, win: Win, payment: Payment, result: HandResult, honba_part: int
+) -> int:
+    """§A8: a winner who extracted the aka-5-man receives every amount doubled (honba too).
+    ABILITY.md ¶2.6: a suzaku receives half, rounded up to 1,000 (``honba_part``: the honba in
+    ``payment``, halved with it unless ``suzaku_halves_honba`` is off)."""
+    rules = state.rules.hand_rules
+    factor = rules.aka5man_payment_multiplier if result.aka5man == win.winner else 1
+    amount = payment.amount * factor
+    if state.rules.role_of(win.winner) == Role.SUZAKU.value:
+        amount = suzaku_share(amount, honba_part, factor, rules)
+    return amount
+
+
+def _deposits_to(state: GameState, winner: int, ledger: Ledger) -> None:
+    """The deposits go to the winner; a suzaku's in full unless ``suzaku_halves_deposits``."""
+    amount = ledger.deposits
+    if state.rules.role_of(winner) == Role.SUZAKU.value:
+        amount = suzaku_deposits(amount, state.rules.hand_rules)
+    ledger.move(None, winner, amount, "deposits")
 
 
 def _prize_factor(state: GameState, win: Win, result: HandResult) -> int:
@@ -105,11 +131,13 @@ def _settle_ron(
     assert result.discarder is not None
     order = turn_order_from(result.discarder, state.players)
     wins = sorted(result.wins, key=lambda w: order.index(w.winner))
+    honba = state.honba * state.rules.hand_rules.honba_ron
     for n, win in enumerate(wins):
-        amount = _received(win, win.payments[0], result, state.rules.hand_rules)
+        first_only = state.rules.double_ron_honba == "first" and n > 0
+        amount = _received(state, win, win.payments[0], result, 0 if first_only else honba)
         ledger.move(result.discarder, win.winner, amount, "ron")
         if n == 0 and takes_deposits(state, win):
-            ledger.move(None, win.winner, ledger.deposits, "deposits")
+            _deposits_to(state, win.winner, ledger)
         if win.yakuman_multiple > 0:
             prize = (
                 state.rules.yakuman_prize_ron
@@ -127,15 +155,16 @@ def _settle_tsumo(
     (ECIP: on a closed win). Under pao (ECIP) the player who fed the call pays it all."""
     win = result.wins[0]
     by_payer = {p.payer: p for p in win.payments}
+    honba = state.honba * state.rules.hand_rules.honba_tsumo_each
     if win.pao is not None:
-        total = sum(_received(win, p, result, state.rules.hand_rules) for p in win.payments)
+        total = sum(_received(state, win, p, result, honba) for p in win.payments)
         ledger.move(win.pao, win.winner, total, "pao")
     else:
         for payer in others_in_settlement_order(win.winner, state.players):
-            amount = _received(win, by_payer[payer], result, state.rules.hand_rules)
+            amount = _received(state, win, by_payer[payer], result, honba)
             ledger.move(payer, win.winner, amount, "tsumo")
     if takes_deposits(state, win):
-        ledger.move(None, win.winner, ledger.deposits, "deposits")
+        _deposits_to(state, win.winner, ledger)
     if win.yakuman_multiple > 0:
         prize = (
             state.rules.yakuman_prize_tsumo
@@ -196,7 +225,8 @@ def _chombo_payments(state: GameState, result: HandResult, ledger: Ledger) -> No
     offenders = result.offenders or result.noten_riichi
     order = turn_order_from(state.dealer, state.players)
     for p in sorted(offenders, key=order.index):
-        ledger.mangan_payment(p, state.dealer, state.rules.hand_rules, "chombo")
+        chombo_payment(state, ledger, p)  # a suzaku's halved only by option (ability mahjong)
+
 
 def _settle_noten(state: GameState, result: HandResult, ledger: Ledger) -> None:
     """Each no-ten player pays ``rules.noten_payment`` to each tenpai player [interp] (under
@@ -261,5 +291,6 @@ def _apply_chombo(state: GameState, result: HandResult) -> GameState:
     anyone the game ends and the deposits go to the top player. No §A8 payment (§A8.2)."""
     ledger = Ledger(state)
     _chombo_payments(state, result, ledger)
+    end_of_hand(state, result, ledger)  # with roles: nothing unless an option says so
     finished = bool(ledger.busts) and state.rules.bust_ends_game
     return finish_hand(state, result, ledger, [], state.round_index, state.honba, finished)

@@ -88,6 +88,19 @@ Shape = Int | Bool | Text | Nullable | ListOf | Obj | Json
 
 SEAT = Int(0, MAX_SEATS - 1)
 SEATS = ListOf(Int(), MAX_SEATS)
+#: ability mahjong's kanpa declarations of a hand: each genbu once against each other player,
+#: and the declarations at once that did not hold
+MAX_KANPA = 16
+KANPA = Obj(
+    {
+        "by": Int(),
+        "target": Int(),
+        "tile": Text(8),
+        "discarder": Nullable(Int()),
+        "at_once": Bool(),
+    },
+    required=frozenset({"by", "target", "tile"}),
+)
 
 #: a resolved hand result as ``engine.game.codec.result_to_json`` writes it
 HAND_RESULT = Obj(
@@ -104,6 +117,9 @@ HAND_RESULT = Obj(
                     "fu": Nullable(Int()),
                     "limit": Nullable(Text(16)),
                     "yaku": ListOf(Text(), 64),
+                    # ability mahjong (docs/rules/ability.md): written only where set
+                    "seiryuu_han": Int(0, 1000),
+                    "upgraded_from": Text(16),
                     "closed": Bool(),  # ECIP: deposits to a closed win (absent: not said)
                     "pao": SEAT,  # ECIP 包: who pays a fed yakuman tsumo (absent: none)
                 }
@@ -118,6 +134,8 @@ HAND_RESULT = Obj(
         "mis_calls": ListOf(SEAT, 16),
         "manemann": ListOf(Obj({"copier": SEAT, "copied": SEAT, "turns": Int()}), 8),
         "aka5man": Nullable(SEAT),
+        "byakko_declared": SEATS,
+        "kanpa": ListOf(KANPA, MAX_KANPA),
     },
     required=frozenset({"outcome"}),
 )
@@ -137,6 +155,7 @@ HAND_INPUT = Obj(
                     "limit": Text(16),
                     "yakuman_multiple": Int(),
                     "hand": Json(),
+                    "seiryuu_han": Int(),
                     "closed": Bool(),
                     "pao": Int(),
                 }
@@ -151,6 +170,8 @@ HAND_INPUT = Obj(
         "mis_calls": ListOf(Int(), 16),
         "manemann": ListOf(Obj({"copier": Int(), "copied": Int(), "turns": Int()}), 8),
         "aka5man": Nullable(Int()),
+        "byakko_declared": SEATS,
+        "kanpa": ListOf(KANPA, MAX_KANPA),
     },
     required=frozenset({"outcome"}),
 )

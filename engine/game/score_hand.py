@@ -1,15 +1,21 @@
 """A win given as a hand JSON (docs/api.md), scored by ``engine.service.score_json`` with this
-table's seat, round, honba, deposits and aka-5-man option; the §A8 doubling is left to the fold."""
+table's seat, round, honba, deposits and aka-5-man option; the §A8 doubling is left to the fold.
+In ability mahjong the table also gives the winner's role and its facts (the byakko's
+declaration, the kanpa in force, whether a genbu discarded), and the suzaku's halving is left to
+the fold too."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.ability import kanpa_on, seiryuu_deposits
 from sanma_lens.engine.game.events import HandResult, Outcome, Payment, Win
 from sanma_lens.engine.game.results import MIS_CALL_PENALTY
 from sanma_lens.engine.game.seats import others_in_settlement_order, seat_winds
 from sanma_lens.engine.game.state import GameState
+from sanma_lens.engine.parse import tiles_of
+from sanma_lens.engine.roles import Role
 from sanma_lens.engine.rules import rules_from_json
 
 
@@ -31,6 +37,10 @@ def win_from_hand(
     from sanma_lens.engine.service import score_json
 
     rules = state.rules.hand_rules
+    if "seiryuu_han" in spec:
+        raise InputError(
+            "bad_win", "seiryuu_han comes from the hand's indicators (ura, extra_dora)"
+        )
     if set(spec) - {"winner", "hand", "pao"}:
         raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
     hand = spec["hand"]
@@ -67,6 +77,9 @@ def win_from_hand(
     hand["rules"]["riichi_deposit"] = _DEPOSIT_UNIT
     if not tsumo and "discarder_riichi" not in hand:
         hand["discarder_riichi"] = result.discarder in riichi
+    if state.rules.ability:
+        _role_fields(state, result, winner, hand)
+        hand["deposits"] += sum(a for _, a in seiryuu_deposits(state)) // _DEPOSIT_UNIT
     scored = score_json(hand)
     if not scored.get("valid"):
         raise InputError(
@@ -108,14 +121,27 @@ def win_from_hand(
         # double_ron_honba="first": a later winner's ron carries no honba
         (ron,) = payments
         payments = (Payment(ron.payer, ron.amount - (state.honba - honba) * rules.honba_ron),)
+    multiple = int(scored.get("yakuman_multiple") or 0)
+    seiryuu_han, upgraded_from = None, None
+    ability = scored.get("ability")
+    if isinstance(ability, dict):
+        if ability.get("seiryuu"):
+            seiryuu_han = int(ability["seiryuu"]["han"])
+        upgrade = (ability.get("byakko") or {}).get("upgrade")
+        if upgrade:
+            upgraded_from = str(upgrade["from"])
+            if not state.rules.byakko_upgrade_earns_prize:
+                multiple = multiple - 1 if upgraded_from == "yakuman" else 0
     win = Win(
         winner,
         payments,
-        int(scored.get("yakuman_multiple") or 0),
+        multiple,
         han,
         fu,
         scored.get("limit"),
         tuple(str(y.get("id")) for y in scored.get("yaku", ()) if isinstance(y, dict)),
+        seiryuu_han=seiryuu_han,
+        upgraded_from=upgraded_from,
         closed=_closed(hand),
         pao=spec.get("pao"),
     )
@@ -125,6 +151,43 @@ def win_from_hand(
 def _closed(hand: dict[str, Any]) -> bool:
     """Whether a scored hand JSON is closed: no pon, chi or open kan (its melds were read)."""
     return all(str(m).partition(":")[0].strip().lower() == "ankan" for m in hand.get("melds") or ())
+
+
+def _role_fields(state: GameState, result: HandResult, winner: int, hand: dict[str, Any]) -> None:
+    """ABILITY.md: the winner's role and its facts as this table knows them: the role, the
+    byakko's declaration, the kanpa in force on the winner and whether a genbu discarded.
+    A hand that says otherwise is refused; a kanpa the table did not record may be given."""
+    known = {"role": state.rules.role_of(winner)}
+    if known["role"] == Role.BYAKKO.value:
+        known["byakko_declared"] = winner in result.byakko_declared
+    if result.outcome is Outcome.RON and result.discarder is not None:
+        known["discarder_genbu"] = state.rules.role_of(result.discarder) == Role.GENBU.value
+    kanpa = kanpa_on(state, result, winner)
+    if kanpa is not None:
+        known["kanpa"] = kanpa
+    for key, value in known.items():
+        given = hand.get(key)
+        if (
+            given is not None
+            and given != value
+            and not (key == "kanpa" and _same_tile(state, given, value))
+        ):
+            raise InputError(
+                "role_mismatch",
+                f"the hand says {key}={given!r}, but at this table it is {value!r}",
+            )
+        hand[key] = value
+
+
+def _same_tile(state: GameState, a: Any, b: Any) -> bool:
+    """Whether two tile texts name the same kind (a red five is a five)."""
+    rules = state.rules.hand_rules
+    try:
+        return [t.kind for t in tiles_of(a, rules, "kanpa")] == [
+            t.kind for t in tiles_of(b, rules, "kanpa")
+        ]
+    except InputError:
+        return False
 
 
 _DEPOSIT_UNIT = 1000
@@ -148,12 +211,14 @@ def _rules_of_hand(state: GameState, given: Any) -> dict[str, Any]:
                 f"this game plays {name}={getattr(game, name)!r}; a hand cannot change it "
                 "(set the game's rules when it is created)",
             )
-    # The fold applies the §A8 doubling itself, so the score must come back undoubled.
+    # The fold applies the §A8 doubling and the suzaku's halving itself, so the score must
+    # come back undoubled and whole.
     return {
         **dict(state.rules.hand_options),
         "preset": preset,
         "aka_5man": state.rules.aka_5man,
         "aka5man_payment_multiplier": 1,
+        "suzaku_payment_divisor": 1,
     }
 
 

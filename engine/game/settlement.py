@@ -81,7 +81,7 @@ def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
         if rules.rank_ties == "split":  # [interp] option: ties share their places equally
             places = [order.index(q) for q in range(players) if state.scores[q] == state.scores[p]]
         rank = min(places) + 1
-        base = _base_points(state.scores[p] - rules.return_points, rules.settle_rounding)
+        base = _base_points(state.scores[p] - rules.return_of(p), rules.settle_rounding)
         oka = sum(oka_by_place[i] for i in places) // len(places)
         uma = sum(uma_by_place[i] for i in places) // len(places)
         total = base + oka + uma + bust[p] + yakuman[p]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.game.events import HandResult
 from sanma_lens.engine.game.seats import dealer_of, round_label, round_wind, seat_winds
+from sanma_lens.engine.roles import ROLE_NAMES
 from sanma_lens.engine.rules import Rules, rules_from_json
 
 #: engine amounts that must be whole multiples of the table's point unit (§9: 1,000 at sanma)
@@ -30,6 +31,27 @@ TEXT_CHOICES: dict[str, tuple[str, ...]] = {
     "nagashi": ("yakuman", "mangan", "none"),
     "settle_rounding": ("exact", "toward_origin"),
 }
+#: GameRules' options of ability mahjong (docs/rules/ability.md): shown and stored only for a
+#: game with roles, so that a game without them is stored as it always was
+ABILITY_OPTIONS = (
+    "ability",
+    "genbu_start_offset",
+    "kouryuu_start_offset",
+    "ability_oka_from_starts",
+    "roles_may_repeat",
+    "seiryuu_deposit",
+    "seiryuu_deposit_after_blank",
+    "seiryuu_deposit_below_zero",
+    "byakko_declare_within",
+    "byakko_chombo_hand_counts",
+    "byakko_pays_after_chombo",
+    "byakko_upgrade_earns_prize",
+    "kouryuu_collection",
+    "kouryuu_collects_after_chombo",
+    "kouryuu_bust_prize",
+    "kouryuu_before_byakko",
+    "kanpa_at_once",
+)
 #: names of the players when a new game is given none
 DEFAULT_NAMES = "ABCD"
 
@@ -96,6 +118,35 @@ class GameRules:
     - ``settle_rounding``: final points ``"exact"`` (scores in whole 1,000s) or
       ``"toward_origin"`` (each (score − return) / 1,000 rounded toward zero; the top player
       balances the table).
+
+    Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md; applied by ``engine.game.ability``):
+
+    - ``ability``: the players have roles; ``roles``: each player's role, in player order
+      (``engine.roles.Role`` names).
+    - ``genbu_start_offset`` / ``kouryuu_start_offset``: a genbu starts 5,000 and a kouryuu
+      20,000 below ``start_points`` (¶8, ¶11).
+    - ``ability_oka_from_starts``: ruling 1, the first place's oka changes with the starts:
+      Σ (return − start) / 1,000 over the players **[interp]**; off: each player's return
+      point moves with their start and the oka stays as without roles.
+    - ``roles_may_repeat``: two players may hold the same role **[interp]**.
+    - ``seiryuu_deposit`` / ``seiryuu_deposit_after_blank``: the seiryuu puts 2,000 into the
+      deposits at each hand's start, 4,000 after a seiryuu win whose role-only indicators
+      added no han (¶2.1, ¶2.3); ``seiryuu_deposit_below_zero``: owed even when it busts the
+      seiryuu **[interp]** (off: the seiryuu puts up what it has).
+    - ``byakko_declare_within``: a byakko declares at least once in every this many
+      consecutive hands (ver 1.1; 0: no such rule); ``byakko_chombo_hand_counts``: a hand
+      replayed after a chombo is the same hand **[interp]** (on: the chombo's deal counts
+      too); ``byakko_pays_after_chombo``: a chombo triggers no byakko mangan payment
+      **[interp]**; ``byakko_upgrade_earns_prize``: a sanbaiman counted as yakuman earns the
+      §32 prize of a yakuman (a choice where docs/rules/ability.md is silent).
+    - ``kouryuu_collection``: 1,000 from each other player to each kouryuu at a hand's end
+      (¶12); ``kouryuu_collects_after_chombo`` **[interp]** (off: the hand did not end);
+      ``kouryuu_bust_prize``: a collection that busts a payer is a bust by the kouryuu, with
+      its prize **[interp]**; ``kouryuu_before_byakko``: the order at a hand's end
+      **[interp]** (off: byakko payments, then kouryuu collections).
+    - ``kanpa_at_once``: of two kanpa declared at once, the one that holds is the declarer's
+      nearer the discarder in turn order (``"nearer"``, the "upstream" of ¶10.2.1 as read
+      here) or the other (``"farther"``).
     """
 
     preset: str = "sanma-1.3"
@@ -129,6 +180,24 @@ class GameRules:
     noten_riichi_is_chombo: bool = True
     manemann: bool = True
     settle_rounding: str = "exact"
+    ability: bool = False
+    roles: tuple[str, ...] = ()
+    genbu_start_offset: int = 5_000  # ¶8
+    kouryuu_start_offset: int = 20_000  # ¶11
+    ability_oka_from_starts: bool = True  # ruling 1 [interp]
+    roles_may_repeat: bool = True  # [interp]
+    seiryuu_deposit: int = 2_000  # ¶2.1
+    seiryuu_deposit_after_blank: int = 4_000  # ¶2.3
+    seiryuu_deposit_below_zero: bool = True  # [interp]
+    byakko_declare_within: int = 3  # ver 1.1
+    byakko_chombo_hand_counts: bool = False  # [interp]
+    byakko_pays_after_chombo: bool = False  # [interp]
+    byakko_upgrade_earns_prize: bool = True
+    kouryuu_collection: int = 1_000  # ¶12
+    kouryuu_collects_after_chombo: bool = False  # [interp]
+    kouryuu_bust_prize: bool = True  # [interp]
+    kouryuu_before_byakko: bool = False  # [interp]
+    kanpa_at_once: str = "nearer"
     hand_options: tuple[tuple[str, bool | int | str], ...] = ()
 
     def __post_init__(self) -> None:
@@ -184,6 +253,7 @@ class GameRules:
                 "bad_rules", "double_bust_bonus must be even and 0 or more (half from each)"
             )
         self._check_hand_options()
+        self._check_ability()
         if self.riichi_min_points < self.hand_rules.riichi_deposit:
             raise InputError(
                 "bad_rules",
@@ -228,6 +298,69 @@ class GameRules:
         if rules.aka5man_payment_multiplier < 1:
             raise InputError("bad_rules", "aka5man_payment_multiplier must be at least 1")
 
+    def _check_ability(self) -> None:
+        """Ability mahjong's options and the players' roles (see the class docstring)."""
+        object.__setattr__(self, "roles", tuple(self.roles))
+        if not self.ability:
+            if self.roles:
+                raise InputError("bad_rules", "roles are for ability mahjong (ability: true)")
+            return
+        if self.players != 3:
+            raise InputError(
+                "bad_rules", "ability mahjong is an option of the sanma rules: three players"
+            )
+        if len(self.roles) != self.players or not all(r in ROLE_NAMES for r in self.roles):
+            raise InputError(
+                "bad_roles",
+                f"an ability game needs roles: {self.players} role names in player order, "
+                f"each one of {list(ROLE_NAMES)}",
+            )
+        if not self.roles_may_repeat and len(set(self.roles)) != len(self.roles):
+            raise InputError("bad_roles", "each player takes another role (roles_may_repeat)")
+        for name in (
+            "genbu_start_offset",
+            "kouryuu_start_offset",
+            "seiryuu_deposit",
+            "seiryuu_deposit_after_blank",
+            "kouryuu_collection",
+        ):
+            value = getattr(self, name)
+            if value < 0 or value % 1000:
+                raise InputError("bad_rules", f"{name} must be a multiple of 1,000, at least 0")
+        if min(self.starting_scores) < 0:
+            raise InputError("bad_rules", "a role's start points must not be below zero")
+        if self.byakko_declare_within < 0:
+            raise InputError("bad_rules", "byakko_declare_within must be 0 or more")
+        if self.kanpa_at_once not in ("nearer", "farther"):
+            raise InputError("bad_rules", "kanpa_at_once must be 'nearer' or 'farther'")
+        if self.rank_ties == "split" and self.oka % 2:
+            raise InputError("bad_rules", "rank_ties 'split' needs an even uma and oka")
+
+    def role_of(self, player: int) -> str | None:
+        """The player's role in ability mahjong, None in a game without roles."""
+        return self.roles[player] if self.ability else None
+
+    def start_of(self, player: int) -> int:
+        """The player's start points: ``start_points``, less 5,000 for a genbu and 20,000 for
+        a kouryuu in ability mahjong (¶8, ¶11)."""
+        role = self.role_of(player)
+        if role == "genbu":
+            return self.start_points - self.genbu_start_offset
+        if role == "kouryuu":
+            return self.start_points - self.kouryuu_start_offset
+        return self.start_points
+
+    @property
+    def starting_scores(self) -> tuple[int, ...]:
+        return tuple(self.start_of(p) for p in range(self.players))
+
+    def return_of(self, player: int) -> int:
+        """The points a player's final score is measured from (§9): ``return_points``; with
+        roles and ``ability_oka_from_starts`` off, moved with the player's start."""
+        if self.ability and not self.ability_oka_from_starts:
+            return self.return_points - (self.start_points - self.start_of(player))
+        return self.return_points
+
     @property
     def hand_rules(self) -> Rules:
         """The engine's rule value used for every amount (points, deposits, chombo payments)."""
@@ -243,11 +376,15 @@ class GameRules:
     @property
     def total_points(self) -> int:
         """Points on the table (scores + deposits) at every moment: 90,000 by default."""
-        return self.players * self.start_points
+        return sum(self.starting_scores)
 
     @property
     def oka(self) -> int:
-        """Oka in final points (§9): (return − start) × players / 1,000, all to first place."""
+        """Oka in final points (§9): (return − start) × players / 1,000, all to first place;
+        with roles Σ (return − each start) / 1,000 (ruling 1 [interp]), so that the
+        settlement still sums to zero."""
+        if self.ability and self.ability_oka_from_starts:
+            return sum(self.return_points - s for s in self.starting_scores) // 1000
         return self.players * (self.return_points - self.start_points) // 1000
 
 
@@ -346,4 +483,4 @@ def new_game(names: Iterable[str] | None = None, rules: GameRules | None = None)
     if not name_list:
         name_list = list(defaults)
     name_list = [str(n).strip() or default for n, default in zip(name_list, defaults, strict=True)]
-    return GameState(rules=rules, names=tuple(name_list), scores=(rules.start_points,) * players)
+    return GameState(rules=rules, names=tuple(name_list), scores=rules.starting_scores)

@@ -18,7 +18,17 @@ class Ledger:
         self.busts: list[BustEvent] = []
         self._busted = {b.player for b in state.busts}
 
-    def move(self, payer: int | None, receiver: int | None, amount: int, reason: str) -> None:
+    def move(
+        self,
+        payer: int | None,
+        receiver: int | None,
+        amount: int,
+        reason: str,
+        *,
+        prize: bool = True,
+    ) -> None:
+        """Move points; a payer taken below zero busts (§15.1), by the receiver (who earns the
+        bust prize, §16.1) unless ``prize`` is off or the table receives."""
         if amount <= 0:
             return
         if payer is None:
@@ -32,7 +42,11 @@ class Ledger:
         self.transfers.append(Transfer(payer, receiver, amount, reason))
         if payer is not None and self.scores[payer] < 0 and payer not in self._busted:
             self._busted.add(payer)
-            self.busts.append(BustEvent(payer, receiver))
+            self.busts.append(BustEvent(payer, receiver if prize else None))
+
+    def busted(self, player: int) -> bool:
+        """Whether ``player`` has gone below zero in this game (this hand included)."""
+        return player in self._busted
 
     def mangan_payment(self, payer: int, dealer: int, rules: Rules, reason: str) -> None:
         """§R1.3 / §A8 満貫払い: child 4,000 to each other, dealer 6,000 to each, §17 order."""

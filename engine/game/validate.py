@@ -147,7 +147,7 @@ def _check_deposit_claims(state: GameState, result: HandResult) -> None:
             if win.closed is None:
                 raise InputError(
                     "closed_needed",
-                    "say whether the winning hand was closed (\"closed\": true or false): "
+                    'say whether the winning hand was closed ("closed": true or false): '
                     "only a closed win takes the deposits",
                 )
 

@@ -19,21 +19,28 @@ from sanma_lens.engine.native import MANIFEST, compiled_modules, fresh
 ROOT = Path(__file__).resolve().parents[2]
 
 # Scores and tenpai answers of generated hands (benchmarks/engine.py's generator, with
-# riichi, tsumo, dora and melds), one JSON line; run in a child so that the environment
-# decides which engine it imports.
+# riichi, tsumo, dora and melds; scored again with a role of ability mahjong), one JSON
+# line; run in a child so that the environment decides which engine it imports.
 _ANSWERS = """
 import json, random, sys
 sys.path.insert(0, sys.argv[1])
 from sanma_lens import engine
 from benchmarks.engine import random_winning_hand
+from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.service import score_json, tenpai_json
+roles = [{"role": "seiryuu", "ura": ["1z"], "extra_dora": ["9p"]}, {"role": "suzaku"},
+         {"role": "byakko", "byakko_declared": True}, {"role": "genbu", "kanpa": "1p"}]
 rng = random.Random(7)
 out = []
-for _ in range(400):
+for i in range(400):
     h = random_winning_hand(rng)
     out.append(score_json(h))
     t = dict(h); t.pop("win"); t.pop("tsumo")
     out.append(tenpai_json(t))
+    try:  # ability mahjong: the winner's role (a role's indicator may make a fifth tile)
+        out.append(score_json({**h, **roles[i % len(roles)]}))
+    except InputError as exc:
+        out.append(exc.code)
 # the four-player profiles too: random ref4p deals as ecip and standard hands (their own
 # rules: the §18-style guarantee of both, ECIP's tenpane and fu rules, kan dora timing)
 from benchmarks.ref4p import random_deal

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 from sanma_lens.engine.game.options import GAME_OPTION_TYPES, HAND_RULES_KEY, game_rules_to_json
@@ -72,7 +72,9 @@ def test_rules_md_lists_every_hand_option_with_each_presets_default() -> None:
 
 def test_rules_md_lists_every_game_option_with_its_default() -> None:
     _, rows = _options_table("### Game options")
-    defaults = game_rules_to_json(GameRules())
+    # ability mahjong's options are written only for a game with roles: their defaults too
+    defaults = {f.name: getattr(GameRules(), f.name) for f in fields(GameRules)}
+    defaults.update(game_rules_to_json(GameRules()))
     assert set(rows) == {*GAME_OPTION_TYPES, HAND_RULES_KEY}
     for option, cells in rows.items():
         assert cells[0] == json.dumps(defaults[option]), option

@@ -18,6 +18,7 @@ from sanma_lens.engine.game import (
     resolve_hand,
     settle,
 )
+from sanma_lens.engine.game.state import ABILITY_OPTIONS
 from tests.game.helpers import draw
 
 CUSTOM = {
@@ -58,9 +59,10 @@ CUSTOM = {
 
 def test_every_game_rules_field_is_a_json_option():
     # a field added to GameRules without a JSON name would be unreachable from the API
-    names = {f.name for f in fields(GameRules)} - {"hand_options"}
+    names = {f.name for f in fields(GameRules)} - {"hand_options", "roles"}
     assert set(GAME_OPTION_TYPES) == names
-    assert set(CUSTOM) == names | {"hand_rules"}
+    # ability mahjong's options: tests/game/test_ability_api.py
+    assert set(CUSTOM) == names - set(ABILITY_OPTIONS) | {"hand_rules"}
 
 
 def test_options_round_trip_through_json():

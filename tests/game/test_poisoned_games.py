@@ -236,20 +236,37 @@ def test_with_a_stale_seq_it_is_still_409(client):
 def test_the_stored_shapes_know_every_field_the_game_takes_and_writes():
     """A field added to a hand result (a role, a block, a fourth seat) needs its shape in
     engine.game.schema, or every hand that uses it is refused: this names the one to add."""
-    from sanma_lens.engine.game import HandResult, Nagashi, Outcome, Payment, Win, result_to_json
+    from sanma_lens.engine.game import (
+        HandResult,
+        Kanpa,
+        Nagashi,
+        Outcome,
+        Payment,
+        Win,
+        result_to_json,
+    )
     from sanma_lens.engine.game.resolve import _RESULT_FIELDS, _WIN_FIELDS
     from sanma_lens.engine.game.schema import HAND_RESULT
 
     assert set(HAND_INPUT.fields) == _RESULT_FIELDS
     assert set(HAND_INPUT.fields["wins"].item.fields) == _WIN_FIELDS
+    # every field set, ability mahjong's included (they are written only where set)
+    win = Win(
+        0,
+        (Payment(1, 1000), Payment(2, 1000)),
+        yaku=("tsumo",),
+        seiryuu_han=0,
+        upgraded_from="haneman",
+        closed=True,  # ECIP, written only when said
+        pao=1,
+    )
     stored = result_to_json(
         HandResult(
             Outcome.TSUMO,
-            # closed and pao (ECIP) are written only when said: say them, to see every field
-            wins=(
-                Win(0, (Payment(1, 1000), Payment(2, 1000)), yaku=("tsumo",), closed=True, pao=1),
-            ),
+            wins=(win,),
             nagashi=(Nagashi(1),),
+            byakko_declared=(0,),
+            kanpa=(Kanpa(1, 0, "9s", discarder=2, at_once=True),),
         )
     )
     assert set(HAND_RESULT.fields) == set(stored)

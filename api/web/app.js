@@ -208,6 +208,7 @@ async function api(path, init) {
 const postJson = (path, obj) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(obj) });
 
 async function rescore() {
+  if (typeof keepChanged === "function") keepChanged(); // keep.js: a kept photo follows its corrections
   dropInapplicable();
   renderSituation();
   renderTiles();
@@ -281,6 +282,7 @@ async function uploadPhoto(original) {
     loadRecognition(res.body);
     status.className = "status";
     status.textContent = t("tiles_found", res.body.tiles.length);
+    if (typeof keepNewPhoto === "function") keepNewPhoto(file); // keep.js: the opt-in to keep it
   };
   img.src = url;
 }
@@ -290,7 +292,7 @@ function loadRecognition(body) {
   S.melds = (body.hand.melds || []).map((ms) => ({ kind: ms.split(":")[0], tiles: parseSafe(ms.split(":")[1]) }));
   const dets = [...body.tiles].sort((a, b) => a.box[0] - b.box[0]);
   S.items = dets.map((d) => ({
-    tile: d.tile, group: GROUPS.includes(d.group) ? d.group : "other", meld: null, box: d.box,
+    tile: d.tile, group: GROUPS.includes(d.group) ? d.group : "other", meld: null, box: d.box, angle: d.angle,
     alts: (d.alternatives || []).map((a) => a.tile), unsure: d.confidence < UNSURE,
   }));
   const room = S.melds.map((m) => [...m.tiles]);

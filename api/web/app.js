@@ -778,13 +778,14 @@ function renderResult() {
 }
 
 function renderWarnings() {
-  $("warnings").replaceChildren(...S.warnings.map((w) => el("li", {}, warningText(w.message, w.detail))));
+  $("warnings").replaceChildren(...S.warnings.map((w) => el("li", {}, warningText(w.message, w.detail, tileName))));
 }
 
 function renderStatic() {
   document.documentElement.lang = Lang.current;
   translateStatic();
   $("lang").textContent = t("lang_button");
+  $("zoom").setAttribute("aria-label", t("zoom"));
   $("game-link").href = S.game ? `/game.html#${S.game.id}` : "/game.html";
 }
 

@@ -139,6 +139,10 @@ def create_app(
     app.add_middleware(SecurityMiddleware, allowed_hosts=settings.allowed_hosts)
     app.include_router(router)
     app.state.games = _games_router(app)
+    if app.state.games:  # kept photos live in the games' database
+        from sanma_lens.api import corrections
+
+        app.include_router(corrections.router)
     _offline_docs(app)
 
     @app.get("/", include_in_schema=False)

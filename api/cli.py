@@ -418,6 +418,28 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export_corrections(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from sanma_lens.api.corrections import KeptPhotos, export
+    from sanma_lens.api.storage import Storage, StorageUnavailable
+
+    try:
+        n = export(KeptPhotos(Storage()), Path(args.dir))
+    except ValueError as exc:  # a DATABASE_URL of no known kind
+        print(f"sanma export-corrections: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except StorageUnavailable:
+        print("sanma export-corrections: the database cannot be reached", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except OSError as exc:
+        print(f"sanma export-corrections: cannot write the folder: {exc.strerror}",
+              file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"{n} kept photos written", file=sys.stderr)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sanma", description="Sanma scoring and recognition.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -479,6 +501,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="server processes on the port (more than 1 wants PostgreSQL: docs/deploy.md)",
     )
     p.set_defaults(func=_cmd_serve)
+
+    p = sub.add_parser("export-corrections",
+                       help="write the photos players kept with their corrected tiles as a "
+                            "training set (YOLO labels, as datasets.train reads them)")
+    p.add_argument("dir", help="folder to write (images/, labels/, classes.json, "
+                               "corrections.json); an earlier export there is added to")
+    p.set_defaults(func=_cmd_export_corrections)
     return parser
 
 

@@ -6,8 +6,10 @@
   "hand_rules": {<engine option>: value, …}}}`` (all optional) → 201, the game. The options are
   those of ``engine.game.GameRules`` (aka_5man, start_points, return_points, uma, bust_prize,
   double_bust_bonus, yakuman prizes, double_ron_honba, riichi_min_points, noten_payment,
-  rank_ties, aka5man_doubles_prizes); ``hand_rules`` takes the engine's options as a hand JSON's
-  ``rules`` does (``engine.rules``, preset sanma-1.3). The game's JSON shows every option.
+  rank_ties, aka5man_doubles_prizes, …); ``"preset"`` picks the rule system: ``sanma-1.3``
+  (default, 3 players), ``ecip`` or ``standard`` (4 players; docs/rules/); ``hand_rules``
+  takes the engine's options as a hand JSON's ``rules`` does (``engine.rules``, under the
+  game's preset). The game's JSON shows every option.
 - ``GET /v1/games/{id}`` — the game: points, dealer, round, honba, deposits, hand log,
   ``finished`` and, when finished, the final ``settlement``.
 - ``POST /v1/games/{id}/hands`` — a hand result (``engine.game.resolve_hand``) with an optional
@@ -290,6 +292,8 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         "created_at": stored.created_at,
         "seq": stored.seq if seq is None else seq,
         "rules": game_rules_to_json(state.rules),
+        # the limit names a win may be given as at this table (ECIP: mangan and yakuman)
+        "limits": [step.name for step in state.rules.hand_rules.limits] + ["yakuman"],
         "players": [
             {
                 "player": p,
@@ -545,7 +549,7 @@ def _json_body(schema: dict[str, Any], required: bool) -> dict[str, Any]:
     }
 
 
-_PLAYER = {"type": "integer", "minimum": 0, "maximum": 2}
+_PLAYER = {"type": "integer", "minimum": 0, "maximum": 3}
 _JSON_TYPES = {bool: "boolean", int: "integer", str: "string"}
 _PLAYERS = {"type": "array", "items": _PLAYER}
 NEW_GAME_SCHEMA = {
@@ -555,7 +559,8 @@ NEW_GAME_SCHEMA = {
             "type": "array",
             "items": {"type": "string", "maxLength": MAX_NAME},
             "minItems": 3,
-            "maxItems": 3,
+            "maxItems": 4,
+            "description": "one name per seat: 3 for sanma-1.3, 4 for ecip and standard",
         },
         "roles": {
             "type": "array",
@@ -577,7 +582,7 @@ NEW_GAME_SCHEMA = {
                 },
                 HAND_RULES_KEY: {
                     "type": "object",
-                    "description": "engine rule options, as a hand JSON's rules (sanma-1.3)",
+                    "description": "engine rule options, as a hand JSON's rules (the preset's)",
                 },
             },
         },
@@ -588,7 +593,7 @@ HAND_SCHEMA = {
     "required": ["outcome"],
     "properties": {
         "seq": {"type": "integer", "minimum": 0},
-        "outcome": {"type": "string", "enum": ["ron", "tsumo", "draw", "chombo"]},
+        "outcome": {"type": "string", "enum": ["ron", "tsumo", "draw", "chombo", "abortive"]},
         "discarder": _PLAYER,
         "wins": {
             "type": "array",
@@ -605,6 +610,11 @@ HAND_SCHEMA = {
                     },
                     "yakuman_multiple": {"type": "integer", "minimum": 1},
                     "hand": {"type": "object", "description": "hand JSON (docs/api.md)"},
+                    "closed": {
+                        "type": "boolean",
+                        "description": "a closed (門前) win: ECIP gives the deposits only to one",
+                    },
+                    "pao": {**_PLAYER, "description": "ECIP 包: who pays a fed yakuman tsumo"},
                     "seiryuu_han": {
                         "type": "integer",
                         "minimum": 0,

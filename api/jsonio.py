@@ -30,8 +30,10 @@ def loads(data: bytes | str, where: str = "input") -> Any:
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
+        # orjson's words for a number past a double's range are about its own parsing
+        what = "a number is too large" if "infinity when parsed" in exc.msg else exc.msg
         raise InputError(
-            "bad_json", f"{where} is not valid JSON: {exc.msg} at {exc.lineno}:{exc.colno}"
+            "bad_json", f"{where} is not valid JSON: {what} at {exc.lineno}:{exc.colno}"
         ) from exc
 
 

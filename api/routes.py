@@ -37,6 +37,7 @@ PHOTO_ERRORS: dict[int | str, dict[str, Any]] = {
     },
 }
 TILE_FIELDS = ("hand", "win", "melds", "kita", "kita_aka")
+IN_MEMORY_PHOTO = 1024 * 1024  # smaller photos wait in memory (starlette spools larger to disk)
 
 PhotoFile = Annotated[
     UploadFile, File(description="JPEG, PNG or WebP photo of one player's tiles.")
@@ -261,10 +262,22 @@ async def _single_parts(request: Request, names: tuple[str, ...]) -> None:
             raise InputError("duplicate_field", f"the form has more than one {name!r} part")
 
 
-async def _read_photo(image: UploadFile, svc: Services) -> bytes:
-    """The upload's bytes after the cheap header checks (type by magic bytes, pixels)."""
+async def _read_photo(image: UploadFile, svc: Services) -> Callable[[], bytes]:
+    """Check the upload (type by magic bytes, pixels, completeness) and answer how to read it
+    when its turn comes. A photo waits in the queue as the form's temporary file (on disk past
+    1 MB), not as bytes in memory: 16 queued 14 MB uploads held 224 MB."""
     data = await image.read()
     if len(data) > svc.settings.max_upload_bytes:  # the middleware caps the body already
         raise ServiceError(413, "upload_too_large", "the photo is larger than the upload limit")
     check_image(data, svc.settings.max_pixels)
-    return data
+    if len(data) <= IN_MEMORY_PHOTO:
+        small = data
+        return lambda: small
+    del data  # a large photo is read again from its file
+    upload = image.file
+
+    def read_again() -> bytes:
+        upload.seek(0)
+        return upload.read()
+
+    return read_again

@@ -376,6 +376,14 @@ class RecognizedHandOut(BaseModel):
     kita_aka: int = 0
 
 
+class WarningDetailOut(BaseModel):
+    model_config = _OUT
+    code: str = Field(..., description="Stable code (vision/warning_catalogue.py).")
+    params: dict[str, Any] = Field(..., description="What the message names: tiles, "
+                                   "confidences, where the tile sits, …")
+    message: str = Field(..., description="The English message, as in `warnings`.")
+
+
 class RecognizeOut(BaseModel):
     """Recognize JSON (docs/api.md)."""
 
@@ -383,6 +391,11 @@ class RecognizeOut(BaseModel):
     tiles: list[TileOut]
     hand: RecognizedHandOut
     warnings: list[str] = []
+    warning_details: list[WarningDetailOut] = Field(
+        [],
+        description="Extension: each warning as a code with parameters, aligned with "
+        "`warnings`, for a page to say it in the player's language.",
+    )
 
 
 class PhotoScoreOut(RecognizeOut):

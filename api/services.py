@@ -66,8 +66,9 @@ class Services:
             headers={"Retry-After": "2"},
         )
 
-    async def recognize(self, data: bytes) -> dict[str, Any]:
+    async def recognize(self, data: bytes | Callable[[], bytes]) -> dict[str, Any]:
         """Recognize a photo in a worker thread (the event loop stays free); 503 if no model.
+        ``data`` is the photo, or reads it (once the photo's turn has come).
 
         At most ``settings.recognize_concurrency`` photos run at once; the others wait. The
         request took its place in the queue when it started (:meth:`admit`, in
@@ -82,10 +83,13 @@ class Services:
             )
         if self.limiter is None:
             self.limiter = anyio.CapacityLimiter(self.settings.recognize_concurrency)
-        result: dict[str, Any] = await anyio.to_thread.run_sync(
-            self.recognizer.recognize_bytes, data, limiter=self.limiter
-        )
-        return result
+        recognizer = self.recognizer
+
+        def run() -> dict[str, Any]:
+            result: dict[str, Any] = recognizer.recognize_bytes(data() if callable(data) else data)
+            return result
+
+        return await anyio.to_thread.run_sync(run, limiter=self.limiter)
 
 
 def load_services(settings: Settings, factory: RecognizerFactory, games: bool) -> Services:

@@ -69,8 +69,24 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             "CREATE INDEX games_by_client ON games (client, created_at)",
         ),
     ),
+    # photos players chose to keep with their corrected tiles (api/corrections.py); BYTEA is
+    # PostgreSQL's byte string and a type SQLite stores bytes under as they are
     (
         4,
+        (
+            """CREATE TABLE kept_photos (
+                id TEXT PRIMARY KEY,
+                kept_at TEXT NOT NULL,
+                image BYTEA NOT NULL,
+                kind TEXT NOT NULL,
+                width INTEGER NOT NULL,
+                height INTEGER NOT NULL,
+                tiles TEXT NOT NULL
+            )""",
+        ),
+    ),
+    (
+        5,
         (
             # ability mahjong's blocks (api.blocks): four games with fixed roles; ``games``
             # counts them, guarding the next one's number as ``seq`` guards a game's events
@@ -240,6 +256,11 @@ class Storage:
             raise
         finally:
             self._checkin(conn, reusable)
+
+    def transaction(self, write: bool = True) -> contextlib.AbstractContextManager[_Cursor]:
+        """One transaction for another store in this database (api/corrections.py): a cursor
+        taking ``?`` placeholders, committed when the block ends, rolled back on an error."""
+        return self._transaction(write)
 
     # ------------------------------------------------------------ migrations
 

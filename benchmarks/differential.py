@@ -7,8 +7,14 @@ total (and no-yaku ↔ our ``valid: false``). Prints the count, the agreement ra
 hands agreed only thanks to a documented difference (``ref4p.DOCUMENTED``), and a table of
 disagreement categories with an example hand JSON each.
 
+``--profile ecip`` / ``--profile standard`` compares those profiles instead
+(``benchmarks.ref_profiles``): the same deals, red fives as plain fives, the library set to the
+profile's nearest rules; a hand that differs by one of the profile's documented rules
+(``ref_profiles.RULE_DIFFERENCES``, checked on our side) counts as agreeing and is tallied by
+that rule.
+
 Usage: ``nice .venv/bin/python benchmarks/differential.py [--n 1000000] [--workers 2]
-[--seed 1] [--chunk 2000]``. Exit status 1 when any hand disagrees.
+[--seed 1] [--chunk 2000] [--profile ecip]``. Exit status 1 when any hand disagrees.
 """
 
 from __future__ import annotations
@@ -28,6 +34,9 @@ if __package__ in (None, ""):  # run as a script: make the repository root impor
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.ref4p import DOCUMENTED, VARIANTS, compare, random_deal  # noqa: E402
+from benchmarks.ref_profiles import RULE_DIFFERENCES, compare_profile, profile_hand  # noqa: E402
+
+AGREEING = ("agree", "rule:")
 
 
 @dataclass
@@ -50,17 +59,19 @@ class Tally:
 
     @property
     def agreed(self) -> int:
-        return sum(n for c, n in self.categories.items() if c.startswith("agree"))
+        return sum(n for c, n in self.categories.items() if c.startswith(AGREEING))
 
 
-def run_chunk(seed: int, n: int, variant: str = "default") -> Tally:
-    """Compare ``n`` deals drawn from ``random.Random(seed)`` under a rule variant."""
+def run_chunk(seed: int, n: int, variant: str = "default", profile: str | None = None) -> Tally:
+    """Compare ``n`` deals drawn from ``random.Random(seed)`` under a rule variant (riichi-4p)
+    or as ``profile`` (ecip, standard)."""
     rng = random.Random(seed)
     tally = Tally()
     for _ in range(n):
         deal = random_deal(rng)
+        verdict: Any
         try:
-            verdict = compare(deal, variant)
+            verdict = compare_profile(deal, profile) if profile else compare(deal, variant)
             category = verdict.category
         except Exception as exc:  # a crash is a disagreement too, with its hand
             category = f"crash: {type(exc).__name__}: {exc}"[:200]
@@ -68,12 +79,13 @@ def run_chunk(seed: int, n: int, variant: str = "default") -> Tally:
         tally.n += 1
         tally.categories[category] += 1
         if verdict is not None:
-            tally.documented.update(verdict.documented)
+            tally.documented.update(verdict.rules if profile else verdict.documented)
             if verdict.agrees:
                 tally.yaku.update(verdict.library.get("yaku", {}).keys())
-        if not category.startswith("agree") and category not in tally.examples:
+        if not category.startswith(AGREEING) and category not in tally.examples:
+            hand = profile_hand(deal, profile) if profile else None
             tally.examples[category] = {
-                "hand": deal.hand_json(options=VARIANTS[variant][0]),
+                "hand": hand or deal.hand_json(options=VARIANTS[variant][0]),
                 "library": verdict.library if verdict else None,
                 "ours": verdict.ours if verdict else None,
             }
@@ -89,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--chunk", type=int, default=2000)
     ap.add_argument("--variant", choices=sorted(VARIANTS), default="default")
+    ap.add_argument("--profile", choices=["ecip", "standard"], default=None)
     args = ap.parse_args(argv)
 
     chunks = [
@@ -114,24 +127,28 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.workers <= 1:
         for seed, n in chunks:
-            total.merge(run_chunk(seed, n, args.variant))
+            total.merge(run_chunk(seed, n, args.variant, args.profile))
             progress()
     else:
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
-            futures = [pool.submit(run_chunk, seed, n, args.variant) for seed, n in chunks]
+            futures = [
+                pool.submit(run_chunk, seed, n, args.variant, args.profile) for seed, n in chunks
+            ]
             for fut in as_completed(futures):
                 total.merge(fut.result())
                 progress()
     progress(final=True)
     elapsed = time.monotonic() - start
 
-    print(f"\ncompared: {total.n:,} hands in {elapsed:,.0f} s (seed {args.seed}, {args.variant})")
+    what = args.profile or args.variant
+    print(f"\ncompared: {total.n:,} hands in {elapsed:,.0f} s (seed {args.seed}, {what})")
     print(f"agreed:   {total.agreed:,} ({100.0 * total.agreed / max(total.n, 1):.4f} %)")
     print(f"  both valid and equal: {total.categories['agree']:,}")
     print(f"  both no yaku:         {total.categories['agree_no_yaku']:,}")
+    reasons = RULE_DIFFERENCES if args.profile else DOCUMENTED
     for name, n in sorted(total.documented.items()):
-        print(f"  with documented difference {name!r}: {n:,} — {DOCUMENTED[name]}")
-    bad = {c: n for c, n in total.categories.items() if not c.startswith("agree")}
+        print(f"  with documented difference {name!r}: {n:,} — {reasons[name]}")
+    bad = {c: n for c, n in total.categories.items() if not c.startswith(AGREEING)}
     print(f"disagreements: {sum(bad.values()):,}")
     if bad:
         print(f"\n{'count':>9}  category")

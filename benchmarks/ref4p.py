@@ -411,6 +411,7 @@ LIBRARY_YAKU_IDS = {
     "Ryanpeikou": "ryanpeikou",
     "Chinitsu": "chinitsu",
     "Renhou": "renhou",
+    "Renhou (yakuman)": "renhou",
     "Kokushi Musou": "kokushi",
     "Kokushi Musou Juusanmen Matchi": "kokushi_13",
     "Chuuren Poutou": "chuuren",
@@ -465,8 +466,12 @@ VARIANTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
 }
 
 
-def library_result(deal: Deal, variant: str = "default") -> dict[str, Any]:
-    """Score ``deal`` with the `mahjong` library; our result vocabulary, or ``{"error": …}``."""
+def library_result(
+    deal: Deal, variant: str = "default", options: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """Score ``deal`` with the `mahjong` library; our result vocabulary, or ``{"error": …}``.
+    ``options``: the library's OptionalRules arguments instead of the riichi-4p ones (open
+    tanyao, red fives, the ``variant``'s)."""
     from mahjong.constants import EAST, NORTH, SOUTH, WEST
     from mahjong.hand_calculating.hand import HandCalculator
     from mahjong.hand_calculating.hand_config import HandConfig, OptionalRules
@@ -502,7 +507,13 @@ def library_result(deal: Deal, variant: str = "default") -> dict[str, Any]:
         round_wind=winds[s["round"]],
         tsumi_number=s["honba"],
         kyoutaku_number=s["deposits"],
-        options=OptionalRules(has_open_tanyao=True, has_aka_dora=True, **VARIANTS[variant][1]),
+        options=OptionalRules(
+            **(
+                options
+                if options is not None
+                else {"has_open_tanyao": True, "has_aka_dora": True, **VARIANTS[variant][1]}
+            )
+        ),
     )
     r = HandCalculator.estimate_hand_value(
         tiles,

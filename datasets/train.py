@@ -62,11 +62,16 @@ DET_SIZE = 512
 
 
 # ---------------------------------------------------------------- rendered scenes
-def _render_one(seed: int, hands: str = "random") -> td.Photo | None:
-    """One scene from datasets.synth as a Photo (labels, sideways and stacked flags known)."""
+def _render_one(seed: int, hands: str = "random", extras: str = "") -> td.Photo | None:
+    """One scene from datasets.synth as a Photo (labels, sideways and stacked flags known);
+    ``extras``: what real tables add (datasets/synth/extras.py names, comma-separated). With
+    extras, tile-sized windows on the things that are not tiles come labelled ``none``: crops
+    the classifier learns as not a tile, boxes the detector never sees (``DetData``)."""
+    from datasets.synth.crops import none_boxes
+    from datasets.synth.extras import parse_extras
     from datasets.synth.scene import render_scene
 
-    scene = render_scene(np.random.default_rng(seed), hands=hands)
+    scene = render_scene(np.random.default_rng(seed), hands=hands, extras=parse_extras(extras))
     image = scene.image
     boxes, labels, side = [], [], []
     for t in scene.tiles:
@@ -75,12 +80,19 @@ def _render_one(seed: int, hands: str = "random") -> td.Photo | None:
         side.append(t.angle == 90)
     if not boxes:
         return None
+    stacked = stacked_flags(scene.tiles)
+    if extras:
+        for box in none_boxes(scene, np.random.default_rng([seed, 2])):
+            boxes.append(box)
+            labels.append("none")
+            side.append(False)
+            stacked.append(None)
     h, w = image.shape[:2]
     s = min(1.0, 1024 / max(h, w))  # keep memory small; tiles stay larger than the crops
     if s < 1:
         image = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
     p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side, image,
-                 stacked_flags(scene.tiles))
+                 stacked)
     return p
 
 
@@ -100,8 +112,10 @@ def stacked_flags(tiles: list) -> list[bool | None]:
     return flags
 
 
-def render_scenes(n: int, seed: int, workers: int, hands: str = "random") -> list[td.Photo]:
-    """``n`` scenes of seeds ``seed``… (``hands``: datasets.synth.scene.HANDS) as Photos."""
+def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras: str = ""
+                  ) -> list[td.Photo]:
+    """``n`` scenes of seeds ``seed``… (``hands``: datasets.synth.scene.HANDS; ``extras``:
+    datasets/synth/extras.py names) as Photos."""
     if n <= 0:
         return []
     from multiprocessing import get_context
@@ -111,8 +125,8 @@ def render_scenes(n: int, seed: int, workers: int, hands: str = "random") -> lis
     load_bank()  # build once, before forking: the workers share it
     out: list[td.Photo] = []
     with get_context("fork").Pool(workers) as pool:
-        it = pool.imap_unordered(partial(_render_one, hands=hands), range(seed, seed + n),
-                                 chunksize=4)
+        it = pool.imap_unordered(partial(_render_one, hands=hands, extras=extras),
+                                 range(seed, seed + n), chunksize=4)
         for p in tqdm(it, total=n, desc="render scenes", file=sys.stdout, mininterval=5):
             if p is not None:
                 out.append(p)
@@ -161,10 +175,12 @@ class DetData(Dataset):
         rng = np.random.default_rng((os.getpid() * 7919 + i * 104729 + time.time_ns()) % 2**32)
         p = self.photos[rng.choice(len(self.photos), p=self.weights)]
         img = p.load()
-        boxes = p.boxes.copy()
-        side = np.array([-1 if s is None else int(s) for s in p.sideways], np.int64)
-        stack = np.array([-1 if s is None else int(s) for s in p.stacked], np.int64) \
-            if p.stacked else np.full(len(side), -1, np.int64)
+        tiles = [j for j, lab in enumerate(p.labels) if lab != "none"]  # none: no tile there
+        boxes = p.boxes[tiles].copy()
+        sideways = [p.sideways[j] for j in tiles]
+        side = np.array([-1 if s is None else int(s) for s in sideways], np.int64)
+        stack = np.array([-1 if p.stacked[j] is None else int(p.stacked[j]) for j in tiles],
+                         np.int64) if p.stacked else np.full(len(side), -1, np.int64)
         h, w = img.shape[:2]
         k = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
         if k:
@@ -182,7 +198,7 @@ class DetData(Dataset):
         # random crop window of size/s source pixels
         size = self.size
         win = size / s
-        called = [j for j, sd in enumerate(p.sideways) if sd] if self.focus else []
+        called = [j for j, sd in enumerate(sideways) if sd] if self.focus else []
         if called and rng.random() < self.focus:
             b = boxes[called[int(rng.integers(len(called)))]]
             x0 = (b[0] + b[2]) / 2 - win * rng.uniform(0.25, 0.75)
@@ -552,6 +568,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rotate", default="0,0",
                     help="classifier crops: P,DEG = turn a crop by up to ±DEG degrees with "
                          "probability P (train_data.ROTATE_P/ROTATE_DEG; default off)")
+    ap.add_argument("--renders-extras", default=None, metavar="N:NAMES",
+                    help="also N scenes with what real tables add, e.g. 300:clutter,backs "
+                         "(datasets/synth/extras.py; seeds after the other renders')")
+    ap.add_argument("--corrections", action="append", default=[], metavar="DIR",
+                    help="a folder written by `sanma export-corrections` (players' corrected "
+                         "photos), trained on beside jp-upright; repeatable")
     ap.add_argument("--cls-mix", default="0.40,0.25,0.20,0.08",
                     help="classifier shares of real, rendered-scene, art, camerash crops "
                          "(the rest: none)")
@@ -575,18 +597,27 @@ def main(argv: list[str] | None = None) -> int:
         torch.set_num_threads(args.threads or max(1, os.cpu_count() or 1))
     log(f"args {vars(args)}")
     hk, jp = td.hk_photos("train"), td.jp_photos(heldout=False)
-    photos = hk + jp
-    for p in tqdm(photos, desc="load photos", file=sys.stdout, mininterval=5):
+    # players' corrected photos count with the Japanese real set; the detector gets only those
+    # whose every tile has its box (a tile added by hand has none)
+    kept = [p for d in args.corrections for p in td.correction_photos(d)]
+    kept_det = [p for d in args.corrections for p in td.correction_photos(d, complete_only=True)]
+    photos = hk + jp + kept
+    for p in tqdm(photos + kept_det, desc="load photos", file=sys.stdout, mininterval=5):
         p.load()
     renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers))
     # Kakans are rare in ordinary hands; their two sideways tiles side by side look like one
     # upright tile, so the detector needs many of them. Seeds after the ordinary scenes'.
     renders += render_scenes(args.renders_kakan, 1_000_000 + args.seed + args.renders,
                              max(1, args.workers), hands="kakan")
+    if args.renders_extras:
+        count, _, names = args.renders_extras.partition(":")
+        renders += render_scenes(int(count), 1_000_000 + args.seed + args.renders
+                                 + args.renders_kakan, max(1, args.workers), extras=names)
     n_real = len(photos)
-    log(f"real photos {n_real} (hk train + jp-upright train), rendered scenes {len(renders)}")
-    all_photos = photos + renders
-    wts = det_weights(len(hk), len(jp), len(renders), args.det_mix)
+    log(f"real photos {n_real} (hk train + jp-upright train + {len(kept)} kept corrected, "
+        f"{len(kept_det)} of them fully boxed), rendered scenes {len(renders)}")
+    all_photos = hk + jp + kept_det + renders
+    wts = det_weights(len(hk), len(jp) + len(kept_det), len(renders), args.det_mix)
     total = args.minutes * 60
     kw = dict(num_workers=args.workers, pin_memory=device.type == "cuda",
               persistent_workers=args.workers > 0, drop_last=True)

@@ -224,6 +224,32 @@ def jp_photos(heldout: bool, added: bool = False) -> list[Photo]:
     return photos
 
 
+def correction_photos(root: Path | str, complete_only: bool = False) -> list[Photo]:
+    """Photos players kept with their corrected tiles, as ``sanma export-corrections`` writes
+    them (api/corrections.py): YOLO labels and ``classes.json`` as in the shared sets, and from
+    ``corrections.json`` each photo's size, its tiles' sideways flags and how many tiles the
+    player added without a box. ``complete_only``: only photos whose every tile has its box (a
+    detector would learn a tile without one as table)."""
+    root = Path(root)
+    manifest = json.loads((root / "corrections.json").read_text())
+    cmap = _class_map(root, "partial")
+    photos = []
+    for entry in manifest["photos"]:
+        if complete_only and entry["unboxed"]:
+            continue
+        name = Path(entry["image"]).name
+        rows = read_yolo(root / "labels" / (Path(name).stem + ".txt"), int(entry["width"]),
+                         int(entry["height"]))
+        if not rows:
+            continue
+        boxed = [t for t in entry["tiles"] if t["box"] is not None]
+        sideways: list[bool | None] = [t["angle"] == 90 for t in boxed] \
+            if len(boxed) == len(rows) else [None] * len(rows)
+        photos.append(Photo(str(root / "images" / name), np.stack([b for _, b, _ in rows]),
+                            [cmap[c] for c, _, _ in rows], sideways))
+    return photos
+
+
 _CAMERASH = {"east": "1z", "south": "2z", "west": "3z", "north": "4z", "white": "5z",
              "green": "6z", "red": "7z"}
 

@@ -305,6 +305,8 @@ def dora_of(
     if win is None:
         win_kind = None
     dora = _hits(hand.dora, hand, win_kind, rules) if hand.dora else 0
+    if rules.north_dora:  # every north held is a dora, no indicator needed (ECIP three-player)
+        dora += rules.north_dora * _shape_count(hand, NORTH, win_kind)
     ura = _hits(hand.ura, hand, win_kind, rules) if hand.ura and sit.riichi != "none" else 0
     if rules.all_fives_red:
         tiles = shape_tiles(hand, win, win_kind)

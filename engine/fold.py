@@ -18,12 +18,12 @@ concealed triplets, an honor held. The first reading of a signature runs the rea
 not all terminals/honors, fewer than three kans) are tanyao's alone, kept by whether an
 honor and a terminal are held; of another, they are worked out from its facts.
 
-Left to the reading-by-reading path: the whole hand (``None``) under ``yakuman_exclusive``,
-with a chi, with a kokushi shape, or under a rule table with reading-level yaku outside
-:data:`COVERED` or ungated whole-hand yaku other than tanyao; a single wait (its value
-``None``): a chiitoitsu tanki, or one whose readings differ in yaku han (dora and fu then
-rank them). For the actual win (``keep``) the fold also hands back its reading, or its
-readings' decompositions and yaku, so that the win is not read again.
+Left to the reading-by-reading path: the whole hand (``None``) under ``yakuman_exclusive`` or
+with ``pinfu_on_tsumo`` off, with a chi, with a kokushi shape, or under a rule table with
+reading-level yaku outside :data:`COVERED` or ungated whole-hand yaku other than tanyao; a
+single wait (its value ``None``): a chiitoitsu tanki, or one whose readings differ in yaku han
+(dora and fu then rank them). For the actual win (``keep``) the fold also hands back its
+reading, or its readings' decompositions and yaku, so that the win is not read again.
 
 Groups and signature tables are kept per pattern and per plan (bounded): patterns and
 signatures recur across different hands.
@@ -673,8 +673,8 @@ def fold_waits(
     left to the reading-by-reading path; ``keep``: a wait whose single reading the caller
     wants (the actual win). ``None`` in all: the hand is not covered (see the module
     docstring)."""
-    if rules.yakuman_exclusive:
-        return None
+    if rules.yakuman_exclusive or not rules.pinfu_on_tsumo:
+        return None  # (pinfu then depends on tsumo, which the signatures do not hold)
     concealed = hand.concealed
     melds = meld_part(hand.melds) if hand.melds else NO_MELDS
     if melds is None:

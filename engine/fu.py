@@ -1,6 +1,7 @@
 """Fu of a reading with an explanation list (docs/rules.md Hand value, "Fu" [interp]: standard).
 
-20 base; closed ron +10; tsumo +2 except pinfu tsumo (20 fu); open pinfu-shaped ron 30;
+20 base; closed ron +10; tsumo +2 except pinfu tsumo (20 fu) and, under ``rinshan_tsumo_fu``
+off, a rinshan kaihou; open pinfu-shaped ron 30 (``open_pinfu_fu``);
 kanchan/penchan/tanki +2; triplets 2/4 open (simple / terminal-honor), concealed ×2, kans ×4;
 a triplet completed by ron on a shanpon wait is open; pair of dragon / seat wind / round wind
 +2 each (double wind pair +4); round up to 10. Chiitoitsu is a fixed 25 fu (§20). Kita carry
@@ -52,8 +53,9 @@ def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
     items = [("base", 20)]
     total = 20
     if tsumo:
-        items.append(("tsumo", 2))
-        total += 2
+        if rules.rinshan_tsumo_fu or not c.sit.rinshan:
+            items.append(("tsumo", 2))
+            total += 2
     elif closed:
         items.append(("closed_ron", 10))
         total += 10
@@ -72,7 +74,7 @@ def fu_of(r: Reading, c: Context) -> tuple[int, list[FuItem]]:
             items.append((_PAIR_REASONS[pair], pair_fu))
             total += pair_fu
     fu = -(-total // 10) * 10
-    if not closed and fu == 20:
+    if not closed and fu == 20 and rules.open_pinfu_fu != 20:
         items.append(("open_pinfu", rules.open_pinfu_fu - 20))
         fu = rules.open_pinfu_fu
     return fu, items
@@ -115,6 +117,8 @@ def fu_value(r: Reading, c: Context) -> tuple[int, int]:
             return rules.pinfu_tsumo_fu, rules.pinfu_tsumo_fu
         return 30, 30
     total = 22 if tsumo else 30 if closed else 20
+    if tsumo and not rules.rinshan_tsumo_fu and c.sit.rinshan:
+        total -= 2
     if r.wait in _WAIT_ITEMS:
         total += 2
     for p in r.pungs:
@@ -122,6 +126,6 @@ def fu_value(r: Reading, c: Context) -> tuple[int, int]:
     if r.pair >= 27:
         total += _pair_fu(r.pair, c)
     fu = -(-total // 10) * 10
-    if not closed and fu == 20:
+    if not closed and fu == 20 and rules.open_pinfu_fu != 20:
         return rules.open_pinfu_fu, total + 2
     return fu, total

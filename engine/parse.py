@@ -18,6 +18,7 @@ from sanma_lens.engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETT
 RIICHI_KINDS: Final = ("none", "riichi", "double", "open", "double_open")
 MELD_KINDS: Final = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
 RON_ON: Final = (None, "kita", "ankan")
+LAST_KAN: Final = (None, "ankan", "minkan", "kakan")
 
 _BOOL_FIELDS: Final = (
     "tsumo",
@@ -47,6 +48,7 @@ _OTHER_FIELDS: Final = (
     "rules",
     "discards",
     "ron_on",
+    "last_kan",
 )
 KNOWN_FIELDS: Final = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
 #: ability mahjong's fields (docs/rules/ability.md; read by ``engine.roles.read_role``): known,
@@ -357,7 +359,7 @@ def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
         if suit == "m" and rules.aka_5man:
             return Tile(NORTH, aka5man=True)
         if rules.max_red(suit) == 0:
-            if suit == "m":
+            if suit == "m" and FIVE_M not in rules.tile_kinds:
                 raise InputError(
                     "invalid_tile",
                     f"{where}: 0m is the aka-5-man, which needs the rule option aka_5man",
@@ -490,6 +492,12 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     elif aka5man_as is not None:
         raise InputError("inconsistent_situation", "aka5man_as needs a winning tile")
     _check_situation(sit, melds, win, ura, rules)
+    if (sit.chankan and not rules.kan_dora_on_chankan) or (
+        sit.kanburi and not rules.kan_dora_on_kan_discard
+    ):
+        dora, ura = counted_indicators(obj, sit, dora, ura, rules)
+    elif "last_kan" in obj:
+        _last_kan(obj)
     discards = tuple([t.kind for t in discards_tiles]) if discards_tiles else ()
     if role is not None:
         from sanma_lens.engine.roles import check_role_situation
@@ -572,6 +580,39 @@ def check_situation(obj: Any) -> None:
     aka5man_as = obj.get("aka5man_as")
     if aka5man_as not in (None, "5p", "5s"):
         raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
+    _last_kan(obj)
+
+
+def _last_kan(obj: dict[str, Any]) -> str | None:
+    """The hand JSON's ``last_kan``: the kind of the kan a chankan robs or a kanburi ron's
+    discard follows (null when not said)."""
+    last_kan = obj.get("last_kan")
+    if last_kan not in LAST_KAN:
+        raise InputError(
+            "bad_value", f'last_kan must be null, "ankan", "minkan" or "kakan", got {last_kan!r}'
+        )
+    return last_kan
+
+
+def counted_indicators(
+    obj: dict[str, Any], sit: Situation, dora: tuple[Tile, ...], ura: tuple[Tile, ...], rules: Rules
+) -> tuple[tuple[Tile, ...], tuple[Tile, ...]]:
+    """The dora and ura indicators that count (the newest kan's indicator is the last of
+    ``dora``, its ura the last of ``ura`` when there are as many).
+
+    On a chankan (``kan_dora_on_chankan`` off) or a ron of the discard right after a kan
+    (``kanburi``, ``kan_dora_on_kan_discard`` off) that kan is not established, so its
+    indicator does not count — if it is on the table: an ankan's is turned up at once, an
+    open kan's only once established under ``open_kan_dora_turned_late`` (ECIP). ``last_kan``
+    names that kan: on a chankan it defaults to kakan (ankan with ``ron_on: "ankan"``), on a
+    kanburi to minkan."""
+    kan = _last_kan(obj)
+    if kan is None:
+        kan = "ankan" if sit.ron_on == "ankan" else "kakan" if sit.chankan else "minkan"
+    shown = kan == "ankan" or not rules.open_kan_dora_turned_late
+    if not shown or len(dora) < 2:
+        return dora, ura
+    return dora[:-1], ura[:-1] if len(ura) == len(dora) else ura
 
 
 def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
@@ -766,6 +807,10 @@ def _check_situation(
         )
     if ron_on is not None and rules.kita_enabled is False and ron_on == "kita":
         raise _inconsistent("this rule set has no kita to ron on")
+    if ron_on == "ankan" and not rules.ankan_robbable:
+        raise _inconsistent("no one may rob a concealed kan in this rule set, not even kokushi")
+    if riichi_kind in ("open", "double_open") and "open_riichi" not in rules.yaku_index:
+        raise InputError("bad_value", "this rule set has no open riichi")
 
 
 _EAST: Final = WIND_LETTERS["E"]  # the dealer's seat (Situation.is_dealer)

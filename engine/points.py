@@ -29,12 +29,15 @@ def hand_base(han: int, fu: int, rules: Rules) -> tuple[int, str | None, int]:
 
     ``han`` is the total (yaku + dora + red fives + kita + aka-5-man bonus). 15–19 han is
     yakuman, every further ``yakuman_step_han`` one more multiple; below, the limit table
-    (5 mangan … 11–14 sanbaiman), and otherwise fu × 2^(han+2) capped at mangan.
+    (5 mangan … 11–14 sanbaiman), and otherwise fu × 2^(han+2) capped at mangan. A 1-han hand
+    counts at least ``rules.one_han_min_fu`` fu.
 
     >>> from sanma_lens.engine.rules import SANMA_13 as R
     >>> hand_base(3, 40, R), hand_base(4, 40, R), hand_base(11, 30, R), hand_base(20, 30, R)
     ((1280, None, 0), (2000, 'mangan', 0), (6000, 'sanbaiman', 0), (16000, 'yakuman', 2))
     """
+    if han == 1 and fu < rules.one_han_min_fu:
+        fu = rules.one_han_min_fu  # ECIP: 20 fu 1 han is paid as 30 fu 1 han
     if han >= rules.yakuman_han:
         multiple = 1
         if rules.yakuman_step_han > 0:

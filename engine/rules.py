@@ -150,6 +150,9 @@ class Rules:
     min_yaku_han_many_honba: int = 3  # §18.4
     many_honba: int = 5
     guarantee: bool = True  # §18.1: the minimum must hold for every wait
+    #: False: only an open hand needs the guarantee; a closed hand may win on any wait with
+    #: the minimum (standard: 先づけ, 門前選択アリ [interp])
+    guarantee_closed_hands: bool = True
     non_riichi_tsumo_exception: bool = True  # §18.2
     # --- hand value (§33) ---
     limits: tuple[LimitStep, ...] = SANMA_LIMITS
@@ -184,6 +187,13 @@ class Rules:
     double_wind_pair_fu: int = 4  # [interp] standard riichi fu
     pinfu_tsumo_fu: int = 20
     open_pinfu_fu: int = 30
+    #: False: pinfu never holds on a tsumo, which keeps its 2 fu (ECIP ツモピン)
+    pinfu_on_tsumo: bool = True
+    #: a hand of 1 han in all with fewer fu is paid as this many (ECIP: 20 fu 1 han as 30 fu);
+    #: 0 = no such rule
+    one_han_min_fu: int = 0
+    #: False: a rinshan kaihou win gets no tsumo fu (standard proposal)
+    rinshan_tsumo_fu: bool = True
     # --- yaku ---
     yaku: tuple[YakuSpec, ...] = SANMA_YAKU
     stronger: tuple[tuple[str, str], ...] = SANMA_STRONGER
@@ -214,6 +224,16 @@ class Rules:
     tie_break_by_raw_fu: bool = False
     paarenchan_honba: int = 8  # §35
     # --- dora (§2, §3, §22, §A5, §A9) ---
+    #: False: on a chankan the robbed kan's indicator does not count (the kan never stands)
+    kan_dora_on_chankan: bool = True
+    #: False: on a ron of the discard right after a kan (``kanburi``), that kan's indicator
+    #: does not count yet (ECIP: a kan dora counts once the kan is established)
+    kan_dora_on_kan_discard: bool = True
+    #: True: the indicator of an open kan (minkan, kakan) is turned up only once the kan is
+    #: established, so it is not on the table at a chankan or kanburi ron (ECIP)
+    open_kan_dora_turned_late: bool = False
+    #: han per north held, as a dora that needs no indicator (ECIP three-player: 北は常時ドラ)
+    north_dora: int = 0
     kita_count_as_dora_when_north_indicated: bool = True  # [interp]
     #: [interp] extracted kita are not part of the shape (never break tanyao, honitsu, ...)
     kita_counts_in_shape: bool = False
@@ -225,6 +245,8 @@ class Rules:
     #: [interp] ron on an extracted north / robbed ankan needs a yakuman-valued hand (§23–§24);
     #: True would require a yakuman *yaku* instead of 15 han in total.
     kita_ron_needs_yakuman_yaku: bool = False
+    #: False: no one may rob a concealed kan, not even with kokushi (standard proposal)
+    ankan_robbable: bool = True
     # --- ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md): the winner's role ---
     #: ¶2.5: the suzaku's minimum is this many han from yaku in the actual hand (no §18
     #: guarantee), and ``suzaku_min_yaku_han_many_honba`` with ``many_honba`` or more honba
@@ -401,7 +423,223 @@ RIICHI_4P: Final = Rules(
     last_tile_and_kan_win_together=False,
 )
 
-PRESETS: Final[dict[str, Rules]] = {"sanma-1.3": SANMA_13, "riichi-4p": RIICHI_4P}
+# ---- ecip: the ECIP four-player rules (seeds/004, docs/rules/ecip.md) ------------------------
+# 1 han guaranteed for every wait (役の確定), 2 from 5 honba; tenpane capped at mangan (no
+# haneman and above: 5 han or base 2,000 is mangan, and that is the top below yakuman);
+# 20 fu 1 han paid as 30 fu; no pinfu on a tsumo; honba 300; no red fives; chombo a mangan to
+# each [interp]; its yaku table (double yakuman: daisuushii, junsei chuuren, kokushi 13-sided,
+# suuankou tanki).
+
+ECIP_YAKU: Final[tuple[YakuSpec, ...]] = (
+    # 一飜役
+    YakuSpec("ippatsu", "一発", 1, None),
+    YakuSpec("riichi", "立直", 1, None),
+    YakuSpec("pinfu", "平和", 1, None),
+    YakuSpec("iipeikou", "一盃口", 1, None),
+    YakuSpec("menzen_tsumo", "門前清自模", 1, None),
+    YakuSpec("tanyao", "断公九", 1, 1),
+    YakuSpec("yakuhai", "風牌・三元牌 (連風牌 2)", 1, 1),
+    YakuSpec("rinshan", "嶺上開花", 1, 1),
+    YakuSpec("chankan", "槍槓", 1, 1),
+    YakuSpec("haitei", "海底撈月", 1, 1),
+    YakuSpec("houtei", "河底撈魚", 1, 1),
+    # 二飜役
+    YakuSpec("double_riichi", "ダブル立直", 2, None),
+    YakuSpec("chiitoitsu", "七対子", 2, None),
+    YakuSpec("sanshoku_doujun", "三色同順", 2, 1),
+    YakuSpec("chanta", "全帯公九", 2, 1),
+    YakuSpec("ittsu", "一気通貫", 2, 1),
+    YakuSpec("toitoi", "対々和", 2, 2),
+    YakuSpec("sanshoku_doukou", "三色同刻", 2, 2),
+    YakuSpec("sankantsu", "三槓子", 2, 2),
+    YakuSpec("sanankou", "三暗刻", 2, 2),
+    YakuSpec("shousangen", "小三元", 2, 2),
+    YakuSpec("honroutou", "混老頭", 2, 2),
+    # 三飜役, 六飜役
+    YakuSpec("ryanpeikou", "二盃口", 3, None),
+    YakuSpec("junchan", "純全帯公九", 3, 2),
+    YakuSpec("honitsu", "混一色", 3, 2),
+    YakuSpec("chinitsu", "清一色", 6, 5),
+    # 役満. ECIP names a child's first-draw tsumo 人和 and a ron on the dealer's first discard
+    # 地和: the ids keep the hand JSON's flags (chihou: first-draw tsumo, renhou: that ron).
+    YakuSpec("tenhou", "天和", 13, None),
+    YakuSpec("chihou", "人和", 13, None),
+    YakuSpec("renhou", "地和", 13, None),
+    YakuSpec("kokushi", "国士無双", 13, None),
+    YakuSpec("chuuren", "九連宝塔", 13, None),
+    YakuSpec("shiisan_puutaa", "十三不塔", 13, None),
+    YakuSpec("suuankou", "四暗刻", 13, None),
+    YakuSpec("tsuuiisou", "字一色", 13, 13),
+    YakuSpec("ryuuiisou", "緑一色", 13, 13),
+    YakuSpec("chinroutou", "清老頭", 13, 13),
+    YakuSpec("daisangen", "大三元", 13, 13),
+    YakuSpec("shousuushii", "小四喜", 13, 13),
+    YakuSpec("suukantsu", "四槓子", 13, 13),
+    # ダブル換算
+    YakuSpec("daisuushii", "大四喜", 26, 26),
+    YakuSpec("chuuren_9", "純正九連宝塔", 26, None),
+    YakuSpec("kokushi_13", "国士無双十三面聴", 26, None),
+    YakuSpec("suuankou_tanki", "四暗刻単騎", 26, None),
+)
+
+ECIP: Final = Rules(
+    preset="ecip",
+    tile_kinds=ALL_KINDS,
+    red_fives=(),
+    chi_allowed=True,
+    kita_enabled=False,
+    seats=("E", "S", "W", "N"),
+    rounds=("E", "S", "W", "N"),
+    min_yaku_han=1,
+    min_yaku_han_many_honba=2,
+    many_honba=5,
+    guarantee=True,
+    non_riichi_tsumo_exception=False,
+    limits=(LimitStep(5, 2000, "mangan"),),
+    yakuman_han=13,
+    yakuman_step_han=13,
+    kazoe_yakuman=False,
+    rounding_unit=100,
+    tsumo_bonus_per_payer=0,
+    honba_ron=300,
+    honba_tsumo_each=100,
+    chombo_child_each=8000,
+    chombo_child_to_dealer=8000,
+    chombo_dealer_each=12000,
+    open_pinfu_fu=20,
+    pinfu_on_tsumo=False,
+    one_han_min_fu=30,
+    yaku=ECIP_YAKU,
+    stronger=RIICHI_4P_STRONGER,
+    composites=(),
+    yakuman_exclusive=True,
+    dora_with_yakuman=False,
+    open_riichi_vs_non_riichi_han=0,
+    first_turn_after_ankan=False,
+    tie_break_by_raw_fu=True,
+    last_tile_and_kan_win_together=False,
+    shiisan_puutaa_with_tenhou=False,
+    kan_dora_on_chankan=False,
+    kan_dora_on_kan_discard=False,
+    open_kan_dora_turned_late=True,
+)
+
+#: ECIP at a three-player table [interp]: the sanma tile set (no 2m–8m), three seats, and
+#: every north an ordinary dora (北は常時ドラ, not extracted); everything else as ``ecip``
+ECIP_3P: Final = replace(
+    ECIP,
+    preset="ecip-3p",
+    tile_kinds=SANMA_KINDS,
+    seats=("E", "S", "W"),
+    north_dora=1,
+)
+
+# ---- standard: the standard proposal (seeds/003, docs/rules/standard.md) ---------------------
+# always 1 han, open tanyao, 136 tiles without red fives, haneman … sanbaiman, every yakuman
+# single (四倍満) and never more than one, kazoe stops at sanbaiman, payments rounded to 100,
+# no fu for a rinshan tsumo, a double wind pair 2 fu [interp], 人和 4 han, kan dora at once
+# (not on a chankan), no one robs an ankan.
+
+STANDARD_YAKU: Final[tuple[YakuSpec, ...]] = (
+    YakuSpec("menzen_tsumo", "門前清摸和", 1, None),
+    YakuSpec("riichi", "立直", 1, None),
+    YakuSpec("yakuhai", "飜牌", 1, 1),
+    YakuSpec("pinfu", "平和", 1, None),
+    YakuSpec("tanyao", "断么九", 1, 1),
+    YakuSpec("iipeikou", "一盃口", 1, None),
+    YakuSpec("rinshan", "嶺上開花", 1, 1),
+    YakuSpec("chankan", "搶槓", 1, 1),
+    YakuSpec("haitei", "海底摸月", 1, 1),
+    YakuSpec("houtei", "河底撈魚", 1, 1),
+    YakuSpec("ippatsu", "一発", 1, None),
+    YakuSpec("double_riichi", "ダブル立直", 2, None),
+    YakuSpec("chanta", "混全帯么", 2, 1),
+    YakuSpec("sanshoku_doujun", "三色同順", 2, 1),
+    YakuSpec("ittsu", "一気通貫", 2, 1),
+    YakuSpec("sanshoku_doukou", "三色同刻", 2, 2),
+    YakuSpec("sanankou", "三暗刻", 2, 2),
+    YakuSpec("sankantsu", "三槓子", 2, 2),
+    YakuSpec("shousangen", "小三元", 2, 2),
+    YakuSpec("toitoi", "対々和", 2, 2),
+    YakuSpec("chiitoitsu", "七対子", 2, None),
+    YakuSpec("honroutou", "混老頭", 2, 2),
+    YakuSpec("ryanpeikou", "二盃口", 3, None),
+    YakuSpec("honitsu", "混一色", 3, 2),
+    YakuSpec("junchan", "純全帯么", 3, 2),
+    YakuSpec("renhou", "人和", 4, None),
+    YakuSpec("chinitsu", "清一色", 6, 5),
+    YakuSpec("tenhou", "天和", 13, None),
+    YakuSpec("chihou", "地和", 13, None),
+    YakuSpec("suuankou", "四暗刻", 13, None),
+    YakuSpec("daisangen", "大三元", 13, 13),
+    YakuSpec("kokushi", "国士無双", 13, None),
+    YakuSpec("ryuuiisou", "緑一色", 13, 13),
+    YakuSpec("shousuushii", "小四喜", 13, 13),
+    YakuSpec("tsuuiisou", "字一色", 13, 13),
+    YakuSpec("chinroutou", "清老頭", 13, 13),
+    YakuSpec("daisuushii", "大四喜", 13, 13),
+    YakuSpec("chuuren", "九連宝灯", 13, None),
+    YakuSpec("suukantsu", "四槓子", 13, 13),
+)
+
+STANDARD_STRONGER: Final[tuple[tuple[str, str], ...]] = (
+    ("iipeikou", "ryanpeikou"),
+    ("chanta", "junchan"),
+    ("honitsu", "chinitsu"),
+    ("sanankou", "suuankou"),
+    ("sankantsu", "suukantsu"),
+    ("shousuushii", "daisuushii"),
+    ("riichi", "double_riichi"),
+)
+
+STANDARD: Final = Rules(
+    preset="standard",
+    tile_kinds=ALL_KINDS,
+    red_fives=(),
+    chi_allowed=True,
+    kita_enabled=False,
+    seats=("E", "S", "W", "N"),
+    rounds=("E", "S", "W", "N"),
+    min_yaku_han=1,
+    min_yaku_han_many_honba=1,
+    guarantee=True,
+    guarantee_closed_hands=False,
+    non_riichi_tsumo_exception=False,
+    yakuman_han=13,
+    yakuman_step_han=13,
+    kazoe_yakuman=False,
+    double_yakuman=False,
+    yakuman_max_multiple=1,
+    rounding_unit=100,
+    tsumo_bonus_per_payer=0,
+    honba_ron=300,
+    honba_tsumo_each=100,
+    chombo_child_each=2000,
+    chombo_child_to_dealer=4000,
+    chombo_dealer_each=4000,
+    double_wind_pair_fu=2,
+    rinshan_tsumo_fu=False,
+    yaku=STANDARD_YAKU,
+    stronger=STANDARD_STRONGER,
+    composites=(),
+    yakuman_exclusive=True,
+    dora_with_yakuman=False,
+    open_riichi_vs_non_riichi_han=0,
+    first_turn_after_ankan=False,
+    tie_break_by_raw_fu=True,
+    last_tile_and_kan_win_together=False,
+    used_up_waits_count=True,
+    kan_dora_on_chankan=False,
+    ankan_robbable=False,
+)
+
+PRESETS: Final[dict[str, Rules]] = {
+    "sanma-1.3": SANMA_13,
+    "riichi-4p": RIICHI_4P,
+    "ecip": ECIP,
+    "ecip-3p": ECIP_3P,
+    "standard": STANDARD,
+}
 
 # Options a hand JSON may override (plain bool/int fields); structural fields are preset-only.
 _STRUCTURAL: Final = {

@@ -176,7 +176,7 @@ def _score(parsed: Parsed, effects: RoleEffects | None) -> dict[str, Any]:
             return _invalid(parsed, "yakuman_only", ev, dora, g, effects)
     if sit.tsumo and sit.riichi == "none" and rules.non_riichi_tsumo_exception:
         enough = yaku_han >= required  # §18.2
-    elif rules.guarantee:
+    elif rules.guarantee and (rules.guarantee_closed_hands or not hand.is_closed):
         enough = g.ok and yaku_han >= required
     else:
         enough = yaku_han >= required
@@ -208,6 +208,11 @@ def _score(parsed: Parsed, effects: RoleEffects | None) -> dict[str, Any]:
         if byakko_pays(effects.role, han, rules):  # ¶2.7 (ii)
             effects.byakko_payment = _byakko_payment(sit, rules)
     result = _result(True, None, ev, dora, g, han, limit, multiple, payments, paid + deposits)
+    if han == 1 and ev.fu < rules.one_han_min_fu:  # paid as that many fu (points.hand_base)
+        result["fu"] = rules.one_han_min_fu
+        result["fu_breakdown"].append(
+            {"reason": "one_han_minimum", "fu": rules.one_han_min_fu - ev.fu}
+        )
     result["base"] = base
     result["deposits"] = deposits
     return result

@@ -26,6 +26,15 @@ Documented extensions of the hand JSON (beyond docs/api.md):
   ``kiriage_mangan``, ``kazoe_yakuman`` (false: kazoe stops at sanbaiman), ``kazoe_max_multiple``
   (0: unlimited), ``double_yakuman`` (false: those hands count single), ``yakuman_max_multiple``.
 
+- ``"rules": {"preset": "ecip"}`` and ``{"preset": "standard"}``: the two four-player systems of
+  the seeds, as ``docs/rules/ecip.md`` and ``docs/rules/standard.md`` write them (136 tiles, no
+  red fives, chi, 1 han; ECIP: the yaku confirmed for every wait, 2 han from 5 honba, tenpane
+  capped at mangan, 20 fu 1 han paid as 30 fu; standard: kazoe stops at sanbaiman, one yakuman
+  at most, no tsumo fu on rinshan). ``"ecip-3p"``: ECIP at three players, every north a dora.
+- ``last_kan``: ``null`` | ``"ankan"`` | ``"minkan"`` | ``"kakan"`` — the kan a chankan robs or a
+  ``kanburi`` ron's discard follows, for rule sets whose newest kan dora does not count yet
+  then (``kan_dora_on_chankan``, ``kan_dora_on_kan_discard``; the newest indicator is the last
+  of ``dora``).
 - Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md; ``engine.roles``): ``role`` (the
   winner's role: ``tenshi``, ``seiryuu``, ``suzaku``, ``byakko``, ``genbu``, ``kouryuu``),
   ``byakko_declared``, ``kanpa`` (the tile the winner is under kanpa for), ``discarder_genbu``,

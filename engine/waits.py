@@ -116,6 +116,9 @@ def _base_dora(hand: HandInput, sit: Situation, rules: Rules) -> tuple[list[int]
                 per_kind[k] += 1 if counts[k] == top else 0
         else:
             per_kind[next_kind(ind.kind, rules.tile_kinds)] += 1
+    if rules.north_dora:  # every north held is a dora (ECIP three-player)
+        per_kind[NORTH] += rules.north_dora
+        base += rules.north_dora * counts[NORTH]
     return per_kind, base
 
 
@@ -329,7 +332,7 @@ def tenpai(parsed: Parsed) -> dict[str, object]:
     required = rules.min_han(sit.honba)
     ron_min = min(ron) if ron else None
     tsumo_min = min(tsumo) if tsumo else None
-    if rules.guarantee:
+    if rules.guarantee and (rules.guarantee_closed_hands or not hand.is_closed):
         ron_ok = ron_min is not None and ron_min >= required
         tsumo_ok = tsumo_min is not None and tsumo_min >= required
     else:  # no §18 guarantee: any wait may be won

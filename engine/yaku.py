@@ -177,8 +177,14 @@ def _pair_is_yakuhai(r: Reading, c: Context) -> bool:
 
 
 def pinfu(r: Reading, c: Context) -> bool:
-    """平和: four runs, a pair that is not yakuhai, a two-sided wait."""
-    return len(r.runs) == 4 and r.wait == "ryanmen" and not _pair_is_yakuhai(r, c)
+    """平和: four runs, a pair that is not yakuhai, a two-sided wait (and, under
+    ``pinfu_on_tsumo`` off, a ron: ECIP ツモピン)."""
+    return (
+        len(r.runs) == 4
+        and r.wait == "ryanmen"
+        and not _pair_is_yakuhai(r, c)
+        and (c.rules.pinfu_on_tsumo or not c.sit.tsumo)
+    )
 
 
 def tanyao(r: Reading, c: Context) -> bool:

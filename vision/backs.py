@@ -23,6 +23,7 @@ from itertools import combinations
 from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.probe import fifth_of_a_kind, short_by
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 # A hit read as no tile is tried as an ankan's end when the classifier gives ``back`` at least
 # this probability (600098: 0.19 and 0.27 on the two ends).
@@ -62,12 +63,8 @@ def ankan_probe(
         meld = added_ankan(layout, again, extra)
         if meld is None:
             continue
-        notes = [
-            f"a box read as no tile lies at an end of {meld} and may be a face-down tile "
-            f"(back {b.confidence:.2f}): the hand was a set short (§1), read as that concealed "
-            "kan; check it"
-            for b in extra
-        ]
+        notes = [PhotoWarning("ankan_back_found", meld=meld, confidence=round(b.confidence, 4))
+                 for b in extra]
         return dets, Layout(again.tiles, again.hand, [*notes, *again.warnings])
     return tiles, layout
 

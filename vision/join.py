@@ -43,6 +43,7 @@ from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.layout.notation import as_sanma, kind
 from sanma_lens.vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 PART_SIZE = 0.9  # each part's area at most this × the photo's median tile area
 WHOLE_SIZE = 1.4  # the joint box's area at most this × the median ...
@@ -196,9 +197,7 @@ def join_halves(
         if short > was or (short == was and not kakan
                            and len(again.warnings) >= len(layout.warnings)):
             continue
-        note = (
-            f"two boxes ({tiles[i].tile} and {tiles[j].tile}) lie where one sideways tile "
-            f"lies: read together turned, they read {tile} ({p:.2f}), a called tile; check it"
-        )
+        note = PhotoWarning("halves_joined", first=tiles[i].tile, second=tiles[j].tile,
+                            tile=tile, confidence=round(p, 4))
         return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
     return tiles, layout

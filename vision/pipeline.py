@@ -57,6 +57,7 @@ from sanma_lens.vision.refill import refill_probe
 from sanma_lens.vision.split import split_probe
 from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning, details
 
 # the package's models; $SANMA_MODELS names another folder (vision/models.py)
 MODELS = PACKAGED
@@ -350,9 +351,9 @@ class Recognizer:
         tiles, joined = self.joined(image, scale, tiles, deadline)
         warnings: list[str] = []
         if flowers:
-            warnings.append(f"ignored {flowers} flower/season tile(s): not riichi tiles")
+            warnings.append(PhotoWarning("flowers_ignored", count=flowers))
         for t in joined:
-            warnings.append(f"read two parts of one tile as one {t.tile}")
+            warnings.append(PhotoWarning("parts_joined", tile=t.tile))
         deadline.check()
         layout = reconstruct(tiles, image_size=size)
         if self.probe:
@@ -369,7 +370,8 @@ class Recognizer:
         return {
             "tiles": [t.to_json() for t in layout.tiles],
             "hand": dict(layout.hand),
-            "warnings": warnings,
+            "warnings": [str(w) for w in warnings],
+            "warning_details": details(warnings),
             "image_size": list(size),
         }
 

@@ -37,6 +37,7 @@ from sanma_lens.vision.layout.notation import as_sanma, is_face, kind, readable,
 from sanma_lens.vision.layout.rulefix import complete
 from sanma_lens.vision.layout.sanity import kind_counts
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 # A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
 Reading = tuple[str, float, tuple[tuple[str, float], ...]]
@@ -60,10 +61,11 @@ MAX_NEED = 2
 
 @dataclass(frozen=True)
 class Probe:
-    """A place to look: a box (photo pixels) and where it lies, in words."""
+    """A place to look: a box (photo pixels) and the tiles either side of it (``spot``: the
+    left one and the right one, None past an end of the row)."""
 
     box: tuple[float, float, float, float]
-    where: str
+    spot: tuple[str | None, str | None]
     inside: bool = False  # in a hole between two tiles of the row's line (not past an end)
     angle: int = 0  # the row's tiles' reported turn: 90 in a photo turned by 90° (cut so)
 
@@ -154,11 +156,11 @@ def _box_at(p: np.ndarray, like: Sequence[TileDetection]) -> tuple[float, float,
 @dataclass(frozen=True)
 class _Place:
     """A place to look before the overlap checks: its centre, the tiles whose box size it
-    takes, where it lies (in words), whether in a hole, and the row's local pitch there."""
+    takes, the tiles either side of it, whether in a hole, and the row's local pitch there."""
 
     p: np.ndarray
     like: tuple[TileDetection, ...]
-    where: str
+    spot: tuple[str | None, str | None]
     inside: bool
     step: float
 
@@ -189,18 +191,11 @@ def gap_boxes(
     chain = _extend(_extend(row, tiles, pitch, True, angle), tiles, pitch, False, angle)
     if need - sum(tiles[k].group == "other" for k in chain) > MAX_NEED:
         return []  # too few tiles along the row's line for a hand with a tile or two missed
-    in_row = set(row)
-
-    def name(k: int) -> str:
-        return f"the hand's {tiles[k].tile}" if k in in_row else f"the {tiles[k].tile} beyond it"
-
-    places = [*_holes(chain, tiles, pitch, name), *_ends(chain, tiles, pitch, name)]
+    places = [*_holes(chain, tiles, pitch), *_ends(chain, tiles, pitch)]
     return _free(places, tiles, row, image_size, angle)
 
 
-def _holes(
-    chain: list[int], tiles: Sequence[TileDetection], pitch: float, name: Callable[[int], str]
-) -> list[_Place]:
+def _holes(chain: list[int], tiles: Sequence[TileDetection], pitch: float) -> list[_Place]:
     """The places in the holes between the chain's tiles (links ``HOLE`` local pitches long)."""
     cp = np.array([tiles[k].center for k in chain])
     links = np.hypot(*np.diff(cp, axis=0).T)
@@ -215,14 +210,12 @@ def _holes(
         m = min(MAX_HOLE, round(links[i] / step) - 1)
         for j in range(1, m + 1):
             p = cp[i] + (cp[i + 1] - cp[i]) * j / (m + 1)
-            where = f"between {name(a)} and {name(b)}"
-            out.append(_Place(p, (tiles[a], tiles[b]), where, inside, step))
+            spot = (tiles[a].tile, tiles[b].tile)
+            out.append(_Place(p, (tiles[a], tiles[b]), spot, inside, step))
     return out
 
 
-def _ends(
-    chain: list[int], tiles: Sequence[TileDetection], pitch: float, name: Callable[[int], str]
-) -> list[_Place]:
+def _ends(chain: list[int], tiles: Sequence[TileDetection], pitch: float) -> list[_Place]:
     """One local pitch past either end of the chain; nothing of the hand lies past the
     winning tile (§1: it is set apart at the row's end)."""
     cp = np.array([tiles[k].center for k in chain])
@@ -235,7 +228,8 @@ def _ends(
         step = _local_pitch(links, i, pitch)
         u = cp[end] - cp[nxt]
         p = cp[end] + u * step / max(float(np.linalg.norm(u)), 1e-6)
-        out.append(_Place(p, (tiles[k],), f"{side} of {name(k)}", False, step))
+        spot = (None, tiles[k].tile) if side == "left" else (tiles[k].tile, None)
+        out.append(_Place(p, (tiles[k],), spot, False, step))
     return out
 
 
@@ -263,7 +257,7 @@ def _free(
             continue
         if any(iou(box, t.box) >= limit for t in tiles):
             continue
-        out.append(Probe(box, place.where, place.inside, angle))
+        out.append(Probe(box, place.spot, place.inside, angle))
     return out
 
 
@@ -272,7 +266,7 @@ def accept(
     readings: Sequence[Reading],
     tiles: Sequence[TileDetection],
     need: int,
-) -> list[tuple[TileDetection, str]]:
+) -> list[tuple[TileDetection, PhotoWarning]]:
     """The probed places taken as tiles, with a warning each: the crop's best reading
     (``readings[i]``: tile, probability, next-best readings) is a riichi tile at least
     ``PROBE_SURE`` likely, makes no fifth of its kind among the player's tiles (§1), and at
@@ -282,7 +276,7 @@ def accept(
     given = readings
     readings = [_in_hole(r) if pr.inside else r for pr, r in zip(probes, readings, strict=True)]
     order = sorted(range(len(probes)), key=lambda i: -readings[i][1])
-    out: list[tuple[TileDetection, str]] = []
+    out: list[tuple[TileDetection, PhotoWarning]] = []
     for i in order:
         tile, p, alts = readings[i]
         if len(out) == need:
@@ -292,14 +286,14 @@ def accept(
             continue
         counts[kind(tile)] += 1
         det = TileDetection(tile, probes[i].box, probes[i].angle, round(p, 4), "other", alts)
-        out.append(
-            (
-                det,
-                f"no tile was found {probes[i].where}, but the hand is short (§1): a second "
-                f"look there reads {tile} ({p:.2f}{_flower_first(given[i], readings[i])}), "
-                "added to the hand; check it",
-            )
-        )
+        left, right = probes[i].spot
+        if given[i] == readings[i]:
+            note = PhotoWarning("tile_found_in_gap", left=left, right=right, tile=tile,
+                                confidence=round(p, 4))
+        else:  # _in_hole read a flower as its likeliest riichi tile
+            note = PhotoWarning("tile_found_over_flower", left=left, right=right, tile=tile,
+                                confidence=round(p, 4), flower_confidence=round(given[i][1], 4))
+        out.append((det, note))
     return out
 
 
@@ -318,11 +312,6 @@ def _in_hole(reading: Reading) -> Reading:
         return reading
     best, q = max(faces, key=lambda tq: tq[1])
     return best, q, tuple((t, r) for t, r in alts if t != best)
-
-
-def _flower_first(given: Reading, taken: Reading) -> str:
-    """Words for a warning when :func:`_in_hole` changed the reading: what was read first."""
-    return "" if given == taken else f"; read first as a flower, {given[1]:.2f}"
 
 
 KAKAN_SURE = 0.5  # a second box on a pon's tile reads the pon's kind at least this likely
@@ -427,8 +416,7 @@ def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
     u = u / max(float(np.linalg.norm(u)), 1e-6)
     end = tiles[row[-1]]
     places = [
-        _Place(cp[-1] + u * step * f, (end,), f"past the hand's last tile ({end.tile})", False,
-               step)
+        _Place(cp[-1] + u * step * f, (end,), (end.tile, None), False, step)
         for f in WIN_STEPS
     ]
     return _free(places, tiles, row, image_size, 0)
@@ -443,7 +431,7 @@ def accept_win(
     probes: Sequence[Probe],
     readings: Sequence[Reading],
     hand: Mapping[str, object],
-) -> tuple[TileDetection, str] | None:
+) -> tuple[TileDetection, PhotoWarning] | None:
     """The surest probed place whose best reading is a riichi tile at least ``WIN_SURE``
     likely that completes the concealed tiles of ``hand`` (§1: a winning tile makes a winning
     shape; a tile that does not may be anything lying there), makes no fifth of its kind, with
@@ -457,12 +445,9 @@ def accept_win(
         if not complete([*held, kind(as_sanma(tile))]):
             continue
         det = TileDetection(tile, probes[i].box, 0, round(p, 4), "other", alts)
-        note = (
-            f"no winning tile was found after the hand, but a second look {probes[i].where} "
-            f"reads {tile} ({p:.2f}), which makes a winning hand (§1): added as the winning "
-            "tile; check it"
-        )
-        return det, note
+        left, right = probes[i].spot
+        return det, PhotoWarning("win_from_probe", left=left, right=right, tile=tile,
+                                 confidence=round(p, 4))
     return None
 
 
@@ -562,22 +547,16 @@ def kakan_probe(
     warning to check it."""
     melds = layout.melds
     stacks = stacked_tiles(layout.tiles, melds, stacked)
-    tries = [(extra, "a second box on the called set {pon} reads {tile} ({p:.2f})")
-             for extra in added_tiles(layout.tiles, melds, doubles)]
-    tries += [(extra, "the detector sees a tile lying on the called {tile} of {pon} "
-                      "({p:.2f}) but no box of its own")
-              for extra, p in stacks if p >= sure]
-    notes = []
-    for extra, how in tries:
+    tries = [(extra, "kakan_second_box") for extra in added_tiles(layout.tiles, melds, doubles)]
+    tries += [(extra, "kakan_stacked") for extra, p in stacks if p >= sure]
+    notes: list[str] = []
+    for extra, code in tries:
         again = reconstruct([*tiles, extra], image_size=size)
         change = pon_to_kakan(layout.hand, again.hand)
         if change is None:
             continue
-        notes.append(
-            how.format(pon=change[0], tile=extra.tile, p=extra.confidence)
-            + f": read as {change[1]}, its added tile lying on the called one (§23); "
-            "check it"
-        )
+        notes.append(PhotoWarning(code, was=change[0], tile=extra.tile,
+                                  confidence=round(extra.confidence, 4), meld=change[1]))
         tiles, layout = [*tiles, extra], again
     unsure = []
     for extra, p in stacks:
@@ -585,10 +564,8 @@ def kakan_probe(
             continue
         change = pon_to_kakan(layout.hand, reconstruct([*tiles, extra], image_size=size).hand)
         if change is not None:
-            unsure.append(
-                f"the called {extra.tile} of {change[0]} may carry an added tile lying on it "
-                f"({p:.2f}): if so it is {change[1]} (§23), check it"
-            )
+            unsure.append(PhotoWarning("kakan_maybe", tile=extra.tile, was=change[0],
+                                       confidence=round(p, 4), meld=change[1]))
     if not notes and not unsure:
         return layout
     return Layout(layout.tiles, layout.hand, [*notes, *layout.warnings, *unsure])

@@ -19,6 +19,7 @@ from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.layout.notation import is_face, unpack
 from sanma_lens.vision.probe import fifth_of_a_kind, short_by
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 
 def refill_probe(
@@ -39,10 +40,8 @@ def refill_probe(
         dets = [*tiles, d]
         again = reconstruct(dets, image_size=size)
         if fills(layout, again, d):
-            notes.append(
-                f"a box read unsure as {d.tile} ({d.confidence:.2f}) lies where the hand is "
-                "short (§1): taken as a tile of the hand, check it"
-            )
+            notes.append(PhotoWarning("unsure_tile_kept", tile=d.tile,
+                                      confidence=round(d.confidence, 4)))
             tiles, layout = dets, again
     if not notes:
         return tiles, layout

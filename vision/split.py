@@ -33,6 +33,7 @@ from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.layout.notation import is_face, kind
 from sanma_lens.vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 PLAYER = ("hand", "win", "meld", "kita")  # the player's tiles (dora indicators are not)
 
@@ -206,11 +207,9 @@ def split_probe(
         again = reconstruct(dets, image_size=size)
         if improves(layout, again, halves, cut):
             was = layout.tiles[cut.index]
-            note = (
-                f"one box ({was.tile}) seems to hold two tiles "
-                f"{'one on the other' if cut.how == 'across' else 'side by side'}: cut in two, "
-                f"they read {pair[0][0]} ({pair[0][1]:.2f}) and {pair[1][0]} "
-                f"({pair[1][1]:.2f}); check them"
-            )
+            note = PhotoWarning(
+                "box_split_stacked" if cut.how == "across" else "box_split_side_by_side",
+                tile=was.tile, first=pair[0][0], first_confidence=round(pair[0][1], 4),
+                second=pair[1][0], second_confidence=round(pair[1][1], 4))
             return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
     return tiles, layout

@@ -122,6 +122,15 @@ const of = (g) => S.items.filter((it) => it.group === g).map((it) => it.tile);
 const hasOpenMeld = () => S.melds.some((md, m) => md.kind !== "ankan" && S.items.some((it) => it.group === "meld" && it.meld === m));
 const hasKanOrKita = () => S.melds.some((md) => md.kind !== "pon") || of("kita").length > 0;
 
+function handRules() {
+  // At a game's table its own rules (its preset, e.g. a four-player ECIP game); else sanma.
+  const g = S.game;
+  if (!g) return { preset: "sanma-1.3", aka_5man: S.sit.aka_5man };
+  return { ...g.rules.hand_rules, preset: g.rules.preset, aka_5man: g.rules.aka_5man };
+}
+
+const seatsOf = () => (S.game ? S.game.players.map((_, p) => p) : [0, 1, 2]);
+
 // ---------- ability mahjong: the winner's role and its facts, from the game ----------
 const roleOf = (p) => (S.game && S.game.rules.ability && p !== null ? S.game.players[p].role : null);
 const winnerRole = () => roleOf(S.play.player);
@@ -173,7 +182,7 @@ function handJson() {
     ura: of("ura").filter((x) => x !== "back"),
     tsumo: sit.tsumo, seat: sit.seat, round: sit.round, riichi: sit.riichi,
     honba: sit.honba, deposits: sit.deposits, discarder_riichi: sit.discarder_riichi,
-    rules: { preset: "sanma-1.3", aka_5man: sit.aka_5man },
+    rules: handRules(),
   };
   if (wins.length) obj.win = wins[0];
   for (const k of S_YAKU) if (sit[k]) obj[k] = true;
@@ -239,6 +248,7 @@ async function api(path, init) {
 const postJson = (path, obj) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(obj) });
 
 async function rescore() {
+  if (typeof keepChanged === "function") keepChanged(); // keep.js: a kept photo follows its corrections
   dropInapplicable();
   renderSituation();
   renderTiles();
@@ -312,6 +322,7 @@ async function uploadPhoto(original) {
     loadRecognition(res.body);
     status.className = "status";
     status.textContent = t("tiles_found", res.body.tiles.length);
+    if (typeof keepNewPhoto === "function") keepNewPhoto(file); // keep.js: the opt-in to keep it
   };
   img.src = url;
 }
@@ -321,7 +332,7 @@ function loadRecognition(body) {
   S.melds = (body.hand.melds || []).map((ms) => ({ kind: ms.split(":")[0], tiles: parseSafe(ms.split(":")[1]) }));
   const dets = [...body.tiles].sort((a, b) => a.box[0] - b.box[0]);
   S.items = dets.map((d) => ({
-    tile: d.tile, group: GROUPS.includes(d.group) ? d.group : "other", meld: null, box: d.box,
+    tile: d.tile, group: GROUPS.includes(d.group) ? d.group : "other", meld: null, box: d.box, angle: d.angle,
     alts: (d.alternatives || []).map((a) => a.tile), unsure: d.confidence < UNSURE,
   }));
   const room = S.melds.map((m) => [...m.tiles]);
@@ -860,7 +871,7 @@ async function openGame(id) {
   S.play.mode = params.get("mode") === "draw" ? "draw" : "win";
   S.play.riichi = startRiichi();
   const player = Number(params.get("player"));
-  S.play.player = [0, 1, 2].includes(player) && params.get("player") !== null ? player : null;
+  S.play.player = seatsOf().includes(player) && params.get("player") !== null ? player : null;
   applyGame();
   renderAll();
 }
@@ -877,6 +888,7 @@ function applyGame() {
   if (!g) return;
   S.sit.round = g.round_wind;
   S.sit.honba = g.honba;
+  S.sit.aka_5man = Boolean(g.rules.aka_5man);
   S.sit.deposits = Math.round((g.deposits + seiryuuDeposits()) / 1000) + S.play.riichi.length;
   const p = S.play.player;
   if (p !== null) {
@@ -915,18 +927,18 @@ function renderGame() {
   card.hidden = !g && !$("game-status").textContent;
   if (!g) return;
   const play = S.play;
-  const others = [0, 1, 2].filter((p) => p !== play.player);
+  const others = seatsOf().filter((p) => p !== play.player);
   const set = (fn) => () => { fn(); applyGame(); rescore(); };
   const kids = [
     el("p", { class: "game-head" }, t("game_hand", t("round_name", g.round_wind, Number(g.round[1])), t("honba_n", g.honba)),
       ` · ${t("depositsShort")} ${fmtNum(g.deposits + seiryuuDeposits())}`),
     choice("this_photo", [["win", t("p_win")], ["draw", t("p_draw")]], play.mode, (v) => { play.mode = v; renderResult(); }, (v) => ["data-play", v]),
-    chooseGroup("whose", [0, 1, 2].map((p) => playerChip(p, play.player === p, set(() => { play.player = p; }), { "data-player": p }))),
+    chooseGroup("whose", seatsOf().map((p) => playerChip(p, play.player === p, set(() => { play.player = p; }), { "data-player": p }))),
   ];
   if (play.mode === "win" && !S.sit.tsumo && play.player !== null) {
     kids.push(chooseGroup("from_whom", others.map((p) => playerChip(p, play.discarder === p, set(() => { play.discarder = p; }), { "data-discarder": p }))));
   }
-  kids.push(chooseGroup("riichi_sticks", [0, 1, 2].map((p) => playerChip(p, play.riichi.includes(p), set(() => {
+  kids.push(chooseGroup("riichi_sticks", seatsOf().map((p) => playerChip(p, play.riichi.includes(p), set(() => {
     play.riichi = play.riichi.includes(p) ? play.riichi.filter((x) => x !== p) : [...play.riichi, p];
     if (p === play.player) S.sit.riichi = play.riichi.includes(p) ? (S.sit.riichi === "none" ? "riichi" : S.sit.riichi) : "none";
   }), { "data-riichi-player": p }))));
@@ -989,7 +1001,7 @@ function drawRecorder() {
 
 async function recordDraw() {
   const draw = S.play.draw;
-  const players = [0, 1, 2];
+  const players = seatsOf();
   await recordHand({
     outcome: "draw",
     tenpai: players.filter((p) => draw[p] && draw[p].tenpai),

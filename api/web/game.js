@@ -24,6 +24,13 @@ function tileLabel(tile) {
   if (s === "z") return t(`honor_${n}`);
   return Lang.ja() ? `${n}${{ m: "萬", p: "筒", s: "索" }[s]}` : tile;
 }
+// Each rule system's seats and its own start, return and uma (engine/game/presets.py): the
+// new-game form shows them when the system is chosen.
+const PRESETS = {
+  "sanma-1.3": { seats: 3, start_points: 30000, return_points: 40000, uma: 10 },
+  ecip: { seats: 4, start_points: 27000, return_points: 30000, uma: 0 },
+  standard: { seats: 4, start_points: 25000, return_points: 30000, uma: 0 },
+};
 
 function message(text, ok = false) {
   const el = $("#message");
@@ -150,6 +157,9 @@ function describeHand(hand) {
     parts.push(`${t("tsumo")}: ${playerName(w.winner)}${value(w)}`);
   } else if (r.outcome === "draw") {
     parts.push(`${t("draw")}: ${t("tenpai")} ${r.tenpai.map(playerName).join(", ") || t("none")}`);
+    if (r.nagashi.length) parts.push(`${t(nagashiWord())}: ${r.nagashi.map((n) => playerName(n.player)).join(", ")}`);
+  } else if (r.outcome === "abortive") {
+    parts.push(t("abortive"));
   } else {
     parts.push(`${t("chombo")}: ${r.offenders.map(playerName).join(", ")}`);
   }
@@ -244,6 +254,7 @@ function fillPlayerControls() {
   });
   $$(".aka-only").forEach((el) => { el.hidden = !game.rules.aka_5man; });
   fillAbilityControls();
+  applyRuleControls();
 }
 
 function fillAbilityControls() {
@@ -296,6 +307,25 @@ function showSeiryuu(node) {
   $(".seiryuu-only", node).hidden = !game || roleOf(winner) !== "seiryuu";
 }
 
+function nagashiWord() { return game.rules.nagashi === "mangan" ? "nagashiMangan" : "nagashi"; }
+
+function applyRuleControls() {
+  // What the game's rules have: abortive draws, nagashi (yakuman or mangan), manemann, double
+  // ron, whether a win says closed (ECIP deposits) and pao, and the limits of its table.
+  const rules = game.rules;
+  $("#abortive-choice").hidden = !rules.abortive_draws;
+  $("#nagashi-row").hidden = rules.nagashi === "none";
+  $("#nagashi-double-row").hidden = rules.nagashi !== "yakuman";
+  $("#nagashi-label").dataset.t = nagashiWord();
+  $("#manemann-row").hidden = !rules.manemann;
+  $("#more-label").dataset.t = rules.manemann ? "more" : "moreMisCall";
+  translateStatic($("#hand"));
+  $$("#wins .closed-only").forEach((el) => { el.hidden = !rules.deposits_need_closed_win; });
+  const limits = game.limits || ["mangan", "haneman", "baiman", "sanbaiman", "yakuman"];
+  $$('#wins [name="limit"] option').forEach((o) => { o.hidden = !limits.includes(o.value); });
+  showOutcome();
+}
+
 let winCount = 0;
 
 function addWin() {
@@ -320,14 +350,15 @@ function showMode(node) {
 
 function showOutcome() {
   const outcome = $("#hand").outcome.value;
-  // (the aka-5-man's row only in a game played with it)
-  const aka = !!(game && game.rules.aka_5man);
+  const aka = Boolean(game && game.rules.aka_5man);
   $$("#hand [data-for]").forEach((el) => {
     el.hidden = !el.dataset.for.split(" ").includes(outcome) || (el.classList.contains("aka-only") && !aka);
   });
   const wins = $$("#wins .win");
-  $("#double-ron").hidden = outcome !== "ron";
-  if (outcome !== "ron" && wins.length > 1) wins.slice(1).forEach((w) => w.remove());
+  const doubleRon = !game || game.rules.max_ron_winners > 1;
+  $("#double-ron").hidden = outcome !== "ron" || !doubleRon;
+  if ((outcome !== "ron" || !doubleRon) && wins.length > 1) wins.slice(1).forEach((w) => w.remove());
+  $$("#wins .pao-only").forEach((el) => { el.hidden = !(game && game.rules.pao && outcome === "tsumo"); });
 }
 
 function toggleDoubleRon() {
@@ -351,6 +382,10 @@ function winFromNode(node) {
     win.limit = $('[name="limit"]', node).value;
     if (win.limit === "yakuman") win.yakuman_multiple = Number($('[name="multiple"]', node).value);
   }
+  const closed = $('[name="closed"]', node).value;
+  if (game.rules.deposits_need_closed_win && closed !== "") win.closed = closed === "true";
+  const pao = $('[name="pao"]', node).value;
+  if (game.rules.pao && $("#hand").outcome.value === "tsumo" && pao !== "") win.pao = Number(pao);
   if (roleOf(win.winner) === "seiryuu") win.seiryuu_han = Number($('[name="seiryuu_han"]', node).value);
   return win;
 }
@@ -367,7 +402,7 @@ function handBody() {
     body.riichi = checked("riichi");
     body.mis_calls = checked("mis_calls");
     if (game.rules.aka_5man && form.aka5man.value !== "") body.aka5man = Number(form.aka5man.value);
-    if (form.copier.value !== "" && form.copied.value !== "") {
+    if (game.rules.manemann && form.copier.value !== "" && form.copied.value !== "") {
       body.manemann = [{ copier: Number(form.copier.value), copied: Number(form.copied.value),
         turns: Number(form.turns.value) }];
     }
@@ -380,9 +415,10 @@ function handBody() {
   } else if (outcome === "draw") {
     const doubles = new Set(checked("nagashi_double"));
     body.tenpai = checked("tenpai");
-    body.nagashi = checked("nagashi").map((p) => ({ player: p, double_riichi: doubles.has(p) }));
+    body.nagashi = checked("nagashi").map((p) => (game.rules.nagashi === "yakuman"
+      ? { player: p, double_riichi: doubles.has(p) } : { player: p }));
     body.noten_riichi = checked("noten_riichi");
-  } else {
+  } else if (outcome === "chombo") {
     body.offenders = [Number(form.offender.value)];
   }
   return body;
@@ -404,6 +440,8 @@ function resetForm() {
   $('[name="fu"]', win).value = "30";
   $('[name="limit"]', win).value = "mangan";
   $('[name="multiple"]', win).value = "1";
+  $('[name="closed"]', win).value = "";
+  $('[name="pao"]', win).value = "";
   $('[name="seiryuu_han"]', win).value = "0";
   showMode(win);
   if (game) fillAbilityControls();
@@ -460,9 +498,12 @@ function init() {
   $("#new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const form = e.target;
-    const players = [form.p0.value, form.p1.value, form.p2.value].map((n) => n.trim());
-    const body = { rules: { aka_5man: form.aka.checked, double_ron_honba: form.double_ron_honba.value } };
-    if (form.ability.checked) {
+    const preset = form.preset.value;
+    const seats = PRESETS[preset].seats;
+    const players = [form.p0, form.p1, form.p2, form.p3].slice(0, seats).map((i) => i.value.trim());
+    const body = { rules: { preset, double_ron_honba: form.double_ron_honba.value } };
+    if (seats === 3) body.rules.aka_5man = form.aka.checked;
+    if (seats === 3 && form.ability.checked) {
       body.rules.ability = true;
       body.roles = [form.role0.value, form.role1.value, form.role2.value];
     }
@@ -472,6 +513,13 @@ function init() {
     });
     if (players.some((n) => n)) body.players = players;
     try { show(await api("POST", "/v1/games", body)); message(""); } catch (error) { message(error.message); }
+  });
+  $('#new-game [name="preset"]').addEventListener("change", (e) => {
+    // the chosen system's seats, and its own points and uma in the rule fields
+    const preset = PRESETS[e.target.value];
+    $$("#new-game .four-only").forEach((el) => { el.hidden = preset.seats !== 4; });
+    $$("#new-game .sanma-only").forEach((el) => { el.hidden = preset.seats !== 3; });
+    ["start_points", "return_points", "uma"].forEach((name) => { e.target.form[name].value = preset[name]; });
   });
   $("#import").addEventListener("change", async (e) => {
     const file = e.target.files[0];

@@ -6,7 +6,7 @@
 const CACHE = "sanma-shell-v1";
 const SHELL = [
   "/", "/game.html", "/game.js", "/game.css", "/manifest.webmanifest",
-  "/static/app.js", "/static/text.js", "/static/style.css",
+  "/static/app.js", "/static/text.js", "/static/keep.js", "/static/style.css",
   "/static/icon.svg", "/static/icon-192.png", "/static/icon-512.png",
 ];
 

@@ -34,7 +34,8 @@ const TEXT = {
   ron: ["Ron", "ロン"], tsumo: ["Tsumo", "ツモ"], draw: ["Draw", "流局"], chombo: ["Chombo", "錯和"],
   tenpai: ["Tenpai", "聴牌"], noten: ["Not tenpai", "ノーテン"], riichi: ["Riichi", "立直"],
   honba: ["Honba", "本場"], deposits: ["Riichi sticks", "供託"], dealer: ["dealer", "親"],
-  round_name: [(w, n) => `${w === "E" ? "East" : "South"} ${n}`, (w, n) => `${w === "E" ? "東" : "南"}${n}局`],
+  round_name: [(w, n) => `${{ E: "East", S: "South", W: "West", N: "North" }[w]} ${n}`,
+    (w, n) => `${{ E: "東", S: "南", W: "西", N: "北" }[w]}${n}局`],
   honba_n: [(n) => `${n} honba`, (n) => `${n}本場`],
   scoreboard: ["Scoreboard", "点数表"], score_photo: ["Score a photo", "写真で点数計算"],
   camera: ["Camera", "カメラ"],
@@ -128,7 +129,12 @@ const TEXT = {
 
   // ---- the scoreboard
   newGame: ["New hanchan", "新しい半荘"], seatE: ["First dealer (East)", "起家 (東)"], seatS: ["South", "南家"],
-  seatW: ["West", "西家"], moreRules: ["More rules", "ルール詳細"],
+  seatW: ["West", "西家"], seatN: ["North", "北家"], moreRules: ["More rules", "ルール詳細"],
+  ruleSystem: ["Rules", "ルール"], presetSanma: ["Sanma ver 1.3 (3 players)", "三人麻雀 ver 1.3"],
+  presetEcip: ["ECIP (4 players)", "ECIP (四人)"], presetStandard: ["Standard (4 players)", "標準ルール (四人)"],
+  abortive: ["Abortive draw", "途中流局"], nagashiMangan: ["Nagashi mangan", "流し満貫"],
+  closedWin: ["Closed hand?", "門前か"], closedYes: ["Closed", "門前"], closedNo: ["Called", "副露あり"],
+  pao: ["Pao (pays it all)", "包 (責任払い)"], moreMisCall: ["More (mis-call)", "その他 (誤碰)"],
   startPoints: ["Start points", "配給原点"], returnPoints: ["Return points", "返し"], uma: ["Uma", "ウマ"],
   doubleRonHonba: ["Honba on a double ron", "ダブロンの積み棒"], honbaEach: ["to each winner", "両者に付く"],
   honbaFirst: ["to the first winner only", "上家のみ"], start: ["Start", "開始"], gameId: ["Game ID", "対局 ID"],
@@ -157,7 +163,8 @@ const TEXT = {
  
  
   move_ron: ["ron", "ロン"], move_tsumo: ["tsumo", "ツモ"], move_deposits: ["deposits", "供託"], move_riichi: ["riichi stick", "立直棒"],
-  move_noten: ["no-ten payment", "ノー聴罰符"], move_nagashi: ["nagashi yakuman", "流し役満"], move_manemann: ["manemann", "真似満"],
+  move_noten: ["no-ten payment", "ノー聴罰符"], move_nagashi: ["nagashi", "流し"], move_manemann: ["manemann", "真似満"],
+  move_pao: ["pao", "包"],
   move_chombo: ["chombo", "錯和"], move_aka5man_mangan: ["aka-5-man mangan", "赤五萬満貫払い"], move_mis_call: ["mis-call", "誤碰"],
   move_deposits_to_top: ["deposits to top", "供託→トップ"],
   wind_E: ["E", "東"], wind_S: ["S", "南"], wind_W: ["W", "西"], wind_N: ["N", "北"],
@@ -220,6 +227,8 @@ const YAKU = {
   suuankou_tanki: ["Suuankou tanki", "単騎待ち四暗刻"], kokushi_13: ["Kokushi 13-wait", "十三面待ち國士無双"],
   chuuren_9: ["Chuuren 9-wait", "九面待ち九蓮宝燈"], beni_kujaku: ["Beni kujaku", "紅孔雀"],
   manzu_honitsu: ["Manzu honitsu", "萬子の混一色"],
+  sanshoku_doujun: ["Sanshoku doujun", "三色同順"], shousuushii: ["Shousuushii", "小四喜"],
+  daisuushii: ["Daisuushii", "大四喜"],
 };
 
 // Fu reasons of the engine's fu_breakdown: "<reason>" or "<reason>_<tile>".
@@ -238,7 +247,8 @@ const ERRORS = {
   tile_count: ["The number of tiles does not fit a hand: check for a missing or extra tile.", "牌の枚数が合いません。足りない牌・余分な牌を確認してください。"],
   fifth_tile: ["A tile appears five times: one of them is misread.", "同じ牌が5枚あります。どれかが誤認識です。"],
   unknown_tile: ["A tile cannot be read.", "読めない牌があります。"],
-  invalid_tile: ["A tile that sanma does not use (2m–8m).", "三麻にない牌 (2萬〜8萬) があります。"],
+  invalid_tile: ["A tile these rules do not use (2m–8m at sanma; red fives in ECIP and standard).",
+    "このルールにない牌があります (三麻の2萬〜8萬、ECIP・標準ルールの赤五)。"],
   bad_meld: ["A meld has the wrong tiles.", "副露の牌が正しくありません。"],
   bad_win: ["The winning tile cannot be read.", "和了牌が正しくありません。"],
   inconsistent_situation: ["Two situation options contradict each other.", "状況の組み合わせが矛盾しています。"],
@@ -251,6 +261,9 @@ const ERRORS = {
     "この端末では写真認識が使えません。手牌を入力してください。"],
   invalid_win: ["The hand is not a valid win: record a chombo instead.", "和了が成立していません。錯和として記録してください。"],
   riichi_mismatch: ["The riichi of the hand and of the game differ.", "手牌と対局の立直が一致しません。"],
+  closed_needed: ["Say whether the winning hand was closed: only a closed win takes the deposits.",
+    "和了形が門前かどうかを選んでください (供託は門前の和了者のみ受け取ります)。"],
+  bad_pao: ["Pao is for a yakuman tsumo fed by another player's call.", "包は他家の鳴かせで確定した役満のツモに付きます。"],
   seq_conflict: ["The game changed on another device; showing the latest state.", "他の端末で更新されました。最新の状態を表示します。"],
   game_not_found: ["The game could not be opened.", "対局を開けませんでした。"],
   bad_response: ["The server did not answer.", "サーバーが応答しません。"],

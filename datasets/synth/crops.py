@@ -84,12 +84,12 @@ def _inside(box: tuple[float, ...], other: tuple[float, ...]) -> float:
     return iw * ih / max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
 
 
-def none_crops(scene: Scene, rng: np.random.Generator, per_thing: int = 2
-               ) -> list[tuple[str, np.ndarray]]:
-    """("none", crop) for tile-sized windows on the things in view that are not tiles (a
-    point display's digits, a key, a chip, a coin, a die): what a detector box on a
-    distractor hands the classifier. A window's size is a tile face's in this scene; a window
-    that a tile's box covers by more than a quarter is skipped."""
+def none_boxes(scene: Scene, rng: np.random.Generator, per_thing: int = 2
+               ) -> list[tuple[float, float, float, float]]:
+    """Tile-sized windows (xyxy pixels) on the things in view that are not tiles (a point
+    display's digits, a key, a chip, a coin, a die): where a detector box on a distractor
+    falls. A window's size is a tile face's in this scene; one that a tile's box covers by
+    more than a quarter, or whose middle is outside the image, is left out."""
     faces = [t for t in scene.tiles if not t.occluded and not t.truncated]
     if not faces:
         return []
@@ -105,12 +105,22 @@ def none_crops(scene: Scene, rng: np.random.Generator, per_thing: int = 2
             bw = bh * rng.uniform(0.65, 0.85)
             if rng.random() < 0.3:
                 bw, bh = bh, bw
-            box = (c[0] - bw / 2, c[1] - bh / 2, c[0] + bw / 2, c[1] + bh / 2)
+            box = (float(c[0] - bw / 2), float(c[1] - bh / 2), float(c[0] + bw / 2),
+                   float(c[1] + bh / 2))
             if not (0 <= c[0] < w and 0 <= c[1] < h):
                 continue
             if any(_inside(box, t.box) > 0.25 for t in scene.tiles):
                 continue
-            quad = np.array([[box[0], box[1]], [box[2], box[1]], [box[2], box[3]],
-                             [box[0], box[3]]], np.float32)
-            out.append(("none", augment(rectify(scene.image, quad, rng), rng)))
+            out.append(box)
+    return out
+
+
+def none_crops(scene: Scene, rng: np.random.Generator, per_thing: int = 2
+               ) -> list[tuple[str, np.ndarray]]:
+    """("none", crop) for the windows of :func:`none_boxes`: what a detector box on a
+    distractor hands the classifier."""
+    out = []
+    for x0, y0, x1, y1 in none_boxes(scene, rng, per_thing):
+        quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float32)
+        out.append(("none", augment(rectify(scene.image, quad, rng), rng)))
     return out

@@ -34,6 +34,8 @@ Modules, one job each:
   deposits, the byakko's declarations and payments, the genbu's kanpa, the kouryuu's
   collections; ``blocks``: its blocks of four hanchan;
 - ``options``: the game's rule options as JSON (what a new game sets, how it is stored);
+- ``presets``: the rule systems a game is kept under (sanma-1.3, ecip, standard);
+- ``deposits``: who takes the deposits at a win and at the end of the game;
 - ``codec``: the stored event as JSON; ``resolve`` and ``score_hand``: what the table says
   (han/fu, a limit or a hand JSON) → the event to store.
 
@@ -68,6 +70,7 @@ from sanma_lens.engine.game.options import (
     game_rules_from_json,
     game_rules_to_json,
 )
+from sanma_lens.engine.game.presets import GAME_PRESETS
 from sanma_lens.engine.game.resolve import resolve_hand
 from sanma_lens.engine.game.results import apply, manemann_limit_han, replay
 from sanma_lens.engine.game.seats import (
@@ -90,6 +93,7 @@ from sanma_lens.engine.game.state import (
 __all__ = [
     "GAME_OPTION_CHOICES",
     "GAME_OPTION_TYPES",
+    "GAME_PRESETS",
     "HAND_RULES_KEY",
     "PLAYERS",
     "BustEvent",

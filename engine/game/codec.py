@@ -23,10 +23,7 @@ def result_to_json(result: HandResult) -> dict[str, Any]:
     out = {
         "outcome": result.outcome.value,
         "discarder": result.discarder,
-        "wins": [
-            _win_to_json(w)
-            for w in result.wins
-        ],
+        "wins": [_win_to_json(w) for w in result.wins],
         "tenpai": list(result.tenpai),
         "nagashi": [{"player": n.player, "double_riichi": n.double_riichi} for n in result.nagashi],
         "noten_riichi": list(result.noten_riichi),
@@ -59,6 +56,10 @@ def _win_to_json(w: Win) -> dict[str, Any]:
         out["seiryuu_han"] = w.seiryuu_han
     if w.upgraded_from is not None:
         out["upgraded_from"] = w.upgraded_from
+    if w.closed is not None:  # ECIP: only when said
+        out["closed"] = w.closed
+    if w.pao is not None:
+        out["pao"] = w.pao
     return out
 
 
@@ -90,6 +91,8 @@ def result_from_json(obj: Any) -> HandResult:
                     yaku=tuple(str(y) for y in w.get("yaku", ())),
                     seiryuu_han=_opt_int(w.get("seiryuu_han")),
                     upgraded_from=_opt_str(w.get("upgraded_from")),
+                    closed=_opt_bool(w.get("closed")),
+                    pao=_opt_int(w.get("pao")),
                 )
                 for w in obj.get("wins", ())
             ),
@@ -144,6 +147,10 @@ def _bool(value: Any) -> bool:
     if not isinstance(value, bool):
         raise TypeError(f"expected true or false, got {value!r}")
     return value
+
+
+def _opt_bool(value: Any) -> bool | None:
+    return None if value is None else _bool(value)
 
 
 def _str(value: Any) -> str:

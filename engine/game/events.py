@@ -21,6 +21,9 @@ class Outcome(StrEnum):
     TSUMO = "tsumo"
     DRAW = "draw"  # exhaustive draw (流局), with tenpai, nagashi, no-ten riichi
     CHOMBO = "chombo"  # false win or other 錯和: rewind, mangan payment, replay (§R1)
+    #: an abortive draw (途中流局: 九種九牌, 四風子連打, 四開槓, 四家立直, 三家和) where the
+    #: rules have them (ECIP): nothing is paid, riichi sticks stay
+    ABORTIVE = "abortive"
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,9 @@ class Win:
     ``payments``: ron — one entry, the discarder; tsumo — one entry per other player.
     ``yakuman_multiple`` ≥ 1 for any yakuman (counted ones included) earns the §32 prize.
     ``han``/``fu``/``limit``/``yaku`` are kept for the hand log only.
+    ``closed``: whether the winning hand was closed (門前), where the rules give the deposits
+    to a closed win only (ECIP); None when not said. ``pao``: the player who fed the call that
+    fixed a daisangen / daisuushii (包, ECIP); on a tsumo they pay it all.
 
     Ability mahjong (docs/rules/ability.md): ``seiryuu_han``, for a seiryuu winner, the han its
     role-only indicators added (0 makes the next hand's deposit 4,000, ¶2.3); ``upgraded_from``,
@@ -55,11 +61,14 @@ class Win:
     yaku: tuple[str, ...] = ()
     seiryuu_han: int | None = None
     upgraded_from: str | None = None
+    closed: bool | None = None
+    pao: int | None = None
 
 
 @dataclass(frozen=True)
 class Nagashi:
-    """Nagashi yakuman at an exhaustive draw (§29–§31); by a double-riichi player double."""
+    """Nagashi yakuman at an exhaustive draw (§29–§31); by a double-riichi player double.
+    Under ECIP rules the nagashi mangan instead (``GameRules.nagashi``)."""
 
     player: int
     double_riichi: bool = False
@@ -93,7 +102,8 @@ class Kanpa:
 class HandResult:
     """What happened in one hand (one recorded event).
 
-    - ron: ``discarder`` and one or two ``wins``; tsumo: one ``win``.
+    - ron: ``discarder`` and one or two ``wins``; tsumo: one ``win``; abortive: nothing but
+      ``riichi`` and ``mis_calls``.
     - draw: ``tenpai`` players, ``nagashi`` claims, ``noten_riichi`` players (a no-ten riichi
       shown at the draw is a chombo, §18.1: the hand is then settled as a chombo by them).
     - chombo: ``offenders`` (usually one).

@@ -2,19 +2,22 @@
 
 ``{"aka_5man": true, "uma": 20, "rank_ties": "split", "hand_rules": {"riichi_deposit": 1000}}``
 — every field of :class:`GameRules` by name, and under ``hand_rules`` the engine's options as a
-hand JSON's ``rules`` object takes them (``engine.rules.rules_from_json``; preset sanma-1.3).
-Absent options keep today's defaults, so a game stored before an option existed folds as it
+hand JSON's ``rules`` object takes them (``engine.rules.rules_from_json``, under the game's
+preset). ``"preset"`` picks the rule system (``engine.game.presets``: sanma-1.3, ecip,
+standard) whose values the other options override. Absent options keep the preset's values
+(sanma-1.3's when no preset is named), so a game stored before an option existed folds as it
 always did; :func:`game_rules_to_json` writes every option, so a stored game keeps its rules
 even if a default changes later.
 """
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from typing import Any
 
 from sanma_lens.engine.errors import InputError
-from sanma_lens.engine.game.state import ABILITY_OPTIONS, GameRules
+from sanma_lens.engine.game.presets import GAME_PRESETS
+from sanma_lens.engine.game.state import ABILITY_OPTIONS, TEXT_CHOICES, GameRules
 
 #: the JSON key of ``GameRules.hand_options``: the rules each hand is scored under
 HAND_RULES_KEY = "hand_rules"
@@ -30,8 +33,8 @@ GAME_OPTION_TYPES: dict[str, type] = {
 
 #: the allowed values of the text options (GameRules checks them; listed for the API schema)
 GAME_OPTION_CHOICES: dict[str, tuple[str, ...]] = {
-    "double_ron_honba": ("each", "first"),
-    "rank_ties": ("seat", "split"),
+    "preset": tuple(GAME_PRESETS),
+    **TEXT_CHOICES,
     "kanpa_at_once": ("nearer", "farther"),
 }
 
@@ -51,6 +54,12 @@ def game_rules_from_json(obj: Any) -> GameRules:
         return GameRules()
     if not isinstance(obj, dict):
         raise InputError("bad_rules", "rules must be an object of rule options")
+    preset = obj.get("preset", "sanma-1.3")
+    if not isinstance(preset, str) or preset not in GAME_PRESETS:
+        raise InputError(
+            "unknown_preset",
+            f"a game is kept under one of the presets {sorted(GAME_PRESETS)}, not {preset!r}",
+        )
     values: dict[str, Any] = {}
     for key, value in obj.items():
         if key == HAND_RULES_KEY:
@@ -66,7 +75,7 @@ def game_rules_from_json(obj: Any) -> GameRules:
         if isinstance(value, bool) is not (want is bool) or not isinstance(value, want):
             raise InputError("bad_rule_option", f"rule option {key!r} must be {_TYPE_WORDS[want]}")
         values[key] = value
-    return GameRules(**values)
+    return replace(GAME_PRESETS[preset], **values)
 
 
 def _hand_options(value: Any) -> tuple[tuple[str, Any], ...]:

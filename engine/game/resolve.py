@@ -38,7 +38,17 @@ _RESULT_FIELDS = {
     "byakko_declared",
     "kanpa",
 }
-_WIN_FIELDS = {"winner", "han", "fu", "limit", "yakuman_multiple", "hand", "seiryuu_han"}
+_WIN_FIELDS = {
+    "winner",
+    "han",
+    "fu",
+    "limit",
+    "yakuman_multiple",
+    "hand",
+    "seiryuu_han",
+    "closed",
+    "pao",
+}
 
 
 def resolve_hand(state: GameState, obj: Any) -> HandResult:
@@ -118,7 +128,7 @@ def _placeholder(state: GameState, base: HandResult, wins_in: list[Any]) -> Hand
             if base.outcome is Outcome.RON and base.discarder is not None
             else others_in_settlement_order(winner, state.players)
         )
-        wins.append(Win(winner, tuple(Payment(p, 1000) for p in payers)))
+        wins.append(Win(winner, tuple(Payment(p, 1000) for p in payers), closed=True))
     return replace(base, wins=tuple(wins))
 
 
@@ -138,6 +148,12 @@ def _win_from_value(
     rules = state.rules.hand_rules
     if "hand" in spec:
         raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
+    closed, pao = spec.get("closed"), spec.get("pao")
+    if closed is not None and not isinstance(closed, bool):
+        raise InputError("bad_win", "closed must be true or false")
+    if pao is not None:
+        pao = check_player(pao, "pao", state.players)
+    yakuman_yaku = spec.get("limit") == "yakuman"
     if "limit" in spec:
         if "han" in spec or "fu" in spec:
             raise InputError("bad_win", "give either a limit or han/fu, not both")
@@ -162,7 +178,8 @@ def _win_from_value(
                 "bad_fu", f"fu must be 20, 25 or a multiple of 10 up to 140, got {given_fu!r}"
             )
         fu = given_fu
-    base, limit, multiple = points.hand_base(han, fu, rules)
+    # han given as a number are counted han: the rules' kazoe cap applies (standard: sanbaiman)
+    base, limit, multiple = points.limited_base(han, fu, yakuman_yaku, rules)
     upgraded_from = None
     if (
         state.rules.role_of(winner) == Role.BYAKKO.value
@@ -190,6 +207,8 @@ def _win_from_value(
         limit,
         seiryuu_han=_seiryuu_han(state, spec, winner),
         upgraded_from=upgraded_from,
+        closed=closed,
+        pao=pao,
     )
 
 
@@ -224,4 +243,5 @@ def _limit_han(name: Any, multiple: Any, rules: Rules) -> int:
     for step in rules.limits:
         if step.name == name:
             return step.min_han
-    raise InputError("bad_limit", f"limit must be one of {list(LIMIT_NAMES)}, got {name!r}")
+    names = [step.name for step in rules.limits] + ["yakuman"]
+    raise InputError("bad_limit", f"limit must be one of {names}, got {name!r}")

@@ -1,7 +1,9 @@
 """Folding one hand result into the table: ron, tsumo, draw (no-ten, nagashi), chombo,
-mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and nagashi",
-"Chombo", "Aka-5-man option, payments"), and with roles ability mahjong's deposits and payments
-(``engine.game.ability``, docs/rules/ability.md)."""
+mis-calls, manemann and the aka-5-man payments (docs/rules.md "Points", "Ryuukyoku and
+nagashi", "Chombo", "Aka-5-man option, payments"), what the four-player systems add
+(docs/rules/ecip.md, standard.md): deposits to closed wins, pao, the no-ten pool, nagashi
+mangan, abortive draws and a chombo that ends the hand as a draw, and with roles ability
+mahjong's deposits and payments (``engine.game.ability``, docs/rules/ability.md)."""
 
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ from sanma_lens.engine.game.ability import (
     put_up_seiryuu_deposits,
 )
 from sanma_lens.engine.game.amounts import tsumo_payments, yakuman_han
+from sanma_lens.engine.game.deposits import takes_deposits
 from sanma_lens.engine.game.events import MANEMANN_MIN_TURNS, HandResult, Outcome, Payment, Win
 from sanma_lens.engine.game.flow import finish_hand, next_hand
 from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_from
@@ -32,19 +35,25 @@ def apply(state: GameState, result: HandResult) -> GameState:
     """Fold one hand result into the table (the event-sourcing step; pure)."""
     validate(state, result)
     check_ability(state, result)
-    if result.outcome is Outcome.CHOMBO or result.noten_riichi:
+    rules = state.rules
+    chombo = result.outcome is Outcome.CHOMBO or (
+        bool(result.noten_riichi) and rules.noten_riichi_is_chombo
+    )
+    if chombo and rules.chombo_rewinds:
         return _apply_chombo(state, result)
     ledger = Ledger(state)
     put_up_seiryuu_deposits(state, ledger)  # ¶2.1: at the hand's start, before any riichi
     _put_up_deposits(state, result, ledger)
     prizes: list[YakumanPrize] = []
     winners: tuple[int, ...] = ()
-    if result.outcome is Outcome.RON:
+    if chombo:  # ECIP: a chombo ends the hand as a draw; the sticks put up stay on the table
+        _chombo_payments(state, result, ledger)
+    elif result.outcome is Outcome.RON:
         winners = _settle_ron(state, result, ledger, prizes)
     elif result.outcome is Outcome.TSUMO:
         winners = _settle_tsumo(state, result, ledger, prizes)
-    else:
-        _settle_draw(state, result, ledger, prizes)
+    elif result.outcome is Outcome.DRAW:
+        winners = _settle_draw(state, result, ledger, prizes)
     _settle_manemann(state, result, ledger)
     if result.aka5man is not None and result.aka5man not in winners:
         # §A8: after all other exchanges, a non-winner who extracted the aka-5-man pays mangan.
@@ -52,8 +61,8 @@ def apply(state: GameState, result: HandResult) -> GameState:
             result.aka5man, state.dealer, state.rules.hand_rules, "aka5man_mangan"
         )
     end_of_hand(state, result, ledger)  # the byakko's and the kouryuu's payments
-    round_index, honba, finished = next_hand(state, result, winners)
-    finished = finished or bool(ledger.busts)
+    round_index, honba, finished = next_hand(state, result, winners, tuple(ledger.scores))
+    finished = finished or (bool(ledger.busts) and rules.bust_ends_game)
     return finish_hand(state, result, ledger, prizes, round_index, honba, finished)
 
 
@@ -117,7 +126,8 @@ def _settle_ron(
     state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
 ) -> tuple[int, ...]:
     """§14: winners one by one in turn order from the discarder's shimocha; deposits to the
-    first winner (§14.1); §32 ron prize 20 × multiple from the discarder."""
+    first winner (§14.1; ECIP: if that win is closed); §32 ron prize 20 × multiple from the
+    discarder."""
     assert result.discarder is not None
     order = turn_order_from(result.discarder, state.players)
     wins = sorted(result.wins, key=lambda w: order.index(w.winner))
@@ -126,7 +136,7 @@ def _settle_ron(
         first_only = state.rules.double_ron_honba == "first" and n > 0
         amount = _received(state, win, win.payments[0], result, 0 if first_only else honba)
         ledger.move(result.discarder, win.winner, amount, "ron")
-        if n == 0:
+        if n == 0 and takes_deposits(state, win):
             _deposits_to(state, win.winner, ledger)
         if win.yakuman_multiple > 0:
             prize = (
@@ -141,14 +151,20 @@ def _settle_ron(
 def _settle_tsumo(
     state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
 ) -> tuple[int, ...]:
-    """§13, §17: the winner collects from the shimocha first, then the next; then deposits."""
+    """§13, §17: the winner collects from the shimocha first, then the next; then deposits
+    (ECIP: on a closed win). Under pao (ECIP) the player who fed the call pays it all."""
     win = result.wins[0]
     by_payer = {p.payer: p for p in win.payments}
     honba = state.honba * state.rules.hand_rules.honba_tsumo_each
-    for payer in others_in_settlement_order(win.winner, state.players):
-        amount = _received(state, win, by_payer[payer], result, honba)
-        ledger.move(payer, win.winner, amount, "tsumo")
-    _deposits_to(state, win.winner, ledger)
+    if win.pao is not None:
+        total = sum(_received(state, win, p, result, honba) for p in win.payments)
+        ledger.move(win.pao, win.winner, total, "pao")
+    else:
+        for payer in others_in_settlement_order(win.winner, state.players):
+            amount = _received(state, win, by_payer[payer], result, honba)
+            ledger.move(payer, win.winner, amount, "tsumo")
+    if takes_deposits(state, win):
+        _deposits_to(state, win.winner, ledger)
     if win.yakuman_multiple > 0:
         prize = (
             state.rules.yakuman_prize_tsumo
@@ -162,8 +178,9 @@ def _settle_tsumo(
 
 def _settle_draw(
     state: GameState, result: HandResult, ledger: Ledger, prizes: list[YakumanPrize]
-) -> None:
-    """Exhaustive draw: no-ten payments (§17 order), then nagashi yakuman claims.
+) -> tuple[int, ...]:
+    """Exhaustive draw: no-ten payments (§17 order), then nagashi yakuman claims; returns
+    the players whose nagashi counts as a win (ECIP's nagashi mangan), else none.
 
     No-ten: each no-ten player pays ``rules.noten_payment`` (1,000) to each tenpai player
     [interp] (:func:`_settle_noten`).
@@ -171,6 +188,8 @@ def _settle_draw(
     without honba — it is not a win, and the honba stays for the next hand **[interp]**;
     several claims are settled in turn order from the dealer **[interp]**; deposits stay.
     """
+    if state.rules.nagashi == "mangan" and result.nagashi:
+        return _settle_nagashi_mangan(state, result, ledger)
     _settle_noten(state, result, ledger)
     order = turn_order_from(state.dealer, state.players)
     for claim in sorted(result.nagashi, key=lambda c: order.index(c.player)):
@@ -184,10 +203,35 @@ def _settle_draw(
                 claim.player, payers, state.rules.yakuman_prize_tsumo * multiple, "nagashi"
             )
         )
+    return ()
+
+
+def _settle_nagashi_mangan(state: GameState, result: HandResult, ledger: Ledger) -> tuple[int, ...]:
+    """ECIP 流し満貫: each claim is paid as a mangan tsumo with the honba, in turn order from
+    the dealer; the hand is a win, not a draw: no no-ten payments, and no deposits (they stay)
+    **[interp]** for the honba and the no-ten payments."""
+    rules = state.rules.hand_rules
+    order = turn_order_from(state.dealer, state.players)
+    players = tuple(sorted((c.player for c in result.nagashi), key=order.index))
+    for player in players:
+        for payment in tsumo_payments(state, player, rules.mangan_base, state.honba):
+            ledger.move(payment.payer, player, payment.amount, "nagashi")
+    return players
+
+
+def _chombo_payments(state: GameState, result: HandResult, ledger: Ledger) -> None:
+    """Each offender (in turn order from the dealer) pays the chombo amounts of the rules to
+    every other player in §17 order (ECIP §冲和: a mangan win's points to each)."""
+    offenders = result.offenders or result.noten_riichi
+    order = turn_order_from(state.dealer, state.players)
+    for p in sorted(offenders, key=order.index):
+        chombo_payment(state, ledger, p)  # a suzaku's halved only by option (ability mahjong)
 
 
 def _settle_noten(state: GameState, result: HandResult, ledger: Ledger) -> None:
-    """Each no-ten player pays ``rules.noten_payment`` to each tenpai player [interp], in §17
+    """Each no-ten player pays ``rules.noten_payment`` to each tenpai player [interp] (under
+    ``noten_pool`` the no-ten players share it and the tenpai players split it: 3,000 is 1,000
+    on each pair with one or three tenpai, 750 with two), in §17
     order seen from the side with fewer players: with one tenpai player at a sanma table they
     collect from their shimocha first; with two, the no-ten player pays their shimocha first.
     Nothing moves when everyone or no one is tenpai."""
@@ -196,6 +240,8 @@ def _settle_noten(state: GameState, result: HandResult, ledger: Ledger) -> None:
     if not tenpai or not noten:
         return
     payment = state.rules.noten_payment
+    if state.rules.noten_pool:  # the no-ten players share the pool, the tenpai split it
+        payment //= len(tenpai) * len(noten)
     by_dealer = turn_order_from(state.dealer, state.players)
     if len(tenpai) <= len(noten):
         for t in (p for p in by_dealer if p in tenpai):
@@ -244,10 +290,7 @@ def _apply_chombo(state: GameState, result: HandResult) -> GameState:
     order from the dealer), the same hand is replayed with the same honba. §R2: if that busts
     anyone the game ends and the deposits go to the top player. No §A8 payment (§A8.2)."""
     ledger = Ledger(state)
-    offenders = result.offenders or result.noten_riichi
-    order = turn_order_from(state.dealer, state.players)
-    for p in sorted(offenders, key=order.index):
-        chombo_payment(state, ledger, p)
+    _chombo_payments(state, result, ledger)
     end_of_hand(state, result, ledger)  # with roles: nothing unless an option says so
-    finished = bool(ledger.busts)
+    finished = bool(ledger.busts) and state.rules.bust_ends_game
     return finish_hand(state, result, ledger, [], state.round_index, state.honba, finished)

@@ -120,6 +120,8 @@ HAND_RESULT = Obj(
                     # ability mahjong (docs/rules/ability.md): written only where set
                     "seiryuu_han": Int(0, 1000),
                     "upgraded_from": Text(16),
+                    "closed": Bool(),  # ECIP: deposits to a closed win (absent: not said)
+                    "pao": SEAT,  # ECIP 包: who pays a fed yakuman tsumo (absent: none)
                 }
             ),
             MAX_SEATS,
@@ -154,6 +156,8 @@ HAND_INPUT = Obj(
                     "yakuman_multiple": Int(),
                     "hand": Json(),
                     "seiryuu_han": Int(),
+                    "closed": Bool(),
+                    "pao": Int(),
                 }
             ),
             MAX_SEATS,

@@ -13,7 +13,7 @@ from sanma_lens.engine.game.ability import kanpa_on, seiryuu_deposits
 from sanma_lens.engine.game.events import HandResult, Outcome, Payment, Win
 from sanma_lens.engine.game.results import MIS_CALL_PENALTY
 from sanma_lens.engine.game.seats import others_in_settlement_order, seat_winds
-from sanma_lens.engine.game.state import HAND_PRESET, GameState
+from sanma_lens.engine.game.state import GameState
 from sanma_lens.engine.parse import tiles_of
 from sanma_lens.engine.roles import Role
 from sanma_lens.engine.rules import rules_from_json
@@ -41,7 +41,7 @@ def win_from_hand(
         raise InputError(
             "bad_win", "seiryuu_han comes from the hand's indicators (ura, extra_dora)"
         )
-    if set(spec) - {"winner", "hand"}:
+    if set(spec) - {"winner", "hand", "pao"}:
         raise InputError("bad_win", "give a win's value as han/fu, a limit or a hand, not two")
     hand = spec["hand"]
     if not isinstance(hand, dict):
@@ -142,8 +142,15 @@ def win_from_hand(
         tuple(str(y.get("id")) for y in scored.get("yaku", ()) if isinstance(y, dict)),
         seiryuu_han=seiryuu_han,
         upgraded_from=upgraded_from,
+        closed=_closed(hand),
+        pao=spec.get("pao"),
     )
     return win, declared != "none", extracted_aka
+
+
+def _closed(hand: dict[str, Any]) -> bool:
+    """Whether a scored hand JSON is closed: no pon, chi or open kan (its melds were read)."""
+    return all(str(m).partition(":")[0].strip().lower() == "ankan" for m in hand.get("melds") or ())
 
 
 def _role_fields(state: GameState, result: HandResult, winner: int, hand: dict[str, Any]) -> None:
@@ -191,11 +198,12 @@ def _rules_of_hand(state: GameState, given: Any) -> dict[str, Any]:
     option). A hand may restate them; an option that differs from the game's is refused, since
     the table's deposits, honba and settlement follow the game's rules."""
     game = state.rules.hand_rules
+    preset = state.rules.preset
     if given is None:
         given = {}
-    if not isinstance(given, dict) or given.get("preset", HAND_PRESET) != HAND_PRESET:
-        raise InputError("bad_rules", f"a game hand is scored under the {HAND_PRESET} preset")
-    own = rules_from_json(given)  # unknown options and wrong types refused as in sanma score
+    if not isinstance(given, dict) or given.get("preset", preset) != preset:
+        raise InputError("bad_rules", f"a hand of this game is scored under its {preset} preset")
+    own = rules_from_json({"preset": preset, **given})  # unknown options, wrong types: refused
     for name in given:
         if name != "preset" and getattr(own, name) != getattr(game, name):
             raise InputError(
@@ -207,6 +215,7 @@ def _rules_of_hand(state: GameState, given: Any) -> dict[str, Any]:
     # come back undoubled and whole.
     return {
         **dict(state.rules.hand_options),
+        "preset": preset,
         "aka_5man": state.rules.aka_5man,
         "aka5man_payment_multiplier": 1,
         "suzaku_payment_divisor": 1,

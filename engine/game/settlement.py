@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.game.seats import ranking
@@ -38,7 +38,9 @@ def bust_levels(score: int) -> int:
 def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
     """Final settlement in points (§9, §10, §16, §32), by player number.
 
-    (score − 40,000)/1,000, oka to first, uma +10 to first / −10 to third (ties: by seat, or
+    (score − 40,000)/1,000 (rounded toward the origin under ``settle_rounding``, the top
+    player balancing), oka to first, uma +10 to first / −10 to last (at four players
+    ``uma_second`` from third to second) (ties: by seat, or
     shared under ``rules.rank_ties == "split"`` [interp]); each busted player pays 10 × levels
     to whoever busted them (no prize when the table took them below zero through a mis-call
     [interp]); busting both others in one hand earns 10 more, 5 from each
@@ -71,13 +73,15 @@ def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
             yakuman[prize.winner] += prize.points
     oka_by_place = [rules.oka] + [0] * (players - 1)
     uma_by_place = [rules.uma] + [0] * (players - 2) + [-rules.uma]
+    if players == 4:
+        uma_by_place[1:3] = [rules.uma_second, -rules.uma_second]
     out = []
     for p in range(players):
         places = [order.index(p)]
         if rules.rank_ties == "split":  # [interp] option: ties share their places equally
             places = [order.index(q) for q in range(players) if state.scores[q] == state.scores[p]]
         rank = min(places) + 1
-        base = (state.scores[p] - rules.return_of(p)) // 1000
+        base = _base_points(state.scores[p] - rules.return_of(p), rules.settle_rounding)
         oka = sum(oka_by_place[i] for i in places) // len(places)
         uma = sum(uma_by_place[i] for i in places) // len(places)
         total = base + oka + uma + bust[p] + yakuman[p]
@@ -96,4 +100,24 @@ def settle(state: GameState) -> tuple[PlayerSettlement, ...]:
                 total,
             )
         )
+    if rules.settle_rounding == "toward_origin":
+        out = _top_balances(out, order[0])
     return tuple(out)
+
+
+def _base_points(difference: int, rounding: str) -> int:
+    """(score − return points) in points of 1,000: exact (whole 1,000s), or rounded toward
+    zero (ECIP §持ち点: 原点に近づくように — below the origin up, above it down)."""
+    if rounding == "toward_origin" and difference < 0:
+        return -(-difference // 1000)
+    return difference // 1000
+
+
+def _top_balances(rows: list[PlayerSettlement], top: int) -> list[PlayerSettlement]:
+    """With rounding toward the origin the points need not sum to zero; the top player's
+    base takes up the difference, so that they do **[interp]**."""
+    others = sum(r.total for r in rows if r.player != top)
+    row = rows[top]
+    total = -others
+    rows[top] = replace(row, base=row.base + total - row.total, total=total)
+    return rows

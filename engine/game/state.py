@@ -12,8 +12,8 @@ from sanma_lens.engine.game.seats import dealer_of, round_label, round_wind, sea
 from sanma_lens.engine.roles import ROLE_NAMES
 from sanma_lens.engine.rules import Rules, rules_from_json
 
-#: engine amounts that must stay whole thousands at a table settled in points of 1,000 (§9)
-THOUSANDS_OPTIONS = (
+#: engine amounts that must be whole multiples of the table's point unit (§9: 1,000 at sanma)
+UNIT_OPTIONS = (
     "rounding_unit",
     "tsumo_bonus_per_payer",
     "honba_ron",
@@ -23,7 +23,14 @@ THOUSANDS_OPTIONS = (
     "chombo_child_to_dealer",
     "chombo_dealer_each",
 )
-HAND_PRESET = "sanma-1.3"
+#: the values of the text options (checked here; listed for the API schema by ``options``)
+TEXT_CHOICES: dict[str, tuple[str, ...]] = {
+    "double_ron_honba": ("each", "first"),
+    "rank_ties": ("seat", "split"),
+    "last_hand_deposits": ("top", "winners"),
+    "nagashi": ("yakuman", "mangan", "none"),
+    "settle_rounding": ("exact", "toward_origin"),
+}
 #: GameRules' options of ability mahjong (docs/rules/ability.md): shown and stored only for a
 #: game with roles, so that a game without them is stored as it always was
 ABILITY_OPTIONS = (
@@ -72,9 +79,45 @@ class GameRules:
     - ``hand_options``: options of the engine's rule value (``engine.rules``, every **[interp]**
       of docs/rules.md, e.g. ``riichi_deposit``, ``kiriage_mangan``, ``aka5man_payment_multiplier``)
       as ``(name, value)`` pairs sorted by name, read by ``rules_from_json`` as a hand JSON's
-      ``rules`` is (preset sanma-1.3 only). ``aka_5man`` is set above, not here; amounts of the
-      table (payments, honba, deposits, chombo) must stay whole thousands, and
-      ``aka5man_doubles_deposits`` is refused: the game keeper does not double deposits.
+      ``rules`` is, under the game's ``preset``. ``aka_5man`` is set above, not here; amounts of
+      the table (payments, honba, deposits, chombo) must stay whole multiples of
+      ``point_unit``, and ``aka5man_doubles_deposits`` is refused: the game keeper does not
+      double deposits.
+
+    The four-player systems (``engine.game.presets``: ``ecip``, ``standard``;
+    docs/rules/ecip.md, docs/rules/standard.md) set the rest:
+
+    - ``preset``: the rule system, which also scores the hands (its engine preset); the number
+      of players is its number of seats.
+    - ``point_unit``: every payment is a multiple of it (1,000 at sanma, 100 at four players).
+    - ``uma_second``: at four players, uma from third to second place (``uma`` is from last to
+      first).
+    - ``noten_pool``: ``noten_payment`` is the total the no-ten players share and the tenpai
+      players split (3,000), not a payment per pair.
+    - ``bust_ends_game``: whether the game ends with the hand in which a player goes below zero.
+    - ``rounds_played``: rounds of the game (2: East–South hanchan, 1: East only).
+    - ``extension_target``: while the top player has fewer points after the last round, play
+      the West round, then the North round, which ends after any hand that leaves the top
+      player with this many (ECIP 西入, sudden death); 0: no extension.
+    - ``south_draw_keeps_dealer``: in the South (and North) round the dealer keeps the deal at
+      any draw; otherwise only when tenpai, as in the East round.
+    - ``max_ron_winners``: winners one discard may have (2: double ron; 1: head bump).
+    - ``deposits_need_closed_win``: only a winner with a closed hand takes the deposits (ECIP).
+    - ``last_hand_deposits``: who takes the deposits left when the game ends: ``"top"``, or
+      ``"winners"`` (ECIP: the single winner; the closed one of two, else the first from the
+      discarder; with no winner the top player).
+    - ``pao``: a yakuman tsumo fed by a call (``Win.pao``) is paid by that player alone (ECIP).
+    - ``chombo_rewinds``: a chombo rewinds the hand and replays it with the same honba;
+      otherwise (ECIP) it ends the hand as a draw: riichi sticks stay, honba + 1.
+    - ``abortive_draws``: whether outcome ``abortive`` (九種九牌, 四家立直, …) exists.
+    - ``nagashi``: ``"yakuman"`` (sanma's nagashi yakuman), ``"mangan"`` (ECIP's nagashi
+      mangan, a win for the flow) or ``"none"``.
+    - ``noten_riichi_is_chombo``: a no-ten riichi shown at the draw is a chombo; otherwise the
+      player is simply no-ten (standard).
+    - ``manemann``: whether manemann (§34) is played.
+    - ``settle_rounding``: final points ``"exact"`` (scores in whole 1,000s) or
+      ``"toward_origin"`` (each (score − return) / 1,000 rounded toward zero; the top player
+      balances the table).
 
     Ability mahjong (能力麻雀 ver 1.1, docs/rules/ability.md; applied by ``engine.game.ability``):
 
@@ -106,6 +149,7 @@ class GameRules:
       here) or the other (``"farther"``).
     """
 
+    preset: str = "sanma-1.3"
     aka_5man: bool = False
     start_points: int = 30_000  # §9
     return_points: int = 40_000  # §9 (丘)
@@ -119,6 +163,23 @@ class GameRules:
     noten_payment: int = 1_000
     rank_ties: str = "seat"
     aka5man_doubles_prizes: bool = False
+    point_unit: int = 1_000
+    uma_second: int = 0
+    noten_pool: bool = False
+    bust_ends_game: bool = True
+    rounds_played: int = 2
+    extension_target: int = 0
+    south_draw_keeps_dealer: bool = True
+    max_ron_winners: int = 2
+    deposits_need_closed_win: bool = False
+    last_hand_deposits: str = "top"
+    pao: bool = False
+    chombo_rewinds: bool = True
+    abortive_draws: bool = False
+    nagashi: str = "yakuman"
+    noten_riichi_is_chombo: bool = True
+    manemann: bool = True
+    settle_rounding: str = "exact"
     ability: bool = False
     roles: tuple[str, ...] = ()
     genbu_start_offset: int = 5_000  # ¶8
@@ -140,21 +201,51 @@ class GameRules:
     hand_options: tuple[tuple[str, bool | int | str], ...] = ()
 
     def __post_init__(self) -> None:
-        if self.double_ron_honba not in ("each", "first"):
-            raise InputError("bad_rules", "double_ron_honba must be 'each' or 'first'")
+        for name, choices in TEXT_CHOICES.items():
+            if getattr(self, name) not in choices:
+                words = " or ".join(repr(c) for c in choices)
+                raise InputError("bad_rules", f"{name} must be {words}")
+        if self.point_unit not in (100, 1000):
+            raise InputError("bad_rules", "point_unit must be 100 or 1000")
+        if self.settle_rounding == "exact" and self.point_unit != 1000:
+            raise InputError(
+                "bad_rules", "settle_rounding 'exact' needs scores in whole 1,000s (point_unit)"
+            )
         if self.start_points <= 0 or self.start_points % 1000:
             raise InputError("bad_rules", "start_points must be a positive multiple of 1,000")
-        if self.rank_ties not in ("seat", "split"):
-            raise InputError("bad_rules", "rank_ties must be 'seat' or 'split'")
-        if self.rank_ties == "split" and (self.uma % 2 or self.oka % 2):
+        if self.rank_ties == "split" and (self.uma % 2 or self.uma_second % 2 or self.oka % 2):
             raise InputError("bad_rules", "rank_ties 'split' needs an even uma and oka")
-        if self.noten_payment < 0 or self.noten_payment % 1000:
-            raise InputError("bad_rules", "noten_payment must be a multiple of 1,000, at least 0")
+        if self.noten_payment < 0 or self.noten_payment % self.point_unit:
+            raise InputError(
+                "bad_rules",
+                f"noten_payment must be a multiple of {self.point_unit:,}, at least 0",
+            )
+        if self.noten_pool and self.noten_payment % 12:
+            raise InputError(
+                "bad_rules",
+                "a no-ten pool (noten_pool) must split evenly among any tenpai and no-ten "
+                "players: a multiple of 12 such as 3,000",
+            )
+        if self.rounds_played not in (1, 2):
+            raise InputError("bad_rules", "rounds_played must be 1 (East only) or 2 (hanchan)")
+        if not 1 <= self.max_ron_winners <= 2:
+            raise InputError("bad_rules", "max_ron_winners must be 1 (head bump) or 2")
+        if self.extension_target < 0 or self.extension_target % self.point_unit:
+            raise InputError(
+                "bad_rules",
+                f"extension_target must be 0 or a positive multiple of {self.point_unit}",
+            )
         if self.return_points < self.start_points or self.return_points % 1000:
             raise InputError(
                 "bad_rules", "return_points must be a multiple of 1,000, at least start_points"
             )
-        for name in ("uma", "bust_prize", "yakuman_prize_tsumo", "yakuman_prize_ron"):
+        for name in (
+            "uma",
+            "uma_second",
+            "bust_prize",
+            "yakuman_prize_tsumo",
+            "yakuman_prize_ron",
+        ):
             if getattr(self, name) < 0:
                 raise InputError("bad_rules", f"{name} must be 0 or more")
         if self.double_bust_bonus < 0 or self.double_bust_bonus % 2:
@@ -178,20 +269,25 @@ class GameRules:
             raise InputError("bad_rules", "hand_options name each option once")
         # one order, so that equal options make equal GameRules (stored, folded, compared)
         object.__setattr__(self, "hand_options", tuple(sorted(options.items())))
-        if options.get("preset", HAND_PRESET) != HAND_PRESET:
+        if options.get("preset", self.preset) != self.preset:
             raise InputError(
-                "bad_rules", f"a game's hands are scored under the {HAND_PRESET} preset only"
+                "bad_rules", f"a game's hands are scored under its own preset ({self.preset})"
             )
         if "aka_5man" in options:
             raise InputError(
                 "bad_rules", "aka_5man is a game option: set it next to hand_rules, not in it"
             )
         rules = self.hand_rules  # unknown options and wrong types: rules_from_json refuses
-        for name in THOUSANDS_OPTIONS:
-            if getattr(rules, name) % 1000:
+        if self.aka_5man and not rules.kita_enabled:
+            raise InputError("bad_rules", "aka_5man needs a rule set with kita (sanma)")
+        if self.uma_second and len(rules.seats) != 4:
+            raise InputError("bad_rules", "uma_second needs four players")
+        for name in UNIT_OPTIONS:
+            if getattr(rules, name) % self.point_unit:
                 raise InputError(
                     "bad_rules",
-                    f"{name} must be a multiple of 1,000: the game settles in points of 1,000",
+                    f"{name} must be a multiple of {self.point_unit:,}: every payment at "
+                    "this table is",
                 )
         if rules.aka5man_doubles_deposits:
             raise InputError(
@@ -209,6 +305,10 @@ class GameRules:
             if self.roles:
                 raise InputError("bad_rules", "roles are for ability mahjong (ability: true)")
             return
+        if self.players != 3:
+            raise InputError(
+                "bad_rules", "ability mahjong is an option of the sanma rules: three players"
+            )
         if len(self.roles) != self.players or not all(r in ROLE_NAMES for r in self.roles):
             raise InputError(
                 "bad_roles",
@@ -264,7 +364,9 @@ class GameRules:
     @property
     def hand_rules(self) -> Rules:
         """The engine's rule value used for every amount (points, deposits, chombo payments)."""
-        return rules_from_json({**dict(self.hand_options), "aka_5man": self.aka_5man})
+        return rules_from_json(
+            {**dict(self.hand_options), "preset": self.preset, "aka_5man": self.aka_5man}
+        )
 
     @property
     def players(self) -> int:

@@ -32,11 +32,11 @@ def check_distinct(players: Iterable[int], what: str, count: int) -> tuple[int, 
     return out
 
 
-def _check_amount(amount: object) -> int:
-    """§11: every payment is a whole number of 1,000s."""
-    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0 or amount % 1000:
+def _check_amount(amount: object, unit: int) -> int:
+    """§11: every payment is a whole number of the table's unit (1,000 at sanma, 100 at four)."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0 or amount % unit:
         raise InputError(
-            "bad_amount", f"a payment must be a positive multiple of 1,000: {amount!r}"
+            "bad_amount", f"a payment must be a positive multiple of {unit:,}: {amount!r}"
         )
     return amount
 
@@ -53,9 +53,16 @@ def validate(state: GameState, result: HandResult) -> None:
         if not state.rules.aka_5man:
             raise InputError("aka5man_off", "this game is played without the aka-5-man option")
         check_player(result.aka5man, "aka5man", n)
+    rules = state.rules
+    if result.manemann and not rules.manemann:
+        raise InputError("bad_result", "manemann is not played under these rules")
     for m in result.manemann:
         _check_manemann(state, m)
     kind = result.outcome
+    if kind is Outcome.ABORTIVE and not rules.abortive_draws:
+        raise InputError("bad_outcome", "these rules have no abortive draw")
+    if result.nagashi and rules.nagashi == "none":
+        raise InputError("bad_result", "nagashi is not played under these rules")
     if kind is Outcome.RON:
         _validate_ron(state, result)
     elif kind is Outcome.TSUMO:
@@ -72,15 +79,24 @@ def validate(state: GameState, result: HandResult) -> None:
         raise InputError("bad_result", "tenpai, nagashi and noten_riichi belong to a draw")
     if kind is not Outcome.CHOMBO and result.offenders:
         raise InputError("bad_result", "offenders belong to a chombo")
-    if kind in (Outcome.DRAW, Outcome.CHOMBO) and (result.wins or result.discarder is not None):
+    if kind in (Outcome.DRAW, Outcome.CHOMBO, Outcome.ABORTIVE) and (
+        result.wins or result.discarder is not None
+    ):
         raise InputError("bad_result", "wins and a discarder belong to a ron or a tsumo")
+    if kind in (Outcome.RON, Outcome.TSUMO):
+        _check_deposit_claims(state, result)
 
 
 def _validate_ron(state: GameState, result: HandResult) -> None:
     if result.discarder is None:
         raise InputError("bad_ron", "a ron needs the discarder")
     discarder = check_player(result.discarder, "discarder", state.players)
-    if not 1 <= len(result.wins) <= state.players - 1:
+    if not 1 <= len(result.wins) <= state.rules.max_ron_winners:
+        if state.rules.max_ron_winners == 1:
+            raise InputError(
+                "bad_ron",
+                "a ron has one winner here (head bump): the first from the discarder in turn",
+            )
         raise InputError("bad_ron", "a ron has one winner, or two on a double ron (§14)")
     winners = check_distinct([w.winner for w in result.wins], "winner", state.players)
     if discarder in winners:
@@ -89,7 +105,11 @@ def _validate_ron(state: GameState, result: HandResult) -> None:
         _check_multiple(win)
         if len(win.payments) != 1 or win.payments[0].payer != discarder:
             raise InputError("bad_ron", "a ron is paid by the discarder alone")
-        _check_amount(win.payments[0].amount)
+        _check_amount(win.payments[0].amount, state.rules.point_unit)
+        if win.pao is not None:
+            raise InputError(
+                "bad_pao", "pao applies to a tsumo; on a ron the discarder pays (ECIP §包)"
+            )
 
 
 def _validate_tsumo(state: GameState, result: HandResult) -> None:
@@ -104,7 +124,32 @@ def _validate_tsumo(state: GameState, result: HandResult) -> None:
     if payers != sorted(others_in_settlement_order(win.winner, state.players)):
         raise InputError("bad_tsumo", "a tsumo is paid by each of the other players")
     for p in win.payments:
-        _check_amount(p.amount)
+        _check_amount(p.amount, state.rules.point_unit)
+    if win.pao is not None:
+        if not state.rules.pao:
+            raise InputError("bad_pao", "these rules have no pao")
+        pao = check_player(win.pao, "pao", state.players)
+        if pao == win.winner or win.yakuman_multiple < 1:
+            raise InputError(
+                "bad_pao",
+                "pao names another player who fed the call fixing a daisangen or daisuushii, "
+                "on a yakuman",
+            )
+
+
+def _check_deposit_claims(state: GameState, result: HandResult) -> None:
+    """Where only a closed win takes the deposits (ECIP), each win of a hand with deposits on
+    the table says whether it was closed."""
+    if not state.rules.deposits_need_closed_win:
+        return
+    if state.deposits or result.riichi or result.mis_calls:
+        for win in result.wins:
+            if win.closed is None:
+                raise InputError(
+                    "closed_needed",
+                    'say whether the winning hand was closed ("closed": true or false): '
+                    "only a closed win takes the deposits",
+                )
 
 
 def _check_multiple(win: Win) -> None:

@@ -247,3 +247,21 @@ def test_requests_per_client_per_minute_are_limited_with_retry_after():
         assert_error(r, 429, "rate_limited")
         assert 1 <= int(r.headers["retry-after"]) <= 60
         assert c.get("/healthz").status_code == 200  # not counted
+
+
+def test_a_large_photo_waits_on_disk_and_is_read_whole_when_its_turn_comes():
+    seen: list[bytes] = []
+
+    class Recorder:
+        def recognize_bytes(self, data: bytes) -> dict:
+            seen.append(data)
+            return {"tiles": [], "hand": {"hand": ""}, "warnings": []}
+
+    photo = drawn_photo() + b"\0" * (3 * 1024 * 1024)  # bytes after the JPEG's end
+    app = create_app(Settings(), recognizer_factory=Recorder)
+    with TestClient(app) as c:
+        r = c.post("/v1/recognize", files={"image": ("a.jpg", photo, "image/jpeg")})
+        assert r.status_code == 200, r.text
+        r = c.post("/v1/photo/score", files={"image": ("a.jpg", photo, "image/jpeg")})
+        assert r.status_code == 200, r.text
+    assert seen == [photo, photo]

@@ -320,3 +320,27 @@ def test_generate_cli_renders_extras_and_none_crops(bank, tmp_path):
     assert classes[-1] == "none" and classes.index("none") in set(z["labels"].tolist())
     with pytest.raises(SystemExit):
         generate.main(["--out", str(tmp_path / "x"), "--n", "1", "--extras", "dice", *src])
+
+
+def test_training_renders_label_things_none_for_the_classifier_only():
+    """datasets.train's renders with extras carry ``none`` windows on the things: classifier
+    crops of not-a-tile; the detector's targets hold the tiles alone."""
+    pytest.importorskip("torch")
+    from datasets import train
+
+    plain = train._render_one(8_950_000)
+    assert "none" not in plain.labels
+    p = train._render_one(8_950_000, extras="clutter,table")
+    assert p is not None and "none" in p.labels
+    assert len(p.labels) == len(p.boxes) == len(p.sideways) == len(p.stacked)
+    assert any(p.labels[j] == "none" for _, j in train.rend_crops([p]))
+    seen = []
+
+    class Spy(train.DetData):
+        def targets(self, boxes, side, stack=None):
+            seen.append(len(boxes))
+            return super().targets(boxes, side, stack)
+
+    data = Spy([p], np.ones(1), 1, size=256)
+    data[0]
+    assert seen == [sum(lab != "none" for lab in p.labels)]

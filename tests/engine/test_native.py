@@ -41,6 +41,19 @@ for i in range(400):
         out.append(score_json({**h, **roles[i % len(roles)]}))
     except InputError as exc:
         out.append(exc.code)
+# the four-player profiles too: random ref4p deals as ecip and standard hands (their own
+# rules: the §18-style guarantee of both, ECIP's tenpane and fu rules, kan dora timing)
+from benchmarks.ref4p import random_deal
+from benchmarks.ref_profiles import profile_deal, profile_hand
+rng = random.Random(8)
+for n in range(300):
+    deal = profile_deal(random_deal(rng))
+    h = profile_hand(deal, ("ecip", "standard")[n % 2])
+    out.append(score_json(h))
+    t = dict(h); t.pop("win"); t.pop("tsumo")
+    for flag in ("rinshan", "haitei", "tenhou", "chihou", "houtei", "chankan", "renhou"):
+        t.pop(flag, None)
+    out.append(tenpai_json(t))
 print(json.dumps({"compiled": engine.native.COMPILED, "answers": out}))
 """
 

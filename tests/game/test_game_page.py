@@ -199,3 +199,47 @@ def test_page_shows_the_final_settlement(page, server):
     page.wait_for_selector("#settlement:not([hidden])")
     assert page.inner_text("#game-id") != game["id"]
     assert page.locator("#settlement tbody tr").all_inner_texts() == rows
+
+
+def test_page_keeps_a_four_player_ecip_game(page, server, tmp_path):
+    """ECIP at four seats: the rule system's seats and points, its abortive draw, and a win
+    that says whether it was closed (ECIP gives the deposits only to a closed win)."""
+    page.select_option('#new-game [name="preset"]', "ecip")
+    assert page.locator('#new-game [name="p3"]').is_visible()
+    assert page.locator('#new-game [name="aka"]').is_hidden()
+    assert page.input_value('#new-game [name="start_points"]') == "27000"
+    for i, name in enumerate(["あき", "Ben", "ちえ", "Dai"]):
+        page.fill(f'#new-game [name="p{i}"]', name)
+    page.click('#new-game button[type="submit"]')
+    page.wait_for_selector("#table:not([hidden])")
+    assert _scores(page) == ["27,000"] * 4
+    assert page.locator("#players .wind").all_inner_texts() == ["東", "南", "西", "北"]
+    assert page.locator("#nagashi-label").inner_text() == "流し満貫"
+    assert page.locator("#manemann-row").is_hidden()
+    assert page.locator('#hand [name="aka5man"]').is_hidden()  # no aka-5-man at four players
+    assert _fits_360(page)
+
+    # 四家立直: an abortive draw; the sticks stay, the East dealer passes the deal
+    page.check('#hand input[name="outcome"][value="abortive"]')
+    for p in range(4):
+        page.check(f'.player-checks[data-name="riichi"] input[value="{p}"]')
+    page.click('#hand button[type="submit"]')
+    page.wait_for_function("document.querySelector('#round').textContent === '東2局'")
+    assert page.inner_text("#deposits") == "4,000"
+    assert _scores(page) == ["26,000"] * 4
+
+    # Dai rons ちえ, 2 han 30 fu with a closed hand: 2,000 + 300 honba and the deposits
+    page.select_option('#hand [name="discarder"]', "2")
+    page.select_option('#wins [name="winner"]', "3")
+    page.select_option('#wins [name="closed"]', "true")
+    page.click('#hand button[type="submit"]')
+    page.wait_for_function("document.querySelector('#deposits').textContent === '0'")
+    assert _scores(page) == ["26,000", "26,000", "23,700", "32,300"]
+    assert page.inner_text("#round") == "東3局"
+    assert _fits_360(page)
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.screenshot(path=str(tmp_path / "ecip-390.png"), full_page=True)
+
+    page.click("#lang")
+    assert page.locator("#players .wind").all_inner_texts() == ["W", "N", "E", "S"]  # E3
+    assert "Nagashi mangan" in page.inner_text("#nagashi-label")

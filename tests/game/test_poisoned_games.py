@@ -257,6 +257,8 @@ def test_the_stored_shapes_know_every_field_the_game_takes_and_writes():
         yaku=("tsumo",),
         seiryuu_han=0,
         upgraded_from="haneman",
+        closed=True,  # ECIP, written only when said
+        pao=1,
     )
     stored = result_to_json(
         HandResult(

@@ -358,7 +358,7 @@ def test_rule_23_kakan_seen_as_one_box_over_the_called_and_added_tiles() -> None
     t.put("2z", "win", gap=0.5)
     one_box_kakan(t, "6s")
     layout = check(t, hand("123p789s1122z", "2z", ["kakan:6666s"]), warnings=1)
-    assert "6s in the called set" in layout.warnings[0] and "kakan" in layout.warnings[0]
+    assert layout.warnings[0].code == "kakan_one_box" and layout.warnings[0].params["tile"] == "6s"
 
 
 def test_a_slightly_bigger_tile_in_a_set_is_no_kakan() -> None:
@@ -400,7 +400,8 @@ def test_rule_1_called_tile_with_one_alike_is_a_pon_when_the_count_needs_it(
     t.put("1s", "meld", gap=0.7, sideways=True)
     t.put("1s", "meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:111s"]), warnings=1)
-    assert "its third 1s not seen" in layout.warnings[0]
+    assert layout.warnings[0].code == "pon_third_unseen"
+    assert layout.warnings[0].params["tiles"] == ("1s", "1s")
 
 
 def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
@@ -411,8 +412,9 @@ def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
     t.put("1s", "meld")
     layout = t.read()
     assert layout.hand["melds"] == [] and layout.hand["hand"] == "123456p789s1122z"
-    assert not any("not seen" in w for w in layout.warnings)
-    assert any("called meld 1s 1s has 2 tiles" in w for w in layout.warnings)
+    assert not any(w.code.endswith("_unseen") for w in layout.warnings)
+    assert any(w.code == "meld_size" and w.params == {"tiles": ("1s", "1s"), "count": 2}
+               for w in layout.warnings)
 
 
 def test_rule_1_lone_tile_touching_the_end_of_a_13_tile_hand_is_the_winning_tile() -> None:
@@ -473,7 +475,7 @@ def test_rule_1_upright_triplet_touching_the_row_end_is_concealed_not_a_pon() ->
     t.row("77z", "hand", gap=0.05)
     t.put("7z", "win")
     layout = check(t, hand("123p789s1122277z", "7z"), warnings=1)
-    assert "took the rightmost tile (7z)" in layout.warnings[0]
+    assert (layout.warnings[0].code, layout.warnings[0].params) == ("win_rightmost", {"tile": "7z"})
 
 
 def test_row_of_narrow_boxes_with_uneven_heights_is_one_row() -> None:
@@ -613,8 +615,8 @@ def test_rule_1_a_back_in_the_row_makes_no_14th_tile_against_the_winning_tile() 
     t.row("789s1122z", "hand")
     t.put("2z", "win", gap=0.5)
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert any("face-down or unreadable" in w for w in layout.warnings)
-    assert not any("15th" in w for w in layout.warnings)
+    assert any(w.code == "hand_tile_unreadable" for w in layout.warnings)
+    assert not any(w.code.startswith("fifteenth") for w in layout.warnings)
 
 
 def test_north_set_apart_off_the_line_is_kita_and_the_hand_is_tenpai() -> None:
@@ -778,7 +780,8 @@ def test_2m_warns_as_four_player_or_misread() -> None:
     t.row("2m23p456p789s1122z")
     t.put("2z", "win", gap=0.5)
     layout = check(t, hand("2m23456p789s1122z", "2z"), warnings=1)
-    assert "tile 1 in the hand" in layout.warnings[0] and "2m" in layout.warnings[0]
+    assert layout.warnings[0].code == "read_2m_8m"
+    assert layout.warnings[0].params == {"place": "hand", "position": 1, "tile": "2m"}
 
 
 def test_5m_is_read_as_aka_5man_with_a_warning() -> None:
@@ -795,7 +798,9 @@ def test_fifth_tile_warns() -> None:
     t.row("1111p456p789s112z")
     t.put("1p", "win", gap=0.5)
     layout = check(t, hand("1111456p789s112z", "1p"), warnings=1)
-    assert "5 tiles of 1p" in layout.warnings[0]
+    assert layout.warnings[0].code == "fifth_tile"
+    assert layout.warnings[0].params == {"kind": "1p", "count": 5}
+    assert layout.warnings[0].startswith("5 1p read, but only four exist: check the 1p tiles")
 
 
 def test_low_confidence_tile_is_named() -> None:
@@ -805,7 +810,12 @@ def test_low_confidence_tile_is_named() -> None:
     t.row("456p789s1122z")
     t.put("2z", "win", gap=0.5)
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
-    assert layout.warnings[0] == "tile 3 in the hand (3p) has low confidence 0.41: check it"
+    assert layout.warnings[0] == "Tile 3 of the hand (3p) was read unsure (0.41): check it"
+    assert layout.warnings[0].to_json() == {
+        "code": "low_confidence",
+        "params": {"place": "hand", "position": 3, "tile": "3p", "confidence": 0.41},
+        "message": "Tile 3 of the hand (3p) was read unsure (0.41): check it",
+    }
 
 
 def test_two_candidates_for_the_win_tile_warn() -> None:
@@ -814,7 +824,7 @@ def test_two_candidates_for_the_win_tile_warn() -> None:
     t.put("2z", "win", gap=0.5)
     t.put("9p", "other", gap=0.6)
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
-    assert "two candidates" in layout.warnings[0]
+    assert layout.warnings[0].code == "win_two_candidates"
 
 
 def test_14_touching_tiles_take_the_rightmost_as_win_with_warning() -> None:
@@ -822,7 +832,7 @@ def test_14_touching_tiles_take_the_rightmost_as_win_with_warning() -> None:
     t.row("123p456p789s1122z")
     t.put("2z", "win")
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
-    assert "no winning tile set apart" in layout.warnings[0]
+    assert layout.warnings[0].code == "win_rightmost"
 
 
 def test_empty_input() -> None:
@@ -839,7 +849,7 @@ def test_two_readings_on_one_tile_keep_the_surer_with_a_warning() -> None:
     t.tiles.append(TileDetection("6p", (x1 + 2, y1 + 1, x2 - 1, y2 - 2), 0, 0.55))
     t.expect.append("other")
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=1)
-    assert "two readings on one tile: 5p" in layout.warnings[0]
+    assert layout.warnings[0].code == "two_readings" and layout.warnings[0].params["tile"] == "5p"
 
 
 def test_unknown_labels_are_never_read_into_the_hand() -> None:
@@ -849,7 +859,8 @@ def test_unknown_labels_are_never_read_into_the_hand() -> None:
     t.put("2z", "hand")
     t.put("2z", "win", gap=0.5)
     layout = check(t, hand("123456p789s112z", "2z"), warnings=2)
-    assert "tile 12 in the hand is face-down or unreadable" in layout.warnings[0]
+    assert layout.warnings[0].code == "hand_tile_unreadable"
+    assert layout.warnings[0].params == {"position": 12}
 
 
 def test_reconstructed_hands_are_accepted_by_the_engine() -> None:
@@ -944,7 +955,7 @@ def test_a_box_over_the_halves_of_two_row_tiles_is_no_tile(deg: float) -> None:
     t.tiles.append(TileDetection("6p", box, 0, 0.22, alternatives=(("4p", 0.2),)))
     t.expect.append("other")
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert any("lies over the halves of two tiles" in w for w in layout.warnings)
+    assert any(w.code == "straddling_box" for w in layout.warnings)
 
 
 def test_a_box_over_the_gap_before_the_winning_tile_is_no_tile() -> None:
@@ -959,7 +970,8 @@ def test_a_box_over_the_gap_before_the_winning_tile_is_no_tile() -> None:
     t.tiles.append(TileDetection("back", box, 0, 0.48, alternatives=(("5z", 0.08),)))
     t.expect.append("other")
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert any("a box read back (0.48) lies over the halves" in w for w in layout.warnings)
+    assert any(w.code == "straddling_box" and w.params["tile"] == "back"
+               and w.params["confidence"] == 0.48 for w in layout.warnings)
 
 
 def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:
@@ -972,7 +984,7 @@ def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:
     t.put("4z", "kita", gap=0.15)
     t.put("4z", "kita", gap=0.15)
     layout = check(t, hand("66788p113899s12z", "6s", kita=3, kita_aka=1), warnings=None)
-    assert any("no winning tile set apart" in w for w in layout.warnings)
+    assert any(w.code == "win_rightmost" for w in layout.warnings)
 
 
 @settings(max_examples=30, deadline=None)
@@ -1011,7 +1023,7 @@ def test_rule_1_north_just_beyond_a_winning_tiles_gap_that_completes_the_hand_is
     t.row("123p456p789s1114z")
     t.put("4z", "win", gap=1.05)
     layout = check(t, hand("123456p789s1114z", "4z"), warnings=1)
-    assert "makes the hand a winning one" in layout.warnings[0]
+    assert layout.warnings[0].code == "north_far_win"
 
 
 def test_mpsz_and_unpack_are_inverse() -> None:

@@ -17,6 +17,7 @@ from sanma_lens.vision.classify import CLASSES
 from sanma_lens.vision.layout import reconstruct
 from sanma_lens.vision.layout.notation import is_face, unpack
 from sanma_lens.vision.types import GROUPS, TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 # Every label the classifier gives, a 5-man (a four-player set), and labels no stage makes.
 LABELS = st.sampled_from([*CLASSES, "5m", "back", "back", "back", "", "?", "9z", "b"])
@@ -93,7 +94,7 @@ def check_layout(tiles: list[TileDetection], size: tuple[int, int]) -> None:
         assert all(is_face(t) for t in unpack(body)), meld
     assert all(is_face(t) for t in hand.get("dora", []))  # type: ignore[attr-defined]
     assert isinstance(hand["kita"], int) and isinstance(hand["kita_aka"], int)
-    assert all(isinstance(w, str) and w for w in layout.warnings)
+    assert all(isinstance(w, PhotoWarning) and w for w in layout.warnings)
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -138,12 +139,13 @@ def test_a_face_down_tile_ending_a_full_hand_row_is_no_winning_tile() -> None:
         "back"]), (1000, 600))
     assert layout.hand["win"] is None
     assert layout.hand["hand"] == "123456789p11s222z"
-    assert "tile 15 in the hand is face-down or unreadable: add it by hand" in layout.warnings
+    assert layout.warnings[0] == "Tile 15 of the hand is face down or unreadable: add it by hand"
+    assert layout.warnings[0].to_json()["params"] == {"position": 15}
 
 
 def test_rule_1_fifth_tile_check_counts_faces_beside_a_face_down_tile() -> None:
     """§1: five 1p seen beside a back in the row: one warning for 1p, none for the back."""
     layout = reconstruct(_row(["1p", "1p", "1p", "1p", "back", "2p", "3p", "4p", "5p", "6p",
                                "7p", "8p", "9p", "1p"]), (1000, 600))
-    fifth = [w for w in layout.warnings if "tiles of" in w]
-    assert len(fifth) == 1 and "5 tiles of 1p" in fifth[0]
+    fifth = [w for w in layout.warnings if w.code == "fifth_tile"]
+    assert len(fifth) == 1 and fifth[0].params == {"kind": "1p", "count": 5}

@@ -17,6 +17,7 @@ from sanma_lens.vision.layout.notation import readable
 from sanma_lens.vision.layout.rulefix import Places, correct, vote_kind
 from sanma_lens.vision.layout.tolerances import UPRIGHT_KITA_ALT
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 from tests.vision.test_layout import (
     A,
     B,
@@ -33,8 +34,10 @@ def unsure(t: Table, confidence: float, *alternatives: tuple[str, float]) -> Non
     t.tiles[-1] = replace(t.tiles[-1], confidence=confidence, alternatives=tuple(alternatives))
 
 
-def said(layout_warnings: list[str], *words: str) -> bool:
-    return any(all(w in line for w in words) for line in layout_warnings)
+def warned(layout_warnings: list[PhotoWarning], code: str, **params: object) -> bool:
+    """A warning of ``code`` whose parameters include ``params``."""
+    return any(w.code == code and all(w.params.get(k) == v for k, v in params.items())
+               for w in layout_warnings)
 
 
 # ------------------------------------------------------------------------- melds (§23)
@@ -49,7 +52,7 @@ def test_meld_tiles_agree_pon_odd_tile_takes_its_red_five_reading() -> None:
     t.put("6p", "meld")
     unsure(t, 0.45, ("0p", 0.3), ("5p", 0.1))
     layout = check(t, hand("234p5567899s", "9s", ["pon:055p"]), warnings=None)
-    assert said(layout.warnings, "read as 6p", "read as 0p")
+    assert warned(layout.warnings, "reread_meld_kind", was="6p", tile="0p")
     assert layout.tiles[-1].tile == "0p"
 
 
@@ -63,7 +66,7 @@ def test_meld_tiles_agree_ankan_faces_read_as_two_kinds_are_one() -> None:
     t.put("8s", "meld")
     t.put("back", "meld")
     layout = check(t, hand("234p5567899s", "9s", ["ankan:8888s"]), warnings=None)
-    assert said(layout.warnings, "read as 3s", "read as 8s")
+    assert warned(layout.warnings, "reread_meld_kind", was="3s", tile="8s")
 
 
 def test_meld_tiles_agree_vote_uses_every_tiles_probabilities() -> None:
@@ -97,8 +100,8 @@ def test_no_middle_manzu_in_sanma_takes_the_best_sanma_alternative() -> None:
     unsure(t, 0.6, ("2m", 0.2), ("2z", 0.15))
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert said(layout.warnings, "read as 7m", "read as 2z")
-    assert not said(layout.warnings, "sanma does not use")
+    assert warned(layout.warnings, "reread_2m_8m", was="7m", tile="2z")
+    assert not any(w.code in ("read_5m", "read_2m_8m") for w in layout.warnings)
 
 
 def test_no_middle_manzu_in_sanma_5m_is_the_aka_5man_unless_a_sanma_reading_is_likelier() -> None:
@@ -131,7 +134,7 @@ def test_rule_1_a_plain_5m_read_in_the_hand_with_a_9m_reading_is_a_misread_9m() 
     t.put("2z", "hand")
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("9m123456p789s112z", "2z"), warnings=None)
-    assert any("misread 1m/9m" in w and "check it" in w for w in layout.warnings)
+    assert warned(layout.warnings, "reread_5m_terminal", was="5m", tile="9m")
 
 
 def test_rule_a4_a_5m_read_with_its_red_as_likely_as_a_9m_stays_the_aka_5man() -> None:
@@ -152,7 +155,7 @@ def test_no_middle_manzu_in_sanma_without_alternative_stays_with_a_four_player_w
     t.put("6m", "hand")
     unsure(t, 0.9)
     layout = check(t, hand("6m123456p789s112z", None), warnings=None)
-    assert said(layout.warnings, "6m", "four-player set")
+    assert warned(layout.warnings, "read_2m_8m", tile="6m")
 
 
 def test_rule_tiles_at_most_four_of_a_kind_fifth_takes_its_alternative() -> None:
@@ -163,7 +166,7 @@ def test_rule_tiles_at_most_four_of_a_kind_fifth_takes_its_alternative() -> None
     t.row("23p789s11z")
     t.put("1z", "win", gap=0.6)
     layout = check(t, hand("1111237p789s11z", "1z"), warnings=None)
-    assert said(layout.warnings, "more than four 1p", "read as 7p")
+    assert warned(layout.warnings, "reread_fifth", kind="1p", tile="7p")
 
 
 def test_rule_tiles_a_fifth_tile_is_read_again_where_the_hand_keeps_its_winning_shape() -> None:
@@ -182,7 +185,7 @@ def test_rule_tiles_a_fifth_tile_is_read_again_where_the_hand_keeps_its_winning_
     places = Places(row=tuple(range(13)), win=13, melds=(), kita=(), dora=(14,))
     fixed, warnings = correct(tiles, places)
     assert fixed[13].tile == "6s" and fixed[14].tile == "7s", warnings
-    assert said(warnings, "more than four 6s", "7s")
+    assert warned(warnings, "reread_fifth", kind="6s", tile="7s")
 
 
 def test_rule_tiles_one_red_five_beside_plain_fives_under_the_base_rule() -> None:
@@ -193,7 +196,7 @@ def test_rule_tiles_one_red_five_beside_plain_fives_under_the_base_rule() -> Non
     t.row("5p678s5599s234p")
     t.put("9s", "win", gap=0.5)
     layout = check(t, hand("234550p5567899s", "9s"), warnings=None)
-    assert said(layout.warnings, "one red 5p")
+    assert warned(layout.warnings, "reread_one_red", was="0p", tile="5p")
 
 
 def test_rule_tiles_several_reds_without_plain_fives_stay_red_aka_option() -> None:
@@ -214,7 +217,7 @@ def test_rule_tiles_at_most_one_aka_5man() -> None:
     t.row("22z")
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("10m123456p789s22z", "2z"), warnings=None)
-    assert said(layout.warnings, "only one aka-5-man")
+    assert warned(layout.warnings, "reread_one_aka", was="0m")
 
 
 # ------------------------------------------------------------------------- kita (§A4)
@@ -244,8 +247,8 @@ def test_rule_hand_laid_face_up_a_back_in_the_row_is_its_face_alternative() -> N
     t.put("5z", "hand")
     t.put("5z", "win", gap=0.6)
     layout = check(t, hand("123456p789s1155z", "5z"), warnings=None)
-    assert said(layout.warnings, "read as back", "read as 5z")
-    assert not said(layout.warnings, "face-down")
+    assert warned(layout.warnings, "reread_face_up", was="back", tile="5z")
+    assert not any(w.code == "hand_tile_unreadable" for w in layout.warnings)
 
 
 def test_rule_23_a_called_set_lies_face_up_hakus_read_as_backs_beside_its_called_haku() -> None:
@@ -262,7 +265,7 @@ def test_rule_23_a_called_set_lies_face_up_hakus_read_as_backs_beside_its_called
     t.put("5z", "meld", sideways=True)
     layout = check(t, hand("234p5567899s", "9s", ["pon:555z"]), warnings=None)
     assert [d.tile for d in layout.tiles if d.group == "meld"] == ["5z", "5z", "5z"]
-    assert said(layout.warnings, "read as back", "lie face up", "read as 5z")
+    assert warned(layout.warnings, "reread_called_face_up", was="back", tile="5z")
 
 
 def test_rule_23_backs_without_the_called_kind_among_their_readings_stay_no_set() -> None:
@@ -288,7 +291,8 @@ def test_rule_1_winning_shape_unsure_tile_takes_the_alternative_that_completes()
     t.row("456p789s1122z")
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert said(layout.warnings, "tile 3 in the hand", "read as 8p", "winning shape", "read as 3p")
+    assert warned(layout.warnings, "reread_win_shape", place="hand", position=3, was="8p",
+                  tile="3p")
 
 
 def test_rule_1_winning_shape_kept_when_the_reading_already_wins() -> None:
@@ -312,7 +316,9 @@ def test_rule_1_winning_shape_unlikely_rereading_is_only_suggested() -> None:
     t.row("789s1122z")
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("124589p789s1122z", "2z"), warnings=None)
-    assert said(layout.warnings, "would make one", "(8p) as 3p", "(9p) as 6p")
+    (w,) = [w for w in layout.warnings if w.code == "suggest_win_shape"]
+    assert [(c["was"], c["tile"]) for c in w.params["changes"]] == [("8p", "3p"), ("9p", "6p")]
+    assert "reading tile 3 of the hand (8p) as 3p, tile" in w
 
 
 def test_rule_1_winning_shape_respects_four_of_a_kind() -> None:
@@ -338,8 +344,8 @@ def test_rule_1_three_tiles_short_a_pon_with_its_called_tile_misread_is_read_as_
     unsure(t, 0.6, ("4p", 0.06))
     t.put("4p", "meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:444p"]), warnings=None)
-    assert said(layout.warnings, "4p 2p 4p right of the hand", "pon:444p")
-    assert said(layout.warnings, "read as 2p", "read as 4p")
+    assert warned(layout.warnings, "pon_odd_tile", tiles=("4p", "2p", "4p"), meld="pon:444p")
+    assert warned(layout.warnings, "reread_meld_kind", was="2p", tile="4p")
 
 
 def test_rule_1_three_tiles_short_a_pon_whose_called_tile_is_misread_and_reported_upright() -> None:
@@ -353,7 +359,7 @@ def test_rule_1_three_tiles_short_a_pon_whose_called_tile_is_misread_and_reporte
     unsure(t, 0.9)
     t.put("4p", "meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:444p"]), warnings=None)
-    assert said(layout.warnings, "4p 2p 4p right of the hand", "pon:444p")
+    assert warned(layout.warnings, "pon_odd_tile", tiles=("4p", "2p", "4p"), meld="pon:444p")
 
 
 def test_three_tiles_right_of_a_full_hand_are_no_pon() -> None:
@@ -366,7 +372,7 @@ def test_three_tiles_right_of_a_full_hand_are_no_pon() -> None:
     unsure(t, 0.6, ("4s", 0.06))
     t.put("4s", "other")
     layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
-    assert not said(layout.warnings, "pon")
+    assert not any("pon" in w.code or "pon:" in str(w.params.get("meld")) for w in layout.warnings)
 
 
 def test_two_alike_and_an_unrelated_tile_are_no_pon_even_three_tiles_short() -> None:
@@ -392,7 +398,8 @@ def test_rule_23_ankan_ends_read_as_haku_with_a_back_reading_lie_face_down() -> 
     t.put("5z", "meld")
     unsure(t, 0.6, ("back", 0.3))
     layout = check(t, hand("123p789s1122z", "2z", ["ankan:3333z"]), warnings=None)
-    assert sum(said([w], "read as 5z", "face down", "read as back") for w in layout.warnings) == 2
+    assert sum(w.code == "reread_ankan_end" and w.params["was"] == "5z"
+               and w.params["tile"] == "back" for w in layout.warnings) == 2
     assert [d.tile for d in layout.tiles if d.group == "meld"] == ["back", "3z", "3z", "back"]
 
 
@@ -416,7 +423,7 @@ def test_rule_1_two_alike_set_apart_make_up_a_pon_when_nothing_else_does() -> No
     t.put("1z", "win", gap=0.5)
     t.row("99p", "meld", gap=1.2)
     layout = check(t, hand("234p5567899s", "1z", ["pon:999p"]), warnings=None)
-    assert said(layout.warnings, "two 9p set apart", "pon:999p", "called tile not seen")
+    assert warned(layout.warnings, "pon_called_unseen", kind="9p", meld="pon:999p")
 
 
 def test_rule_tiles_two_alike_apart_are_no_pon_when_its_unseen_tile_would_be_a_fifth() -> None:
@@ -427,7 +434,7 @@ def test_rule_tiles_two_alike_apart_are_no_pon_when_its_unseen_tile_would_be_a_f
     t.put("9p", "other")
     layout = t.read()
     assert layout.hand["melds"] == []
-    assert not said(layout.warnings, "called tile not seen")
+    assert not warned(layout.warnings, "pon_called_unseen")
 
 
 def test_two_alike_set_apart_beside_a_full_hand_are_no_pon() -> None:
@@ -437,7 +444,7 @@ def test_two_alike_set_apart_beside_a_full_hand_are_no_pon() -> None:
     t.put("2z", "win", gap=0.6)
     t.row("99p", "other", gap=1.2)
     layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
-    assert not said(layout.warnings, "pon")
+    assert not any("pon" in w.code or "pon:" in str(w.params.get("meld")) for w in layout.warnings)
 
 
 def test_rule_a4_lone_tile_beyond_the_winning_tile_that_may_be_a_north_is_a_kita() -> None:
@@ -450,7 +457,7 @@ def test_rule_a4_lone_tile_beyond_the_winning_tile_that_may_be_a_north_is_a_kita
     t.put("1z", "kita", gap=1.2)
     unsure(t, 0.6, ("4z", 0.3))
     layout = check(t, hand("123456p789s112z", "2z", kita=1), warnings=None)
-    assert said(layout.warnings, "kita", "read as 1z", "read as 4z")
+    assert warned(layout.warnings, "reread_kita", was="1z", tile="4z")
 
 
 def test_rule_a4_lone_sideways_tile_beyond_the_winning_tile_is_a_kita_when_barely_north() -> None:
@@ -461,7 +468,7 @@ def test_rule_a4_lone_sideways_tile_beyond_the_winning_tile_is_a_kita_when_barel
     t.put("1z", "kita", gap=1.2, sideways=True)
     unsure(t, 0.85, ("4z", 0.07))
     layout = check(t, hand("123456p789s112z", "2z", kita=1), warnings=None)
-    assert said(layout.warnings, "kita", "read as 4z")
+    assert warned(layout.warnings, "reread_kita", tile="4z")
 
 
 def test_a_tile_half_out_of_the_photo_beside_a_kita_is_no_kita() -> None:
@@ -497,7 +504,7 @@ def test_rule_a5_a_red_five_read_in_a_line_of_kita_with_an_aka_5man_reading_is_a
     unsure(t, 0.29, ("0m", 0.08), ("6p", 0.05))
     t.put("4z", "kita", gap=0.1)
     layout = check(t, hand("234444p40667s55z", "0s", kita=4, kita_aka=1), warnings=None)
-    assert said(layout.warnings, "kita tile", "read as 0m")
+    assert warned(layout.warnings, "reread_kita", place="kita", tile="0m")
 
 
 def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> None:
@@ -508,7 +515,7 @@ def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> N
     t.put("3z", "other", gap=1.2)
     unsure(t, 0.55, ("4z", 0.07))
     layout = check(t, hand("123456p789s112z", "2z"), warnings=None)
-    assert not said(layout.warnings, "read as 4z")
+    assert not any(w.params.get("tile") == "4z" for w in layout.warnings)
 
 
 def test_rule_a4_an_upright_lone_tile_needs_a_real_north_reading_to_be_a_kita() -> None:
@@ -547,7 +554,7 @@ def test_kita_are_norths_a_tile_beside_kita_with_a_north_reading_is_a_kita() -> 
     t.put("6z", "kita")
     unsure(t, 0.7, ("4z", 0.2))
     layout = check(t, hand("234p5567899s", "9s", ["pon:555p"], kita=2), warnings=None)
-    assert said(layout.warnings, "kita tile 2", "read as 6z", "read as 4z")
+    assert warned(layout.warnings, "reread_kita", place="kita", position=2, was="6z", tile="4z")
 
 
 def test_kita_are_norths_a_tile_without_a_north_reading_is_no_kita() -> None:
@@ -571,7 +578,7 @@ def test_rule_1_tenpai_shape_13_tiles_without_a_win_take_the_alternative_that_wa
     t.put("1z", "hand")
     t.put("1z", "hand")
     layout = check(t, hand("123456p789s1116z", None), warnings=None)
-    assert said(layout.warnings, "no tenpai shape", "read as 3z", "read as 1z")
+    assert warned(layout.warnings, "reread_tenpai_shape", was="3z", tile="1z")
 
 
 def test_no_middle_manzu_in_sanma_two_or_more_mean_a_four_player_set_left_as_read() -> None:
@@ -581,7 +588,7 @@ def test_no_middle_manzu_in_sanma_two_or_more_mean_a_four_player_set_left_as_rea
     t.row("456p789s11z22z")
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("234m456p789s1122z", "2z"), warnings=None)
-    assert said(layout.warnings, "four-player set")
+    assert warned(layout.warnings, "read_2m_8m")
 
 
 # ------------------------------------------------------------------------- geometry (§1 counts)
@@ -623,7 +630,7 @@ def test_rule_1_three_upright_norths_the_hand_needs_are_a_pon_not_kita() -> None
     t.put("4z", "meld", gap=0.8)
     t.row("44z", "meld")
     layout = check(t, hand("123456p789s1z", "1z", ["pon:444z"]), warnings=None)
-    assert said(layout.warnings, "norths", "pon")
+    assert warned(layout.warnings, "norths_as_meld", count=3, meld="pon:444z")
 
 
 def test_rule_a4_three_upright_norths_beside_a_full_hand_are_kita() -> None:
@@ -710,7 +717,7 @@ def test_rule_tiles_more_than_four_of_a_kind_read_is_no_winning_shape_and_no_cra
     t.row("11111111111111p")
     layout = t.read()
     assert layout.hand["hand"] == "1111111111111p" and layout.hand["win"] == "1p"
-    assert said(layout.warnings, "14 tiles of 1p seen")
+    assert warned(layout.warnings, "fifth_tile", kind="1p", count=14)
 
 
 def test_rule_1_row_tile_reported_sideways_with_an_upright_box_stays_in_the_row() -> None:
@@ -757,7 +764,7 @@ def test_rule_tiles_a_set_made_up_with_an_unseen_tile_warns_of_a_fifth() -> None
     t.put("2z", "win", gap=0.5)
     one_box_kakan(t, "6s")
     lay = t.read()
-    assert said(lay.warnings, "5 tiles of 6s", "made up")
+    assert warned(lay.warnings, "fifth_tile", kind="6s", count=5)
 
 
 def test_rule_23_a_tile_touching_a_pon_joins_it_as_added_tile_only_on_a_real_reading() -> None:
@@ -892,7 +899,7 @@ def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winnin
     t.row("123p456p789s1122z")
     t.put("7p", "win", gap=0.5, reported=90)
     layout = check(t, hand("123456p789s1122z", "7p"), warnings=None)
-    assert said(layout.warnings, "(7p) was reported lying sideways", "winning tile")
+    assert warned(layout.warnings, "win_reported_sideways", tile="7p")
     win = next(d for d in layout.tiles if d.group == "win")
     assert win.angle == 0  # it comes back upright, as read
     turned = reconstruct([_turned(d, 1200) for d in t.tiles], (1200, 1600))
@@ -903,7 +910,7 @@ def test_rule_1_a_lone_tile_reported_sideways_after_a_13_tile_hand_is_the_winnin
     t.row("123p456p789s1122z")
     t.put("7p", "other", gap=0.5, sideways=True)
     layout = check(t, hand("123456p789s1122z", None), warnings=None)
-    assert not said(layout.warnings, "reported lying sideways")
+    assert not warned(layout.warnings, "win_reported_sideways")
 
 
 def test_rule_1_a_tile_reported_sideways_is_the_winning_tile_once_a_short_set_makes_13() -> None:
@@ -916,8 +923,8 @@ def test_rule_1_a_tile_reported_sideways_is_the_winning_tile_once_a_short_set_ma
     t.put("1s", "meld", gap=0.7, sideways=True)
     t.put("1s", "meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:111s"]), warnings=None)
-    assert said(layout.warnings, "(9s) was reported lying sideways", "winning tile")
-    assert said(layout.warnings, "its third 1s not seen")
+    assert warned(layout.warnings, "win_reported_sideways", tile="9s")
+    assert warned(layout.warnings, "pon_third_unseen", tiles=("1s", "1s"))
 
 
 def test_rule_1_a_tile_reported_sideways_close_after_a_13_tile_hand_is_the_winning_tile() -> None:
@@ -928,7 +935,7 @@ def test_rule_1_a_tile_reported_sideways_close_after_a_13_tile_hand_is_the_winni
     t.row("123p456p789s1122z")
     t.put("7p", "win", gap=0.15, reported=90)
     layout = check(t, hand("123456p789s1122z", "7p"), warnings=None)
-    assert said(layout.warnings, "(7p) was reported lying sideways", "winning tile")
+    assert warned(layout.warnings, "win_reported_sideways", tile="7p")
 
 
 def test_rule_a5_a_winning_tile_reported_sideways_that_may_be_the_aka_5man_is_said() -> None:
@@ -940,7 +947,7 @@ def test_rule_a5_a_winning_tile_reported_sideways_that_may_be_the_aka_5man_is_sa
     det = t.put("0p", "win", gap=0.5, reported=90)
     t.tiles[-1] = replace(det, confidence=0.47, alternatives=(("0m", 0.27), ("0s", 0.05)))
     layout = check(t, hand("123456p789s1122z", "0p"), warnings=None)
-    assert said(layout.warnings, "(0p) may also be read as 0m (0.27)", "kita")
+    assert warned(layout.warnings, "win_may_be_kita", tile="0p", north="0m", north_confidence=0.27)
 
 
 def test_rule_a4_a_north_after_a_tenpai_hand_that_it_does_not_complete_is_a_kita() -> None:
@@ -952,12 +959,12 @@ def test_rule_a4_a_north_after_a_tenpai_hand_that_it_does_not_complete_is_a_kita
     t.row("123p456p789s1122z")
     t.put("4z", "kita", gap=0.5)
     layout = check(t, hand("123456p789s1122z", None, kita=1), warnings=None)
-    assert said(layout.warnings, "north", "read as a kita")
+    assert warned(layout.warnings, "north_no_win_kita", tile="4z")
     t = Table()
     t.row("123p456p789s1114z")
     t.put("4z", "win", gap=0.5)
     layout = check(t, hand("123456p789s1114z", "4z"), warnings=None)
-    assert said(layout.warnings, "read as the winning tile")
+    assert warned(layout.warnings, "north_win", tile="4z")
 
 
 def test_rule_1_an_unsure_north_after_a_tenpai_hand_its_next_reading_completes_is_the_win() -> None:
@@ -970,7 +977,7 @@ def test_rule_1_an_unsure_north_after_a_tenpai_hand_its_next_reading_completes_i
     win = t.put("4z", "win", gap=0.5)
     t.tiles[-1] = replace(win, confidence=0.49, alternatives=(("1z", 0.33), ("9m", 0.03)))
     layout = check(t, hand("222406p406s1155z", "1z"), warnings=None)
-    assert said(layout.warnings, "the winning tile was read as 4z", "read as 1z")
+    assert warned(layout.warnings, "reread_win_shape", place="win", was="4z", tile="1z")
 
 
 def test_rule_a4_a_winning_north_with_a_kita_laid_sideways_close_after_it() -> None:
@@ -1009,7 +1016,7 @@ def test_rule_1_three_alike_with_two_reported_sideways_are_a_pon_when_the_count_
         t.put(tile, "meld", reported=90)
         t.put(tile, "meld")
         layout = check(t, hand("234p5567899s", "9s", [f"pon:{tile[0] * 3}z"]), warnings=None)
-        assert said(layout.warnings, "all three are", "pon")
+        assert warned(layout.warnings, "pon_turns_misread")
 
 
 def test_rule_23_a_second_box_in_a_slot_on_the_sets_line_is_no_added_tile() -> None:
@@ -1025,7 +1032,7 @@ def test_rule_23_a_second_box_in_a_slot_on_the_sets_line_is_no_added_tile() -> N
     t.tiles.append(TileDetection("1m", (x1 + shift, y1 + 2, x2 + shift, y2 - 2), 0, 0.8))
     t.expect.append("meld")
     layout = check(t, hand("234p5567899s", "9s", ["pon:111m"]), warnings=None)
-    assert said(layout.warnings, "two boxes on one tile", "pon:111m")
+    assert warned(layout.warnings, "set_double_box", meld="pon:111m")
 
 
 def test_rule_23_four_alike_side_by_side_with_two_reported_sideways_are_a_minkan() -> None:

@@ -70,7 +70,7 @@ def test_a_hole_of_one_tile_inside_the_row_is_probed_at_its_place() -> None:
     assert len(inside) == 1
     assert _centre_x(inside[0]) == pytest.approx(100 + PITCH * 5 + W / 2, abs=1.0)
     assert inside[0].box[2] - inside[0].box[0] == pytest.approx(W)
-    assert "5p" in inside[0].where and "7p" in inside[0].where
+    assert inside[0].spot == ("5p", "7p")
 
 
 def test_a_hole_of_two_tiles_gets_two_places() -> None:
@@ -92,7 +92,7 @@ def test_the_rest_of_a_row_cut_in_two_by_a_hole_is_followed() -> None:
     tiles = [t if k < 6 else replace(t, group="other") for k, t in enumerate(tiles)]
     inside = [p for p in gap_boxes(tiles, SIZE) if p.inside]
     assert [round(_centre_x(p)) for p in inside] == [round(100 + PITCH * 6 + W / 2)]
-    assert "beyond" in inside[0].where
+    assert inside[0].spot == ("6p", "8p")  # the 8p beyond the row: the row's line goes on
 
 
 def test_no_place_where_a_tile_is_reported_or_outside_the_photo() -> None:
@@ -151,7 +151,7 @@ def test_too_short_a_row_is_not_probed() -> None:
 
 # ------------------------------------------------------------------ what is taken
 def _probes() -> list[Probe]:
-    return [Probe((0, 0, 40, 54), "between a and b", True), Probe((50, 0, 90, 54), "left", False)]
+    return [Probe((0, 0, 40, 54), ("1z", "2z"), True), Probe((50, 0, 90, 54), (None, "1z"), False)]
 
 
 def test_a_sure_reading_is_taken_with_a_warning_naming_it() -> None:
@@ -160,7 +160,9 @@ def test_a_sure_reading_is_taken_with_a_warning_naming_it() -> None:
     det, note = found[0]
     assert det.tile == "7z" and det.angle == 0 and det.confidence == pytest.approx(0.9)
     assert det.alternatives == (("6z", 0.05),)
-    assert "7z" in note and "check it" in note and "between a and b" in note
+    assert note.code == "tile_found_in_gap"
+    assert note.params == {"left": "1z", "right": "2z", "tile": "7z", "confidence": 0.9}
+    assert "No tile was found between 1z and 2z" in note and note.endswith("check it")
 
 
 def test_holes_inside_the_row_take_less_sure_readings_than_places_past_its_ends() -> None:
@@ -182,7 +184,8 @@ def test_rule_1_a_hole_in_the_row_read_as_a_flower_first_holds_its_likeliest_rii
     found = accept(_probes()[:1], [reading], [], need=1)
     assert [d.tile for d, _ in found] == ["5p"]
     assert found[0][0].confidence == pytest.approx(0.31)
-    assert "5p (0.31; read first as a flower, 0.48)" in found[0][1]
+    assert found[0][1].code == "tile_found_over_flower"
+    assert "5p (0.31; first read as a flower, 0.48)" in found[0][1]
     # past the row's ends, or with no riichi reading likely enough, nothing is taken
     assert accept(_probes()[1:], [("flower", 0.48, (("5p", 0.6),))], [], need=1) == []
     low = ("flower", 0.9, (("5p", PROBE_SURE_INSIDE - 0.01),))
@@ -225,7 +228,7 @@ def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
     dets, lay = gap_probe(t.tiles, first, (1600, 1200), read)
     assert dets[:-1] == t.tiles and dets[-1].tile == "8s"  # the detections, the probed one added
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
-    assert "8s" in lay.warnings[0] and "check it" in lay.warnings[0]
+    assert lay.warnings[0].code == "tile_found_in_gap" and lay.warnings[0].params["tile"] == "8s"
     assert [d.group for d in lay.tiles].count("hand") == 13
     # a whole hand is not probed
     assert gap_probe(dets, lay, (1600, 1200), read) == (dets, lay) and len(looked) == 1
@@ -321,8 +324,7 @@ def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() 
     dets, lay = gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.8))
     assert dets[:-1] == t.tiles and dets[-1].tile == "3z"
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
-    assert "3z" in lay.warnings[0] and "winning" in lay.warnings[0]
-    assert "check it" in lay.warnings[0]
+    assert lay.warnings[0].code == "win_from_probe" and lay.warnings[0].params["tile"] == "3z"
     assert gap_probe(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
     unsure = reads("3z", WIN_SURE - 0.01)
     assert gap_probe(t.tiles, first, (1600, 1200), unsure)[1] is first
@@ -379,7 +381,9 @@ def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
     lay = kakan_probe(t.tiles, first, [extra], (1600, 1200))
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
-    assert "pon:666s" in lay.warnings[0] and "kakan:6666s" in lay.warnings[0]
+    assert lay.warnings[0].code == "kakan_second_box"
+    assert (lay.warnings[0].params["was"], lay.warnings[0].params["meld"]) == (
+        "pon:666s", "kakan:6666s")
 
 
 def test_rule_23_a_second_box_of_another_kind_or_elsewhere_changes_nothing() -> None:
@@ -426,7 +430,8 @@ def test_rule_23_a_pon_whose_called_tile_the_detector_calls_stacked_is_a_kakan()
     lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)], sure=0.8)
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
-    assert "no box of its own" in lay.warnings[0] and "kakan:6666s" in lay.warnings[0]
+    assert lay.warnings[0].code == "kakan_stacked"
+    assert lay.warnings[0].params["meld"] == "kakan:6666s"
     added = [d for d in lay.tiles if d.group == "meld" and d.angle == 90 and d.box != called.box]
     assert len(added) == 1 and added[0].confidence == round(0.9 * called.confidence, 4)
     assert added[0].box[1] < called.box[1]  # beyond the called tile, up the photo
@@ -440,8 +445,9 @@ def test_rule_23_a_less_sure_stacked_hit_only_warns() -> None:
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
     lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)], sure=0.8)
     assert lay.hand == first.hand
-    assert lay.warnings[-1].startswith("the called 6s of pon:666s may carry an added tile")
-    assert "kakan:6666s" in lay.warnings[-1]
+    assert lay.warnings[-1].startswith("The called 6s of pon:666s may carry an added tile")
+    assert lay.warnings[-1].code == "kakan_maybe"
+    assert lay.warnings[-1].params["meld"] == "kakan:6666s"
 
 
 def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() -> None:
@@ -510,7 +516,7 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         _, again = rec.probed(dec.image, dec.scale, kept, short, size)
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
-        assert gone.tile in note and "check it" in note, again.warnings
+        assert note.code == "tile_found_in_gap" and note.params["tile"] == gone.tile, again.warnings
         rec.probe = False
         assert rec.probed(dec.image, dec.scale, kept, short, size) == (kept, short)
         del rec.probe  # back to the class default

@@ -102,6 +102,7 @@ def test_det_data_crop_size_sets_input_and_target_maps() -> None:
 
     class _Photo:
         boxes = box[None].copy()
+        labels = ["1p"]
         sideways = [False]
         stacked = [True]
 

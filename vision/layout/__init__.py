@@ -97,11 +97,12 @@ from sanma_lens.vision.layout.reading import (
     turned_rival_notes,
 )
 from sanma_lens.vision.layout.rows import _candidate_rows
-from sanma_lens.vision.layout.rulefix import Places, correct, faces_up
+from sanma_lens.vision.layout.rulefix import Places, correct, faces_up, where_map
 from sanma_lens.vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
 from sanma_lens.vision.layout.tanki import tanki_readings
 from sanma_lens.vision.layout.turn import _plausibility, turn_tile
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 __all__ = ["Layout", "kind", "mpsz", "reconstruct"]
 
@@ -134,7 +135,7 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     usable = [k for k, t in enumerate(given) if known(t)]
     if not usable:
         return Layout([replace(t, group="other") for t in given], _empty_hand(),
-                      ["no tiles found in the photo"])
+                      [PhotoWarning("no_tiles")])
     clean = [cleaned(given[k]) for k in usable]
     kept, dup_warnings = _dedupe(clean)
     chosen = [clean[k] for k in kept]
@@ -153,8 +154,7 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
             inputs, layout = turned[i], replace(
                 readings[i],
                 warnings=[
-                    "the photo seems turned by 90°: it was read turned upright; check which "
-                    "end of the hand is the winning tile's",
+                    PhotoWarning("photo_turned"),
                     *readings[i].warnings,
                 ],
             )
@@ -183,14 +183,14 @@ def _reconstruct(
     """:func:`reconstruct` on detections without duplicates (``cut``: which are read unsure
     and cut by the photo's edge, :func:`geometry.edge_cut`)."""
     if not tiles:
-        return Layout([], _empty_hand(), ["no tiles found in the photo"])
+        return Layout([], _empty_hand(), [PhotoWarning("no_tiles")])
     geo = Geo.of(tiles, cut)
     rows, first_joined = _candidate_rows(tiles, geo)
     if not rows:
         return Layout(
             [replace(t, group="other") for t in tiles],
             _empty_hand(),
-            [*warnings_in, "no upright face-up tiles found: no hand row to read"],
+            [*warnings_in, PhotoWarning("no_hand_row")],
         )
     readings = [_read_right(row, tiles, geo) for row in rows]
     # a hand of four melds: its one concealed tile stands alone (tanki.py), read after the rest
@@ -235,7 +235,7 @@ def _reconstruct(
     hand_idx: list[int] = []
     for pos, k in enumerate(best.row, start=1):
         if not readable(tiles[k]):
-            warnings.append(f"tile {pos} in the hand is face-down or unreadable: add it by hand")
+            warnings.append(PhotoWarning("hand_tile_unreadable", position=pos))
         else:
             hand_idx.append(k)
 
@@ -247,7 +247,7 @@ def _reconstruct(
         "dora": dora_idx,
     }
     _count_warnings(best, len(hand_idx), warnings)
-    _sanity(groups, tiles, warnings)
+    _sanity(groups, tiles, where_map(places), warnings)
 
     def read(k: int) -> str:
         return as_sanma(tiles[k].tile)
@@ -257,7 +257,7 @@ def _reconstruct(
     # only a face is written in the hand JSON (a back or junk label would be no tile id)
     win = read(best.win) if best.win is not None and readable(tiles[best.win]) else None
     if best.win is not None and win is None:
-        warnings.append("the winning tile is face-down or unreadable: add it by hand")
+        warnings.append(PhotoWarning("win_unreadable"))
     dora = [read(k) for k in dora_idx if readable(tiles[k])]
     meld_names = [m for m, _ in best.melds]
     hand: dict[str, object] = {

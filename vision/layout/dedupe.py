@@ -11,6 +11,7 @@ from sanma_lens.vision.detect import iou_matrix
 from sanma_lens.vision.layout.geometry import true_dims
 from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 # Two upright tiles side by side: centres at most this many tile widths apart (the widths undo
 # the box inflation of a tilted row, geometry.true_dims; boxes may take in the tiles' bodies,
@@ -45,11 +46,10 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
         if clash is None:
             kept.append(k)
         elif tiles[clash].tile != tiles[k].tile:
-            warnings.append(
-                f"two readings on one tile: {tiles[clash].tile} "
-                f"({tiles[clash].confidence:.2f}, kept) and {tiles[k].tile} "
-                f"({tiles[k].confidence:.2f}): check it"
-            )
+            warnings.append(PhotoWarning(
+                "two_readings", tile=tiles[clash].tile,
+                confidence=round(tiles[clash].confidence, 4), other=tiles[k].tile,
+                other_confidence=round(tiles[k].confidence, 4)))
     kept, straddle_warnings = _drop_straddling(tiles, sorted(kept))
     return kept, warnings + straddle_warnings
 
@@ -84,11 +84,9 @@ def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[
             continue
         i, j = pair
         dropped.add(k)
-        warnings.append(
-            f"a box read {tiles[k].tile} ({tiles[k].confidence:.2f}) lies over the halves "
-            f"of two tiles side by side ({tiles[i].tile} and {tiles[j].tile}): no tile, left "
-            "out; check that spot"
-        )
+        warnings.append(PhotoWarning(
+            "straddling_box", tile=tiles[k].tile, confidence=round(tiles[k].confidence, 4),
+            left=tiles[i].tile, right=tiles[j].tile))
     return [k for k in kept if k not in dropped], warnings
 
 

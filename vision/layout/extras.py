@@ -16,6 +16,7 @@ from sanma_lens.vision.layout.tolerances import (
     UPRIGHT_KITA_ALT,
 )
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 
 def _kita_beside_melds(
@@ -69,10 +70,7 @@ def _kita_beside_melds(
         if n >= reach:
             found.append(k)
         elif warnings is not None:
-            warnings.append(
-                f"a {tile.tile} lies alone beyond the melds, further than kita are laid: not "
-                "counted as a kita; if it is one, add it"
-            )
+            warnings.append(PhotoWarning("kita_too_far", tile=tile.tile))
     # Kita are laid in a line: a north next in line with a found one is a kita too (beside a
     # kita, a tile read unsure with a north among its readings is one, KITA_ALT).
     grew = True
@@ -160,10 +158,7 @@ def _dora_groups(
             loose.append(sorted(faces, key=lambda k: geo.centres[k][0]))
     if not out and len(loose) == 1:  # one small group just beyond the hand's left part
         out = loose[0]
-        warnings.append(
-            f"{' '.join(tiles[k].tile for k in out)} lying apart beyond the hand read as dora "
-            "indicator(s): check them"
-        )
+        warnings.append(PhotoWarning("dora_apart", tiles=tuple(tiles[k].tile for k in out)))
     return out
 
 

@@ -20,6 +20,7 @@ from sanma_lens.vision.layout.notation import (
 from sanma_lens.vision.layout.rulefix import may_share_kind, vote_kind
 from sanma_lens.vision.layout.tolerances import BEYOND, SWAP_MIN_ALT, TWO_IN_ONE
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 
 def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
@@ -53,10 +54,7 @@ def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
     if reds == 2:
         return f"ankan:{meld_mpsz([red] * 4)}"
     if reds == 0:
-        warnings.append(
-            f"concealed kan of {main}: both visible fives are plain, so the base rule's red "
-            f"{main} ({red}) is one of the face-down tiles and was counted; check it"
-        )
+        warnings.append(PhotoWarning("ankan_red_counted", kind=main, tile=red))
     return f"ankan:{meld_mpsz([main] * 3 + [red])}"
 
 
@@ -79,13 +77,12 @@ def read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[st
             and any(iou(tiles[p.index].box, tiles[q.index].box) > 0.45 for q in ours)
         ]
         for p in doubles:
-            notes.append(
-                f"{tiles[p.index].tile} lies on a {main} of a meld: read as one {main}, check it"
-            )
+            notes.append(PhotoWarning("meld_double_box", tile=tiles[p.index].tile, kind=main))
         group = [p for p in group if p not in doubles]
     meld = _read_group(group, tiles, notes)
     if meld is None:  # what a group that is no meld mixes does not matter
-        notes = [n for n in notes if "mixes kinds" not in n and " lies on a " not in n]
+        notes = [n for n in notes
+                 if getattr(n, "code", "") not in ("meld_mixed_kinds", "meld_double_box")]
     warnings.extend(notes)
     return meld
 
@@ -97,35 +94,29 @@ def _read_group(
     ankan = _ankan_ends(group, tiles)
     if ankan is not None:
         return _ankan_string(ankan[0], ankan[1], warnings)
-    ids = [tiles[p.index].tile for p in group]
+    ids = tuple(tiles[p.index].tile for p in group)
     backs = [p for p in group if tiles[p.index].face_down]
     faces = [tiles[p.index].tile for p in group if readable(tiles[p.index])]
     sideways = [p for p in group if tiles[p.index].angle == 90]
     kinds = Counter(kind(f) for f in faces)
     main = kinds.most_common(1)[0][0] if kinds else None
     if main is not None and len(kinds) > 1:
-        warnings.append(f"meld {' '.join(ids)} mixes kinds: read as {main}, check the odd tile(s)")
+        warnings.append(PhotoWarning("meld_mixed_kinds", tiles=ids, kind=main))
     faces_main = [f for f in faces if kind(f) == main] or faces
     if backs and main is not None and len(group) == 3 and _blank_called(group, tiles, main):
         # §23: a called set lies face up (only an ankan shows backs, and no sideways tile):
         # its tiles read as backs with the sideways tile's kind next are that face, a haku
         # (blank, like a back)
         pon = _meld_string("pon", faces_main, 3)
-        warnings.append(
-            f"called set {' '.join(ids)} shows a sideways {main} and tiles read face down, "
-            f"which a called set never is: read as {pon}; check it"
-        )
+        warnings.append(PhotoWarning("called_set_backs", tiles=ids, kind=main, meld=pon))
         return pon
     if backs:
         if main is not None and len(group) == 4 and len(backs) == 2 and len(faces) == 2:
             return _ankan_string(main, faces_main, warnings)
         if len(group) == 4 and not faces:
-            warnings.append("a concealed kan shows four face-down tiles: add its kind by hand")
+            warnings.append(PhotoWarning("ankan_all_backs"))
             return None
-        warnings.append(
-            f"group {' '.join(ids)} right of the hand has face-down tiles but is not "
-            "two face-down ends around two face-up tiles: check it"
-        )
+        warnings.append(PhotoWarning("meld_backs_not_ankan", tiles=ids))
         return None
     if main is None:
         return None
@@ -135,10 +126,8 @@ def _read_group(
                 # four of one kind side by side are all its tiles (§1), which only a kan
                 # holds: a minkan, its turns misreported (it shows one sideways tile, §23)
                 minkan = _meld_string("minkan", faces_main, 4)
-                warnings.append(
-                    f"the called set {' '.join(ids)} shows {len(sideways)} sideways tiles side "
-                    f"by side (a minkan shows one): four alike read as {minkan}; check it"
-                )
+                warnings.append(PhotoWarning("minkan_two_sideways", tiles=ids,
+                                             count=len(sideways), meld=minkan))
                 return minkan
             return None  # a called meld shows one sideways tile (two stacked for a kakan)
         if kinds[main] < 2:
@@ -148,21 +137,14 @@ def _read_group(
                 # §23: the one sideways tile lies beyond the set's line, where a kakan's
                 # added tile lies on its called tile: the called tile under it went unseen
                 kakan = _meld_string("kakan", faces_main, 4)
-                warnings.append(
-                    f"the sideways {main} of {' '.join(ids)} lies beyond the set's line, as a "
-                    f"kakan's added tile does (§23): read as {kakan}, its called tile under it "
-                    "not seen; check it"
-                )
+                warnings.append(PhotoWarning("kakan_called_unseen", kind=main, tiles=ids,
+                                             meld=kakan))
                 return kakan
             if _called_and_added(sideways, tiles, main):
                 # §23: a pon shows one sideways tile; two of its kind, one lying beyond the
                 # other, are a kakan's called and added tiles: its fourth tile went unseen
                 kakan = _meld_string("kakan", faces_main, 4)
-                warnings.append(
-                    f"the called set {' '.join(ids)} shows two sideways {main}, one beyond the "
-                    f"other (a kakan's called and added tiles, §23): read as {kakan}, its "
-                    "fourth tile not seen; check it"
-                )
+                warnings.append(PhotoWarning("kakan_fourth_unseen", tiles=ids, meld=kakan))
                 return kakan
             return _meld_string("pon", faces_main, 3)
         if len(group) == 4:
@@ -177,25 +159,16 @@ def _read_group(
                 # as another kind: one tile seen twice (a called tile as an upright and a
                 # sideways box), no fourth tile (a minkan's tiles touching may share a slot)
                 pon = _meld_string("pon", faces_main, 3)
-                warnings.append(
-                    f"two boxes on one tile of the called set {' '.join(ids)}, on its line: "
-                    f"read as one tile, {pon}; check it"
-                )
+                warnings.append(PhotoWarning("set_double_box", tiles=ids, meld=pon))
                 return pon
             return _meld_string("kakan" if stacked else "minkan", faces_main, 4)
-        warnings.append(
-            f"called meld {' '.join(ids)} has {len(group)} tiles (3 or 4 expected): check it"
-        )
+        warnings.append(PhotoWarning("meld_size", tiles=ids, count=len(group)))
         return None
     stacked = any(share_slot(p, q) for i, p in enumerate(group) for q in group[i + 1 :])
     double = _two_in_one(group) if len(group) == 3 and len(kinds) == 1 else None
     if double is not None and main != NORTH:
         # §23: a kakan's called tile with the added one beyond it, seen as one box.
-        warnings.append(
-            f"the {tiles[double.index].tile} in the called set {' '.join(ids)} is as big as "
-            "two tiles, one beyond the other: read as kakan (called tile and added tile), "
-            "check it"
-        )
+        warnings.append(PhotoWarning("kakan_one_box", tile=tiles[double.index].tile, tiles=ids))
         return _meld_string("kakan", faces_main, 4)
     if len(group) in (3, 4) and len(kinds) == 1 and (main != NORTH or stacked):
         # A called set whose sideways tile was not seen as such (a common detector slip):
@@ -204,16 +177,13 @@ def _read_group(
         if len(group) == 4 and stacked and not beyond:
             # two boxes in one slot on the set's line, neither beyond the other: one tile
             # seen twice (a kakan's added tile lies beyond its called one, §23)
-            warnings.append(
-                f"two boxes on one tile of the set {' '.join(ids)}, on its line: read as one "
-                f"tile, pon:{meld_mpsz([main] * 3)} with no sideways tile seen; check it"
-            )
-            return _meld_string("pon", faces_main, 3)
+            pon = _meld_string("pon", faces_main, 3)
+            warnings.append(PhotoWarning("set_double_box", tiles=ids, meld=pon))
+            return pon
         name = "pon" if len(group) == 3 else ("kakan" if stacked else "minkan")
-        warnings.append(
-            f"{len(group)} {main} right of the hand show no sideways tile: read as {name}, check it"
-        )
-        return _meld_string(name, faces_main, len(group))
+        meld = _meld_string(name, faces_main, len(group))
+        warnings.append(PhotoWarning("set_no_sideways", count=len(group), kind=main, meld=meld))
+        return meld
     return None
 
 

@@ -46,6 +46,7 @@ from sanma_lens.vision.layout.tolerances import (
     WIN_GAP,
 )
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 
 @dataclass(frozen=True)
@@ -281,10 +282,7 @@ def _settle_win(acc: _Right) -> None:
         acc.win = acc.touching
         acc.lone_candidates.remove(acc.touching)
         acc.other.remove(acc.touching)
-        acc.warnings.append(
-            f"the tile right after the hand ({tiles[acc.touching].tile}) is barely set apart: "
-            "read as the winning tile (the hand has 13 tiles without it); check it"
-        )
+        acc.warnings.append(PhotoWarning("win_touching", tile=tiles[acc.touching].tile))
     if acc.win is None and acc.turned is not None and thirteen:
         # §1: 13 tiles with the melds, and set a little apart after the row one tile reported
         # sideways whose box may be an upright tile's, not read as a north (a kita) and no set
@@ -293,17 +291,12 @@ def _settle_win(acc: _Right) -> None:
         turned = tiles[acc.turned]
         acc.win = acc.turned
         acc.other.remove(acc.turned)
-        acc.warnings.append(
-            f"the tile set apart after the hand ({turned.tile}) was reported lying "
-            "sideways, but a lone tile there is the winning tile (the hand has 13 tiles "
-            "without it): read as the winning tile; check it"
-        )
-        norths = [f"{t} ({p:.2f})" for t, p in turned.alternatives if is_north(t)]
+        acc.warnings.append(PhotoWarning("win_reported_sideways", tile=turned.tile))
+        norths = [(t, p) for t, p in turned.alternatives if is_north(t)]
         if norths and north_like(turned, KITA_ALT):
-            acc.warnings.append(
-                f"the winning tile ({turned.tile}) may also be read as {norths[0]}: if it is "
-                "a kita laid sideways, move it to kita (the hand is then in tenpai)"
-            )
+            acc.warnings.append(PhotoWarning("win_may_be_kita", tile=turned.tile,
+                                             north=norths[0][0],
+                                             north_confidence=round(norths[0][1], 4)))
     if acc.win is not None and is_north(tiles[acc.win].tile):
         _settle_north_win(acc, acc.win)
     elif acc.win is not None and _faces(row, tiles) + 3 * len(acc.melds) == 14:
@@ -322,11 +315,7 @@ def _settle_win(acc: _Right) -> None:
         # 0.95 a apart), with a warning. (Further still, the photo wins: a kita, warned.)
         acc.kita.remove(near)
         acc.win = near
-        acc.warnings.append(
-            f"the north set apart after the hand ({tiles[near].tile}) lies a little further "
-            "than a winning tile does but makes the hand a winning one: read as the winning "
-            "tile; if it is a kita, move it (the hand is then in tenpai)"
-        )
+        acc.warnings.append(PhotoWarning("north_far_win", tile=tiles[near].tile))
     elif (
         acc.win is None
         and near is not None
@@ -337,11 +326,7 @@ def _settle_win(acc: _Right) -> None:
         # §1/§A4: a 13-tile hand and a lone north set apart after it, a little further or
         # off its line than a winning tile lies: a kita by the photo, but the hand does not
         # say so (no tenpai that the north leaves incomplete), so it may be the winning tile.
-        acc.warnings.append(
-            f"the north set apart after the hand ({tiles[near].tile}) lies a little further "
-            "or off the row's line than a winning tile does: read as a kita; if it is the "
-            "winning tile, move it"
-        )
+        acc.warnings.append(PhotoWarning("north_far_kita", tile=tiles[near].tile))
 
 
 def _settle_win_again(acc: _Right) -> None:
@@ -367,11 +352,7 @@ def _fifteenth(acc: _Right, win: int) -> None:
     the hand (a flower or a stray tile set aside; a north there is a kita,
     :func:`_settle_north_win`); the row's last tile becomes the winning tile (``_finish_row``)."""
     tiles = acc.tiles
-    acc.warnings.append(
-        f"the tile set apart after the hand ({tiles[win].tile}) would be a 15th tile: the "
-        "hand's 14 are in the row (its winning tile not set apart), so it is left out; if it "
-        "is the winning tile, a tile in the row is extra: check the row"
-    )
+    acc.warnings.append(PhotoWarning("fifteenth_left_out", tile=tiles[win].tile))
     acc.other.append(win)
     acc.win = None
 
@@ -384,26 +365,15 @@ def _settle_north_win(acc: _Right, win: int) -> None:
     tiles = acc.tiles
     held = len(acc.row) + 3 * len(acc.melds)
     if held == 14:
-        acc.warnings.append(
-            f"the north set apart after the hand ({tiles[win].tile}) would be a 15th tile: "
-            "the hand's 14 are in the row (its winning tile not set apart), so it is read as "
-            "a kita; check it"
-        )
+        acc.warnings.append(PhotoWarning("fifteenth_north_kita", tile=tiles[win].tile))
     elif (
         held == 13
         and _north_is_kita(acc.row, tiles)
         and not _misread_win(acc.row, tiles, win)
     ):
-        acc.warnings.append(
-            f"the north set apart after the hand ({tiles[win].tile}) makes no winning "
-            "hand with it, which waits without it: read as a kita (the hand in tenpai); "
-            "if it is the winning tile, move it"
-        )
+        acc.warnings.append(PhotoWarning("north_no_win_kita", tile=tiles[win].tile))
     else:
-        acc.warnings.append(
-            f"the tile set apart after the hand is a north ({tiles[win].tile}): read as "
-            "the winning tile; if it is an extracted kita, move it to kita"
-        )
+        acc.warnings.append(PhotoWarning("north_win", tile=tiles[win].tile))
         return
     acc.kita.append(win)
     acc.win = None
@@ -427,10 +397,8 @@ def _fill_count(acc: _Right) -> None:
             faces = [tiles[k].tile for k in indices if readable(tiles[k])]
             acc.melds.append((_meld_string(name, faces, len(indices)), indices))
             acc.kita = [k for k in acc.kita if k not in indices]
-            acc.warnings.append(
-                f"{len(indices)} norths in line right of the hand make the hand's 14 tiles: "
-                f"read as a {name} (its sideways tile not seen), not kita; check it"
-            )
+            acc.warnings.append(PhotoWarning("norths_as_meld", count=len(indices),
+                                             meld=acc.melds[-1][0]))
     if len(acc.short_sets) == 1 and _short(acc):
         indices = acc.short_sets[0]
         # a minkan with one tile unseen in a hole between its tiles (§23), else a pon
@@ -440,10 +408,7 @@ def _fill_count(acc: _Right) -> None:
             acc.add_meld(meld, indices)
             acc.guesses += 1
             del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
-            acc.warnings.append(
-                f"called set {' '.join(faces)} shows 2 tiles and the hand needs 3 more (§1): read "
-                f"as {meld}, its third {kind(faces[0])} not seen; check it"
-            )
+            acc.warnings.append(PhotoWarning("pon_third_unseen", tiles=tuple(faces), meld=meld))
     if len(acc.short_ankans) == 1 and _short(acc) and _room(acc, acc.short_ankans[0]):
         # §23: a concealed kan laid as back, face, face, back with one end not found
         indices = acc.short_ankans[0]
@@ -453,10 +418,8 @@ def _fill_count(acc: _Right) -> None:
         acc.add_meld(meld, indices)
         acc.guesses += 1
         del acc.held[tuple(indices)]  # "not two face-down ends": answered below
-        acc.warnings.append(
-            f"{' '.join(tiles[k].tile for k in indices)} right of the hand and the hand needs 3 "
-            f"more tiles (§1): read as {meld}, one face-down end not seen; check it"
-        )
+        acc.warnings.append(PhotoWarning(
+            "ankan_end_unseen", tiles=tuple(tiles[k].tile for k in indices), meld=meld))
     for notes in acc.held.values():
         acc.warnings.extend(notes)
     _fill_with_loose_pon(acc)
@@ -465,10 +428,8 @@ def _fill_count(acc: _Right) -> None:
         acc.guesses += 1
         meld = _meld_string("pon", [tiles[k].tile for k in indices], 3)
         acc.add_meld(meld, indices)
-        acc.warnings.append(
-            f"two {kind(tiles[indices[0]].tile)} set apart right of the hand and the hand needs "
-            f"3 more tiles (§1): read as {meld}, its called tile not seen; check it"
-        )
+        acc.warnings.append(PhotoWarning("pon_called_unseen", kind=kind(tiles[indices[0]].tile),
+                                         meld=meld))
 
 
 def _hole_kan(acc: _Right, indices: list[int]) -> bool:
@@ -503,10 +464,9 @@ def _hole_kan(acc: _Right, indices: list[int]) -> bool:
         acc.lone_candidates.remove(lone)
         acc.guesses += 1
         del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
-        acc.warnings.append(
-            f"called set {' '.join(tiles[k].tile for k in indices)} and a {tiles[lone].tile} "
-            f"a tile's hole apart (§23): read as {meld}, its tile in the hole not seen; check it"
-        )
+        acc.warnings.append(PhotoWarning(
+            "minkan_hole", tiles=tuple(tiles[k].tile for k in indices), tile=tiles[lone].tile,
+            meld=meld))
         return True
     return False
 
@@ -532,27 +492,20 @@ def _fill_with_loose_pon(acc: _Right) -> None:
     if not _pon_fits(loose, acc.row, acc.win, acc.melds, tiles):
         return
     indices, main = loose
-    seen = " ".join(tiles[k].tile for k in indices)
+    seen = tuple(tiles[k].tile for k in indices)
     if _called_and_added(acc, indices, main):
         meld = _meld_string("kakan", [tiles[k].tile for k in indices], 4)
         acc.add_meld(meld, indices)
         acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
         acc.guesses += 1
-        acc.warnings.append(
-            f"{seen} right of the hand: two of them lie one beyond the other, a kakan's called "
-            f"and added tiles (§23): read as {meld}, its fourth tile not seen; check it"
-        )
+        acc.warnings.append(PhotoWarning("kakan_fourth_unseen", tiles=seen, meld=meld))
         return
     acc.add_meld(f"pon:{meld_mpsz([main] * 3)}", indices)
     acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
     acc.guesses += 1
     alike = sum(kind(tiles[k].tile) == main for k in indices)
-    how = "all three are" if alike == 3 else "two are"
-    check = "which one is called (sideways)" if alike == 3 else "the odd tile"
-    acc.warnings.append(
-        f"{seen} right of the hand: the hand needs 3 more tiles (§1) and {how} {main}: "
-        f"read as pon:{meld_mpsz([main] * 3)}, check {check}"
-    )
+    acc.warnings.append(PhotoWarning("pon_turns_misread" if alike == 3 else "pon_odd_tile",
+                                     tiles=seen, kind=main, meld=f"pon:{meld_mpsz([main] * 3)}"))
 
 
 def _called_and_added(acc: _Right, indices: list[int], main: str) -> bool:
@@ -577,14 +530,12 @@ def _name_lone_tiles(acc: _Right) -> None:
     """Lone upright tiles right of the row that are not the winning tile: named to check."""
     if not acc.lone_candidates:
         return
-    extra = ", ".join(acc.tiles[k].tile for k in acc.lone_candidates)
+    extra = tuple(acc.tiles[k].tile for k in acc.lone_candidates)
     if acc.win is not None:
-        acc.warnings.append(
-            f"two candidates for the winning tile: {acc.tiles[acc.win].tile} (taken) and "
-            f"{extra} further right: check which one it is"
-        )
+        acc.warnings.append(PhotoWarning("win_two_candidates", tile=acc.tiles[acc.win].tile,
+                                         others=extra))
     else:
-        acc.warnings.append(f"lone tile(s) {extra} right of the melds were left out: check them")
+        acc.warnings.append(PhotoWarning("lone_tiles_left_out", tiles=extra))
 
 
 def _misread_win(row: list[int], tiles: list[TileDetection], win: int) -> bool:
@@ -730,11 +681,7 @@ def turned_rival_notes(
     }
     if not lost:
         return []
-    named = " ".join(tiles[k].tile for k in sorted(lost))
-    return [
-        f"{named} beside the concealed tiles, reported upright, is shaped like a sideways tile: "
-        "read as a called set's, not the hand's (§23); check it"
-    ]
+    return [PhotoWarning("row_or_meld", tiles=tuple(tiles[k].tile for k in sorted(lost)))]
 
 
 def _rivals(scores: list[tuple[float, ...]], best: int, rank: int) -> list[int]:
@@ -761,11 +708,7 @@ def shape_rival_notes(
     differ = {k for i in _rivals(scores, best, SHAPE_RANK) for k in set(readings[i].row) ^ row}
     if not differ:
         return []
-    named = " ".join(tiles[k].tile for k in sorted(differ))
-    return [
-        f"the hand's row could also be read with or without {named}: read the way whose "
-        "concealed tiles make a winning or tenpai shape (§1); check them"
-    ]
+    return [PhotoWarning("row_by_shape", tiles=tuple(tiles[k].tile for k in sorted(differ)))]
 
 
 def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:
@@ -782,17 +725,9 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
             # §A4: a kita laid touching the hand's end, after 13 tiles in tenpai that it
             # does not complete (as one set apart, _settle_north_win). (A north read unsure
             # may be a misread winning tile, which the rule-aware reading may re-read.)
-            warnings.append(
-                f"the north at the hand's end ({tiles[last].tile}) makes no winning hand with "
-                "it, which waits without it: read as a kita laid touching the hand (the hand "
-                "in tenpai); if it is the winning tile, move it"
-            )
+            warnings.append(PhotoWarning("north_touching_kita", tile=tiles[last].tile))
             return replace(reading, row=reading.row[:-1], kita=[last, *reading.kita])
-        warnings.append(
-            f"no winning tile set apart from the hand: took the rightmost tile "
-            f"({tiles[last].tile}) as the winning tile; if the hand is in tenpai it has one "
-            "tile too many"
-        )
+        warnings.append(PhotoWarning("win_rightmost", tile=tiles[last].tile))
         return replace(reading, row=reading.row[:-1], win=last)
     return reading
 
@@ -815,11 +750,8 @@ def _one_too_many(
         rest = [k for k in row if k != end]
         if not complete(_row_kinds(rest, tiles) or []):
             continue
-        warnings.append(
-            f"the hand's row holds one tile too many (§1); the {tiles[end].tile} at its "
-            f"{'start' if end == row[0] else 'end'}, read unsure, is left out: the other "
-            "tiles make a winning hand; check it"
-        )
+        warnings.append(PhotoWarning("one_too_many", tile=tiles[end].tile,
+                                     end="start" if end == row[0] else "end"))
         return replace(reading, row=rest, other_right=[*reading.other_right, end])
     return reading
 

@@ -65,6 +65,7 @@ from sanma_lens.vision.layout.tolerances import (
     VOTE_FLOOR,
 )
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 MIDDLE_MAN = frozenset(f"{d}m" for d in "2345678")
 
@@ -106,12 +107,13 @@ class _Fixer:
         self.tiles = list(tiles)
         self.places = places
         self.warnings: list[str] = []
-        self.where = _where_map(places)
+        self.where = where_map(places)
         self.rejected: set[tuple[int, str]] = set()  # readings a rule ruled out
 
-    def set(self, k: int, tile: str, why: str, p: float | None = None) -> None:
+    def set(self, k: int, tile: str, why: str, p: float | None = None, **params: str) -> None:
         """Read tile ``k`` as ``tile``: its probability (``p``, or the classifier's) becomes
-        its confidence, and the old reading joins its alternatives."""
+        its confidence, and the old reading joins its alternatives; a warning ``why`` (a code
+        of vision/warning_catalogue.py, with ``params``) says so."""
         det = self.tiles[k]
         if det.tile == tile:
             return
@@ -120,27 +122,27 @@ class _Fixer:
         self.rejected.add((k, det.tile))
         alts = tuple((t, q) for t, q in sorted(probs.items(), key=lambda kv: -kv[1]) if t != tile)
         self.tiles[k] = replace(det, tile=tile, confidence=round(p, 4), alternatives=alts[:3])
-        self.warnings.append(
-            f"{self.where.get(k, 'a tile')} was read as {det.tile} "
-            f"({det.confidence:.2f}) but {why}: read as {tile}"
-            + (f" ({p:.2f})" if p > 0 else "")
-            + ", check it"
-        )
+        place, position = self.where.get(k, ("other", None))
+        self.warnings.append(PhotoWarning(
+            why, place=place, position=position, was=det.tile,
+            confidence=round(det.confidence, 4), tile=tile, **params))
 
 
-def _where_map(places: Places) -> dict[int, str]:
-    out: dict[int, str] = {}
+def where_map(places: Places) -> dict[int, tuple[str, int | None]]:
+    """Where each placed tile sits, as the warnings say it (vision/warning_catalogue.py): its
+    group and its position in it from the left (a meld's tiles: the meld's number)."""
+    out: dict[int, tuple[str, int | None]] = {}
     for pos, k in enumerate(places.row, start=1):
-        out[k] = f"tile {pos} in the hand"
+        out[k] = ("hand", pos)
     if places.win is not None:
-        out[places.win] = "the winning tile"
-    for m, (name, idx) in enumerate(places.melds, start=1):
+        out[places.win] = ("win", None)
+    for m, (_name, idx) in enumerate(places.melds, start=1):
         for k in idx:
-            out[k] = f"a tile of meld {m} ({name})"
+            out[k] = ("meld", m)
     for pos, k in enumerate(places.kita, start=1):
-        out[k] = f"kita tile {pos}"
+        out[k] = ("kita", pos)
     for pos, k in enumerate(places.dora, start=1):
-        out[k] = f"dora indicator {pos}"
+        out[k] = ("dora", pos)
     return out
 
 
@@ -185,7 +187,7 @@ def _row_faces_up(fx: _Fixer) -> None:
             if _sanma(t) and p >= SWAP_MIN_ALT and kind(t) not in full
         ]
         if faces:
-            fx.set(k, faces[0][0], "the hand's tiles lie face up")
+            fx.set(k, faces[0][0], "reread_face_up")
 
 
 def _ankan_ends_down(fx: _Fixer) -> None:
@@ -199,7 +201,7 @@ def _ankan_ends_down(fx: _Fixer) -> None:
             det = fx.tiles[k]
             p = dict(det.alternatives).get("back", 0.0)
             if not det.face_down and p >= SWAP_MIN_ALT:
-                fx.set(k, "back", "a concealed kan's end tiles lie face down")
+                fx.set(k, "back", "reread_ankan_end")
 
 
 def _called_faces_up(fx: _Fixer) -> None:
@@ -213,7 +215,7 @@ def _called_faces_up(fx: _Fixer) -> None:
             det = fx.tiles[k]
             face = [(t, p) for t, p in det.alternatives if is_face(t) and kind(t) == main]
             if det.face_down and face and face[0][1] >= SWAP_MIN_ALT:
-                fx.set(k, face[0][0], f"a {name}'s tiles lie face up")
+                fx.set(k, face[0][0], "reread_called_face_up")
 
 
 def _no_middle_manzu(fx: _Fixer) -> None:
@@ -237,14 +239,15 @@ def _no_middle_manzu(fx: _Fixer) -> None:
             aka = probs.get("5m", 0.0) + probs.get(AKA_MAN, 0.0)
             terminal = _terminal_man(probs, full) if k in hand else None
             if best is not None and best[0] != AKA_MAN and best[1] > aka:
-                fx.set(k, best[0], "sanma has no 5m and this reading is likelier than 0m")
+                fx.set(k, best[0], "reread_5m_likelier")
             elif terminal is not None:
-                fx.set(k, terminal, "sanma has no 5m, and a plain 5-man read in the hand (no "
-                       "red seen, as the aka-5-man has) is likelier a misread 1m/9m")
+                # a plain 5-man read in the hand (no red seen, as the aka-5-man has) is
+                # likelier a misread 1m/9m
+                fx.set(k, terminal, "reread_5m_terminal")
             else:
-                fx.set(k, AKA_MAN, "sanma has no 5m: it is the aka-5-man", aka)
+                fx.set(k, AKA_MAN, "reread_5m_aka", aka)
         elif best is not None and best[1] >= SWAP_MIN_ALT:
-            fx.set(k, best[0], f"sanma has no {det.tile} (2m–8m are removed)")
+            fx.set(k, best[0], "reread_2m_8m")
 
 
 def _terminal_man(probs: dict[str, float], full: set[str]) -> str | None:
@@ -312,7 +315,7 @@ def _as_kind(det: TileDetection, target: str) -> str:
 
 def _melds_one_kind(fx: _Fixer) -> None:
     """§23: a pon/kan's tiles are one kind (an ankan's two face-up tiles alike)."""
-    for name, idx in fx.places.melds:
+    for _name, idx in fx.places.melds:
         dets = [fx.tiles[k] for k in idx if readable(fx.tiles[k])]
         if len({kind(d.tile) for d in dets}) <= 1:
             continue
@@ -322,7 +325,7 @@ def _melds_one_kind(fx: _Fixer) -> None:
         for k in idx:
             det = fx.tiles[k]
             if readable(det) and kind(det.tile) != target and target in kind_probs(det):
-                fx.set(k, _as_kind(det, target), f"a {name}'s tiles are one kind ({target})")
+                fx.set(k, _as_kind(det, target), "reread_meld_kind", kind=target)
 
 
 def _kita_are_norths(fx: _Fixer) -> None:
@@ -335,7 +338,7 @@ def _kita_are_norths(fx: _Fixer) -> None:
         north = probs.get(NORTH, 0.0)
         aka = probs.get(AKA_MAN, 0.0) + probs.get("5m", 0.0)
         if max(north, aka) > 0:
-            fx.set(k, NORTH if north >= aka else AKA_MAN, "kita are norths (4z or 0m)")
+            fx.set(k, NORTH if north >= aka else AKA_MAN, "reread_kita")
 
 
 # ----------------------------------------------------------------------------- steps 5–6
@@ -355,7 +358,7 @@ def _red_fives(fx: _Fixer) -> None:
         margin = {k: readings(fx.tiles[k]).get(plain, 0.0) - fx.tiles[k].confidence for k in reds}
         for k in sorted(reds, key=lambda k: margin[k], reverse=True)[: len(reds) - 1]:
             if plain in readings(fx.tiles[k]):
-                fx.set(k, plain, f"one red {plain} exists beside plain ones (§3)")
+                fx.set(k, plain, "reread_one_red")
     akas = [k for k in shown if fx.tiles[k].tile == AKA_MAN]
     if len(akas) > 1:
         for k in sorted(akas, key=lambda k: fx.tiles[k].confidence)[:-1]:
@@ -365,7 +368,7 @@ def _red_fives(fx: _Fixer) -> None:
                 if _sanma(t) and t != AKA_MAN and p >= SWAP_MIN_ALT
             ]
             if others:
-                fx.set(k, others[0][0], "only one aka-5-man exists (§A1)")
+                fx.set(k, others[0][0], "reread_one_aka")
 
 
 def _counts(fx: _Fixer) -> Counter[str]:
@@ -400,7 +403,7 @@ def _four_of_a_kind(fx: _Fixer) -> None:
         if best is None:
             return
         _, k, t = best
-        fx.set(k, t, f"more than four {kind(fx.tiles[k].tile)} were seen (§1)")
+        fx.set(k, t, "reread_fifth", kind=kind(fx.tiles[k].tile))
 
 
 def _shape_check(fx: _Fixer) -> Callable[[int, str], bool]:
@@ -466,15 +469,19 @@ def _winning_shape(fx: _Fixer) -> None:
     places = fx.places
     concealed = [*places.row, *([places.win] if places.win is not None else [])]
     if places.win is not None and len(concealed) == 14 - 3 * len(places.melds):
-        _reshape(fx, concealed, complete, SHAPE_FIX_MAX_COST, "no winning shape")
+        _reshape(fx, concealed, complete, SHAPE_FIX_MAX_COST,
+                 ("reread_win_shape", "suggest_win_shape"))
     elif places.win is None and len(concealed) == 13 - 3 * len(places.melds):
-        _reshape(fx, concealed, tenpai, TENPAI_FIX_MAX_COST, "no tenpai shape")
+        _reshape(fx, concealed, tenpai, TENPAI_FIX_MAX_COST,
+                 ("reread_tenpai_shape", "suggest_tenpai_shape"))
 
 
 def _reshape(
-    fx: _Fixer, concealed: list[int], goal: Callable[[list[str]], bool], max_cost: float, what: str
+    fx: _Fixer, concealed: list[int], goal: Callable[[list[str]], bool], max_cost: float,
+    codes: tuple[str, str],
 ) -> None:
-    """Make the concealed tiles reach ``goal`` by re-reading at most two unsure tiles."""
+    """Make the concealed tiles reach ``goal`` by re-reading at most two unsure tiles; the
+    warning codes of a re-reading taken and of one only suggested."""
     if not all(readable(fx.tiles[k]) for k in concealed):
         return
     read = {k: kind(fx.tiles[k].tile) for k in concealed}
@@ -515,11 +522,11 @@ def _reshape(
     cost, combo = found
     if cost <= max_cost:
         for _, k, t in combo:
-            fx.set(k, t, f"the hand as read has {what} (§1) and this makes one")
+            fx.set(k, t, codes[0])
         return
-    names = ", ".join(
-        f"{fx.where.get(k, 'a tile')} ({fx.tiles[k].tile}) as {t}" for _, k, t in combo
+    changes = tuple(
+        {"place": fx.where.get(k, ("other", None))[0],
+         "position": fx.where.get(k, ("other", None))[1], "was": fx.tiles[k].tile, "tile": t}
+        for _, k, t in combo
     )
-    fx.warnings.append(
-        f"the hand as read has {what} (§1); reading {names} would make one: check it"
-    )
+    fx.warnings.append(PhotoWarning(codes[1], changes=changes))

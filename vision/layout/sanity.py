@@ -11,31 +11,27 @@ from sanma_lens.vision.layout.notation import NORTH, _sort_key, kind, unpack
 from sanma_lens.vision.layout.reading import _Reading
 from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE
 from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 
-def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection], warnings: list[str]) -> None:
+def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection],
+            where: Mapping[int, tuple[str, int | None]], warnings: list[str]) -> None:
     """RULES.md Tiles: no 2m–8m; low-confidence tiles to check (four of a kind at most:
-    :func:`fifth_warnings`, on the hand as read)."""
-    for place in ("hand", "win", "meld", "kita", "dora"):
-        for pos, k in enumerate(groups[place], start=1):
+    :func:`fifth_warnings`, on the hand as read). ``where``: each placed tile's group and
+    position, as the warnings say it (``rulefix.where_map``)."""
+    for group in ("hand", "win", "meld", "kita", "dora"):
+        for pos, k in enumerate(groups[group], start=1):
             tile = tiles[k]
-            where = _where(place, pos)
+            place, position = where.get(k, (group, pos))
             if tile.tile[1] == "m" and tile.tile[0] in "2345678":
                 if tile.tile == "5m":
-                    warnings.append(
-                        f"{where} was read as 5m, which sanma does not use: it is most likely "
-                        "the aka-5-man (0m) and was read as such; check it"
-                    )
+                    warnings.append(PhotoWarning("read_5m", place=place, position=position))
                 else:
-                    warnings.append(
-                        f"{where} was read as {tile.tile}, which sanma does not use (2m–8m are "
-                        "removed): a misread or a four-player set, check it"
-                    )
+                    warnings.append(PhotoWarning("read_2m_8m", place=place, position=position,
+                                                 tile=tile.tile))
             if tile.confidence < LOW_CONFIDENCE:
-                label = tile.tile if not tile.face_down else "face-down"
-                warnings.append(
-                    f"{where} ({label}) has low confidence {tile.confidence:.2f}: check it"
-                )
+                warnings.append(PhotoWarning("low_confidence", place=place, position=position,
+                                             tile=tile.tile, confidence=round(tile.confidence, 4)))
 
 
 def kind_counts(hand: Mapping[str, object], dora: Sequence[str] = ()) -> Counter[str]:
@@ -63,21 +59,7 @@ def fifth_warnings(hand: Mapping[str, object], dora: Sequence[str], warnings: li
     counts = kind_counts(hand, dora)
     for name, count in sorted(counts.items(), key=lambda kv: _sort_key(kv[0])):
         if count > 4:
-            warnings.append(
-                f"{count} tiles of {name} seen in the hand as read (at most 4 exist; red fives "
-                "count as fives, 0m as a north): one is misread, or a set was made up with a "
-                "tile no box showed; check them"
-            )
-
-
-def _where(place: str, pos: int) -> str:
-    return {
-        "hand": f"tile {pos} in the hand",
-        "win": "the winning tile",
-        "meld": f"meld tile {pos}",
-        "kita": f"kita tile {pos}",
-        "dora": f"dora indicator {pos}",
-    }[place]
+            warnings.append(PhotoWarning("fifth_tile", kind=name, count=count))
 
 
 def _count_warnings(reading: _Reading, hand_size: int, warnings: list[str]) -> None:
@@ -85,13 +67,6 @@ def _count_warnings(reading: _Reading, hand_size: int, warnings: list[str]) -> N
     expected = 13 - 3 * len(reading.melds)
     if hand_size == expected:
         return
-    if hand_size < expected:
-        warnings.append(
-            f"the hand has {hand_size} concealed tiles, {expected} expected with "
-            f"{len(reading.melds)} meld(s): a tile may be missing or hidden, check the row"
-        )
-    else:
-        warnings.append(
-            f"the hand has {hand_size} concealed tiles, {expected} expected with "
-            f"{len(reading.melds)} meld(s): an extra tile may have been detected, check the row"
-        )
+    code = "hand_short" if hand_size < expected else "hand_long"
+    warnings.append(PhotoWarning(code, count=hand_size, expected=expected,
+                                 melds=len(reading.melds)))

@@ -1,0 +1,263 @@
+"""Recognition on what real Japanese tables bring (prints numbers; asserts nothing).
+
+    .venv/bin/python -m benchmarks.tables [--n 60] [--sets clutter,backs,angles,table]
+        [--skip-real] [--latency 10] [--models DIR] [--threads 2]
+
+Each set is rendered with datasets.synth's scene options (datasets/synth/extras.py) from fixed
+seeds that no training run uses (training renders 1 000 000+, benchmarks.recognition
+7 000 000+, these 8 000 000+), and read by the whole recognizer (``recognize_image``: the
+tiles and groups the product answers with). Per set:
+
+- ``clutter``: hands among things that are not tiles (LED point displays, sticks, chips, coins,
+  dice, phones, keyboards) and the usual other tiles: precision (reports that are a labelled
+  tile), recall (labelled tiles found), false reports on the things by kind, and the share of
+  photos whose player's tiles (hand, win, melds, kita) come out exactly right;
+- ``backs``: sets with yellow, blue, green, purple, orange and black backs beside blank white
+  dragons: a back read as a back, a haku (5z) read as 5z (sideways ones apart), each one read
+  as the other;
+- ``angles``: loose tiles at any angle (scatter) and hands at any angle (slant): found and
+  named right, for tiles within 10° of a quarter turn and for tiles askew;
+- ``table``: the whole automatic table: precision and recall of face-up tiles, and whether the
+  player's hand stays apart from the others' discards (reports the layout puts in the hand that
+  are another player's tiles).
+
+Real photos: hk-hands valid and jp-upright held out, as ``benchmarks.recognition`` scores them
+(precision and recall printed there; odd and even halves of hk valid). Latency: a 4032×3024
+JPEG → recognize JSON, as ``benchmarks.recognition``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from benchmarks.recognition import Tally, eval_real, latency, match, score_photo
+from datasets.synth.extras import Extras
+from datasets.synth.scene import Scene, render_scene
+from sanma_lens.vision.pipeline import Recognizer
+from sanma_lens.vision.types import TileDetection
+
+SEEDS = {"clutter": 8_000_000, "backs": 8_100_000, "scatter": 8_200_000, "slant": 8_300_000,
+         "table": 8_400_000}
+SETS = ("clutter", "backs", "angles", "table")
+MINE = ("hand", "win", "meld", "kita")
+SQUARE = 10.0  # a tile within this many degrees of a quarter turn counts as square
+
+
+@dataclass
+class Counts:
+    """Right / total pairs by name, printed as shares."""
+
+    hits: Counter = field(default_factory=Counter)
+    total: Counter = field(default_factory=Counter)
+
+    def add(self, name: str, right: bool) -> None:
+        self.hits[name] += int(right)
+        self.total[name] += 1
+
+    def line(self, names: list[str] | None = None) -> str:
+        keys = names if names is not None else list(self.total)
+        return " | ".join(f"{k} {self.hits[k] / max(self.total[k], 1):.2%} of {self.total[k]}"
+                          for k in keys)
+
+
+def read(rec: Recognizer, scene: Scene) -> list[TileDetection]:
+    """The recognizer's answer for a rendered photo, as detections with their groups."""
+    h, w = scene.image.shape[:2]
+    out = rec.recognize_image(scene.image, (w, h))
+    return [TileDetection(t["tile"], tuple(t["box"]), t["angle"], t["confidence"], t["group"])
+            for t in out["tiles"]]
+
+
+def truth(scene: Scene, backs_neutral: bool = False) -> tuple[np.ndarray, list[str]]:
+    """Boxes and labels to score against: a face-down tile is ``back``; a tile hidden under
+    another, or mostly cut off by the border, is neutral (``partial``: a report on it is
+    neither right nor wrong), and so is a back with ``backs_neutral``."""
+    labels = []
+    for t in scene.tiles:
+        if t.occluded or t.face_visible < 0.3 or (t.truncated and t.visible < 0.5):
+            labels.append("partial")
+        elif t.face_down:
+            labels.append("partial" if backs_neutral else "back")
+        else:
+            labels.append(t.tile)
+    boxes = np.array([t.box for t in scene.tiles], np.float32).reshape(-1, 4)
+    return boxes, labels
+
+
+def mine_exact(scene: Scene, pred: list[TileDetection]) -> bool:
+    """The player's tiles (hand, win, melds, kita) reported exactly: the same multiset of
+    tiles in those groups as the labels'."""
+    want = Counter("back" if t.face_down else t.tile for t in scene.tiles if t.group in MINE)
+    return Counter(p.tile for p in pred if p.group in MINE) == want
+
+
+def things_hit(scene: Scene, pred: list[TileDetection], matched: set[int]) -> Counter:
+    """False reports lying on a thing that is not a tile, by the thing's kind."""
+    out: Counter = Counter()
+    for i, p in enumerate(pred):
+        if i in matched:
+            continue
+        cx, cy = p.center
+        for thing in scene.things:
+            x0, y0, x1, y1 = thing.box
+            if x0 <= cx <= x1 and y0 <= cy <= y1:
+                out[thing.kind] += 1
+                break
+    return out
+
+
+def scenes(name: str, n: int) -> list[tuple[str, Scene]]:
+    """The set's ``n`` renders (``angles``: half scattered, half slanted)."""
+    if name == "angles":
+        half = n // 2
+        return [("scatter", render_scene(np.random.default_rng(SEEDS["scatter"] + k),
+                                         extras=Extras(scatter=True))) for k in range(half)] + \
+            [("slant", render_scene(np.random.default_rng(SEEDS["slant"] + k),
+                                    extras=Extras(slant=True))) for k in range(n - half)]
+    extras = {"clutter": Extras(clutter=True), "backs": Extras(backs=True),
+              "table": Extras(table=True)}[name]
+    return [(name, render_scene(np.random.default_rng(SEEDS[name] + k), extras=extras))
+            for k in range(n)]
+
+
+def eval_clutter(rec: Recognizer, n: int) -> None:
+    t, exact, on_things = Tally(), [0, 0], Counter()
+    for _kind, sc in scenes("clutter", n):
+        pred = read(rec, sc)
+        boxes, labels = truth(sc)
+        score_photo(t, pred, boxes, labels)
+        on_things += things_hit(sc, pred, set(match(pred, boxes)))
+        exact[0] += mine_exact(sc, pred)
+        exact[1] += 1
+    print(t.line(f"clutter renders (seeds {SEEDS['clutter']}+)"))
+    print(f"  precision {t.true_reports / max(t.reported, 1):.2%}, recall "
+          f"{t.found / max(t.gt, 1):.2%}; false reports on things: "
+          + (", ".join(f"{k} {v}" for k, v in on_things.most_common()) or "none")
+          + f" ({sum(on_things.values())} in {n} photos)")
+    print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
+    print("  top confusions (label→read):",
+          ", ".join(f"{a}→{b}×{k}" for (a, b), k in t.confusions.most_common(8)))
+
+
+def eval_backs(rec: Recognizer, n: int) -> None:
+    t, c, exact = Tally(), Counts(), [0, 0]
+    colours: Counter = Counter()
+    for _kind, sc in scenes("backs", n):
+        pred = read(rec, sc)
+        boxes, labels = truth(sc)
+        score_photo(t, pred, boxes, labels)
+        hits = {j: i for i, j in match(pred, boxes).items()}
+        for j, lab in enumerate(sc.tiles):
+            if labels[j] == "partial" or labels[j] not in ("back", "5z"):
+                continue
+            got = pred[hits[j]].tile if j in hits else None
+            if labels[j] == "back":
+                c.add("back found, read back", got == "back")
+                c.add("back read 5z", got == "5z")
+            else:
+                name = "haku sideways" if lab.angle == 90 else "haku upright"
+                c.add(f"{name} found, read 5z", got == "5z")
+                c.add("haku read back", got == "back")
+        colours[tuple(sc.meta["back"])] += 1
+        exact[0] += mine_exact(sc, pred)
+        exact[1] += 1
+    print(t.line(f"coloured-back renders (seeds {SEEDS['backs']}+)"))
+    print("  " + c.line())
+    print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
+
+
+def eval_angles(rec: Recognizer, n: int) -> None:
+    tallies = {"scatter": Tally(), "slant": Tally()}
+    c = Counts()
+    exact = [0, 0]
+    for kind, sc in scenes("angles", n):
+        pred = read(rec, sc)
+        boxes, labels = truth(sc)
+        score_photo(tallies[kind], pred, boxes, labels)
+        hits = {j: i for i, j in match(pred, boxes).items()}
+        for j, lab in enumerate(sc.tiles):
+            if labels[j] in ("partial", "back"):
+                continue
+            off = min(lab.turn % 90, 90 - lab.turn % 90)
+            name = f"{kind} {'square' if off <= SQUARE else 'askew'}"
+            c.add(f"{name} found", j in hits)
+            c.add(f"{name} found+named", j in hits and pred[hits[j]].tile == labels[j])
+        if kind == "slant":
+            exact[0] += mine_exact(sc, pred)
+            exact[1] += 1
+    print(tallies["scatter"].line(f"loose tiles at any angle (seeds {SEEDS['scatter']}+)"))
+    print(tallies["slant"].line(f"hands at any angle (seeds {SEEDS['slant']}+)"))
+    print("  " + c.line(sorted(c.total)))
+    print(f"  slanted: player's tiles exactly right {exact[0] / max(exact[1], 1):.2%} of "
+          f"{exact[1]}")
+    both = Tally()
+    for tl in tallies.values():
+        for f in ("gt", "found", "named", "reported", "true_reports"):
+            setattr(both, f, getattr(both, f) + getattr(tl, f))
+    print(f"  rotated tiles, found and named right: {both.named / max(both.gt, 1):.2%} of "
+          f"{both.gt}")
+
+
+def eval_table(rec: Recognizer, n: int) -> None:
+    t = Tally()
+    groups = Counter()
+    exact = [0, 0]
+    for _kind, sc in scenes("table", n):
+        pred = read(rec, sc)
+        boxes, labels = truth(sc, backs_neutral=True)
+        score_photo(t, pred, boxes, labels)
+        hits = match(pred, boxes)
+        for i, p in enumerate(pred):
+            if p.group not in ("hand", "win"):
+                continue
+            j = hits.get(i)
+            where = "none" if j is None else ("mine" if sc.tiles[j].group in MINE else "other")
+            groups[where] += 1
+        exact[0] += mine_exact(sc, pred)
+        exact[1] += 1
+    print(t.line(f"whole tables (seeds {SEEDS['table']}+), face-up tiles (backs neutral)"))
+    total = sum(groups.values())
+    print(f"  reports grouped into the hand: {total}: the player's tiles "
+          f"{groups['mine'] / max(total, 1):.2%}, another player's "
+          f"{groups['other'] / max(total, 1):.2%}, no tile {groups['none'] / max(total, 1):.2%}")
+    print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default=None, help="folder with the ONNX models")
+    ap.add_argument("--n", type=int, default=60, help="renders per set")
+    ap.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
+    ap.add_argument("--skip-real", action="store_true", help="no hk valid / jp held-out")
+    ap.add_argument("--latency", type=int, default=10, help="runs of the 12 MP latency check")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="onnxruntime intra-op threads per model; default: the Recognizer's")
+    args = ap.parse_args(argv)
+    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
+    unknown = [s for s in sets if s not in SETS]
+    if unknown:
+        ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
+    kw = {"threads": args.threads} if args.threads else {}
+    rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
+    print(f"models: {args.models or 'models/ (shipped)'}")
+    t0 = time.perf_counter()
+    if not args.skip_real:
+        eval_real(rec, corrected=True, halves=True)
+    runs = {"clutter": eval_clutter, "backs": eval_backs, "angles": eval_angles,
+            "table": eval_table}
+    for name in sets:
+        runs[name](rec, args.n)
+    if args.latency:
+        latency(rec, args.latency)
+    print(f"({time.perf_counter() - t0:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

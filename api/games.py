@@ -293,7 +293,11 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         "seq": stored.seq if seq is None else seq,
         "rules": game_rules_to_json(state.rules),
         # the limit names a win may be given as at this table (ECIP: mangan and yakuman)
-        "limits": [step.name for step in state.rules.hand_rules.limits] + ["yakuman"],
+        "limits": [
+            step.name
+            for step in state.rules.hand_rules.limits + state.rules.hand_rules.named_limits
+        ]
+        + ["yakuman"],
         "players": [
             {
                 "player": p,

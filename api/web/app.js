@@ -68,12 +68,12 @@ function parseMpsz(text) {
   for (const ch of text.replace(/\s+/g, "")) {
     if (/[0-9]/.test(ch)) digits += ch;
     else if ("mpsz".includes(ch)) {
-      if (!digits) throw new Error(`"${ch}" has no numbers before it`);
+      if (!digits) throw new Error(t("type_no_digits", ch));
       for (const d of digits) out.push(d + ch);
       digits = "";
-    } else throw new Error(`unknown character "${ch}"`);
+    } else throw new Error(t("type_bad_char", ch));
   }
-  if (digits) throw new Error(`numbers "${digits}" have no suit letter after them`);
+  if (digits) throw new Error(t("type_no_suit", digits));
   return out;
 }
 
@@ -245,6 +245,12 @@ async function api(path, init) {
   return { ok: r.ok, status: r.status, body };
 }
 
+// A refusal on a status line: the phrase, and on an English page the server's detail.
+function errorLine(error) {
+  const detail = errorDetail(error);
+  return `${t("error")}: ${errorText(error)}${detail ? ` (${detail})` : ""}`;
+}
+
 const postJson = (path, obj) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(obj) });
 
 async function rescore() {
@@ -312,7 +318,7 @@ async function uploadPhoto(original) {
   if (!res.ok) {
     URL.revokeObjectURL(url);
     status.className = "status error";
-    status.textContent = `${t("error")}: ${errorText(res.body.error)}`;
+    status.textContent = errorLine(res.body.error);
     return;
   }
   const img = new Image();
@@ -402,12 +408,12 @@ function applyTyped(ev) {
     const items = [];
     const add = (text, group, meld = null) => { for (const tile of parseMpsz(text)) items.push({ tile, group, meld, box: null }); };
     add($("t-hand").value, "hand");
-    if (parseMpsz($("t-win").value).length > 1) throw new Error(Lang.ja() ? "和了牌は1枚だけ" : "one winning tile only");
+    if (parseMpsz($("t-win").value).length > 1) throw new Error(t("type_one_win"));
     add($("t-win").value, "win");
     const melds = [];
     for (const word of $("t-melds").value.trim().split(/\s+/).filter(Boolean)) {
       const [kind, tiles] = word.split(":");
-      if (!meldKinds().includes(kind) || !tiles) throw new Error(`"${word}": pon:777z, ankan:9999s …`);
+      if (!meldKinds().includes(kind) || !tiles) throw new Error(t("type_meld", word));
       melds.push({ kind });
       add(tiles, "meld", melds.length - 1);
     }
@@ -833,7 +839,7 @@ function renderResult() {
   if (last.kind === "error") {
     const e = last.body.error || {};
     // the server's own message (English) adds the detail, e.g. how many tiles are missing
-    const detail = !Lang.ja() && e.message && e.message !== errorText(e) ? el("p", { class: "hint detail" }, e.message) : "";
+    const detail = errorDetail(e) ? el("p", { class: "hint detail" }, errorDetail(e)) : "";
     box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${errorText(e)}`), detail);
     return;
   }
@@ -969,7 +975,7 @@ async function recordWin() {
 
 async function recordHand(body) {
   const res = await postJson(`/v1/games/${S.game.id}/hands`, { ...abilityBody(body), seq: S.game.seq });
-  if (!res.ok) { $("game-status").textContent = `${t("error")}: ${errorText(res.body.error)}`; return; }
+  if (!res.ok) { $("game-status").textContent = errorLine(res.body.error); return; }
   sessionStorage.setItem("sanma.flash", "recorded");
   location.href = `/game.html#${S.game.id}`;
 }

@@ -98,6 +98,12 @@ const TEXT = {
   call_ron: [(who, a) => `${who === "dealer" ? "Dealer ron" : "Ron"} ${a}`, (who, a) => `${who === "dealer" ? "親" : "子"}ロン ${a}`],
   call_tsumo: [(c, d) => `Tsumo ${c}–${d}`, (c, d) => `子ツモ ${c}-${d}`],
   call_all: [(a) => `${a} all`, (a) => `${a}オール`],
+  call_halved: ["(suzaku: half)", "(朱雀・半額)"],
+  halve_line: [(who, full, got) => `Half to the suzaku: ${who} ${full} → ${got}`,
+    (who, full, got) => `朱雀は半額: ${who} ${full} → ${got}`],
+  headline_byakko_pays: [(paid, net) => `Then the byakko pays a mangan, ${paid}: net ${net}`,
+    (paid, net) => `白虎の満貫払い ${paid} → 差し引き ${net}`],
+  net_short: [(net) => `net ${net}`, (net) => `差し引き ${net}`],
   base_line: [(fu, han, raw) => `${fu} fu ${han} han: base ${raw}`, (fu, han, raw) => `${fu}符${han}翻: 基本点 ${raw}`],
   base_limit: [(name, base) => `${name}: base ${base}`, (name, base) => `${name}: 基本点 ${base}`],
   share_line: [(who, times, share, rounded) => `${who}: ${times} × base = ${share} → ${rounded}`,
@@ -119,6 +125,10 @@ const TEXT = {
   chombo_furiten: [(waits) => `Furiten on: ${waits} (in your discards)`, (waits) => `フリテンの待ち: ${waits} (自分の捨て牌)`],
   chombo_shape: ["The tiles are not a winning shape: check the tiles.", "和了形ではありません。牌を確認してください。"],
   chombo_pays: ["The claimant pays a mangan (chombo):", "和了宣言者が満貫払い (チョンボ):"],
+  chombo_kanpa_tsumo: [(tile) => `Under kanpa on ${tile}: no win by tsumo on it.`, (tile) => `${tile}を看破されているので、${tile}ではツモ和了できません。`],
+  chombo_kanpa_ron: [(tile) => `Under kanpa on ${tile}: no ron on it when a genbu discarded it.`, (tile) => `${tile}を看破されているので、玄武が捨てた${tile}ではロン和了できません。`],
+  refused_title: ["No win", "和了できません"],
+  refused_pays: ["Nothing is paid (these rules do not make it a chombo); the hand plays on.", "支払いはありません (このルールでは錯和になりません)。局は続きます。"],
 
   // ---- warnings from the camera: codes phrased here, else the server's message
   warn_check: [(m) => m, (m) => `確認してください: ${m}`],

@@ -436,7 +436,7 @@ def _cmd_export_corrections(args: argparse.Namespace) -> int:
         print(f"sanma export-corrections: cannot write the folder: {exc.strerror}",
               file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"{n} kept photos written", file=sys.stderr)
+    print(f"{n} kept photos written")
     return 0
 
 

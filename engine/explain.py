@@ -208,8 +208,12 @@ def points_of(result: dict[str, Any], parsed: Parsed) -> dict[str, Any]:
     fu, han, limit = result["fu"], result["han"], result["limit"]
     factor = rules.aka5man_payment_multiplier if hand.kita_aka else 1
     unit = rules.rounding_unit
+    # ability mahjong: a suzaku receives half of each payment (docs/rules/ability.md ¶2.6);
+    # the payments are explained as they were before the halving, then halved
+    suzaku = (result.get("ability") or {}).get("suzaku") or {}
+    before = suzaku.get("payments_before_halving")
     rows = []
-    for p in result["payments"]:
+    for k, p in enumerate(before or result["payments"]):
         if tsumo:
             times = 2 if dealer or p["from"] == "dealer" else 1
             bonus, sticks = rules.tsumo_bonus_per_payer, honba * rules.honba_tsumo_each
@@ -221,19 +225,21 @@ def points_of(result: dict[str, Any], parsed: Parsed) -> dict[str, Any]:
         amount = (rounded + bonus + sticks) * factor
         if amount != p["amount"]:  # the explanation must add up to what the engine charged
             raise AssertionError(f"explained {amount} for a payment of {p['amount']}")
-        rows.append(
-            {
-                "from": p["from"],
-                "seat": p.get("seat"),
-                "times": times,
-                "share": share,
-                "rounded": rounded,
-                "tsumo_bonus": bonus,
-                "honba": sticks,
-                "factor": factor,
-                "amount": amount,
-            }
-        )
+        row = {
+            "from": p["from"],
+            "seat": p.get("seat"),
+            "times": times,
+            "share": share,
+            "rounded": rounded,
+            "tsumo_bonus": bonus,
+            "honba": sticks,
+            "factor": factor,
+            "amount": amount,
+        }
+        if before:
+            row["halved"] = result["payments"][k]["amount"]
+            row["amount"] = row["halved"]
+        rows.append(row)
     return {
         "fu": fu,
         "han": han,

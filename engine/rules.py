@@ -156,6 +156,9 @@ class Rules:
     non_riichi_tsumo_exception: bool = True  # §18.2
     # --- hand value (§33) ---
     limits: tuple[LimitStep, ...] = SANMA_LIMITS
+    #: limits a win may be given as by name only, for a yaku worth that limit whatever its han
+    #: (ECIP's センター長, 倍満相当: baiman, above its mangan cap); the game keeper's entry
+    named_limits: tuple[LimitStep, ...] = ()
     mangan_base: int = 2000
     yakuman_han: int = 15
     yakuman_base: int = 8000
@@ -496,6 +499,7 @@ ECIP: Final = Rules(
     guarantee=True,
     non_riichi_tsumo_exception=False,
     limits=(LimitStep(5, 2000, "mangan"),),
+    named_limits=(LimitStep(0, 4000, "baiman"),),  # センター長 (倍満相当役)
     yakuman_han=13,
     yakuman_step_han=13,
     kazoe_yakuman=False,
@@ -649,6 +653,7 @@ _STRUCTURAL: Final = {
     "seats",
     "rounds",
     "limits",
+    "named_limits",
     "yaku",
     "stronger",
     "composites",

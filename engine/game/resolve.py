@@ -18,7 +18,7 @@ from sanma_lens.engine.game.seats import others_in_settlement_order, turn_order_
 from sanma_lens.engine.game.state import GameState
 from sanma_lens.engine.game.validate import check_player, validate
 from sanma_lens.engine.roles import Role, one_limit_higher
-from sanma_lens.engine.rules import Rules
+from sanma_lens.engine.rules import LimitStep, Rules
 
 LIMIT_NAMES = ("mangan", "haneman", "baiman", "sanbaiman", "yakuman")
 # a field added here (or to a win) gets its shape in engine.game.schema.HAND_INPUT too, and a
@@ -154,6 +154,11 @@ def _win_from_value(
     if pao is not None:
         pao = check_player(pao, "pao", state.players)
     yakuman_yaku = spec.get("limit") == "yakuman"
+    named = {step.name: step for step in rules.named_limits}
+    if "limit" in spec and spec["limit"] in named:
+        if "han" in spec or "fu" in spec or "yakuman_multiple" in spec:
+            raise InputError("bad_win", "give either a limit or han/fu, not both")
+        return _named_limit_win(state, result, named[spec["limit"]], winner, honba, closed, pao)
     if "limit" in spec:
         if "han" in spec or "fu" in spec:
             raise InputError("bad_win", "give either a limit or han/fu, not both")
@@ -230,6 +235,29 @@ def _seiryuu_han(state: GameState, spec: dict[str, Any], winner: int) -> int | N
     return given
 
 
+def _named_limit_win(
+    state: GameState,
+    result: HandResult,
+    step: LimitStep,
+    winner: int,
+    honba: int,
+    closed: bool | None,
+    pao: int | None,
+) -> Win:
+    """A win worth a limit that the rules name but no han count reaches (ECIP's センター長,
+    倍満相当: baiman above the mangan cap), paid at that limit's base."""
+    rules = state.rules.hand_rules
+    dealer = winner == state.dealer
+    if result.outcome is Outcome.RON:
+        assert result.discarder is not None
+        payments: tuple[Payment, ...] = (
+            Payment(result.discarder, points.ron_amount(step.base, dealer, honba, rules)),
+        )
+    else:
+        payments = tsumo_payments(state, winner, step.base, honba)
+    return Win(winner, payments, 0, None, None, step.name, closed=closed, pao=pao)
+
+
 def _valid_fu(fu: int) -> bool:
     return fu in (20, 25) or (fu % 10 == 0 and 30 <= fu <= 140)
 
@@ -243,5 +271,5 @@ def _limit_han(name: Any, multiple: Any, rules: Rules) -> int:
     for step in rules.limits:
         if step.name == name:
             return step.min_han
-    names = [step.name for step in rules.limits] + ["yakuman"]
+    names = [step.name for step in rules.limits + rules.named_limits] + ["yakuman"]
     raise InputError("bad_limit", f"limit must be one of {names}, got {name!r}")

@@ -152,7 +152,7 @@ def test_cli_export_corrections(storage, tmp_path, monkeypatch, capsys):  # noqa
                                                                    "hand"),)))
     monkeypatch.setenv("DATABASE_URL", storage.url)
     assert cli.main(["export-corrections", str(tmp_path / "out")]) == 0
-    assert "1 kept photos written" in capsys.readouterr().err
+    assert "1 kept photos written" in capsys.readouterr().out
     classes = json.loads((tmp_path / "out/classes.json").read_text())["classes"]
     line = (tmp_path / "out/labels" / f"{PHOTO_ID}.txt").read_text().split()
     assert classes[line[0]] == "1p"

@@ -315,6 +315,14 @@ def test_ecip_nagashi_mangan_paid_as_a_mangan_tsumo_and_counted_as_a_win() -> No
 # ---- what ECIP does not have --------------------------------------------------------------
 
 
+def test_ecip_yaku_sentaachou_is_worth_baiman_given_by_name() -> None:
+    # センター長, 倍満相当役: no han count reaches baiman under the mangan cap, the name does
+    state = play(at(), ron(2, 1) | {"wins": [{"winner": 1, "limit": "baiman"}]})
+    assert moved(state) == [(2, 1, 16_000, "ron")]
+    dealer = play(at(), {"outcome": "tsumo", "wins": [{"winner": 0, "limit": "baiman"}]})
+    assert dealer.scores[0] == 27_000 + 3 * 8_000
+
+
 def test_ecip_no_manemann_and_limits_are_mangan_or_yakuman() -> None:
     with pytest.raises(InputError) as e:
         play(at(), ron(0, 1) | {"wins": [{"winner": 1, "limit": "haneman"}]})

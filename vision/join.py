@@ -19,29 +19,27 @@ suits are never parts of one (renders: a 6s and a 7z of a heap), two sure readin
 tiles (renders: a 6s and a 7s, a 3m and a 6m), and a pair (§1) must never become one tile
 (hk valid: two 4p and two 6m of a slanted row, each pair's joint crop read as its kind).
 
-Chosen on the odd-indexed half of hk-hands valid, checked on the even half, jp-upright and
-renders (sixth session; the numbers are in the commit that added it). Geometry and acceptance
-only here; the pipeline (``vision/pipeline.py``) cuts and classifies the crops.
+Geometry and acceptance only here; the pipeline (``vision/pipeline.py``) cuts and classifies
+the crops.
 
-After the first layout, a called tile seen as two halves (a sideways 4p as two upright 2p: the
-rules above keep two sure, alike parts apart) is looked at again with the layout's help
-(:func:`join_halves`, run by the split probe): two parts right of the row whose joint box is
-shaped like a sideways tile are read turned, and joined when the joint tile becomes the called
-tile of a set of its kind and the hand comes out better.
+After a layout, a called tile seen as two halves (a sideways 4p as two upright 2p: the rules
+above keep two sure, alike parts apart) is a second look of the decoder (vision/decoder.py,
+:func:`halves_edits`): two parts right of the row whose joint box is shaped like a sideways
+tile are read turned, and proposed joined as the called tile of a set of its kind.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying
 from sanma_lens.vision.detect import aspect, covered, iou
-from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.layout.notation import as_sanma, kind
-from sanma_lens.vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
+from sanma_lens.vision.probe import Box, Reader
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -100,7 +98,7 @@ def part_pairs(
 
 
 def join_parts(
-    tiles: Sequence[TileDetection], read: Callable[[list[tuple[Box, bool]]], list[Reading]]
+    tiles: Sequence[TileDetection], read: Reader
 ) -> tuple[list[TileDetection], list[TileDetection]]:
     """``tiles`` with each pair of parts that reads surely as one tile replaced by that tile
     (the surest joint reading first; a report joins at most once). ``read`` classifies photo
@@ -163,41 +161,24 @@ def halves_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
     ]
 
 
-def join_halves(
-    tiles: list[TileDetection],
-    layout: Layout,
-    size: tuple[int, int],
-    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
-) -> tuple[list[TileDetection], Layout]:
-    """A called tile seen as two halves, after a first ``layout`` of the detections ``tiles``
-    (in their order): each pair of :func:`halves_pairs` is read turned sideways; the first
-    read surely (``HALVES_SURE``) whose layout, with the joint tile in the parts' place, takes
-    it into a new meld of its kind, holds no kind five times (§1) and is better (the hand
-    nearer its count, §1, or as near with fewer things to check or a pon become its kakan,
-    §23) is kept, with a warning naming it. ``tiles`` and ``layout`` unchanged otherwise."""
-    pairs = halves_pairs(layout.tiles)
+def halves_edits(now: Hypothesis, read: Reader) -> list[Edit]:
+    """A called tile seen as two halves, after a first layout: each pair of
+    :func:`halves_pairs` is read turned sideways, and each read surely (``HALVES_SURE``) is
+    proposed with the joint tile in the parts' place, as the called tile of a new set of its
+    own kind: the hand nearer its count (§1), or as near with a pon turned into its kakan
+    (§23) or fewer things to check."""
+    pairs = halves_pairs(now.layout.tiles)
     if not pairs:
-        return tiles, layout
+        return []
     readings = read([(whole, True) for _, _, whole in pairs])
+    edits = []
     for (i, j, whole), (tile, p, alternatives) in zip(pairs, readings, strict=True):
         if tile in NOT_JOINED or tile == "back" or p < HALVES_SURE:
             continue
         joint = TileDetection(tile, whole, 90, round(p, 4), "other", alternatives)
-        dets = [t for k, t in enumerate(tiles) if k not in (i, j)] + [joint]
-        again = reconstruct(dets, image_size=size)
-        if again.tiles[-1].group != "meld" or fifth_of_a_kind(again.hand):
-            continue
-        new = [m for m in again.melds if m not in layout.melds]
-        if not new or any(meld_kind(m) != kind(as_sanma(tile)) for m in new):
-            continue  # the joint tile must be the called tile of a set of its own kind
-        short, was = short_by(again.hand), short_by(layout.hand)
-        # as near its count: better with fewer things to check, or a pon become the kakan of
-        # its kind, the tile beyond the joint one its added tile (§23), the rest unchanged
-        kakan = pon_to_kakan(layout.hand, again.hand) is not None
-        if short > was or (short == was and not kakan
-                           and len(again.warnings) >= len(layout.warnings)):
-            continue
-        note = PhotoWarning("halves_joined", first=tiles[i].tile, second=tiles[j].tile,
+        tiles = (*(t for k, t in enumerate(now.tiles) if k not in (i, j)), joint)
+        note = PhotoWarning("halves_joined", first=now.tiles[i].tile, second=now.tiles[j].tile,
                             tile=tile, confidence=round(p, 4))
-        return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
-    return tiles, layout
+        edits.append(Edit("halves", Goal.CALL, tiles, (joint,), saying(note), p,
+                          lands=frozenset({"meld"}), set_kind=kind(as_sanma(tile))))
+    return edits

@@ -1,25 +1,28 @@
-"""Photo → recognize JSON (shared/CONTRACT.md): decode → detect → classify → layout.
+"""Photo → recognize JSON (docs/api.md): the stages of vision/__init__.py's diagram, in order.
 
-``Recognizer`` loads both ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
-is the cached process-wide one. Tiles the classifier calls ``flower`` (HK flower/season tiles,
-never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers. Each crop
-is read twice (as cut and turned 180°, probabilities averaged: ``TURN``); a crop read with
-p < 0.9 is cut again looser and re-read (``vision.classify.WIDE_MARGINS``). A second hit on one
-tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
-``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
-(``WEAK_HEAT``, ``WEAK_SURE``; the blank white dragon from a lower heat: ``BLANK_HEAT``,
-``BLANK_SURE``); the settings and their measurements are in
-models/MODEL_CARD.md ("Inference tuning"). After the layout, five second looks
-(vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
-classified; a box bigger than the tiles around it is cut in two (vision/split.py: two touching
-tiles, or a kakan's added tile on its called one) and kept cut when both halves read surely and
-the layout comes out better; a hit read below ``MIN_TILE_PROB`` is put back where the hand is
-still short and it fills the row (vision/refill.py); a hand exactly a set short has the hits
-read as no tile but maybe a back tried as an ankan's face-down ends (vision/backs.py); and a
-second hit dropped as a double of a pon's tile is tried as its kakan's added tile (§23).
-Before the layout, two small reports on parts of one tile are read again as one box
-(vision/join.py, ``JOIN``). Each look works on the detections the looks before it kept; each
-tile added, cut or joined so is named in a warning.
+``Recognizer`` loads the ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
+is the cached process-wide one; :meth:`Recognizer.recognize_image` runs the stages:
+
+- **find** (:meth:`Recognizer.hits`): the detector's hits, each read by the classifier (as cut
+  and turned 180°, averaged: ``TURN``; unsure crops cut again looser, vision/classify.py); a
+  photo with few sure tiles is looked at again squashed (stretched photos). More hits than
+  ``limits.max_tiles`` refuse the photo before any is read.
+- **sift** (:meth:`Recognizer.detections`): the hits reported as tiles. ``flower`` (HK flower
+  and season tiles) and ``none`` readings are dropped (flowers with a warning), and readings
+  below ``MIN_TILE_PROB``; a second hit on one tile is dropped (``DOUBLE_IOU``,
+  ``DOUBLE_SURE``, ``DOUBLE_INSIDE``); weak peaks count only when read surely (``WEAK_HEAT``,
+  ``WEAK_SURE``; the blank white dragon from a lower heat, ``BLANK_HEAT``, ``BLANK_SURE``).
+  What is set aside stays evidence for the second looks: unsure hits, hits read as no tile that
+  may be backs, doubles that may be a kakan's added tile.
+- **join** (vision/join.py, ``JOIN``): two small reports on parts of one tile, read as one.
+- **lay out** (vision/layout/): the hand read from the tiles' places and the rules.
+- **second looks** (vision/decoder.py, ``PROBE``): the looks propose whole-hand edits (a tile
+  in a hole of the row, the winning tile past its end, a box cut in two, a called tile's halves
+  joined, an unsure hit put back, an ankan's face-down ends, a kakan's added tile) and one rule
+  chooses among them.
+- **report** (:func:`report`): tiles, hand and warnings as the recognize JSON.
+
+Each stage checks the photo's deadline (``limits.seconds``) before it starts.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sanma_lens.engine.errors import InputError
-from sanma_lens.vision.backs import ankan_probe, maybe_backs
+from sanma_lens.vision.backs import ankan_edits, maybe_backs
 from sanma_lens.vision.classify import CLASSES, NOT_TILES, TileClassifier
 from sanma_lens.vision.decode import decode
+from sanma_lens.vision.decoder import Hypothesis, Look, decode_hand
 from sanma_lens.vision.detect import (
     HEAT_THRESHOLD,
     SQUASHES,
@@ -48,13 +52,21 @@ from sanma_lens.vision.detect import (
     unsquash,
 )
 from sanma_lens.vision.detect import decode as decode_heat
-from sanma_lens.vision.join import join_parts
+from sanma_lens.vision.join import halves_edits, join_parts
 from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.limits import NO_DEADLINE, Deadline, Limits, too_many_tiles
 from sanma_lens.vision.models import PACKAGED, models_folder, session
-from sanma_lens.vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
-from sanma_lens.vision.refill import refill_probe
-from sanma_lens.vision.split import split_probe
+from sanma_lens.vision.probe import (
+    Box,
+    Reading,
+    hole_edits,
+    kakan_edits,
+    missed_edits,
+    pons_called,
+    win_edits,
+)
+from sanma_lens.vision.refill import refill_edits
+from sanma_lens.vision.split import split_edits
 from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning, details
@@ -276,19 +288,26 @@ class Recognizer:
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
                 for h in self._hot(likely)]
 
-    def kakans(self, image: np.ndarray, scale: float, tiles: list[TileDetection],
-               layout: Layout, size: tuple[int, int], named: list[Hit]) -> Layout:
-        """``layout`` with each pon whose kakan's added tile was dropped as a double or lies on
-        its called tile turned into that kakan (vision/probe.py ``kakan_probe``), each change
-        named in a warning. What lies on a called tile is the stacked-tile network's call when
-        the models have it, else the detector's stacked map's (none in the shipped one)."""
-        stacks, sure = self.stacked(named, scale), STACKED_PROB
-        if self.stack is not None:
+    def stacks(self, image: np.ndarray, scale: float, named: list[Hit]
+               ) -> tuple[Callable[[Layout], list[tuple[Box, float]]], float]:
+        """What lies on a pon's called tile, for a layout: boxes (photo pixels) with how likely
+        another tile lies on them, and from what probability that is sure enough to read the
+        kakan. The stacked-tile network's call on the layout's pons' called tiles when the
+        models have it (each box asked once), else the detector's stacked map's (none in the
+        shipped detector)."""
+        if self.stack is None:
+            found = self.stacked(named, scale)
+            return (lambda _layout: found), STACKED_PROB
+        stack, asked = self.stack, {}
+
+        def on_called(layout: Layout) -> list[tuple[Box, float]]:
             called = [t.box for t in pons_called(layout.tiles, layout.melds)]
-            probs = self.stack.probabilities(image, called, scale)
-            stacks = [(box, p) for box, p in zip(called, probs, strict=True) if p >= STACK_WARN]
-            sure = STACK_SURE
-        return kakan_probe(tiles, layout, self.doubles(named, scale), size, stacks, sure)
+            new = [b for b in called if b not in asked]
+            if new:
+                asked.update(zip(new, stack.probabilities(image, new, scale), strict=True))
+            return [(b, float(asked[b])) for b in called if asked[b] >= STACK_WARN]
+
+        return on_called, STACK_SURE
 
     def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
@@ -344,67 +363,58 @@ class Recognizer:
         deadline: Deadline | None = None,
     ) -> dict[str, Any]:
         """The recognize JSON of a decoded photo (``scale``: image px per photo px); given up
-        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes."""
+        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes.
+        The stages of vision/__init__.py's diagram, in order."""
         deadline = deadline or Deadline(self.limits.seconds)
-        named = self.hits(image, deadline)
-        tiles, flowers = self.detections(named, scale)
-        tiles, joined = self.joined(image, scale, tiles, deadline)
-        warnings: list[str] = []
-        if flowers:
-            warnings.append(PhotoWarning("flowers_ignored", count=flowers))
-        for t in joined:
-            warnings.append(PhotoWarning("parts_joined", tile=t.tile))
+        named = self.hits(image, deadline)  # detect, classify (and look again squashed)
+        tiles, flowers = self.detections(named, scale)  # sift: the tiles to report
+        tiles, joined = self.joined(image, scale, tiles, deadline)  # parts of one tile, whole
         deadline.check()
-        layout = reconstruct(tiles, image_size=size)
-        if self.probe:
-            deadline.check()
-            tiles, layout = self.probed(image, scale, tiles, layout, size, deadline)
-            deadline.check()
-            tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
-            deadline.check()
-            tiles, layout = ankan_probe(tiles, layout, maybe_backs(self.no_tiles(named, scale)),
-                                        size)
-            deadline.check()
-            layout = self.kakans(image, scale, tiles, layout, size, named)
-        warnings.extend(layout.warnings)
-        return {
-            "tiles": [t.to_json() for t in layout.tiles],
-            "hand": dict(layout.hand),
-            "warnings": [str(w) for w in warnings],
-            "warning_details": details(warnings),
-            "image_size": list(size),
-        }
+        first = Hypothesis(tuple(tiles), reconstruct(tiles, image_size=size))  # lay out
+        looks = self.looks(image, scale, named, size, deadline)
+        chosen = decode_hand(first, looks, size, deadline)  # second looks: propose, choose
+        return report(chosen, size, flowers, joined)
 
-    def probed(
-        self, image: np.ndarray, scale: float, tiles: list[TileDetection], layout: Layout,
-        size: tuple[int, int], deadline: Deadline = NO_DEADLINE,
-    ) -> tuple[list[TileDetection], Layout]:
-        """The second looks of vision/probe.py and vision/split.py at a first ``layout`` of the
-        detections ``tiles`` (``scale``: image px per photo px): a hand read short of tiles
-        (§1) has the holes in and beside its row read by the classifier (``gap_probe``), then
-        boxes bigger than a tile are cut in two and their halves read (``split_probe``).
-        Returns the detections with what each kept look added, and the layout they give."""
+    def looks(self, image: np.ndarray, scale: float, named: list[Hit], size: tuple[int, int],
+              deadline: Deadline = NO_DEADLINE) -> list[Look]:
+        """The second looks at a reading of this photo (vision/decoder.py), none with
+        ``probe`` off; each crop they cut is read once."""
         if not self.probe:
-            return tiles, layout
+            return []
         read = self.reader(image, scale, deadline)
-        tiles, layout = gap_probe(tiles, layout, size, read)
-        return split_probe(tiles, layout, size, read)
+        unsure = self.unsure(named, scale)
+        backs = maybe_backs(self.no_tiles(named, scale))
+        doubles = self.doubles(named, scale)
+        stacked, sure = self.stacks(image, scale, named)
+        return [
+            Look("hole", lambda now: hole_edits(now, size, read)),
+            Look("win", lambda now: win_edits(now, size, read)),
+            Look("missed", lambda now: missed_edits(now, size, read)),
+            Look("halves", lambda now: halves_edits(now, read)),
+            Look("split", lambda now: split_edits(now, read)),
+            Look("refill", lambda now: refill_edits(now, unsure)),
+            Look("ankan", lambda now: ankan_edits(now, backs)),
+            Look("kakan", lambda now: kakan_edits(now, doubles, stacked(now.layout), sure)),
+        ]
 
     def reader(
         self, image: np.ndarray, scale: float, deadline: Deadline = NO_DEADLINE
     ) -> Callable[[list[tuple[Box, bool]]], list[Reading]]:
         """The classifier on crops cut from ``image`` at photo boxes (sideways: turned
-        upright): each crop's best reading, its probability and the next-best readings."""
+        upright): each crop's best reading, its probability and the next-best readings. A crop
+        read once is not read again."""
+        known: dict[tuple[Box, bool], Reading] = {}
 
         def read(cuts: list[tuple[Box, bool]]) -> list[Reading]:
-            probs = self.classifier.classify_boxes(
-                image, [box for box, _ in cuts], [sideways for _, sideways in cuts], scale,
-                check=deadline.check)
-            out = []
-            for p in probs:
-                k = int(np.argmax(p))
-                out.append((CLASSES[k], float(p[k]), _alternatives(p, k)))
-            return out
+            new = list(dict.fromkeys(c for c in cuts if c not in known))
+            if new:
+                probs = self.classifier.classify_boxes(
+                    image, [box for box, _ in new], [sideways for _, sideways in new], scale,
+                    check=deadline.check)
+                for cut, p in zip(new, probs, strict=True):
+                    k = int(np.argmax(p))
+                    known[cut] = (CLASSES[k], float(p[k]), _alternatives(p, k))
+            return [known[c] for c in cuts]
 
         return read
 
@@ -413,6 +423,24 @@ class Recognizer:
         deadline = Deadline(self.limits.seconds)
         dec = decode(data)
         return self.recognize_image(dec.image, dec.original_size, dec.scale, deadline)
+
+
+def report(chosen: Hypothesis, size: tuple[int, int], flowers: int,
+           joined: list[TileDetection]) -> dict[str, Any]:
+    """The recognize JSON of the chosen reading: its tiles, hand and warnings (the flowers
+    left out and the parts joined first, then the second looks' and the layout's)."""
+    warnings: list[str] = []
+    if flowers:
+        warnings.append(PhotoWarning("flowers_ignored", count=flowers))
+    warnings += [PhotoWarning("parts_joined", tile=t.tile) for t in joined]
+    warnings += chosen.warnings
+    return {
+        "tiles": [t.to_json() for t in chosen.layout.tiles],
+        "hand": dict(chosen.layout.hand),
+        "warnings": [str(w) for w in warnings],
+        "warning_details": details(warnings),
+        "image_size": list(size),
+    }
 
 
 def drop_double_hits(named: list[Hit], limit: float, sure: float,

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from sanma_lens.vision.decoder import makes_a_fifth, pon_to_kakan, short_by
 from sanma_lens.vision.layout import reconstruct
 from sanma_lens.vision.probe import (
     MAX_NEED,
@@ -22,15 +23,11 @@ from sanma_lens.vision.probe import (
     Reading,
     accept,
     added_tiles,
-    fifth_of_a_kind,
     gap_boxes,
-    gap_probe,
-    kakan_probe,
-    pon_to_kakan,
-    short_by,
     stacked_tiles,
 )
 from sanma_lens.vision.types import TileDetection
+from tests.vision.looking import look_for_holes, look_for_kakans, looked
 from tests.vision.test_layout import Table
 
 W, H = 40.0, 54.0  # an upright tile's box
@@ -225,13 +222,13 @@ def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
         return [("8s", 0.8, (("9s", 0.1),)) if _hits(b, gone) else ("none", 0.9, ())
                 for b, _ in cuts]
 
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), read)
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), read)
     assert dets[:-1] == t.tiles and dets[-1].tile == "8s"  # the detections, the probed one added
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
     assert lay.warnings[0].code == "tile_found_in_gap" and lay.warnings[0].params["tile"] == "8s"
     assert [d.group for d in lay.tiles].count("hand") == 13
     # a whole hand is not probed
-    assert gap_probe(dets, lay, (1600, 1200), read) == (dets, lay) and len(looked) == 1
+    assert look_for_holes(dets, lay, (1600, 1200), read) == (dets, lay) and len(looked) == 1
     assert not any(sideways for _, sideways in looked[0])  # upright crops
 
 
@@ -259,7 +256,7 @@ def test_in_a_photo_turned_by_90_degrees_the_hole_is_read_and_added_sideways() -
         asked.extend(sideways for _, sideways in cuts)
         return [("8s", 0.8, ()) if _hits(b, gone) else ("none", 0.9, ()) for b, _ in cuts]
 
-    dets, lay = gap_probe(tiles, first, (1200, 1600), read)
+    dets, lay = look_for_holes(tiles, first, (1200, 1600), read)
     assert asked and all(asked)
     assert dets[-1].tile == "8s" and dets[-1].angle == 90
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
@@ -285,16 +282,18 @@ def test_rule_1_gap_probe_refuses_a_fifth_made_with_the_tiles_beyond_the_hole() 
     t.tiles.insert(4, replace(gone, tile="5p"))  # ... read 5p beyond the hole: four 5p
     t.tiles.pop(3)  # and the fourth tile of the row missed: the hole
     first = reconstruct(t.tiles, (1600, 1200))
-    _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
+    _, lay = look_for_holes(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
     assert lay is first
 
 
-def test_fifth_of_a_kind_counts_hand_win_melds_and_kita() -> None:
-    assert fifth_of_a_kind({"hand": "555557p123456s1z", "win": "1z"})
-    assert fifth_of_a_kind({"hand": "55p", "win": "0p", "melds": ["pon:555p"]})
-    assert fifth_of_a_kind({"hand": "4444z", "kita": 1, "kita_aka": 0})
-    assert not fifth_of_a_kind({"hand": "123p", "win": "1p", "melds": ["kakan:5555p"],
-                                "kita": 1, "kita_aka": 1})
+def test_rule_1_a_fifth_of_a_kind_counts_hand_win_melds_and_kita() -> None:
+    assert makes_a_fifth({}, {"hand": "555557p123456s1z", "win": "1z"})
+    assert makes_a_fifth({}, {"hand": "55p", "win": "0p", "melds": ["pon:555p"]})
+    assert makes_a_fifth({}, {"hand": "4444z", "kita": 1, "kita_aka": 0})
+    # a fifth already read before a change is not the change's
+    assert not makes_a_fifth({"hand": "55555p"}, {"hand": "55555p", "win": "1z"})
+    assert not makes_a_fifth({}, {"hand": "123p", "win": "1p", "melds": ["kakan:5555p"],
+                                  "kita": 1, "kita_aka": 1})
 
 
 def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
@@ -302,7 +301,7 @@ def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
     t.row("123p789s1122233z")
     t.tiles.pop(4)
     first = reconstruct(t.tiles, (1600, 1200))
-    _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
+    _, lay = look_for_holes(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
     assert lay is first
 
 
@@ -321,17 +320,17 @@ def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() 
         return lambda cuts: [(tile, p, ()) if _hits(b, gone) else ("none", 0.9, ())
                              for b, _ in cuts]
 
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.8))
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), reads("3z", 0.8))
     assert dets[:-1] == t.tiles and dets[-1].tile == "3z"
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
     assert lay.warnings[0].code == "win_from_probe" and lay.warnings[0].params["tile"] == "3z"
-    assert gap_probe(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
+    assert look_for_holes(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
     unsure = reads("3z", WIN_SURE - 0.01)
-    assert gap_probe(t.tiles, first, (1600, 1200), unsure)[1] is first
+    assert look_for_holes(t.tiles, first, (1600, 1200), unsure)[1] is first
     # the winning shape is the strong test: a less sure reading than past the row's ends
     # elsewhere (PROBE_SURE) is taken when it makes one
     assert WIN_SURE < 0.3 < PROBE_SURE
-    assert gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1].hand["win"] == "3z"
+    assert look_for_holes(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1].hand["win"] == "3z"
 
 
 def test_a_hand_short_of_many_tiles_is_not_probed() -> None:
@@ -346,7 +345,7 @@ def test_a_hand_short_of_many_tiles_is_not_probed() -> None:
     def read(cuts: list[tuple[tuple[float, float, float, float], bool]]) -> list[tuple]:
         raise AssertionError("probed a hand short of more than MAX_NEED tiles")
 
-    assert gap_probe(t.tiles, first, (1600, 1200), read)[1] is first
+    assert look_for_holes(t.tiles, first, (1600, 1200), read)[1] is first
 
 
 def _hits(box: tuple[float, ...], det: TileDetection) -> bool:
@@ -378,7 +377,7 @@ def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
     t, extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     assert first.hand["melds"] == ["pon:666s"]
-    lay = kakan_probe(t.tiles, first, [extra], (1600, 1200))
+    lay = look_for_kakans(t.tiles, first, [extra], (1600, 1200))
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert lay.warnings[0].code == "kakan_second_box"
@@ -389,13 +388,13 @@ def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
 def test_rule_23_a_second_box_of_another_kind_or_elsewhere_changes_nothing() -> None:
     t, extra = _pon_with_added(added="9s")
     first = reconstruct(t.tiles, (1600, 1200))
-    assert kakan_probe(t.tiles, first, [extra], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [extra], (1600, 1200)) is first
     t, extra = _pon_with_added()
     far = replace(extra, box=tuple(v + 400 for v in extra.box))
     first = reconstruct(t.tiles, (1600, 1200))
-    assert kakan_probe(t.tiles, first, [far], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [far], (1600, 1200)) is first
     unsure = replace(extra, confidence=0.3)
-    assert kakan_probe(t.tiles, first, [unsure], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [unsure], (1600, 1200)) is first
 
 
 def test_rule_23_a_second_box_between_two_tiles_of_the_pon_is_no_added_tile() -> None:
@@ -409,7 +408,7 @@ def test_rule_23_a_second_box_between_two_tiles_of_the_pon_is_no_added_tile() ->
     between = replace(extra, box=(x1 + shift, y1, x2 + shift, y2))
     assert added_tiles(first.tiles, list(first.hand["melds"]), [extra]) == [extra]
     assert added_tiles(first.tiles, list(first.hand["melds"]), [between]) == []
-    assert kakan_probe(t.tiles, first, [between], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [between], (1600, 1200)) is first
 
 
 def test_rule_1_no_added_tile_that_would_be_a_fifth() -> None:
@@ -427,7 +426,7 @@ def test_rule_23_a_pon_whose_called_tile_the_detector_calls_stacked_is_a_kakan()
     t, _extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
-    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)], sure=0.8)
+    lay = look_for_kakans(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)], sure=0.8)
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert lay.warnings[0].code == "kakan_stacked"
@@ -443,7 +442,7 @@ def test_rule_23_a_less_sure_stacked_hit_only_warns() -> None:
     t, _extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
-    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)], sure=0.8)
+    lay = look_for_kakans(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)], sure=0.8)
     assert lay.hand == first.hand
     assert lay.warnings[-1].startswith("The called 6s of pon:666s may carry an added tile")
     assert lay.warnings[-1].code == "kakan_maybe"
@@ -455,9 +454,9 @@ def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() 
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
     upright = next(d for d in first.tiles if d.group == "meld" and d.angle == 0)
-    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(upright.box, 0.9)]) is first
+    assert look_for_kakans(t.tiles, first, [], (1600, 1200), [(upright.box, 0.9)]) is first
     far = tuple(v + 400 for v in called.box)
-    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(far, 0.9)]) is first
+    assert look_for_kakans(t.tiles, first, [], (1600, 1200), [(far, 0.9)]) is first
     t = Table()
     t.row("123p789s1126s")  # with the pon's three 6s, an added 6s would be a fifth
     t.put("2z", "win", gap=0.5)
@@ -465,7 +464,7 @@ def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() 
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
     assert stacked_tiles(first.tiles, list(first.hand["melds"]), [(called.box, 0.9)]) == []
-    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)]) is first
+    assert look_for_kakans(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)]) is first
 
 
 def test_pon_to_kakan_only_when_nothing_else_changed() -> None:
@@ -490,7 +489,6 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         pytest.skip("shared datasets absent: no face bank to render with")
     from benchmarks.layout import normalise
     from sanma_lens.vision.decode import decode
-    from sanma_lens.vision.layout import reconstruct
     from sanma_lens.vision.pipeline import MODELS, Recognizer
 
     if not all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx")):
@@ -513,12 +511,12 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         if short_by(short.hand) != 1:
             continue
         tried += 1
-        _, again = rec.probed(dec.image, dec.scale, kept, short, size)
+        _, again = looked(kept, short, size, rec.looks(dec.image, dec.scale, [], size))
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
         assert note.code == "tile_found_in_gap" and note.params["tile"] == gone.tile, again.warnings
         rec.probe = False
-        assert rec.probed(dec.image, dec.scale, kept, short, size) == (kept, short)
+        assert rec.looks(dec.image, dec.scale, [], size) == []
         del rec.probe  # back to the class default
         if tried == 2:
             return

@@ -93,24 +93,67 @@ def _code_position(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
     return names.index("code") if "code" in names else None
 
 
+def _is_exception(cls: str, bases: dict[str, list[str]]) -> bool:
+    """Whether the class ``cls`` is an exception (its name or a base's says so)."""
+    if cls.endswith(("Error", "Exception")):
+        return True
+    return any(_is_exception(b, bases) for b in bases.get(cls, []) if b != cls)
+
+
+def _makes_error(fn: ast.AST, takes: dict[str, int]) -> bool:
+    """Whether ``fn`` makes an error of its ``code``: an ``{"error": …}`` body, or ``code``
+    handed to a callable that makes one."""
+    for n in ast.walk(fn):
+        if isinstance(n, ast.Dict) and _error_dict_code(n) is not None:
+            return True
+        if isinstance(n, ast.Constant) and _says_error(n.value):
+            return True
+        if (
+            isinstance(n, ast.Call)
+            and takes.get(_name(n.func) or "") is not None
+            and any(_name(a) == "code" for a in n.args)
+        ):
+            return True
+    return False
+
+
+def _says_error(value: object) -> bool:
+    """Whether a constant holds an ``"error"`` key written out (a body built as text)."""
+    if isinstance(value, bytes):
+        return b'"error"' in value
+    return isinstance(value, str) and '"error"' in value
+
+
 def _takers(trees: list[ast.Module]) -> tuple[dict[str, int], dict[str, list[str]]]:
-    """The callables that take a ``code`` (functions by name, classes by their ``__init__``),
-    each with the code's position; and each class's bases."""
+    """The callables that make an error of a ``code`` they take (exception classes by their
+    ``__init__``; functions that build an error body or hand the code to one of these), each
+    with the code's position; and each class's bases. A function that takes a ``code`` for
+    something else (a recognition warning's) is none of them."""
     takes: dict[str, int] = {}
     bases: dict[str, list[str]] = {}
+    functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases[node.name] = [b for b in map(_name, node.bases) if b]
     for tree in trees:
         for node in ast.walk(tree):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                at = _code_position(node)
-                if at is not None and node.name != "__init__":
-                    takes[node.name] = at
-            elif isinstance(node, ast.ClassDef):
-                bases[node.name] = [b for b in map(_name, node.bases) if b]
+                if node.name != "__init__" and _code_position(node) is not None:
+                    functions.append(node)
+            elif isinstance(node, ast.ClassDef) and _is_exception(node.name, bases):
                 for item in node.body:
                     if isinstance(item, ast.FunctionDef) and item.name == "__init__":
                         at = _code_position(item)
                         if at is not None:
                             takes[node.name] = at
+    grew = True
+    while grew:  # a function handing its code to another that makes the error makes it too
+        grew = False
+        for fn in functions:
+            if fn.name not in takes and _makes_error(fn, takes):
+                takes[fn.name] = _code_position(fn)  # type: ignore[assignment]
+                grew = True
     return takes, bases
 
 

@@ -31,6 +31,7 @@ from sanma_lens.vision.layout.notation import as_sanma, kind, unpack
 from sanma_lens.vision.layout.rulefix import complete
 from sanma_lens.vision.layout.sanity import kind_counts
 from sanma_lens.vision.limits import NO_DEADLINE, Deadline
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -50,7 +51,6 @@ class Goal(Enum):
 # Looks, most trusted first: their prior. The row's own geometry and the rules say most (a hole
 # in the row, the place past its end); a box's size next; the classifier's dropped hits least.
 PRIORS: tuple[str, ...] = ("hole", "win", "missed", "halves", "split", "refill", "ankan", "kakan")
-MAX_ROUNDS = 8  # edits taken on one photo at most (each round lays the photo out again)
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")  # the hand JSON's tile fields
 
 
@@ -227,7 +227,7 @@ def rank(edit: Edit) -> tuple[int, float]:
 
 
 def decode_hand(start: Hypothesis, looks: Sequence[Look], size: tuple[int, int],
-           deadline: Deadline = NO_DEADLINE, rounds: int = MAX_ROUNDS) -> Hypothesis:
+           deadline: Deadline = NO_DEADLINE, rounds: int = S.max_rounds) -> Hypothesis:
     """The best reading reachable from ``start`` by the looks' edits (module docstring).
 
     Looks are asked in order of their prior, lazily: a look's edits are only proposed (and

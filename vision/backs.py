@@ -8,7 +8,7 @@ as kita), and the hand is three tiles short (§1: 13 − 3 per meld).
 
 The count says a set is missing, and only then is such a hit tried as a back: when the reading
 is exactly three concealed tiles short, the hits read as no tile but likely enough a back
-(``BACK_MAYBE``) are proposed as backs, one and two at a time, to make one more meld, an ankan,
+(``back_maybe``) are proposed as backs, one and two at a time, to make one more meld, an ankan,
 with the hand complete and its concealed tiles and winning tile as they were.
 """
 
@@ -21,24 +21,22 @@ from itertools import combinations
 
 from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, short_by
 from sanma_lens.vision.layout import Layout
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
-# A hit read as no tile is tried as an ankan's end when the classifier gives ``back`` at least
-# this probability (a render's two ends read back 0.19 and 0.27).
-BACK_MAYBE = 0.15
 MELD_TILES = 3  # an ankan counts as one meld: the hand then holds three tiles fewer (§1)
 
 
 def maybe_backs(dropped: Sequence[TileDetection]) -> list[TileDetection]:
-    """Dropped hits whose next-best readings give ``back`` at least ``BACK_MAYBE``, as backs
+    """Dropped hits whose next-best readings give ``back`` at least ``back_maybe``, as backs
     (confidence: that probability), likeliest first."""
     out = []
     for d in dropped:
         p = max((q for t, q in d.alternatives if t == "back"), default=0.0)
         if d.tile == "back":
             p = max(p, d.confidence)
-        if p >= BACK_MAYBE:
+        if p >= S.back_maybe:
             out.append(replace(d, tile="back", confidence=round(p, 4), angle=0, alternatives=()))
     return sorted(out, key=lambda d: -d.confidence)
 

@@ -31,6 +31,7 @@ from sanma_lens.vision.layout.notation import as_sanma, kind, unpack
 from sanma_lens.vision.layout.rulefix import complete
 from sanma_lens.vision.layout.sanity import kind_counts
 from sanma_lens.vision.limits import NO_DEADLINE, Deadline
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -50,7 +51,6 @@ class Goal(Enum):
 # Looks, most trusted first: their prior. The row's own geometry and the rules say most (a hole
 # in the row, the place past its end); a box's size next; the classifier's dropped hits least.
 PRIORS: tuple[str, ...] = ("hole", "win", "missed", "halves", "split", "refill", "ankan", "kakan")
-MAX_ROUNDS = 8  # edits taken on one photo at most (each round lays the photo out again)
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")  # the hand JSON's tile fields
 
 
@@ -221,17 +221,13 @@ def _all_seen(layout: Layout, kakan: str) -> bool:
                for t in layout.tiles) >= 4
 
 
-def rank(edit: Edit) -> tuple[int, float]:
-    """How an edit is weighed against the others: its look's prior, then its evidence."""
-    return (-PRIORS.index(edit.look), edit.evidence)
-
-
 def decode_hand(start: Hypothesis, looks: Sequence[Look], size: tuple[int, int],
-           deadline: Deadline = NO_DEADLINE, rounds: int = MAX_ROUNDS) -> Hypothesis:
+           deadline: Deadline = NO_DEADLINE, rounds: int = S.max_rounds) -> Hypothesis:
     """The best reading reachable from ``start`` by the looks' edits (module docstring).
 
     Looks are asked in order of their prior, lazily: a look's edits are only proposed (and
-    its crops read) when no edit of a more trusted look was taken this round."""
+    its crops read) when no edit of a more trusted look was taken this round; a look's own
+    edits are tried most likely first."""
     now = start
     ordered = sorted(looks, key=lambda look: PRIORS.index(look.name))
     for _ in range(rounds):
@@ -239,7 +235,7 @@ def decode_hand(start: Hypothesis, looks: Sequence[Look], size: tuple[int, int],
         for look in ordered:
             deadline.check()
             edits = [e for e in look.propose(now) if not e.tentative]
-            for edit in sorted(edits, key=rank, reverse=True):
+            for edit in sorted(edits, key=lambda e: e.evidence, reverse=True):
                 again = reconstruct(list(edit.tiles), image_size=size)
                 if verdict(now, edit, again):
                     said = edit.say(now.layout, again)

@@ -47,29 +47,11 @@ from sanma_lens.vision.layout import Layout
 from sanma_lens.vision.layout.notation import as_sanma, is_face, kind, readable
 from sanma_lens.vision.layout.rulefix import complete
 from sanma_lens.vision.layout.sanity import kind_counts
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.settings import SETTINGS as S
+from sanma_lens.vision.types import Box, Reader, Reading, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
-# A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
-Reading = tuple[str, float, tuple[tuple[str, float], ...]]
-Box = tuple[float, float, float, float]  # photo pixels, x1 y1 x2 y2
-# The classifier on crops cut at photo boxes (sideways: turned upright), one reading each.
-Reader = Callable[[list[tuple[Box, bool]]], list[Reading]]
-
-PROBE_SURE = 0.5  # the probed crop's best reading at least this likely past the row's ends
-PROBE_SURE_INSIDE = 0.2  # ... and in a hole between two tiles of the row's line
-PROBE_IOU = 0.25  # a probe box overlapping a reported tile this much (IoU) is no hole
-PROBE_NEAR = 0.6  # ... nor one whose centre lies within this × pitch of a reported tile's
-HOLE = 1.5  # a link this many pitches long (or more) leaves room for a tile
-MAX_HOLE = 3  # at most this many tiles probed in one hole
-ALONG = (0.5, 3.3)  # the row's line continues with a tile this far (× pitch) past an end
-ACROSS = 0.3  # ... this far (× tile height) off the line
-SIZE = 1.35  # ... whose size (√area) is within this factor of the row's end tiles'
 GROUPS = ("hand", "win", "meld", "kita", "dora")  # the player's tiles, counted for §1's limit
-# A hand short by more tiles than this, counting the tiles found further along its row's line,
-# is no hand with a tile missed but part of a hand, a heap or discards (real held-out photos:
-# the probe added only tiles the labels do not hold where 6–9 were missing).
-MAX_NEED = 2
 
 
 @dataclass(frozen=True)
@@ -130,8 +112,9 @@ def _extend(
                 continue
             r = _centre(tiles[k]) - _centre(tiles[end])
             along, across = float(r @ u), float(r @ v)
-            near = ALONG[0] * pitch < along < ALONG[1] * pitch and abs(across) < ACROSS * height
-            near = near and 1 / SIZE < _scale(tiles[k]) / size < SIZE
+            near = (S.line_along[0] * pitch < along < S.line_along[1] * pitch
+                    and abs(across) < S.line_across * height)
+            near = near and 1 / S.line_size < _scale(tiles[k]) / size < S.line_size
             if near and (best is None or along < best[0]):
                 best = (along, k)
         if best is None:
@@ -144,7 +127,7 @@ def _local_pitch(links: np.ndarray, i: int, pitch: float) -> float:
     """The pitch around link ``i``: the median of the links up to three away on either side
     that are no hole themselves (perspective changes the pitch along the row)."""
     near = [float(v) for v in (*links[max(0, i - 3) : max(0, i)], *links[i + 1 : i + 4])]
-    near = [v for v in near if v < HOLE * pitch]
+    near = [v for v in near if v < S.hole_pitches * pitch]
     return float(np.median(near)) if near else pitch
 
 
@@ -173,12 +156,12 @@ def gap_boxes(
 
     ``tiles`` are a layout's tiles (``group`` set). The row (group ``hand``), continued along
     its line by tiles of its size and turn past either end (the rest of a row cut in two by a
-    hole, or the winning tile), is walked link by link: a link ``HOLE`` local pitches long or
-    more leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced (:func:`_holes`); one
-    pitch past each end is a place too (:func:`_ends`). A place overlapping a reported tile, or
-    outside the photo, is dropped (:func:`_free`). None when the concealed part, ``need``
-    tiles short (§1), stays more than ``MAX_NEED`` short with the tiles further along the line
-    counted.
+    hole, or the winning tile), is walked link by link: a link ``hole_pitches`` local pitches
+    long or more leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced
+    (:func:`_holes`); one pitch past each end is a place too (:func:`_ends`). A place
+    overlapping a reported tile, or outside the photo, is dropped (:func:`_free`). None when
+    the concealed part, ``need`` tiles short (§1), stays more than ``max_need`` short with the
+    tiles further along the line counted.
     """
     row = _row(tiles)
     if len(row) < 2:
@@ -190,25 +173,26 @@ def gap_boxes(
     # A photo turned by 90° shows the row's tiles sideways: the places are cut and read so.
     angle = 90 if 2 * sum(tiles[k].angle == 90 for k in row) > len(row) else 0
     chain = _extend(_extend(row, tiles, pitch, True, angle), tiles, pitch, False, angle)
-    if need - sum(tiles[k].group == "other" for k in chain) > MAX_NEED:
+    if need - sum(tiles[k].group == "other" for k in chain) > S.max_need:
         return []  # too few tiles along the row's line for a hand with a tile or two missed
     places = [*_holes(chain, tiles, pitch), *_ends(chain, tiles, pitch)]
     return _free(places, tiles, row, image_size, angle)
 
 
 def _holes(chain: list[int], tiles: Sequence[TileDetection], pitch: float) -> list[_Place]:
-    """The places in the holes between the chain's tiles (links ``HOLE`` local pitches long)."""
+    """The places in the holes between the chain's tiles (links ``hole_pitches`` local pitches
+    long)."""
     cp = np.array([tiles[k].center for k in chain])
     links = np.hypot(*np.diff(cp, axis=0).T)
     out: list[_Place] = []
     for i, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
         step = _local_pitch(links, i, pitch)
-        if links[i] < HOLE * step:
+        if links[i] < S.hole_pitches * step:
             continue
         # The winning tile is set apart on purpose: a gap beside it may be no hole (a crop
         # there straddles a neighbour), so it takes the bar of a place past the row's end.
         inside = "win" not in (tiles[a].group, tiles[b].group)
-        m = min(MAX_HOLE, round(links[i] / step) - 1)
+        m = min(S.max_hole, round(links[i] / step) - 1)
         for j in range(1, m + 1):
             p = cp[i] + (cp[i + 1] - cp[i]) * j / (m + 1)
             spot = (tiles[a].tile, tiles[b].tile)
@@ -242,11 +226,11 @@ def _free(
     angle: int,
 ) -> list[Probe]:
     """The places inside the photo whose box overlaps no reported tile: its centre at least
-    ``PROBE_NEAR`` local pitches from every tile's (the local pitch: perspective shrinks the
-    row's far end), its IoU with every box below ``PROBE_IOU`` more than the row's touching
+    ``probe_near`` local pitches from every tile's (the local pitch: perspective shrinks the
+    row's far end), its IoU with every box below ``probe_iou`` more than the row's touching
     neighbours overlap each other (boxes hold the tiles' bodies)."""
     touching = [iou(tiles[a].box, tiles[b].box) for a, b in zip(row, row[1:], strict=False)]
-    limit = PROBE_IOU + float(np.median(touching))
+    limit = S.probe_iou + float(np.median(touching))
     w, h = image_size
     centres = [_centre(t) for t in tiles]
     out: list[Probe] = []
@@ -254,7 +238,7 @@ def _free(
         box = _box_at(place.p, place.like)
         if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
             continue
-        if any(float(np.linalg.norm(place.p - c)) < PROBE_NEAR * place.step for c in centres):
+        if any(float(np.linalg.norm(place.p - c)) < S.probe_near * place.step for c in centres):
             continue
         if any(iou(box, t.box) >= limit for t in tiles):
             continue
@@ -270,7 +254,7 @@ def accept(
 ) -> list[tuple[TileDetection, PhotoWarning]]:
     """The probed places taken as tiles, with a warning each: the crop's best reading
     (``readings[i]``: tile, probability, next-best readings) is a riichi tile at least
-    ``PROBE_SURE`` likely, makes no fifth of its kind among the player's tiles (§1), and at
+    ``probe_sure`` likely, makes no fifth of its kind among the player's tiles (§1), and at
     most ``need`` places are taken, surest first. In a hole inside the row a crop read as a
     flower first is read as its likeliest riichi tile (:func:`_in_hole`)."""
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
@@ -282,7 +266,7 @@ def accept(
         tile, p, alts = readings[i]
         if len(out) == need:
             break
-        sure = PROBE_SURE_INSIDE if probes[i].inside else PROBE_SURE
+        sure = S.probe_sure_inside if probes[i].inside else S.probe_sure
         if p < sure or not is_face(tile) or counts[kind(tile)] >= 4:
             continue
         counts[kind(tile)] += 1
@@ -315,8 +299,6 @@ def _in_hole(reading: Reading) -> Reading:
     return best, q, tuple((t, r) for t, r in alts if t != best)
 
 
-KAKAN_SURE = 0.5  # a second box on a pon's tile reads the pon's kind at least this likely
-KAKAN_IOU = 0.2  # ... and overlaps one of its tiles at least this much
 
 
 def added_tiles(
@@ -326,7 +308,7 @@ def added_tiles(
 ) -> list[TileDetection]:
     """Second boxes (hits the pipeline dropped as a double of a tile it reported) that may be
     a kakan's added tile (§23): read as the kind of a pon the layout found, at least
-    ``KAKAN_SURE`` likely, overlapping one of the pon's tiles and lying beyond it across the
+    ``kakan_sure`` likely, overlapping one of the pon's tiles and lying beyond it across the
     pon's line (:func:`_beyond`), and no fifth of that kind (§1). The pipeline lays the photo
     out again with one of them added and keeps the reading only when the pon became that
     kakan and nothing else changed."""
@@ -335,10 +317,10 @@ def added_tiles(
     out: list[TileDetection] = []
     for d in doubles:
         k = kind(d.tile) if is_face(d.tile) else ""
-        if k not in pons or d.confidence < KAKAN_SURE or counts[k] >= 4:
+        if k not in pons or d.confidence < S.kakan_sure or counts[k] >= 4:
             continue
         pon = [t for t in tiles if t.group == "meld" and kind(t.tile) == k]
-        if any(iou(d.box, t.box) >= KAKAN_IOU and _beyond(d, t, pon) for t in pon):
+        if any(iou(d.box, t.box) >= S.kakan_iou and _beyond(d, t, pon) for t in pon):
             out.append(d)
     return out
 
@@ -373,18 +355,10 @@ def hole_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edi
                  lands=frozenset({"hand"}))]
 
 
-# Past the row's right end, a winning tile set a little apart (§1) lies this many local pitches
-# from the end tile's centre (touching: 1; renders set it up to about a tile's width apart).
-WIN_STEPS = (1.25, 1.5, 1.75, 2.0)
-# ... and a crop there read as a tile at least this likely that makes a winning hand is taken:
-# the hand's shape (§1) is the strong test, as the row's neighbours are in a hole (the bar of
-# PROBE_SURE_INSIDE; dev 660133: the missed winning 1s read 0.23 on the best-placed crop;
-# over six dev sets of 300 no tenpai hand took a tile so)
-WIN_SURE = PROBE_SURE_INSIDE
 
 
 def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
-    """Places past the concealed row's right end (``WIN_STEPS`` local pitches along its last
+    """Places past the concealed row's right end (``win_steps`` local pitches along its last
     tiles' line) where a winning tile may lie unreported; none when the layout has one, or its
     row is turned (a photo turned by 90°: the gap probe's business)."""
     row = _row(tiles)
@@ -400,7 +374,7 @@ def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
     end = tiles[row[-1]]
     places = [
         _Place(cp[-1] + u * step * f, (end,), (end.tile, None), False, step)
-        for f in WIN_STEPS
+        for f in S.win_steps
     ]
     return _free(places, tiles, row, image_size, 0)
 
@@ -410,7 +384,7 @@ def accept_win(
     readings: Sequence[Reading],
     hand: Mapping[str, object],
 ) -> tuple[TileDetection, PhotoWarning] | None:
-    """The surest probed place whose best reading is a riichi tile at least ``WIN_SURE``
+    """The surest probed place whose best reading is a riichi tile at least ``win_sure``
     likely that completes the concealed tiles of ``hand`` (§1: a winning tile makes a winning
     shape; a tile that does not may be anything lying there), makes no fifth of its kind, with
     a warning; None when there is none."""
@@ -418,7 +392,7 @@ def accept_win(
     counts = kind_counts(hand)
     for i in sorted(range(len(probes)), key=lambda j: -readings[j][1]):
         tile, p, alts = readings[i]
-        if p < WIN_SURE or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
+        if p < S.win_sure or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
             continue
         if not complete([*kinds, kind(as_sanma(tile))]):
             continue
@@ -508,11 +482,6 @@ def _kakan_note(code: str, extra: TileDetection, p: float
     return say
 
 
-STACKED_MATCH_IOU = 0.5  # a stacked hit this much on a pon's sideways tile is that tile
-# The added tile's box: this share of the called tile's height up from it. Clearly beyond it
-# by the layout's own measure (BEYOND, 0.3 of a tile): at 0.3 a kakan with an upright tile
-# unseen (render 600137) read its called and added tiles as one tile seen twice.
-STACKED_SHIFT = 0.5
 
 
 def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[TileDetection]:
@@ -553,11 +522,11 @@ def stacked_tiles(
     (:func:`kakan_edits`)."""
     out: list[tuple[TileDetection, float]] = []
     for t in pons_called(tiles, melds):
-        p = max((q for box, q in stacked if iou(box, t.box) >= STACKED_MATCH_IOU), default=0.0)
+        p = max((q for box, q in stacked if iou(box, t.box) >= S.stacked_match_iou), default=0.0)
         if p <= 0:
             continue
         x1, y1, x2, y2 = t.box
-        dy = STACKED_SHIFT * (y2 - y1)
+        dy = S.stacked_shift * (y2 - y1)
         out.append((TileDetection(t.tile, (x1, y1 - dy, x2, y2 - dy), 90,
                                   round(p * t.confidence, 4), "other"), p))
     return out

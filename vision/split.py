@@ -4,11 +4,11 @@ The detector sometimes reports one box where two tiles lie: two touching tiles o
 of a meld (the box longer along the row than a tile), or a kakan's added tile lying on its
 called one (§23; the box taller across the row than one sideways tile). The layout then counts
 one tile where there are two: the hand comes out short of its count (§1), or the kakan reads as
-a pon. A box clearly bigger than the player's tiles around it (``SPLIT_SIZE``) is cut in two
+a pon. A box clearly bigger than the player's tiles around it (``split_size``) is cut in two
 along the row and across it, and both halves are read by the classifier; when both read as
-sure riichi tiles (``SPLIT_SURE``) the halves in the box's place are proposed to fill the hand
+sure riichi tiles (``split_sure``) the halves in the box's place are proposed to fill the hand
 (both in its concealed part, no new meld), and a box cut across the row deep enough for two
-(``KAKAN_ACROSS``) as a pon's kakan with all four of its tiles boxes (:func:`split_edits`).
+(``kakan_across``) as a pon's kakan with all four of its tiles boxes (:func:`split_edits`).
 The inverse look, two boxes on the halves of one called tile joined, is ``vision.join``'s.
 
 Geometry and proposals only here; the decoder chooses, the pipeline cuts and reads the crops.
@@ -24,26 +24,12 @@ import numpy as np
 
 from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying
 from sanma_lens.vision.layout.notation import is_face
-from sanma_lens.vision.probe import Box, Reader
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.settings import SETTINGS as S
+from sanma_lens.vision.types import Box, Reader, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 PLAYER = ("hand", "win", "meld", "kita")  # the player's tiles (dora indicators are not)
 
-SPLIT_SIZE = 1.1  # a box this much bigger (√area) than the player's tiles near it is cut
-# ... and only one reaching this × their short side across the row may turn a pon into a kakan:
-# a sideways tile lies a tile's width across the row, two stacked ones clearly more (dev renders
-# 650000+, 950000+: stacked pairs 1.46–1.56; single called tiles up to about 1.2)
-KAKAN_ACROSS = 1.35
-NEAR = 2.5  # the box lies within this × the tiles' size (√area) of a player's tile
-NEIGHBOURS = 3  # its size is compared with this many of the nearest player's tiles
-SPLIT_SURE = 0.5  # both halves read as a riichi tile at least this likely
-# Each half covers this share of the box along the cut: a kakan's added tile overlaps the
-# called one in the photo (boxes hold the tiles' bodies), touching tiles of a row a little.
-SHARE_ACROSS = 0.65
-SHARE_ALONG = 0.55
-MIN_HALF = 0.75  # a half at least this × the tiles' short side across the cut (else no tile)
-MAX_CUTS = 3  # at most this many boxes are cut in one photo, the biggest first
 
 
 @dataclass(frozen=True)
@@ -75,18 +61,18 @@ def _row_axis(tiles: Sequence[TileDetection]) -> tuple[int, int]:
 
 
 def _neighbour_size(tiles: Sequence[TileDetection], k: int) -> tuple[float, float] | None:
-    """The median √area and short side of the ``NEIGHBOURS`` player's tiles nearest tile
-    ``k`` (within ``NEAR`` × their size), or None when none lies that near."""
+    """The median √area and short side of the ``split_neighbours`` player's tiles nearest tile
+    ``k`` (within ``split_near`` × their size), or None when none lies that near."""
     c = np.array(tiles[k].center)
     near = sorted(
         (float(np.linalg.norm(np.array(t.center) - c)), j)
         for j, t in enumerate(tiles)
         if j != k and t.group in PLAYER
-    )[:NEIGHBOURS]
+    )[:S.split_neighbours]
     if not near:
         return None
     size = float(np.median([_root_area(tiles[j].box) for _, j in near]))
-    if near[0][0] > NEAR * size:
+    if near[0][0] > S.split_near * size:
         return None
     short = float(np.median([min(tiles[j].box[2] - tiles[j].box[0],
                                  tiles[j].box[3] - tiles[j].box[1]) for _, j in near]))
@@ -106,10 +92,10 @@ def _halves(box: Box, axis: int, share: float) -> tuple[Box, Box]:
 def cut_boxes(tiles: Sequence[TileDetection]) -> list[Cut]:
     """Boxes of a layout (``group`` set) that may hold two tiles, each cut both ways.
 
-    A box is cut when it is ``SPLIT_SIZE`` × bigger (√area) than the player's tiles nearest
+    A box is cut when it is ``split_size`` × bigger (√area) than the player's tiles nearest
     it and lies near them; along the row into two tiles of the row's turn, and across it into
-    two sideways tiles, each way only where both halves stay at least ``MIN_HALF`` × the
-    tiles' short side across the cut. Biggest boxes first, at most ``MAX_CUTS`` of them.
+    two sideways tiles, each way only where both halves stay at least ``split_min_half`` × the
+    tiles' short side across the cut. Biggest boxes first, at most ``split_max_cuts`` of them.
     """
     axis, row_angle = _row_axis(tiles)
     found: list[tuple[float, int, float]] = []
@@ -120,17 +106,17 @@ def cut_boxes(tiles: Sequence[TileDetection]) -> list[Cut]:
         if near is None:
             continue
         ratio = _root_area(t.box) / near[0]
-        if ratio >= SPLIT_SIZE:
+        if ratio >= S.split_size:
             found.append((ratio, k, near[1]))
     out: list[Cut] = []
-    for ratio, k, short in sorted(found, reverse=True)[:MAX_CUTS]:
+    for ratio, k, short in sorted(found, reverse=True)[:S.split_max_cuts]:
         box = tiles[k].box
         for how, cut_axis, share, angle in (
-            ("across", 1 - axis, SHARE_ACROSS, 90 - row_angle),
-            ("along", axis, SHARE_ALONG, row_angle),
+            ("across", 1 - axis, S.split_share_across, 90 - row_angle),
+            ("along", axis, S.split_share_along, row_angle),
         ):
             halves = _halves(box, cut_axis, share)
-            if halves[0][cut_axis + 2] - halves[0][cut_axis] >= MIN_HALF * short:
+            if halves[0][cut_axis + 2] - halves[0][cut_axis] >= S.split_min_half * short:
                 across = (box[3 - axis] - box[1 - axis]) / short
                 out.append(Cut(k, halves, angle, ratio, across, how))
     return out
@@ -141,7 +127,7 @@ def split_edits(now: Hypothesis, read: Reader) -> list[Edit]:
     the halves (box, sideways). Each cut whose halves both read surely is proposed with the
     two halves in the box's place, to fill the hand: both halves in its concealed part, no
     meld that was not there before (a new meld would lower the count needed, not fill it) and
-    the hand nearer its count (§1). A box cut across the row and ``KAKAN_ACROSS`` deep (two
+    the hand nearer its count (§1). A box cut across the row and ``kakan_across`` deep (two
     tiles one on the other) is also proposed as a pon's kakan, its four tiles all seen (§23).
     """
     cuts = cut_boxes(now.layout.tiles)
@@ -151,7 +137,7 @@ def split_edits(now: Hypothesis, read: Reader) -> list[Edit]:
     edits: list[Edit] = []
     for i, cut in enumerate(cuts):
         pair = readings[2 * i : 2 * i + 2]
-        if any(p < SPLIT_SURE or not is_face(tile) for tile, p, _ in pair):
+        if any(p < S.split_sure or not is_face(tile) for tile, p, _ in pair):
             continue
         halves = tuple(
             TileDetection(tile, box, cut.angle, round(p, 4), "other", alts)
@@ -166,7 +152,7 @@ def split_edits(now: Hypothesis, read: Reader) -> list[Edit]:
         evidence = pair[0][1] * pair[1][1]
         edits.append(Edit("split", Goal.FILL, tiles, halves, note, evidence,
                           lands=frozenset({"hand", "win"}), new_melds=False))
-        if cut.how == "across" and cut.across >= KAKAN_ACROSS:
+        if cut.how == "across" and cut.across >= S.kakan_across:
             edits.append(Edit("split", Goal.KAKAN, tiles, halves, note, evidence,
                               lands=frozenset({"meld"}), all_seen=True))
     return edits

@@ -11,14 +11,14 @@ import numpy as np
 
 from sanma_lens.vision.backs import ankan_edits
 from sanma_lens.vision.decoder import Hypothesis, Look, decode_hand
-from sanma_lens.vision.detect import STACKED_PROB
 from sanma_lens.vision.join import halves_edits
 from sanma_lens.vision.layout import Layout
 from sanma_lens.vision.pipeline import Hit, Recognizer
-from sanma_lens.vision.probe import Box, Reader, hole_edits, kakan_edits, missed_edits, win_edits
+from sanma_lens.vision.probe import hole_edits, kakan_edits, missed_edits, win_edits
 from sanma_lens.vision.refill import refill_edits
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.split import split_edits
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.types import Box, Reader, TileDetection
 
 
 def looked(tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int],
@@ -67,7 +67,7 @@ def look_for_ankan_ends(tiles: Sequence[TileDetection], layout: Layout,
 def look_for_kakans(tiles: Sequence[TileDetection], layout: Layout,
                     doubles: Sequence[TileDetection], size: tuple[int, int],
                     stacked: Sequence[tuple[Box, float]] = (),
-                    sure: float = STACKED_PROB) -> Layout:
+                    sure: float = SETTINGS.stacked_map_sure) -> Layout:
     """Pons turned kakans by a dropped double or a tile stacked on the called one."""
     return looked(tiles, layout, size, [
         Look("kakan", lambda now: kakan_edits(now, doubles, stacked, sure))])[1]

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 from sanma_lens.vision.decoder import short_by
 from sanma_lens.vision.join import halves_pairs
-from sanma_lens.vision.probe import Box, Reading
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.types import Box, Reading, TileDetection
 from tests.vision.looking import look_for_splits
 from tests.vision.test_layout import Table
 

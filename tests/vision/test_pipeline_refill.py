@@ -9,6 +9,7 @@ import numpy as np
 
 from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, over_full, saying, verdict
 from sanma_lens.vision.layout import reconstruct
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
 from tests.vision.looking import look_for_unsure
 from tests.vision.test_layout import Table
@@ -70,10 +71,10 @@ def test_rule_1_a_put_back_tile_must_fill_the_row_without_a_new_meld_or_overfill
 
 
 def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob() -> None:
-    """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below MIN_TILE_PROB
+    """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below ``min_tile_prob``
     (never not-tiles, never hits reported or dropped as doubles), with their next readings."""
     from sanma_lens.vision.classify import CLASSES
-    from sanma_lens.vision.pipeline import MIN_TILE_PROB, Hit, Recognizer
+    from sanma_lens.vision.pipeline import Hit, Recognizer
 
     def hit(box: tuple[float, ...], probs: dict[str, float], score: float) -> Hit:
         p = np.full(len(CLASSES), 0.001, np.float32)
@@ -82,9 +83,9 @@ def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob(
         return Hit(box, False, p, score)
 
     rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
-    rec.double_iou, rec.double_sure = 0.3, 0.6
-    rec.weak_heat, rec.weak_sure = None, 0.95
-    low = MIN_TILE_PROB - 0.02
+    rec.settings = replace(rec.settings, double_iou=0.3, double_sure=0.6)
+    rec.settings = replace(rec.settings, weak_heat=None, weak_sure=0.95)
+    low = SETTINGS.min_tile_prob - 0.02
     unsure = hit((0, 0, 40, 54), {"1m": low, "2z": low - 0.05}, 0.8)
     sure = hit((100, 0, 140, 54), {"7s": 0.9}, 0.8)
     junk = hit((200, 0, 240, 54), {"none": low}, 0.8)

@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying, verdict
 from sanma_lens.vision.layout import Layout, reconstruct
-from sanma_lens.vision.split import KAKAN_ACROSS, cut_boxes
+from sanma_lens.vision.settings import SETTINGS
+from sanma_lens.vision.split import cut_boxes
 from sanma_lens.vision.types import TileDetection
 from tests.vision.looking import look_for_splits
 from tests.vision.test_layout import Table
@@ -133,7 +134,7 @@ def test_rule_1_no_cut_that_makes_a_fifth_tile_of_a_kind() -> None:
 def test_rule_23_a_called_tile_a_little_deep_never_makes_a_kakan() -> None:
     """A called tile's box a little deeper across the row than a tile's width (perspective,
     the tile's body) may be cut, but its halves reading the pon's kind make no kakan: only a
-    box ``KAKAN_ACROSS`` deep holds two tiles one on the other."""
+    box ``SETTINGS.kakan_across`` deep holds two tiles one on the other."""
     t = Table()
     t.row("123p789s1122z")
     t.put("2z", "win", gap=0.5)
@@ -141,7 +142,7 @@ def test_rule_23_a_called_tile_a_little_deep_never_makes_a_kakan() -> None:
     called = t.put("6s", "meld", sideways=True)
     t.put("6s", "meld")
     x1, y1, x2, y2 = called.box
-    deep = (KAKAN_ACROSS - 0.05) * (y2 - y1)  # the sideways tile's depth is a tile's width
+    deep = (SETTINGS.kakan_across - 0.05) * (y2 - y1)  # the sideways tile's depth is a tile's width
     long = 0.3 * (x2 - x1)  # and the box long along the row: as big as two tiles by its area
     t.tiles[-2] = TileDetection("6s", (x1 - long / 2, y2 - deep, x2 + long / 2, y2), 90, 0.9)
     first = reconstruct(t.tiles, SIZE)
@@ -190,10 +191,10 @@ def test_rule_23_a_cut_that_leaves_the_kakans_fourth_tile_unseen_is_no_kakan() -
     called = TileDetection("3z", (100.0, 40.0, 154.0, 80.0), 90, 0.9, "meld")
     halves = (TileDetection("3z", (160.0, 0, 214, 40), 90, 0.7, "meld"),
               TileDetection("3z", (160.0, 30, 214, 70), 90, 0.7, "meld"))
-    # as split_edits proposes a box cut across the row, KAKAN_ACROSS deep: a pon's kakan
+    # as split_edits proposes a box cut across the row, SETTINGS.kakan_across deep: a pon's kakan
     cut = Edit("split", Goal.KAKAN, halves, halves, saying(), lands=frozenset({"meld"}),
                all_seen=True)
-    assert KAKAN_ACROSS > 1
+    assert SETTINGS.kakan_across > 1
     rest = {"hand": "123p789s1122z", "win": "2z"}
     first = Layout([called, TileDetection("3z", (160.0, 0, 214, 70), 0, 0.6, "meld")],
                    {**rest, "melds": ["pon:333z"]}, [])

@@ -13,20 +13,9 @@ import pytest
 
 from sanma_lens.vision.decoder import makes_a_fifth, pon_to_kakan, short_by
 from sanma_lens.vision.layout import reconstruct
-from sanma_lens.vision.probe import (
-    MAX_NEED,
-    PROBE_SURE,
-    PROBE_SURE_INSIDE,
-    WIN_SURE,
-    Box,
-    Probe,
-    Reading,
-    accept,
-    added_tiles,
-    gap_boxes,
-    stacked_tiles,
-)
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.probe import Probe, accept, added_tiles, gap_boxes, stacked_tiles
+from sanma_lens.vision.settings import SETTINGS
+from sanma_lens.vision.types import Box, Reading, TileDetection
 from tests.vision.looking import look_for_holes, look_for_kakans, looked
 from tests.vision.test_layout import Table
 
@@ -163,10 +152,11 @@ def test_a_sure_reading_is_taken_with_a_warning_naming_it() -> None:
 
 
 def test_holes_inside_the_row_take_less_sure_readings_than_places_past_its_ends() -> None:
-    p = (PROBE_SURE_INSIDE + PROBE_SURE) / 2
+    p = (SETTINGS.probe_sure_inside + SETTINGS.probe_sure) / 2
     found = accept(_probes(), [("3p", p, ()), ("4p", p, ())], [], need=2)
     assert [d.tile for d, _ in found] == ["3p"]
-    assert accept(_probes(), [("3p", PROBE_SURE_INSIDE - 0.01, ()), ("4p", 0.1, ())], [], 2) == []
+    below = SETTINGS.probe_sure_inside - 0.01
+    assert accept(_probes(), [("3p", below, ()), ("4p", 0.1, ())], [], 2) == []
 
 
 def test_never_back_flower_or_none() -> None:
@@ -185,7 +175,7 @@ def test_rule_1_a_hole_in_the_row_read_as_a_flower_first_holds_its_likeliest_rii
     assert "5p (0.31; first read as a flower, 0.48)" in found[0][1]
     # past the row's ends, or with no riichi reading likely enough, nothing is taken
     assert accept(_probes()[1:], [("flower", 0.48, (("5p", 0.6),))], [], need=1) == []
-    low = ("flower", 0.9, (("5p", PROBE_SURE_INSIDE - 0.01),))
+    low = ("flower", 0.9, (("5p", SETTINGS.probe_sure_inside - 0.01),))
     assert accept(_probes()[:1], [low], [], need=1) == []
 
 
@@ -325,25 +315,25 @@ def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() 
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
     assert lay.warnings[0].code == "win_from_probe" and lay.warnings[0].params["tile"] == "3z"
     assert look_for_holes(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
-    unsure = reads("3z", WIN_SURE - 0.01)
+    unsure = reads("3z", SETTINGS.win_sure - 0.01)
     assert look_for_holes(t.tiles, first, (1600, 1200), unsure)[1] is first
     # the winning shape is the strong test: a less sure reading than past the row's ends
-    # elsewhere (PROBE_SURE) is taken when it makes one
-    assert WIN_SURE < 0.3 < PROBE_SURE
+    # elsewhere (SETTINGS.probe_sure) is taken when it makes one
+    assert SETTINGS.win_sure < 0.3 < SETTINGS.probe_sure
     assert look_for_holes(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1].hand["win"] == "3z"
 
 
 def test_a_hand_short_of_many_tiles_is_not_probed() -> None:
-    """Part of a hand, a heap or discards: more than MAX_NEED tiles missing is no hand with a
+    """Part of a hand, a heap or discards: more than ``max_need`` tiles missing is no hand with a
     tile the detector missed, and nothing is looked at."""
     t = Table()
     t.row("123p7899s")  # 9 tiles, no melds: 4 short
     t.tiles.pop(4)  # and a hole: 5 short
     first = reconstruct(t.tiles, (1600, 1200))
-    assert short_by(first.hand) > MAX_NEED + 3  # more than MAX_NEED with the rest of the line
+    assert short_by(first.hand) > SETTINGS.max_need + 3  # more than max_need with the line's rest
 
     def read(cuts: list[tuple[tuple[float, float, float, float], bool]]) -> list[tuple]:
-        raise AssertionError("probed a hand short of more than MAX_NEED tiles")
+        raise AssertionError("probed a hand short of more than SETTINGS.max_need tiles")
 
     assert look_for_holes(t.tiles, first, (1600, 1200), read)[1] is first
 
@@ -515,9 +505,9 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
         assert note.code == "tile_found_in_gap" and note.params["tile"] == gone.tile, again.warnings
-        rec.probe = False
+        rec.settings = replace(rec.settings, probe=False)
         assert rec.looks(dec.image, dec.scale, [], size) == []
-        del rec.probe  # back to the class default
+        rec.settings = SETTINGS  # back to the defaults
         if tried == 2:
             return
     pytest.fail("no rendered hand read exactly to test the probe on")
@@ -535,8 +525,8 @@ def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> No
         return Hit(box, True, probs, score)
 
     rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
-    rec.double_iou, rec.double_sure = 0.3, 0.6
-    rec.weak_heat, rec.weak_sure = None, 0.95
+    rec.settings = replace(rec.settings, double_iou=0.3, double_sure=0.6)
+    rec.settings = replace(rec.settings, weak_heat=None, weak_sure=0.95)
     called = hit((0, 20, 60, 60), "6s", 0.9, 0.8)
     added = hit((0, 0, 60, 40), "6s", 0.8, 0.5)  # on the called tile, same reading: a double
     apart = hit((100, 20, 160, 60), "7s", 0.9, 0.7)
@@ -544,5 +534,5 @@ def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> No
     assert sorted(t.tile for t in tiles) == ["6s", "7s"]
     doubles = rec.doubles([called, added, apart], scale=2.0)
     assert [(d.tile, d.box, d.angle) for d in doubles] == [("6s", (0, 0, 30, 20), 90)]
-    rec.double_iou = None
+    rec.settings = replace(rec.settings, double_iou=None)
     assert rec.doubles([called, added, apart]) == []

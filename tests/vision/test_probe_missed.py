@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sanma_lens.vision.decoder import short_by
 from sanma_lens.vision.layout import reconstruct
-from sanma_lens.vision.probe import Reading, gap_boxes
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.probe import gap_boxes
+from sanma_lens.vision.types import Reading, TileDetection
 from tests.vision.looking import look_for_holes
 from tests.vision.test_layout import Table
 

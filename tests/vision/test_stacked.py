@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from sanma_lens.vision.layout import reconstruct
-from sanma_lens.vision.pipeline import STACK_SURE, STACK_WARN, Recognizer
+from sanma_lens.vision.pipeline import Recognizer
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.stacked import MARGIN, SIZE, StackClassifier, as_input, cut_stack
 from tests.vision.looking import kakans_by
 from tests.vision.test_layout import Table
@@ -103,7 +104,7 @@ def test_rule_23_only_the_called_tiles_of_pons_are_asked() -> None:
 
 def test_rule_23_an_unlikely_stack_changes_nothing_and_says_nothing() -> None:
     layout = reconstruct(_table().tiles, (1600, 1200))
-    low = STACK_WARN / 2
+    low = SETTINGS.stack_warn / 2
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), low, np.float32))
     again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
                        (1600, 1200), [])
@@ -134,7 +135,7 @@ def test_rule_23_two_pons_with_added_tiles_on_them_are_both_kakans() -> None:
 
 def test_rule_23_an_unsure_stack_leaves_the_pon_and_says_which_to_check() -> None:
     layout = reconstruct(_table().tiles, (1600, 1200))
-    between = (STACK_WARN + STACK_SURE) / 2
+    between = (SETTINGS.stack_warn + SETTINGS.stack_sure) / 2
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), between, np.float32))
     again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
                        (1600, 1200), [])

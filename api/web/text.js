@@ -353,7 +353,8 @@ const ERRORS = {
   bad_event: ["The hand's entry could not be read: check it and record it again.", "局の入力を読めませんでした。確認してもう一度記録してください。"],
   event_too_large: ["This hand's entry is too large to keep.", "この局の入力は大きすぎて保存できません。"],
   // ---- ability mahjong (能力麻雀)
-  byakko_must_declare: ["The byakko has not declared for two hands: it must declare this hand.", "白虎が2局続けて宣言していません。この局は宣言が必要です。"],
+  byakko_must_declare: ["The byakko has gone as many hands without declaring as the rules allow (in a block, the hanchan before counts too): tick its declaration for this hand.",
+    "白虎の宣言なしの局がルールの上限に達しました (ブロックでは前の半荘の局も数えます)。この局は白虎宣言にチェックを入れてください。"],
   bad_byakko: ["Only a byakko declares.", "白虎宣言は白虎だけができます。"],
   bad_kanpa: ["That kanpa cannot be: a genbu declares one tile against another player, once per player each hand. Check the genbu, the target and the tile.",
     "その看破はできません (玄武が他家1人につき1局1回、牌1種類)。玄武・対象・牌を確認してください。"],

@@ -82,6 +82,9 @@ def _games_router(app: FastAPI) -> bool:
         log.info("game scoreboard not served: %s", exc)
         return False
     app.include_router(games.router)
+    from sanma_lens.api import blocks  # ability mahjong's blocks of games
+
+    app.include_router(blocks.router)
     return True
 
 

@@ -99,6 +99,8 @@ STATUS_BY_CODE = {
     "event_too_large": 413,
     "unsupported_media_type": 415,
     "too_many_games": 429,
+    "block_over": 409,  # api.blocks: the block has its four games
+    "game_running": 409,  # api.blocks: the block's last game is not over
 }
 
 _storage: Storage | None = None
@@ -138,8 +140,8 @@ async def _run(fn: Any, *args: Any, status: int = 200) -> Response:
     ``fn`` answers JSON bytes (made inside its transaction) or a value to write as JSON."""
     try:
         answer = await run_in_threadpool(fn, *args)
-    except NotFound:
-        return _error(404, "game_not_found", "no game with this id")
+    except NotFound as exc:
+        return _error(404, f"{exc.what}_not_found", f"no {exc.what} with this id")
     except Conflict as exc:
         body = {"error": {"code": "seq_conflict", "message": exc.message, "seq": exc.current_seq}}
         return JsonResponse(body, status_code=409)
@@ -574,6 +576,12 @@ NEW_GAME_SCHEMA = {
             "additionalProperties": False,
             "properties": {
                 "roles": {"type": "array", "items": {"type": "string", "enum": list(ROLE_NAMES)}},
+                "byakko_silent_before": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 0},
+                    "description": "ability mahjong: each player's hands without a byakko "
+                    "declaration carried in from the block's hanchan before (set by a block)",
+                },
                 **{
                     key: (
                         {"type": "string", "enum": list(GAME_OPTION_CHOICES[key])}

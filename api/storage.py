@@ -85,6 +85,28 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
         ),
     ),
+    (
+        5,
+        (
+            # ability mahjong's blocks (api.blocks): four games with fixed roles; ``games``
+            # counts them, guarding the next one's number as ``seq`` guards a game's events
+            """CREATE TABLE blocks (
+                id TEXT PRIMARY KEY,
+                created_at TEXT NOT NULL,
+                players TEXT NOT NULL,
+                roles TEXT NOT NULL,
+                rules TEXT NOT NULL,
+                chooses_first TEXT NOT NULL,
+                games INTEGER NOT NULL DEFAULT 0
+            )""",
+            """CREATE TABLE block_games (
+                block_id TEXT NOT NULL REFERENCES blocks(id) ON DELETE CASCADE,
+                number INTEGER NOT NULL,
+                game_id TEXT NOT NULL REFERENCES games(id),
+                PRIMARY KEY (block_id, number)
+            )""",
+        ),
+    ),
 )
 
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -101,7 +123,11 @@ class Conflict(Exception):
 
 
 class NotFound(Exception):
-    """No game with this id: HTTP 404."""
+    """No game (or block, ``what``) with this id: HTTP 404."""
+
+    def __init__(self, key: object, what: str = "game") -> None:
+        super().__init__(key)
+        self.what = what
 
 
 class StorageUnavailable(Exception):
@@ -384,6 +410,112 @@ class Storage:
             if cur.rowcount != 1:
                 raise NotFound(game_id)
 
+    # ------------------------------------------------------------ blocks (ability mahjong)
+
+    def create_block(
+        self,
+        players: Sequence[str],
+        roles: Sequence[str],
+        rules: dict[str, Any],
+        chooses_first: str,
+        first_game_rules: dict[str, Any],
+        client: str | None = None,
+    ) -> str:
+        """A new block and its first game, in one transaction."""
+        block_id = uuid.uuid4().hex
+        game_id = uuid.uuid4().hex
+        stamp = now()
+        with self._transaction() as cur:
+            _insert_game(cur, game_id, stamp, players, first_game_rules, client)
+            cur.execute(
+                "INSERT INTO blocks (id, created_at, players, roles, rules, chooses_first, games) "
+                "VALUES (?, ?, ?, ?, ?, ?, 1)",
+                (
+                    block_id,
+                    stamp,
+                    _dumps(list(players)),
+                    _dumps(list(roles)),
+                    _dumps(rules),
+                    chooses_first,
+                ),
+            )
+            cur.execute(
+                "INSERT INTO block_games (block_id, number, game_id) VALUES (?, 1, ?)",
+                (block_id, game_id),
+            )
+        return block_id
+
+    def load_block(self, block_id: str) -> StoredBlock:
+        """The block and its games' ids in order."""
+        if not isinstance(block_id, str) or not GAME_ID.match(block_id):
+            raise NotFound(block_id, "block")
+        with self._transaction(write=False) as cur:
+            cur.execute(
+                "SELECT id, created_at, players, roles, rules, chooses_first FROM blocks "
+                "WHERE id = ?",
+                (block_id,),
+            )
+            row = cur.fetchone()
+            if row is None:
+                raise NotFound(block_id, "block")
+            cur.execute(
+                "SELECT game_id FROM block_games WHERE block_id = ? ORDER BY number", (block_id,)
+            )
+            games = tuple(str(g) for (g,) in cur.fetchall())
+        return StoredBlock(
+            id=row[0],
+            created_at=row[1],
+            players=json.loads(row[2]),
+            roles=json.loads(row[3]),
+            rules=json.loads(row[4]),
+            chooses_first=row[5],
+            games=games,
+        )
+
+    def add_block_game(
+        self,
+        block_id: str,
+        expected_games: int,
+        players: Sequence[str],
+        rules: dict[str, Any],
+        client: str | None = None,
+    ) -> str:
+        """The block's next game, if the block still has ``expected_games`` games (else
+        Conflict: another device added one); one transaction."""
+        game_id = uuid.uuid4().hex
+        number = expected_games + 1
+        with self._transaction() as cur:
+            cur.execute(
+                "UPDATE blocks SET games = ? WHERE id = ? AND games = ?",
+                (number, block_id, expected_games),
+            )
+            if cur.rowcount != 1:
+                cur.execute("SELECT games FROM blocks WHERE id = ?", (block_id,))
+                row = cur.fetchone()
+                if row is None:
+                    raise NotFound(block_id, "block")
+                raise Conflict(int(row[0]), "the block changed (another game was added); reload")
+            _insert_game(cur, game_id, now(), players, rules, client)
+            cur.execute(
+                "INSERT INTO block_games (block_id, number, game_id) VALUES (?, ?, ?)",
+                (block_id, number, game_id),
+            )
+        return game_id
+
+
+@dataclass(frozen=True)
+class StoredBlock:
+    """A block of ability mahjong (api.blocks): its players (the first game's seat order),
+    their roles, the game options, who chose a role first, and its games' ids in order."""
+
+    id: str
+    created_at: str
+    players: list[str]
+    roles: list[str]
+    rules: dict[str, Any]
+    chooses_first: str
+    games: tuple[str, ...]
+
 
 def _read_game(cur: _Cursor, game_id: str) -> StoredGame:
     cur.execute(
@@ -496,6 +628,22 @@ class _Cursor:
     @property
     def rowcount(self) -> int:
         return int(self._cursor.rowcount)
+
+
+def _insert_game(
+    cur: _Cursor,
+    game_id: str,
+    stamp: str,
+    players: Sequence[str],
+    rules: dict[str, Any],
+    client: str | None,
+) -> None:
+    """A game's row without events (a block's game)."""
+    cur.execute(
+        "INSERT INTO games (id, created_at, updated_at, players, rules, seq, client) "
+        "VALUES (?, ?, ?, ?, ?, 0, ?)",
+        (game_id, stamp, stamp, _dumps(list(players)), _dumps(rules), client),
+    )
 
 
 def _insert_event(cur: _Cursor, game_id: str, seq: int, kind: str, body: Any, stamp: str) -> None:

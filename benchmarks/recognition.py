@@ -4,7 +4,7 @@
         [--no-added] [--skip-real] [--worst N] [--models DIR] [--turn on|off] [--halves]
         [--errors]
         # real sets only, fast: --renders 0 --latency 0; --turn overrides the pipeline's
-        # classifier turn averaging (vision.pipeline.TURN) for comparisons
+        # classifier turn averaging (settings turn) for comparisons
 
 Real held-out photos (never trained on): hk-hands ``valid`` (labels with the corrections in
 datasets/manifests/hk_valid_corrections.json unless --raw-labels: relabelled boxes, dropped
@@ -24,7 +24,7 @@ import argparse
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import cv2
@@ -32,6 +32,7 @@ import numpy as np
 
 from sanma_lens.vision.detect import iou
 from sanma_lens.vision.pipeline import Recognizer
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
 
 RENDER_SEED = 7_000_000  # training renders use 1_000_000 + n, n < 100 000
@@ -298,48 +299,44 @@ def main(argv: list[str] | None = None) -> int:
                          "default: the pipeline's setting")
     ap.add_argument("--wide", choices=["on", "off"], default=None,
                     help="classifier's looser second looks at unsure crops "
-                         "(vision.classify.WIDE_MARGINS); default: on")
+                         "(settings wide_margins); default: on")
     ap.add_argument("--weak-sure", type=float, default=None,
                     help="classifier probability a weak detector peak needs "
-                         "(vision.pipeline.WEAK_SURE); default: the pipeline's setting")
+                         "(settings weak_sure); default: the pipeline's setting")
     ap.add_argument("--join", choices=["on", "off"], default=None,
                     help="read two part-of-a-tile reports again as one tile (vision/join.py); "
                          "default: the pipeline's setting")
     ap.add_argument("--blank-heat", type=float, default=None,
                     help="heat from which a weak peak read as the white dragon 5z may count "
-                         "(vision.pipeline.BLANK_HEAT); default: the pipeline's setting")
+                         "(settings blank_heat); default: the pipeline's setting")
     ap.add_argument("--blank-sure", type=float, default=None,
-                    help="... when read 5z with at least this probability (BLANK_SURE)")
+                    help="... when read 5z with at least this probability (blank_sure)")
     ap.add_argument("--threads", type=int, default=None,
                     help="onnxruntime intra-op threads per model; default: the Recognizer's")
     ap.add_argument("--double-inside", type=float, default=None,
                     help="drop a hit this much covered by a stronger tile hit "
-                         "(vision.pipeline.DOUBLE_INSIDE); default: the pipeline's setting")
+                         "(settings double_inside); default: the pipeline's setting")
     ap.add_argument("--double-inside-sure", type=float, default=None,
-                    help="... when read below this probability (DOUBLE_INSIDE_SURE)")
+                    help="... when read below this probability (double_inside_sure)")
     args = ap.parse_args(argv)
+    tried = {k: v for k, v in {
+        "weak_sure": args.weak_sure, "blank_heat": args.blank_heat, "blank_sure": args.blank_sure,
+        "double_inside": args.double_inside, "double_inside_sure": args.double_inside_sure,
+        "join": None if args.join is None else args.join == "on",
+    }.items() if v is not None}
     kw = {"threads": args.threads} if args.threads else {}
-    rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
-    if args.weak_sure is not None:
-        rec.weak_sure = args.weak_sure
-    if args.join:
-        rec.join = args.join == "on"
-    if args.blank_heat is not None:
-        rec.blank_heat = args.blank_heat
-    if args.blank_sure is not None:
-        rec.blank_sure = args.blank_sure
-    if args.double_inside is not None:
-        rec.double_inside = args.double_inside
-    if args.double_inside_sure is not None:
-        rec.double_inside_sure = args.double_inside_sure
+    settings = replace(SETTINGS, **tried)
+    rec = (Recognizer(args.models, settings=settings, **kw) if args.models
+           else Recognizer(settings=settings, **kw))
     if args.turn:
         rec.classifier.turn = args.turn == "on"
     if args.wide == "off":
         rec.classifier.wide = ()
-    print(f"weak peaks kept at p >= {rec.weak_sure} (a 5z from heat {rec.blank_heat} at p >= "
-          f"{rec.blank_sure}); hits covered >= {rec.double_inside} by a "
-          f"stronger one dropped below p {rec.double_inside_sure}")
-    print(f"parts of one tile joined: {'on' if rec.join else 'off'}")
+    s = rec.settings
+    print(f"weak peaks kept at p >= {s.weak_sure} (a 5z from heat {s.blank_heat} at p >= "
+          f"{s.blank_sure}); hits covered >= {s.double_inside} by a "
+          f"stronger one dropped below p {s.double_inside_sure}")
+    print(f"parts of one tile joined: {'on' if s.join else 'off'}")
     print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
           f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}; "
           f"second opinion: "

@@ -16,6 +16,10 @@ the default 512 for CPU speed; ``--det-mix HK,JP,REND`` shares of the sampled ph
     OMP_NUM_THREADS=1 nice -n 5 .venv/bin/python -m datasets.train --only det \
         --init-onnx models/tile_detector.onnx --lr 3e-4 --det-batch 8 --det-size 384 ...
 
+``--render-cache DIR`` keeps each rendered scene (PNG and its labels) and reads it back in
+later runs with the same seeds, so a second fine-tune starts in seconds rather than after
+rendering again; a change to ``datasets/synth`` renders afresh (``cache_folder``).
+
 ``--focus-real KIND:W,...`` sets the real kinds' focus weights (default ``FOCUS_REAL``);
 ``--rotate P,DEG`` turns a share P of the classifier crops by up to ±DEG degrees
 (``train_data.rotated_crop``). Both are off by default, so earlier commands reproduce; the runs
@@ -96,6 +100,12 @@ def _render_one(seed: int, hands: str = "random", extras: str = "") -> td.Photo 
     return p
 
 
+def _render_seed(seed: int, hands: str = "random", extras: str = ""
+                 ) -> tuple[int, td.Photo | None]:
+    """(seed, :func:`_render_one`'s scene): the pool hands scenes back in any order."""
+    return seed, _render_one(seed, hands, extras)
+
+
 def stacked_flags(tiles: list) -> list[bool | None]:
     """Per scene tile: True for a kakan's called tile under its added one and for that added
     tile (one meld, both sideways, overlapping), False for any other tile, None (unknown, not
@@ -112,25 +122,83 @@ def stacked_flags(tiles: list) -> list[bool | None]:
     return flags
 
 
-def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras: str = ""
-                  ) -> list[td.Photo]:
+def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras: str = "",
+                  cache: Path | str | None = None) -> list[td.Photo]:
     """``n`` scenes of seeds ``seed``… (``hands``: datasets.synth.scene.HANDS; ``extras``:
-    datasets/synth/extras.py names) as Photos."""
+    datasets/synth/extras.py names) as Photos. ``cache``: a folder where each scene is kept
+    once rendered (:func:`cache_folder`) and read back by later runs instead of rendered
+    again (rendering is most of a CPU fine-tune's set-up)."""
     if n <= 0:
         return []
     from multiprocessing import get_context
 
     from datasets.synth.faces import load_bank
 
-    load_bank()  # build once, before forking: the workers share it
+    folder = cache_folder(cache, hands, extras) if cache is not None else None
     out: list[td.Photo] = []
+    todo = []
+    for s in range(seed, seed + n):
+        kept = read_cached(folder, s) if folder is not None else None
+        if kept is None:
+            todo.append(s)
+        elif kept.labels:
+            out.append(kept)
+    if not todo:
+        return out
+    load_bank()  # build once, before forking: the workers share it
     with get_context("fork").Pool(workers) as pool:
-        it = pool.imap_unordered(partial(_render_one, hands=hands, extras=extras),
-                                 range(seed, seed + n), chunksize=4)
-        for p in tqdm(it, total=n, desc="render scenes", file=sys.stdout, mininterval=5):
+        it = pool.imap_unordered(partial(_render_seed, hands=hands, extras=extras), todo,
+                                 chunksize=4)
+        for s, p in tqdm(it, total=len(todo), desc="render scenes", file=sys.stdout,
+                         mininterval=5):
+            if folder is not None:
+                write_cached(folder, s, p)
             if p is not None:
                 out.append(p)
     return out
+
+
+def cache_folder(cache: Path | str, hands: str, extras: str) -> Path:
+    """The folder of ``cache`` holding one kind of scene: named by the hands, the extras and a
+    digest of the renderer's source (datasets/synth/*.py), so that a changed renderer never
+    reuses scenes drawn by an older one."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for src in sorted((Path(__file__).parent / "synth").glob("*.py")):
+        digest.update(src.name.encode() + b"\0" + src.read_bytes())
+    kind = ",".join(sorted(e.strip() for e in extras.split(",") if e.strip())) or "plain"
+    return Path(cache) / f"{hands}-{kind}-{digest.hexdigest()[:12]}"
+
+
+def write_cached(folder: Path, seed: int, photo: td.Photo | None) -> None:
+    """Keep one rendered scene: the image as lossless PNG, its labels as JSON (a seed that
+    gave no scene is kept as an empty label list)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    meta: dict = {"labels": []}
+    if photo is not None:
+        cv2.imwrite(str(folder / f"{seed}.png"), photo.load(), [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        meta = {"boxes": photo.boxes.tolist(), "labels": photo.labels,
+                "sideways": photo.sideways, "stacked": photo.stacked}
+    tmp = folder / f"{seed}.json.tmp"
+    tmp.write_text(json.dumps(meta))
+    tmp.replace(folder / f"{seed}.json")  # the labels last: a half-written scene is not kept
+
+
+def read_cached(folder: Path, seed: int) -> td.Photo | None:
+    """A kept scene as its Photo (image loaded), one with no labels for a seed that gave no
+    scene, or None when the seed is not kept."""
+    meta_path = folder / f"{seed}.json"
+    if not meta_path.is_file():
+        return None
+    meta = json.loads(meta_path.read_text())
+    if not meta["labels"]:
+        return td.Photo(f"render:{seed}", np.zeros((0, 4), np.float32), [])
+    image = cv2.imread(str(folder / f"{seed}.png"), cv2.IMREAD_COLOR)
+    if image is None:
+        return None
+    return td.Photo(f"render:{seed}", np.array(meta["boxes"], np.float32).reshape(-1, 4),
+                    meta["labels"], meta["sideways"], image, meta["stacked"])
 
 
 # ---------------------------------------------------------------- detector data
@@ -571,6 +639,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--renders-extras", default=None, metavar="N:NAMES",
                     help="also N scenes with what real tables add, e.g. 300:clutter,backs "
                          "(datasets/synth/extras.py; seeds after the other renders')")
+    ap.add_argument("--render-cache", default=None, metavar="DIR",
+                    help="keep rendered scenes in DIR and reuse them in later runs with the "
+                         "same seeds (a changed renderer renders afresh)")
     ap.add_argument("--corrections", action="append", default=[], metavar="DIR",
                     help="a folder written by `sanma export-corrections` (players' corrected "
                          "photos), trained on beside jp-upright; repeatable")
@@ -604,15 +675,18 @@ def main(argv: list[str] | None = None) -> int:
     photos = hk + jp + kept
     for p in tqdm(photos + kept_det, desc="load photos", file=sys.stdout, mininterval=5):
         p.load()
-    renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers))
+    cache = args.render_cache
+    renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers),
+                            cache=cache)
     # Kakans are rare in ordinary hands; their two sideways tiles side by side look like one
     # upright tile, so the detector needs many of them. Seeds after the ordinary scenes'.
     renders += render_scenes(args.renders_kakan, 1_000_000 + args.seed + args.renders,
-                             max(1, args.workers), hands="kakan")
+                             max(1, args.workers), hands="kakan", cache=cache)
     if args.renders_extras:
         count, _, names = args.renders_extras.partition(":")
         renders += render_scenes(int(count), 1_000_000 + args.seed + args.renders
-                                 + args.renders_kakan, max(1, args.workers), extras=names)
+                                 + args.renders_kakan, max(1, args.workers), extras=names,
+                                 cache=cache)
     n_real = len(photos)
     log(f"real photos {n_real} (hk train + jp-upright train + {len(kept)} kept corrected, "
         f"{len(kept_det)} of them fully boxed), rendered scenes {len(renders)}")

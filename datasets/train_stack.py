@@ -39,7 +39,8 @@ from datasets.train import (
     train_loop,
 )
 from datasets.train_init import check_against_onnx, detector_from_onnx
-from sanma_lens.vision.detect import STACKED_PROB, decode, iou, prepare
+from sanma_lens.vision.detect import decode, iou, prepare
+from sanma_lens.vision.settings import SETTINGS
 
 EVAL_SEED0 = 1_900_000  # held-out scenes for the end-of-run check (training: 1_000_000 + seed)
 
@@ -54,7 +55,7 @@ def freeze_all_but_stack(net: torch.nn.Module) -> list[str]:
     return names
 
 
-def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = STACKED_PROB,
+def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = SETTINGS.stacked_map_sure,
              hands: str = "kakan") -> dict[str, float]:
     """The stacked map on ``n`` rendered scenes (seeds ``seed0``…): of the detector's hits that
     match (IoU ≥ 0.5) a stacked tile, a pon's called tile, another sideways tile (a minkan's,

@@ -6,37 +6,34 @@ give the same answer for a tile and the tile turned 180°, so a sideways box onl
 turn, either way. Besides the 37 face kinds it knows ``back`` (face-down), ``flower``
 (HK flower/season tiles, never a riichi tile) and ``none`` (not a tile: a false detection).
 
-Looser second looks: a crop that the network reads with top probability below ``WIDE_BELOW`` is
-read again cut with wider margins (``WIDE_MARGINS``); when the looser looks agree on the
+Looser second looks: a crop that the network reads with top probability below ``wide_below`` is
+read again cut with wider margins (``wide_margins``); when the looser looks agree on the
 likeliest class, all the readings are averaged, otherwise the first reading stands. The network
 learnt from boxes that are often loose (hk-hands' train photos are rotated copies whose boxes
 grew around the turned tiles), so a tight detector box alone can hide what a tile's neighbours
-and edges tell it. Chosen on the odd-indexed half of hk-hands valid, confirmed on the even half,
-jp-upright held-out and renders (models/MODEL_CARD.md, "Looser second looks").
+and edges tell it. The settings were measured on real held-out photos and renders
+(models/tile_classifier.md).
 
 The entry point is :meth:`TileClassifier.classify_boxes` (photo, boxes, sideways flags): it
 cuts every crop itself, so it can cut an unsure tile again looser. :meth:`TileClassifier.
 probabilities` reads crops the caller cut (:func:`cut_tile`, as the training code does) once,
 without looser looks: a bare crop does not know where it was cut.
 
-Prior shift: the plain 5-man's logit is lowered by ``PRIOR_SHIFT`` before the softmax. Sanma
+Prior shift: the plain 5-man's logit is lowered by ``prior_shift`` before the softmax. Sanma
 has no plain 5-man (§A4: a 5-man on a sanma table is the aka-5-man, its own class ``0m``), and on
 a four-player set 5m is no likelier than the 3m and 7m beside it; yet the network leans to 5m
 when it meets manzu glyphs it did not learn (the askew HK 七萬 and 三萬 of hk-hands valid's
 IMG_27xx photos read 5m). The aka-5-man and the red 5s are lowered too: a table holds one red
 five of a suit to three plain ones, while the training drew red fives far more often (rendered
-red fives 3×), and HK fives with red ink read red. Chosen on the odd-indexed half of hk-hands
-valid, confirmed on the even half, jp-upright held-out and renders (models/MODEL_CARD.md,
-"eleventh session", "twelfth session"; the red 5p's shift cost rendered red fives and is left
-out).
+red fives 3×), and HK fives with red ink read red (a red 5p's shift cost rendered red fives
+and is left out).
 
-Second opinion: a reading less sure than ``SECOND_BELOW`` is averaged (weight
-``SECOND_WEIGHT``) with that of a second classifier, when one is given: the same network
-fine-tuned on more rendered table scenes (models/MODEL_CARD.md, "twelfth session"). Two
+Second opinion: a reading less sure than ``second_below`` is averaged (weight
+``second_weight``) with that of a second classifier, when one is given: the same network
+fine-tuned on more rendered table scenes (models/tile_classifier_second.md). Two
 networks trained apart err apart, so where the first hesitates the second often tips the
 reading (HK 西 read 南, rendered 4p read 2p); a sure reading is left alone, so the second
-model costs one small batch. Chosen on the odd-indexed half of hk-hands valid, confirmed on
-the even half, jp-upright held-out and renders.
+model costs one small batch.
 """
 
 from __future__ import annotations
@@ -45,6 +42,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 import cv2
 import numpy as np
+
+from sanma_lens.vision.settings import SETTINGS as S
 
 CROP_W, CROP_H = 48, 64
 # Order is the network's output order: 1m…9m 1p…9p 1s…9s 1z…7z, red fives, back, flower, none.
@@ -55,12 +54,6 @@ CLASSES: tuple[str, ...] = (
 )
 NOT_TILES = ("flower", "none")
 MARGIN = 0.04  # crops take this share of the box size around it
-WIDE_MARGINS: tuple[float, ...] = (0.22, 0.30)  # the looser second looks' margins
-WIDE_BELOW = 0.9  # a crop read with top probability below this gets the looser looks
-# logit offsets (module docstring)
-PRIOR_SHIFT: Mapping[str, float] = {"5m": -1.5, "0m": -1.0, "0s": -1.0}
-SECOND_BELOW = 0.7  # a reading less sure than this gets the second classifier's opinion
-SECOND_WEIGHT = 0.5  # ... with this weight in the average
 CHUNK = 32  # crops per network call (vision/limits.py, ``classify_chunk``)
 
 
@@ -124,7 +117,7 @@ class TileClassifier:
     tile read with top probability below ``wide_below`` is cut again with each margin (a
     second batched call); when those looser looks agree on the likeliest class, all its
     readings are averaged, otherwise the first reading stands (module docstring).
-    ``prior_shift`` (class → logit offset) replaces ``PRIOR_SHIFT``; ``{}`` reads the bare
+    ``prior_shift`` (class → logit offset) replaces ``prior_shift``; ``{}`` reads the bare
     network. With a ``second`` session, a reading whose top probability is below
     ``second_below`` (after the looser looks) is averaged with the second network's reading of
     its first crop (weight ``second_weight``; module docstring). The network reads ``chunk``
@@ -132,13 +125,13 @@ class TileClassifier:
     """
 
     def __init__(self, session: object, turn: bool = False,
-                 wide: Sequence[float] = WIDE_MARGINS, wide_below: float = WIDE_BELOW,
+                 wide: Sequence[float] = S.wide_margins, wide_below: float = S.wide_below,
                  prior_shift: Mapping[str, float] | None = None, second: object | None = None,
-                 second_below: float = SECOND_BELOW,
-                 second_weight: float = SECOND_WEIGHT, chunk: int = CHUNK) -> None:
+                 second_below: float = S.second_below,
+                 second_weight: float = S.second_weight, chunk: int = CHUNK) -> None:
         self.session = session
         self.chunk = max(1, chunk)
-        self.offsets = prior_offsets(PRIOR_SHIFT if prior_shift is None else prior_shift)
+        self.offsets = prior_offsets(S.prior_shift if prior_shift is None else prior_shift)
         self.turn = turn
         self.wide = tuple(wide)
         self.wide_below = wide_below

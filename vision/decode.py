@@ -19,12 +19,11 @@ import cv2
 import numpy as np
 
 from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.settings import SETTINGS as S
 
 MAX_BYTES = 40 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 MAX_SIDE = 20_000
-# decode so that the long side is at least this many pixels (after the DCT reduction)
-WORK_SIDE = 1000
 _PNG_IEND = b"IEND\xaeB`\x82"  # the IEND chunk type and its fixed CRC
 
 
@@ -156,7 +155,7 @@ def check(data: bytes, max_pixels: int = MAX_PIXELS) -> tuple[str, int, int, int
 _ROTATE = {3: cv2.ROTATE_180, 6: cv2.ROTATE_90_CLOCKWISE, 8: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
 
-def decode(data: bytes, work_side: int = WORK_SIDE) -> Decoded:
+def decode(data: bytes, work_side: int = S.work_side) -> Decoded:
     """Check and decode photo bytes (see module doc); InputError for anything unreadable."""
     kind, w, h, orient = check(data)
     flags = cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION

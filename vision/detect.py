@@ -1,6 +1,6 @@
 """Find tiles: a small fully-convolutional CenterNet-style net, NMS-free peak picking.
 
-The net sees the photo shrunk so its long side is ``DETECT_SIDE`` pixels (padded to a multiple
+The net sees the photo shrunk so its long side is ``detect_side`` pixels (padded to a multiple
 of 32) and gives, at stride 4, six maps: tile-centre heat (logit), the centre's sub-cell offset
 (x, y), log box size (w, h; ``exp(v) * SIZE_UNIT`` pixels) and a sideways logit (a tile lying
 turned 90°: a called tile). A detector with a seventh map also gives a stacked logit: the tile
@@ -15,30 +15,12 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-DETECT_SIDE = 640
+from sanma_lens.vision.settings import SETTINGS as S
+
 STRIDE = 4
 SIZE_UNIT = 16.0
-HEAT_THRESHOLD = 0.3
 OUT_CHANNELS = 6
 STACKED_CHANNEL = 6  # present only in a detector trained with the stacked branch
-# A hit this likely stacked is read as a called tile with an added tile on it (a kakan, §23);
-# one at least STACKED_WARN likely only gets a warning. Pons are far more common than kakans
-# whose added tile lies on the called one, so these must be set, for the detector that ships
-# the map, where it is practically never wrong on a pon. No shipped detector has the map yet:
-# the one trained so far was not good enough at any threshold (models/MODEL_CARD.md, tenth
-# session), and these values are only the defaults the tests use.
-STACKED_PROB = 0.5
-STACKED_WARN = 0.3
-SAME_TILE_IOU = 0.45  # two peaks overlapping more than this are one tile
-CROSS_SCALE_IOU = 0.3  # a half-size hit overlapping a full-size one this much is the same
-WEAK_IOU = 0.2  # a weak peak (see TileDetector.detect) overlapping a hit this much is not kept
-COARSE_BELOW = 12  # fewer tiles than this found at full size: look again at half size
-# A photo whose aspect ratio was changed (an exporter's "stretch to 640×640" turns tiles into
-# 25×400 px slivers) hides its tiles from the detector; squashing it back by one of these
-# (x, y) factors, tried only when few tiles were found, recovers them (vision/pipeline.py).
-SQUASHES: tuple[tuple[float, float], ...] = (
-    (1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0),
-)
 
 
 @dataclass(frozen=True)
@@ -51,7 +33,7 @@ class RawBox:
     stacked_prob: float = 0.0  # 0 from a detector without the stacked map
 
 
-def prepare(image: np.ndarray, side: int = DETECT_SIDE) -> tuple[np.ndarray, float]:
+def prepare(image: np.ndarray, side: int = S.detect_side) -> tuple[np.ndarray, float]:
     """BGR photo → 1×3×H×W float32 RGB input (H, W multiples of 32) and the scale used."""
     h, w = image.shape[:2]
     scale = side / max(h, w)
@@ -82,7 +64,7 @@ def _sigmoid(x: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-x))
 
 
-def decode(out: np.ndarray, scale: float, threshold: float = HEAT_THRESHOLD) -> list[RawBox]:
+def decode(out: np.ndarray, scale: float, threshold: float = S.heat_threshold) -> list[RawBox]:
     """Network output (1×6×h×w, or 1×7×h×w) → boxes in photo pixels (peaks of the heat map)."""
     heat = _sigmoid(out[0, 0])
     stacked = out.shape[1] > STACKED_CHANNEL
@@ -147,7 +129,7 @@ def _intersections(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return iw * ih, (x2 - x1) * (y2 - y1)
 
 
-def suppress_overlaps(boxes: list[RawBox], limit: float = SAME_TILE_IOU) -> list[RawBox]:
+def suppress_overlaps(boxes: list[RawBox], limit: float = S.same_tile_iou) -> list[RawBox]:
     """Two peaks on one tile (rare, e.g. a long glare): keep the stronger."""
     kept: list[RawBox] = []
     for b in sorted(boxes, key=lambda r: -r.score):
@@ -164,8 +146,8 @@ class TileDetector:
     full-size pass; its hits are added only where the full-size pass found nothing.
     """
 
-    def __init__(self, session: object, side: int = DETECT_SIDE,
-                 coarse_side: int | None = DETECT_SIDE // 2) -> None:
+    def __init__(self, session: object, side: int = S.detect_side,
+                 coarse_side: int | None = S.detect_side // 2) -> None:
         self.session = session
         self.side = side
         self.coarse_side = coarse_side
@@ -176,19 +158,20 @@ class TileDetector:
         (out,) = self.session.run(None, {self.input_name: x})  # type: ignore[attr-defined]
         return np.asarray(out, np.float32), scale
 
-    def detect(self, image: np.ndarray, threshold: float = HEAT_THRESHOLD,
+    def detect(self, image: np.ndarray, threshold: float = S.heat_threshold,
                weak: float | None = None) -> list[RawBox]:
         """Hits with heat ≥ ``threshold``; with ``weak`` (< threshold) also the full-size
-        pass's weaker peaks (heat ≥ ``weak``) that overlap no hit by IoU ≥ ``WEAK_IOU``: the
+        pass's weaker peaks (heat ≥ ``weak``) that overlap no hit by IoU ≥ ``weak_iou``: the
         caller keeps them only when the classifier is sure (vision/pipeline.py, ``WEAK_SURE``).
         The hits above ``threshold`` are the same with or without ``weak``."""
         out, scale = self.raw(image)
         low = decode(out, scale, min(threshold, weak if weak is not None else threshold))
         found = [b for b in low if b.score >= threshold]
         big = max((f.box[3] - f.box[1] for f in found), default=0.0) * scale > self.side / 5
-        if self.coarse_side and (len(found) < COARSE_BELOW or big):
+        if self.coarse_side and (len(found) < S.coarse_below or big):
             coarse = decode(*self.raw(image, self.coarse_side), threshold)
-            found += [c for c in coarse if all(iou(c.box, f.box) < CROSS_SCALE_IOU for f in found)]
+            found += [c for c in coarse
+                      if all(iou(c.box, f.box) < S.cross_scale_iou for f in found)]
         weak_hits = [b for b in low if b.score < threshold
-                     and all(iou(b.box, f.box) < WEAK_IOU for f in found)]
+                     and all(iou(b.box, f.box) < S.weak_iou for f in found)]
         return found + weak_hits

@@ -4,13 +4,13 @@ The detector sometimes heats at two parts of one big face instead of the whole: 
 of circles of a 4p or 6p (each read 2p), the two characters of a close-up manzu, the top and
 bottom of a tall standing tile. The photo then holds two small reports where one tile lies
 (one false tile and one misnamed, or two false). Two reported tiles each clearly smaller than
-the photo's typical tile (``PART_SIZE`` × the median area), touching or overlapping a little
-(IoU ≤ ``JOIN_IOU``, apart by at most ``JOIN_GAP`` × the typical tile's side), whose joint box
-is about one tile (``MIN_WHOLE``–``WHOLE_SIZE`` × the median area) and holds no third report,
+the photo's typical tile (``part_size`` × the median area), touching or overlapping a little
+(IoU ≤ ``join_iou``, apart by at most ``join_gap`` × the typical tile's side), whose joint box
+is about one tile (``min_whole``–``whole_size`` × the median area) and holds no third report,
 are read again as one box. The joint reading replaces both when it is a riichi tile read with
-p ≥ ``JOIN_SURE`` and surer than either part, of the suit both parts read (a part of a tile
+p ≥ ``join_sure`` and surer than either part, of the suit both parts read (a part of a tile
 shows that tile's symbols), not the reading of both parts, and one part at least was read
-unsure (below ``PART_UNSURE``: a part shows an incomplete face).
+unsure (below ``part_unsure``: a part shows an incomplete face).
 
 Two whole tiles side by side make a joint box of about two tiles and are left alone; where
 tile sizes vary (a slanted row, a heap) two whole tiles can still pass for parts, and the
@@ -19,39 +19,30 @@ suits are never parts of one (renders: a 6s and a 7z of a heap), two sure readin
 tiles (renders: a 6s and a 7s, a 3m and a 6m), and a pair (§1) must never become one tile
 (hk valid: two 4p and two 6m of a slanted row, each pair's joint crop read as its kind).
 
-Chosen on the odd-indexed half of hk-hands valid, checked on the even half, jp-upright and
-renders (sixth session; the numbers are in the commit that added it). Geometry and acceptance
-only here; the pipeline (``vision/pipeline.py``) cuts and classifies the crops.
+Geometry and acceptance only here; the pipeline (``vision/pipeline.py``) cuts and classifies
+the crops.
 
-After the first layout, a called tile seen as two halves (a sideways 4p as two upright 2p: the
-rules above keep two sure, alike parts apart) is looked at again with the layout's help
-(:func:`join_halves`, run by the split probe): two parts right of the row whose joint box is
-shaped like a sideways tile are read turned, and joined when the joint tile becomes the called
-tile of a set of its kind and the hand comes out better.
+After a layout, a called tile seen as two halves (a sideways 4p as two upright 2p: the rules
+above keep two sure, alike parts apart) is a second look of the decoder (vision/decoder.py,
+:func:`halves_edits`): two parts right of the row whose joint box is shaped like a sideways
+tile are read turned, and proposed joined as the called tile of a set of its kind.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
+from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying
 from sanma_lens.vision.detect import aspect, covered, iou
-from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.layout.notation import as_sanma, kind
-from sanma_lens.vision.probe import Box, Reading, fifth_of_a_kind, meld_kind, pon_to_kakan, short_by
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.settings import SETTINGS as S
+from sanma_lens.vision.types import Box, Reader, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
-PART_SIZE = 0.9  # each part's area at most this × the photo's median tile area
-WHOLE_SIZE = 1.4  # the joint box's area at most this × the median ...
-MIN_WHOLE = 0.5  # ... and at least this ×
-JOIN_IOU = 0.3  # the parts overlap at most this much (more: one tile seen twice, doubles rule)
-JOIN_GAP = 0.15  # the parts lie at most this × the median tile's side apart
-JOIN_SURE = 0.9  # the joint box read as a riichi tile at least this likely
-PART_UNSURE = 0.8  # one part at least reported with a confidence below this
 NOT_JOINED = ("flower", "none")
 
 
@@ -75,7 +66,7 @@ def _suit(tile: str) -> str:
 
 
 def part_pairs(
-    tiles: Sequence[TileDetection], whole_size: float = WHOLE_SIZE
+    tiles: Sequence[TileDetection], whole_size: float = S.whole_size
 ) -> list[tuple[int, int, Box]]:
     """Pairs of reports that may be two parts of one tile, with their joint box (its area at
     most ``whole_size`` × the median tile's)."""
@@ -86,12 +77,12 @@ def part_pairs(
     out = []
     for i, j in itertools.combinations(range(len(tiles)), 2):
         a, b = tiles[i].box, tiles[j].box
-        if max(_area(a), _area(b)) > PART_SIZE * median or iou(a, b) > JOIN_IOU:
+        if max(_area(a), _area(b)) > S.part_size * median or iou(a, b) > S.join_iou:
             continue
-        if _gap(a, b) > JOIN_GAP * side:
+        if _gap(a, b) > S.join_gap * side:
             continue
         whole = joint_box(a, b)
-        if not MIN_WHOLE * median <= _area(whole) <= whole_size * median:
+        if not S.min_whole * median <= _area(whole) <= whole_size * median:
             continue
         if any(covered(t.box, whole) > 0.5 for k, t in enumerate(tiles) if k not in (i, j)):
             continue
@@ -100,7 +91,7 @@ def part_pairs(
 
 
 def join_parts(
-    tiles: Sequence[TileDetection], read: Callable[[list[tuple[Box, bool]]], list[Reading]]
+    tiles: Sequence[TileDetection], read: Reader
 ) -> tuple[list[TileDetection], list[TileDetection]]:
     """``tiles`` with each pair of parts that reads surely as one tile replaced by that tile
     (the surest joint reading first; a report joins at most once). ``read`` classifies photo
@@ -116,7 +107,7 @@ def join_parts(
     for n in order:
         i, j, whole = pairs[n]
         tile, p, alternatives = readings[n]
-        if i in used or j in used or tile in NOT_JOINED or p < JOIN_SURE:
+        if i in used or j in used or tile in NOT_JOINED or p < S.join_sure:
             continue
         if p <= max(tiles[i].confidence, tiles[j].confidence):
             continue
@@ -124,7 +115,7 @@ def join_parts(
             continue
         if not _suit(tiles[i].tile) == _suit(tiles[j].tile) == _suit(tile):
             continue
-        if min(tiles[i].confidence, tiles[j].confidence) >= PART_UNSURE:
+        if min(tiles[i].confidence, tiles[j].confidence) >= S.part_unsure:
             continue
         used |= {i, j}
         angle = 90 if tiles[i].angle == 90 and tiles[j].angle == 90 else 0
@@ -133,18 +124,6 @@ def join_parts(
     return kept + joined, joined
 
 
-# A called tile seen as two halves (a sideways 4p as two 2p, each half an upright-shaped box):
-# after a first layout, two part-boxes right of the row whose joint box is shaped like a
-# sideways tile (its width over height at least HALVES_SHAPE × the row's upright tiles') are
-# read again as one tile turned sideways (dev renders 650136, 950050: two 2p 0.94–0.98 of a
-# sideways 4p read 4p 0.97 turned; read upright the joint crop is unsure). On a slanted row the
-# image-axis boxes are rounder: a sideways tile's box is less wide for its height than on a
-# level row, and the halves' joint box is bigger than the tile's own (render 600011, a row 25°
-# off the image's axis: 1.25 × the row's aspect, 1.42 × the median tile's area), hence 1.2
-# (was 1.4) and HALVES_WHOLE; the layout's test that the joint tile makes a better hand stays.
-HALVES_SHAPE = 1.2
-HALVES_WHOLE = 1.6  # the joint box's area at most this × the median tile's (part_pairs: 1.4)
-HALVES_SURE = 0.9  # the joint crop read turned as a riichi tile at least this likely
 HALVES_GROUPS = ("meld", "other")  # where a called tile's halves may have been placed
 
 
@@ -157,47 +136,30 @@ def halves_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
     upright = float(np.median([aspect(t.box) for t in row]))
     return [
         (i, j, whole)
-        for i, j, whole in part_pairs(tiles, HALVES_WHOLE)
+        for i, j, whole in part_pairs(tiles, S.halves_whole)
         if tiles[i].group in HALVES_GROUPS and tiles[j].group in HALVES_GROUPS
-        and aspect(whole) >= HALVES_SHAPE * upright
+        and aspect(whole) >= S.halves_shape * upright
     ]
 
 
-def join_halves(
-    tiles: list[TileDetection],
-    layout: Layout,
-    size: tuple[int, int],
-    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
-) -> tuple[list[TileDetection], Layout]:
-    """A called tile seen as two halves, after a first ``layout`` of the detections ``tiles``
-    (in their order): each pair of :func:`halves_pairs` is read turned sideways; the first
-    read surely (``HALVES_SURE``) whose layout, with the joint tile in the parts' place, takes
-    it into a new meld of its kind, holds no kind five times (§1) and is better (the hand
-    nearer its count, §1, or as near with fewer things to check or a pon become its kakan,
-    §23) is kept, with a warning naming it. ``tiles`` and ``layout`` unchanged otherwise."""
-    pairs = halves_pairs(layout.tiles)
+def halves_edits(now: Hypothesis, read: Reader) -> list[Edit]:
+    """A called tile seen as two halves, after a first layout: each pair of
+    :func:`halves_pairs` is read turned sideways, and each read surely (``halves_sure``) is
+    proposed with the joint tile in the parts' place, as the called tile of a new set of its
+    own kind: the hand nearer its count (§1), or as near with a pon turned into its kakan
+    (§23) or fewer things to check."""
+    pairs = halves_pairs(now.layout.tiles)
     if not pairs:
-        return tiles, layout
+        return []
     readings = read([(whole, True) for _, _, whole in pairs])
+    edits = []
     for (i, j, whole), (tile, p, alternatives) in zip(pairs, readings, strict=True):
-        if tile in NOT_JOINED or tile == "back" or p < HALVES_SURE:
+        if tile in NOT_JOINED or tile == "back" or p < S.halves_sure:
             continue
         joint = TileDetection(tile, whole, 90, round(p, 4), "other", alternatives)
-        dets = [t for k, t in enumerate(tiles) if k not in (i, j)] + [joint]
-        again = reconstruct(dets, image_size=size)
-        if again.tiles[-1].group != "meld" or fifth_of_a_kind(again.hand):
-            continue
-        new = [m for m in again.melds if m not in layout.melds]
-        if not new or any(meld_kind(m) != kind(as_sanma(tile)) for m in new):
-            continue  # the joint tile must be the called tile of a set of its own kind
-        short, was = short_by(again.hand), short_by(layout.hand)
-        # as near its count: better with fewer things to check, or a pon become the kakan of
-        # its kind, the tile beyond the joint one its added tile (§23), the rest unchanged
-        kakan = pon_to_kakan(layout.hand, again.hand) is not None
-        if short > was or (short == was and not kakan
-                           and len(again.warnings) >= len(layout.warnings)):
-            continue
-        note = PhotoWarning("halves_joined", first=tiles[i].tile, second=tiles[j].tile,
+        tiles = (*(t for k, t in enumerate(now.tiles) if k not in (i, j)), joint)
+        note = PhotoWarning("halves_joined", first=now.tiles[i].tile, second=now.tiles[j].tile,
                             tile=tile, confidence=round(p, 4))
-        return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
-    return tiles, layout
+        edits.append(Edit("halves", Goal.CALL, tiles, (joint,), saying(note), p,
+                          lands=frozenset({"meld"}), set_kind=kind(as_sanma(tile))))
+    return edits

@@ -1,25 +1,28 @@
-"""Photo → recognize JSON (shared/CONTRACT.md): decode → detect → classify → layout.
+"""Photo → recognize JSON (docs/api.md): the stages of vision/__init__.py's diagram, in order.
 
-``Recognizer`` loads both ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
-is the cached process-wide one. Tiles the classifier calls ``flower`` (HK flower/season tiles,
-never riichi tiles) or ``none`` (not a tile) are dropped, with a warning for flowers. Each crop
-is read twice (as cut and turned 180°, probabilities averaged: ``TURN``); a crop read with
-p < 0.9 is cut again looser and re-read (``vision.classify.WIDE_MARGINS``). A second hit on one
-tile (overlapping a stronger hit, same reading or an unsure one) is dropped (``DOUBLE_IOU``,
-``DOUBLE_SURE``), and weak detector peaks are reported when the classifier is sure of a tile
-(``WEAK_HEAT``, ``WEAK_SURE``; the blank white dragon from a lower heat: ``BLANK_HEAT``,
-``BLANK_SURE``); the settings and their measurements are in
-models/MODEL_CARD.md ("Inference tuning"). After the layout, five second looks
-(vision/probe.py, ``PROBE``): a hand short of tiles (§1) has the holes in its row cut out and
-classified; a box bigger than the tiles around it is cut in two (vision/split.py: two touching
-tiles, or a kakan's added tile on its called one) and kept cut when both halves read surely and
-the layout comes out better; a hit read below ``MIN_TILE_PROB`` is put back where the hand is
-still short and it fills the row (vision/refill.py); a hand exactly a set short has the hits
-read as no tile but maybe a back tried as an ankan's face-down ends (vision/backs.py); and a
-second hit dropped as a double of a pon's tile is tried as its kakan's added tile (§23).
-Before the layout, two small reports on parts of one tile are read again as one box
-(vision/join.py, ``JOIN``). Each look works on the detections the looks before it kept; each
-tile added, cut or joined so is named in a warning.
+``Recognizer`` loads the ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
+is the cached process-wide one; :meth:`Recognizer.recognize_image` runs the stages:
+
+- **find** (:meth:`Recognizer.hits`): the detector's hits, each read by the classifier (as cut
+  and turned 180°, averaged: ``turn``; unsure crops cut again looser, vision/classify.py); a
+  photo with few sure tiles is looked at again squashed (stretched photos). More hits than
+  ``limits.max_tiles`` refuse the photo before any is read.
+- **sift** (:meth:`Recognizer.detections`): the hits reported as tiles. ``flower`` (HK flower
+  and season tiles) and ``none`` readings are dropped (flowers with a warning), and readings
+  below ``min_tile_prob``; a second hit on one tile is dropped (``double_iou``,
+  ``double_sure``, ``double_inside``); weak peaks count only when read surely (``weak_heat``,
+  ``weak_sure``; the blank white dragon from a lower heat, ``blank_heat``, ``blank_sure``).
+  What is set aside stays evidence for the second looks: unsure hits, hits read as no tile that
+  may be backs, doubles that may be a kakan's added tile.
+- **join** (vision/join.py, ``join``): two small reports on parts of one tile, read as one.
+- **lay out** (vision/layout/): the hand read from the tiles' places and the rules.
+- **second looks** (vision/decoder.py, ``probe``): the looks propose whole-hand edits (a tile
+  in a hole of the row, the winning tile past its end, a box cut in two, a called tile's halves
+  joined, an unsure hit put back, an ankan's face-down ends, a kakan's added tile) and one rule
+  chooses among them.
+- **report** (:func:`report`): tiles, hand and warnings as the recognize JSON.
+
+Each stage checks the photo's deadline (``limits.seconds``) before it starts.
 """
 
 from __future__ import annotations
@@ -32,14 +35,11 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sanma_lens.engine.errors import InputError
-from sanma_lens.vision.backs import ankan_probe, maybe_backs
+from sanma_lens.vision.backs import ankan_edits, maybe_backs
 from sanma_lens.vision.classify import CLASSES, NOT_TILES, TileClassifier
 from sanma_lens.vision.decode import decode
+from sanma_lens.vision.decoder import Hypothesis, Look, decode_hand
 from sanma_lens.vision.detect import (
-    HEAT_THRESHOLD,
-    SQUASHES,
-    STACKED_PROB,
-    STACKED_WARN,
     RawBox,
     TileDetector,
     covered_matrix,
@@ -48,15 +48,17 @@ from sanma_lens.vision.detect import (
     unsquash,
 )
 from sanma_lens.vision.detect import decode as decode_heat
-from sanma_lens.vision.join import join_parts
+from sanma_lens.vision.join import halves_edits, join_parts
 from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.limits import NO_DEADLINE, Deadline, Limits, too_many_tiles
 from sanma_lens.vision.models import PACKAGED, models_folder, session
-from sanma_lens.vision.probe import Box, Reading, gap_probe, kakan_probe, pons_called
-from sanma_lens.vision.refill import refill_probe
-from sanma_lens.vision.split import split_probe
+from sanma_lens.vision.probe import hole_edits, kakan_edits, missed_edits, pons_called, win_edits
+from sanma_lens.vision.refill import refill_edits
+from sanma_lens.vision.settings import SETTINGS as S
+from sanma_lens.vision.settings import Settings
+from sanma_lens.vision.split import split_edits
 from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.types import Box, Reading, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning, details
 
 # the package's models; $SANMA_MODELS names another folder (vision/models.py)
@@ -65,56 +67,9 @@ DETECTOR = "tile_detector.onnx"
 CLASSIFIER = "tile_classifier.onnx"
 # The second opinion on unsure readings (vision/classify.py), used when the folder has it.
 SECOND_CLASSIFIER = "tile_classifier_second.onnx"
-# A pon's called tile with a kakan's added tile lying on it (vision/stacked.py), asked when the
-# folder has the model: from STACK_SURE the pon is tried as its kakan (vision/probe.py
-# kakan_probe), from STACK_WARN it only gets a warning. Chosen on dev renders (650000+, 950000+;
-# models/stack_classifier.md).
-STACK_SURE = 0.95
-STACK_WARN = 0.5
-SIDEWAYS_PROB = 0.5
-# A detection whose best tile class is weaker than this is dropped. Low on purpose: an unsure
-# tile reported (low confidence, with its alternatives for the layout's rule-aware reading and
-# the page's correction sheet) costs the player one tap; a dropped one costs finding and adding it.
-MIN_TILE_PROB = 0.2
-FEW_TILES = 9  # fewer confident tiles than this: try the photo squashed (stretched photos)
-CONFIDENT = 0.5  # a confident tile: its best class (not flower/none) at least this likely
-ALTERNATIVE_PROB = 0.02  # next-best readings at least this likely travel with the tile
-MAX_ALTERNATIVES = 3
-TURN = True  # classifier test-time augmentation: also read each crop turned 180°
-# A second hit on an already found tile: dropped when it overlaps a stronger hit by at least
-# DOUBLE_IOU and reads the same tile or is read with p < DOUBLE_SURE (None: keep all hits;
-# DOUBLE_SURE 0: only a second reading of the same tile goes). Chosen on hk valid, checked on
-# jp held-out and renders (models/MODEL_CARD.md, "Inference tuning").
-DOUBLE_IOU: float | None = 0.3
-DOUBLE_SURE = 0.6
-# A hit lying mostly inside a stronger tile hit (at least DOUBLE_INSIDE of its own area; None:
-# not looked at) and read with p < DOUBLE_INSIDE_SURE is dropped too: on hk valid such hits are
-# half a tile (two circles of a 4p/6p read 2p) seen beside the whole one (fifth session,
-# models/MODEL_CARD.md).
-DOUBLE_INSIDE: float | None = 0.45
-DOUBLE_INSIDE_SURE = 0.7
-# Weak detector peaks (heat from WEAK_HEAT up to the detector's HEAT_THRESHOLD, overlapping no
-# other hit; None: not looked at) are reported only when the classifier reads a tile with
-# p ≥ WEAK_SURE: a featureless face (the HK white dragon is a blank tile) heats the detector
-# little. Measured in models/MODEL_CARD.md ("Inference tuning").
-WEAK_HEAT: float | None = 0.2
-WEAK_SURE = 0.95
-# The blank white dragon (5z: a face with nothing on it, or only a frame) heats the detector
-# least of all: with weak peaks looked at, one read 5z is reported from BLANK_HEAT up when the
-# classifier gives it p ≥ BLANK_SURE (sixth session: hk valid's missed 5z were peaks of heat
-# 0.15–0.3 read 5z with p 0.92–0.95; chosen on the odd half, the numbers are in the commit
-# that added it). The blank tops of standing tiles read 5z too, at heat 0.10–0.13 (jp-upright).
-# The fine-tuned detector (f094140) heats them less still: hk valid's missed 5z were peaks of
-# heat 0.14–0.26 read 5z with p 0.87–0.95 (ninth session, odd half), hence 0.14 and 0.85.
+# The blank white dragon: a face with nothing on it (or only a frame), which heats the detector
+# least of all; a weak peak read as it counts from a lower heat (settings ``blank_heat``).
 BLANK_TILE = "5z"
-BLANK_HEAT = 0.14
-BLANK_SURE = 0.85
-# Two small reports that are parts of one tile (two circle groups of a 4p, each read 2p) are
-# read again as one box and joined when it reads surely (vision/join.py).
-JOIN = True
-# A hand read short of tiles (§1) has the holes in and beside its row cut out and classified
-# (vision/probe.py); tiles read surely there are added, each with a warning.
-PROBE = True
 
 
 class Hit(NamedTuple):
@@ -129,42 +84,35 @@ class Hit(NamedTuple):
     stacked: float = 0.0
 
 
-def _confident(named: list[Hit]) -> int:
-    """How many hits read as a riichi tile (or a back) with probability ≥ ``CONFIDENT``."""
+def _confident(named: list[Hit], s: Settings) -> int:
+    """How many hits read as a riichi tile (or a back) with probability ≥ ``confident``."""
     n = 0
     for hit in named:
         k = int(np.argmax(hit.probs))
-        n += (CLASSES[k] not in NOT_TILES and hit.probs[k] >= CONFIDENT
-              and hit.score >= HEAT_THRESHOLD)
+        n += (CLASSES[k] not in NOT_TILES and hit.probs[k] >= s.confident
+              and hit.score >= S.heat_threshold)
     return n
 
 
 class Recognizer:
     """Both models, loaded once. ``recognize_bytes(data)`` → recognize JSON dict."""
 
-    double_iou: float | None = DOUBLE_IOU  # see drop_double_hits (benchmarks may override)
-    double_sure: float = DOUBLE_SURE
-    double_inside: float | None = DOUBLE_INSIDE
-    double_inside_sure: float = DOUBLE_INSIDE_SURE
-    weak_heat: float | None = WEAK_HEAT
-    weak_sure: float = WEAK_SURE
-    blank_heat: float = BLANK_HEAT
-    blank_sure: float = BLANK_SURE
-    probe: bool = PROBE  # look again at holes in a short hand's row (benchmarks may override)
-    join: bool = JOIN  # read two part-of-a-tile reports again as one tile (vision/join.py)
+    settings: Settings = S  # the knobs the find and sift stages read (benchmarks try others)
     stack: StackClassifier | None = None  # the stacked-tile network, when models/ has it
     limits: Limits = Limits()  # the work one photo may cost (vision/limits.py)
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, settings: Settings | None = None) -> None:
         models = Path(models)
         self.limits = limits or self.limits
+        self.settings = s = settings or self.settings
         # ModelError (exit 2 / HTTP 503) when a needed model is missing or unreadable
         self.detector = TileDetector(session(models, DETECTOR, threads))
         has = (models / SECOND_CLASSIFIER).is_file()
         self.classifier = TileClassifier(
-            session(models, CLASSIFIER, threads), TURN,
-            second=session(models, SECOND_CLASSIFIER, threads) if has else None,
+            session(models, CLASSIFIER, threads), s.turn, s.wide_margins, s.wide_below,
+            s.prior_shift, second=session(models, SECOND_CLASSIFIER, threads) if has else None,
+            second_below=s.second_below, second_weight=s.second_weight,
             chunk=self.limits.classify_chunk,
         )
         if (models / STACK_MODEL).is_file():
@@ -175,8 +123,8 @@ class Recognizer:
         """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
 
         Returns the tiles and the number of dropped flower tiles. When fewer than
-        ``FEW_TILES`` confident tiles are found, the photo may have been stretched (its aspect
-        ratio changed): it is looked at again squashed by each of ``SQUASHES`` (one detector
+        ``few_tiles`` confident tiles are found, the photo may have been stretched (its aspect
+        ratio changed): it is looked at again squashed by each of ``squashes`` (one detector
         pass each, no half-size pass), and the
         squashed reading with the most confident tiles replaces the first one when it has
         clearly more (more than twice as many, and at least two more).
@@ -189,7 +137,7 @@ class Recognizer:
                ) -> tuple[list[TileDetection], list[TileDetection]]:
         """``tiles`` with two reports on parts of one tile read again as one (vision/join.py,
         ``join``); returns the tiles and the joined ones."""
-        if not self.join:
+        if not self.settings.join:
             return tiles, []
         return join_parts(tiles, self.reader(image, scale, deadline))
 
@@ -199,27 +147,28 @@ class Recognizer:
         A photo with more hits at tile heat than ``limits.max_tiles`` is refused
         (``too_many_tiles``) before any is classified; of the weak peaks, the hottest
         ``max_tiles`` are classified. A squashed look with too many hits is not taken."""
-        weak = None if self.weak_heat is None else min(self.weak_heat, self.blank_heat)
+        s = self.settings
+        weak = None if s.weak_heat is None else min(s.weak_heat, s.blank_heat)
         raw = self.detector.detect(image, weak=weak)
-        hot = sum(r.score >= HEAT_THRESHOLD for r in raw)
+        hot = sum(r.score >= S.heat_threshold for r in raw)
         if hot > self.limits.max_tiles:
             raise too_many_tiles(hot, self.limits.max_tiles)
-        weak_heats = sorted((r.score for r in raw if r.score < HEAT_THRESHOLD), reverse=True)
+        weak_heats = sorted((r.score for r in raw if r.score < S.heat_threshold), reverse=True)
         if len(weak_heats) > self.limits.max_tiles:  # the hottest, in the detector's order
             floor = weak_heats[self.limits.max_tiles - 1]
             raw = [r for r in raw if r.score >= floor][: hot + self.limits.max_tiles]
         named = self._name(image, raw, deadline)
-        good = _confident(named)
-        if good < FEW_TILES:
+        good = _confident(named, s)
+        if good < self.settings.few_tiles:
             best, best_good = named, max(2 * good, good + 2)
-            for fx, fy in SQUASHES:
+            for fx, fy in S.squashes:
                 deadline.check()
                 small = squash(image, fx, fy)
                 found = decode_heat(*self.detector.raw(small))
                 if len(found) > self.limits.max_tiles:
                     continue
                 cand = self._name(small, found, deadline)
-                cand_good = _confident(cand)
+                cand_good = _confident(cand, s)
                 if cand_good > best_good:
                     best_good = cand_good
                     best = [h._replace(box=unsquash(h.box, fx, fy)) for h in cand]
@@ -231,7 +180,7 @@ class Recognizer:
         """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count
         (``doubles``: the hits are known doubles, not sifted again)."""
         named = self._hot(named)
-        if self.double_iou is not None and not doubles:
+        if self.settings.double_iou is not None and not doubles:
             named = self._drop_doubles(named)
         out: list[TileDetection] = []
         flowers = 0
@@ -242,97 +191,108 @@ class Recognizer:
             if label == "flower":
                 flowers += 1
                 continue
-            if label == "none" or p[k] < MIN_TILE_PROB:
+            if label == "none" or p[k] < self.settings.min_tile_prob:
                 continue
-            out.append(_detection(hit, k, scale))
+            out.append(_detection(hit, k, scale, self.settings))
         return out, flowers
 
     def _drop_doubles(self, named: list[Hit], inside: bool = True) -> list[Hit]:
         """``drop_double_hits`` with this recognizer's settings (``inside``: the part-of-a-tile
         rule too)."""
         # callers look first: with double_iou None the rule is off and this is never called
-        assert self.double_iou is not None
-        return drop_double_hits(named, self.double_iou, self.double_sure,
-                                self.double_inside if inside else None, self.double_inside_sure)
+        s = self.settings
+        assert s.double_iou is not None
+        return drop_double_hits(named, s.double_iou, s.double_sure,
+                                s.double_inside if inside else None, s.double_inside_sure)
 
     def doubles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped as a second hit on a reported tile (``drop_double_hits``)
         that read a riichi tile: a kakan's added tile lying on its called one looks like one
         (the pipeline's kakan probe, vision/probe.py ``added_tiles``)."""
-        if self.double_iou is None:
+        if self.settings.double_iou is None:
             return []
         named = self._hot(named)
         # only the second hits on a whole tile: a part of a tile inside a stronger hit
-        # (DOUBLE_INSIDE) is no kakan's added tile and is not handed on
+        # (settings ``double_inside``) is no kakan's added tile and is not handed on
         kept = {id(h) for h in self._drop_doubles(named, inside=False)}
         out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
         return out
 
     def stacked(self, named: list[Hit], scale: float = 1.0) -> list[tuple[Box, float]]:
         """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
-        another on it (at least ``STACKED_WARN``), with that probability: a kakan's called
+        another on it (at least ``stacked_map_warn``), with that probability: a kakan's called
         tile under its added one, seen as one tile (vision/probe.py ``stacked_tiles``)."""
-        likely = [h for h in named if h.stacked >= STACKED_WARN]  # none without the map
+        likely = [h for h in named if h.stacked >= S.stacked_map_warn]  # none without the map
         return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
                 for h in self._hot(likely)]
 
-    def kakans(self, image: np.ndarray, scale: float, tiles: list[TileDetection],
-               layout: Layout, size: tuple[int, int], named: list[Hit]) -> Layout:
-        """``layout`` with each pon whose kakan's added tile was dropped as a double or lies on
-        its called tile turned into that kakan (vision/probe.py ``kakan_probe``), each change
-        named in a warning. What lies on a called tile is the stacked-tile network's call when
-        the models have it, else the detector's stacked map's (none in the shipped one)."""
-        stacks, sure = self.stacked(named, scale), STACKED_PROB
-        if self.stack is not None:
+    def stacks(self, image: np.ndarray, scale: float, named: list[Hit]
+               ) -> tuple[Callable[[Layout], list[tuple[Box, float]]], float]:
+        """What lies on a pon's called tile, for a layout: boxes (photo pixels) with how likely
+        another tile lies on them, and from what probability that is sure enough to read the
+        kakan. The stacked-tile network's call on the layout's pons' called tiles when the
+        models have it (each box asked once), else the detector's stacked map's (none in the
+        shipped detector)."""
+        if self.stack is None:
+            found = self.stacked(named, scale)
+            return (lambda _layout: found), S.stacked_map_sure
+        stack, asked = self.stack, {}
+
+        def on_called(layout: Layout) -> list[tuple[Box, float]]:
             called = [t.box for t in pons_called(layout.tiles, layout.melds)]
-            probs = self.stack.probabilities(image, called, scale)
-            stacks = [(box, p) for box, p in zip(called, probs, strict=True) if p >= STACK_WARN]
-            sure = STACK_SURE
-        return kakan_probe(tiles, layout, self.doubles(named, scale), size, stacks, sure)
+            new = [b for b in called if b not in asked]
+            if new:
+                asked.update(zip(new, stack.probabilities(image, new, scale), strict=True))
+            return [(b, float(asked[b])) for b in called if asked[b] >= warn]
+
+        warn = self.settings.stack_warn
+        return on_called, self.settings.stack_sure
 
     def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
-        ``MIN_TILE_PROB`` (the refill, vision/refill.py, puts them back where the hand is
+        ``min_tile_prob`` (the refill, vision/refill.py, puts them back where the hand is
         short); with their next-best readings."""
-        return [_detection(h, k, scale) for h, k in self._weighed(named)
-                if CLASSES[k] not in NOT_TILES and h.probs[k] < MIN_TILE_PROB]
+        return [_detection(h, k, scale, self.settings) for h, k in self._weighed(named)
+                if CLASSES[k] not in NOT_TILES and h.probs[k] < self.settings.min_tile_prob]
 
     def no_tiles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
         """Hits :meth:`detections` dropped as no tile (best reading ``none``), with their
         next-best readings: an ankan's face-down end is read so (vision/backs.py)."""
-        return [_detection(h, k, scale) for h, k in self._weighed(named) if CLASSES[k] == "none"]
+        return [_detection(h, k, scale, self.settings) for h, k in self._weighed(named)
+                if CLASSES[k] == "none"]
 
     def _weighed(self, named: list[Hit]) -> list[tuple[Hit, int]]:
         """The hits :meth:`detections` weighs (hot enough, doubles dropped), each with its
         best class."""
         named = self._hot(named)
-        if self.double_iou is not None:
+        if self.settings.double_iou is not None:
             named = self._drop_doubles(named)
         return [(h, int(np.argmax(h.probs))) for h in named]
 
     def _hot(self, named: list[Hit]) -> list[Hit]:
-        """The hits hot enough to report (``HEAT_THRESHOLD``), and the weaker ones read surely
+        """The hits hot enough to report (``heat_threshold``), and the weaker ones read surely
         (:meth:`_sure_tile`)."""
-        return [h for h in named if h.score >= HEAT_THRESHOLD or self._sure_tile(h)]
+        return [h for h in named if h.score >= S.heat_threshold or self._sure_tile(h)]
 
     def _sure_tile(self, hit: Hit) -> bool:
         """A weak hit worth reporting (only when ``weak_heat`` is set): at least ``weak_heat``
         hot and surely a tile, or a white dragon at least ``blank_heat`` hot and read with
         p ≥ ``blank_sure``."""
         k = int(np.argmax(hit.probs))
-        if self.weak_heat is None or CLASSES[k] in NOT_TILES:
+        if self.settings.weak_heat is None or CLASSES[k] in NOT_TILES:
             return False
         p, heat = hit.probs[k], hit.score
-        if CLASSES[k] == BLANK_TILE and heat >= self.blank_heat and p >= self.blank_sure:
+        s = self.settings
+        if CLASSES[k] == BLANK_TILE and heat >= s.blank_heat and p >= s.blank_sure:
             return True
-        return bool(heat >= self.weak_heat and p >= self.weak_sure)
+        return bool(heat >= s.weak_heat and p >= s.weak_sure)
 
     def _name(self, image: np.ndarray, raw: list[RawBox], deadline: Deadline = NO_DEADLINE
               ) -> list[Hit]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score). A
         hit is read turned upright when the detector calls it sideways and it is not clearly
         taller than wide; the classifier cuts the crops (and unsure ones again, looser)."""
-        sideways = [r.sideways_prob >= SIDEWAYS_PROB and r.box[2] - r.box[0] > 0.9 * (
+        sideways = [r.sideways_prob >= self.settings.sideways_prob and r.box[2] - r.box[0] > 0.9 * (
             r.box[3] - r.box[1]) for r in raw]
         probs = self.classifier.classify_boxes(image, [r.box for r in raw], sideways,
                                                check=deadline.check)
@@ -344,67 +304,58 @@ class Recognizer:
         deadline: Deadline | None = None,
     ) -> dict[str, Any]:
         """The recognize JSON of a decoded photo (``scale``: image px per photo px); given up
-        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes."""
+        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes.
+        The stages of vision/__init__.py's diagram, in order."""
         deadline = deadline or Deadline(self.limits.seconds)
-        named = self.hits(image, deadline)
-        tiles, flowers = self.detections(named, scale)
-        tiles, joined = self.joined(image, scale, tiles, deadline)
-        warnings: list[str] = []
-        if flowers:
-            warnings.append(PhotoWarning("flowers_ignored", count=flowers))
-        for t in joined:
-            warnings.append(PhotoWarning("parts_joined", tile=t.tile))
+        named = self.hits(image, deadline)  # detect, classify (and look again squashed)
+        tiles, flowers = self.detections(named, scale)  # sift: the tiles to report
+        tiles, joined = self.joined(image, scale, tiles, deadline)  # parts of one tile, whole
         deadline.check()
-        layout = reconstruct(tiles, image_size=size)
-        if self.probe:
-            deadline.check()
-            tiles, layout = self.probed(image, scale, tiles, layout, size, deadline)
-            deadline.check()
-            tiles, layout = refill_probe(tiles, layout, self.unsure(named, scale), size)
-            deadline.check()
-            tiles, layout = ankan_probe(tiles, layout, maybe_backs(self.no_tiles(named, scale)),
-                                        size)
-            deadline.check()
-            layout = self.kakans(image, scale, tiles, layout, size, named)
-        warnings.extend(layout.warnings)
-        return {
-            "tiles": [t.to_json() for t in layout.tiles],
-            "hand": dict(layout.hand),
-            "warnings": [str(w) for w in warnings],
-            "warning_details": details(warnings),
-            "image_size": list(size),
-        }
+        first = Hypothesis(tuple(tiles), reconstruct(tiles, image_size=size))  # lay out
+        looks = self.looks(image, scale, named, size, deadline)
+        chosen = decode_hand(first, looks, size, deadline)  # second looks: propose, choose
+        return report(chosen, size, flowers, joined)
 
-    def probed(
-        self, image: np.ndarray, scale: float, tiles: list[TileDetection], layout: Layout,
-        size: tuple[int, int], deadline: Deadline = NO_DEADLINE,
-    ) -> tuple[list[TileDetection], Layout]:
-        """The second looks of vision/probe.py and vision/split.py at a first ``layout`` of the
-        detections ``tiles`` (``scale``: image px per photo px): a hand read short of tiles
-        (§1) has the holes in and beside its row read by the classifier (``gap_probe``), then
-        boxes bigger than a tile are cut in two and their halves read (``split_probe``).
-        Returns the detections with what each kept look added, and the layout they give."""
-        if not self.probe:
-            return tiles, layout
+    def looks(self, image: np.ndarray, scale: float, named: list[Hit], size: tuple[int, int],
+              deadline: Deadline = NO_DEADLINE) -> list[Look]:
+        """The second looks at a reading of this photo (vision/decoder.py), none with
+        ``probe`` off; each crop they cut is read once."""
+        if not self.settings.probe:
+            return []
         read = self.reader(image, scale, deadline)
-        tiles, layout = gap_probe(tiles, layout, size, read)
-        return split_probe(tiles, layout, size, read)
+        unsure = self.unsure(named, scale)
+        backs = maybe_backs(self.no_tiles(named, scale))
+        doubles = self.doubles(named, scale)
+        stacked, sure = self.stacks(image, scale, named)
+        return [
+            Look("hole", lambda now: hole_edits(now, size, read)),
+            Look("win", lambda now: win_edits(now, size, read)),
+            Look("missed", lambda now: missed_edits(now, size, read)),
+            Look("halves", lambda now: halves_edits(now, read)),
+            Look("split", lambda now: split_edits(now, read)),
+            Look("refill", lambda now: refill_edits(now, unsure)),
+            Look("ankan", lambda now: ankan_edits(now, backs)),
+            Look("kakan", lambda now: kakan_edits(now, doubles, stacked(now.layout), sure)),
+        ]
 
     def reader(
         self, image: np.ndarray, scale: float, deadline: Deadline = NO_DEADLINE
     ) -> Callable[[list[tuple[Box, bool]]], list[Reading]]:
         """The classifier on crops cut from ``image`` at photo boxes (sideways: turned
-        upright): each crop's best reading, its probability and the next-best readings."""
+        upright): each crop's best reading, its probability and the next-best readings. A crop
+        read once is not read again."""
+        known: dict[tuple[Box, bool], Reading] = {}
 
         def read(cuts: list[tuple[Box, bool]]) -> list[Reading]:
-            probs = self.classifier.classify_boxes(
-                image, [box for box, _ in cuts], [sideways for _, sideways in cuts], scale,
-                check=deadline.check)
-            out = []
-            for p in probs:
-                k = int(np.argmax(p))
-                out.append((CLASSES[k], float(p[k]), _alternatives(p, k)))
-            return out
+            new = list(dict.fromkeys(c for c in cuts if c not in known))
+            if new:
+                probs = self.classifier.classify_boxes(
+                    image, [box for box, _ in new], [sideways for _, sideways in new], scale,
+                    check=deadline.check)
+                for cut, p in zip(new, probs, strict=True):
+                    k = int(np.argmax(p))
+                    known[cut] = (CLASSES[k], float(p[k]), _alternatives(p, k, self.settings))
+            return [known[c] for c in cuts]
 
         return read
 
@@ -413,6 +364,24 @@ class Recognizer:
         deadline = Deadline(self.limits.seconds)
         dec = decode(data)
         return self.recognize_image(dec.image, dec.original_size, dec.scale, deadline)
+
+
+def report(chosen: Hypothesis, size: tuple[int, int], flowers: int,
+           joined: list[TileDetection]) -> dict[str, Any]:
+    """The recognize JSON of the chosen reading: its tiles, hand and warnings (the flowers
+    left out and the parts joined first, then the second looks' and the layout's)."""
+    warnings: list[str] = []
+    if flowers:
+        warnings.append(PhotoWarning("flowers_ignored", count=flowers))
+    warnings += [PhotoWarning("parts_joined", tile=t.tile) for t in joined]
+    warnings += chosen.warnings
+    return {
+        "tiles": [t.to_json() for t in chosen.layout.tiles],
+        "hand": dict(chosen.layout.hand),
+        "warnings": [str(w) for w in warnings],
+        "warning_details": details(warnings),
+        "image_size": list(size),
+    }
 
 
 def drop_double_hits(named: list[Hit], limit: float, sure: float,
@@ -445,22 +414,22 @@ def drop_double_hits(named: list[Hit], limit: float, sure: float,
     return kept
 
 
-def _detection(hit: Hit, k: int, scale: float) -> TileDetection:
+def _detection(hit: Hit, k: int, scale: float, s: Settings) -> TileDetection:
     """A named hit reported as class ``k``, its box back in the photo's pixels; the confidence
     is the reading's probability, lowered for a hit the detector barely heats (under 0.5)."""
     box, sideways, p, score = hit.box, hit.sideways, hit.probs, hit.score
     x1, y1, x2, y2 = (float(v) / scale for v in box)
     conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
     return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",
-                         _alternatives(p, k))
+                         _alternatives(p, k, s))
 
 
-def _alternatives(p: np.ndarray, best: int) -> tuple[tuple[str, float], ...]:
+def _alternatives(p: np.ndarray, best: int, s: Settings) -> tuple[tuple[str, float], ...]:
     """The likeliest other riichi-tile (or back) readings of one hit, best first."""
     order = np.argsort(-p)
     out: list[tuple[str, float]] = []
     for k in order:
-        if len(out) == MAX_ALTERNATIVES or p[k] < ALTERNATIVE_PROB:
+        if len(out) == s.max_alternatives or p[k] < s.alternative_prob:
             break
         if k != best and CLASSES[k] not in NOT_TILES:
             out.append((CLASSES[k], round(float(p[k]), 4)))

@@ -1,25 +1,26 @@
-"""Gap probe: look again where the player's concealed row has a tile-sized hole.
+"""Looks at the concealed row and the pons (vision/decoder.py): holes, the winning tile's place, a
+tile missed in the row, a kakan's added tile.
 
 The detector sometimes reports no box for a tile of the hand (a weak or suppressed peak, a
-crop the classifier could not name). RULES.md §1 says how many concealed tiles the hand must
-hold (13 − 3 per meld, plus the winning tile); when the first layout finds fewer, the row's own
-geometry says where the missing ones may lie: a hole of one or more tile pitches between two
-tiles of the row (or of the row and tiles further along its line, where the hole cut the row
-in two), or one pitch past either end of it. Each such place is cut out with its neighbours'
-box size and read by the tile classifier; a reading the classifier is sure of (a riichi tile,
-not ``none``/``flower``/``back``), that overlaps no reported tile and makes no fifth of its
-kind (§1), is added as a tile, and the layout is read again. Every probed tile is named in a
-warning so the player can check it (issue #4: a changed reading always carries a warning).
+crop the classifier could not name). §1 says how many concealed tiles the hand must hold
+(13 − 3 per meld, plus the winning tile); when the reading holds fewer, the row's own geometry
+says where the missing ones may lie: a hole of one or more tile pitches between two tiles of
+the row (or of the row and tiles further along its line, where the hole cut the row in two), or
+one pitch past either end of it (:func:`gap_boxes`). Each such place is cut out with its
+neighbours' box size and read by the classifier; a reading it is sure of (a riichi tile, not
+``none``/``flower``/``back``) that makes no fifth of its kind (:func:`accept`) is proposed as a
+tile of the row (:func:`hole_edits`).
 
 A hand of 13 tiles without a winning tile may be shown in tenpai, or its winning tile was
 missed: a few places past the row's right end, where a winning tile is set a little apart, are
-read too, and a sure reading that makes a winning hand (§1) is added as the winning tile
-(:func:`win_probe`); when none does, a concealed tile may have been missed instead (the winning
-tile then laid into the row): a sure reading in or beside the row that makes the 14 tiles a
-winning shape is added (:func:`missed_probe`).
+read, and a sure reading that makes a winning hand is proposed as the winning tile
+(:func:`win_edits`); a concealed tile may also have been missed instead, the winning tile then
+laid into the row: a sure reading in or beside the row that makes the 14 tiles a winning shape
+is proposed too (:func:`missed_edits`). A pon whose kakan's added tile was dropped as a double,
+or is seen only as lying on the called tile, is proposed as that kakan (:func:`kakan_edits`).
 
-Geometry only here (:func:`gap_boxes`, :func:`accept`, :func:`short_by`); the pipeline
-(``vision/pipeline.py``) cuts the crops and runs the classifier.
+Geometry and proposals only here; the decoder lays each proposal out and chooses, and the
+pipeline cuts the crops and runs the classifier.
 """
 
 from __future__ import annotations
@@ -31,32 +32,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sanma_lens.vision.detect import STACKED_PROB, aspect, iou
-from sanma_lens.vision.layout import Layout, reconstruct
-from sanma_lens.vision.layout.notation import as_sanma, is_face, kind, readable, unpack
+from sanma_lens.vision.decoder import (
+    Edit,
+    Goal,
+    Hypothesis,
+    held,
+    meld_kind,
+    pon_to_kakan,
+    saying,
+    short_by,
+)
+from sanma_lens.vision.detect import aspect, iou
+from sanma_lens.vision.layout import Layout
+from sanma_lens.vision.layout.notation import as_sanma, is_face, kind, readable
 from sanma_lens.vision.layout.rulefix import complete
 from sanma_lens.vision.layout.sanity import kind_counts
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.settings import SETTINGS as S
+from sanma_lens.vision.types import Box, Reader, Reading, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
-# A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
-Reading = tuple[str, float, tuple[tuple[str, float], ...]]
-Box = tuple[float, float, float, float]  # photo pixels, x1 y1 x2 y2
-
-PROBE_SURE = 0.5  # the probed crop's best reading at least this likely past the row's ends
-PROBE_SURE_INSIDE = 0.2  # ... and in a hole between two tiles of the row's line
-PROBE_IOU = 0.25  # a probe box overlapping a reported tile this much (IoU) is no hole
-PROBE_NEAR = 0.6  # ... nor one whose centre lies within this × pitch of a reported tile's
-HOLE = 1.5  # a link this many pitches long (or more) leaves room for a tile
-MAX_HOLE = 3  # at most this many tiles probed in one hole
-ALONG = (0.5, 3.3)  # the row's line continues with a tile this far (× pitch) past an end
-ACROSS = 0.3  # ... this far (× tile height) off the line
-SIZE = 1.35  # ... whose size (√area) is within this factor of the row's end tiles'
 GROUPS = ("hand", "win", "meld", "kita", "dora")  # the player's tiles, counted for §1's limit
-# A hand short by more tiles than this, counting the tiles found further along its row's line,
-# is no hand with a tile missed but part of a hand, a heap or discards (real held-out photos:
-# the probe added only tiles the labels do not hold where 6–9 were missing).
-MAX_NEED = 2
 
 
 @dataclass(frozen=True)
@@ -68,18 +63,6 @@ class Probe:
     spot: tuple[str | None, str | None]
     inside: bool = False  # in a hole between two tiles of the row's line (not past an end)
     angle: int = 0  # the row's tiles' reported turn: 90 in a photo turned by 90° (cut so)
-
-
-def short_by(hand: Mapping[str, object]) -> int:
-    """How many concealed tiles the hand lacks (§1: 13 − 3 per meld, the winning tile apart).
-
-    >>> short_by({"hand": "123p456s", "win": "1p", "melds": ["pon:111z"]})
-    4
-    """
-    melds = hand.get("melds") or []
-    expected = 13 - 3 * len(melds)  # type: ignore[arg-type]
-    have = len(unpack(str(hand.get("hand") or "")))
-    return max(0, expected - have)
 
 
 def _centre(t: TileDetection) -> np.ndarray:
@@ -129,8 +112,9 @@ def _extend(
                 continue
             r = _centre(tiles[k]) - _centre(tiles[end])
             along, across = float(r @ u), float(r @ v)
-            near = ALONG[0] * pitch < along < ALONG[1] * pitch and abs(across) < ACROSS * height
-            near = near and 1 / SIZE < _scale(tiles[k]) / size < SIZE
+            near = (S.line_along[0] * pitch < along < S.line_along[1] * pitch
+                    and abs(across) < S.line_across * height)
+            near = near and 1 / S.line_size < _scale(tiles[k]) / size < S.line_size
             if near and (best is None or along < best[0]):
                 best = (along, k)
         if best is None:
@@ -143,7 +127,7 @@ def _local_pitch(links: np.ndarray, i: int, pitch: float) -> float:
     """The pitch around link ``i``: the median of the links up to three away on either side
     that are no hole themselves (perspective changes the pitch along the row)."""
     near = [float(v) for v in (*links[max(0, i - 3) : max(0, i)], *links[i + 1 : i + 4])]
-    near = [v for v in near if v < HOLE * pitch]
+    near = [v for v in near if v < S.hole_pitches * pitch]
     return float(np.median(near)) if near else pitch
 
 
@@ -172,12 +156,12 @@ def gap_boxes(
 
     ``tiles`` are a layout's tiles (``group`` set). The row (group ``hand``), continued along
     its line by tiles of its size and turn past either end (the rest of a row cut in two by a
-    hole, or the winning tile), is walked link by link: a link ``HOLE`` local pitches long or
-    more leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced (:func:`_holes`); one
-    pitch past each end is a place too (:func:`_ends`). A place overlapping a reported tile, or
-    outside the photo, is dropped (:func:`_free`). None when the concealed part, ``need``
-    tiles short (§1), stays more than ``MAX_NEED`` short with the tiles further along the line
-    counted.
+    hole, or the winning tile), is walked link by link: a link ``hole_pitches`` local pitches
+    long or more leaves room for ``round(link / pitch) − 1`` tiles, evenly spaced
+    (:func:`_holes`); one pitch past each end is a place too (:func:`_ends`). A place
+    overlapping a reported tile, or outside the photo, is dropped (:func:`_free`). None when
+    the concealed part, ``need`` tiles short (§1), stays more than ``max_need`` short with the
+    tiles further along the line counted.
     """
     row = _row(tiles)
     if len(row) < 2:
@@ -189,25 +173,26 @@ def gap_boxes(
     # A photo turned by 90° shows the row's tiles sideways: the places are cut and read so.
     angle = 90 if 2 * sum(tiles[k].angle == 90 for k in row) > len(row) else 0
     chain = _extend(_extend(row, tiles, pitch, True, angle), tiles, pitch, False, angle)
-    if need - sum(tiles[k].group == "other" for k in chain) > MAX_NEED:
+    if need - sum(tiles[k].group == "other" for k in chain) > S.max_need:
         return []  # too few tiles along the row's line for a hand with a tile or two missed
     places = [*_holes(chain, tiles, pitch), *_ends(chain, tiles, pitch)]
     return _free(places, tiles, row, image_size, angle)
 
 
 def _holes(chain: list[int], tiles: Sequence[TileDetection], pitch: float) -> list[_Place]:
-    """The places in the holes between the chain's tiles (links ``HOLE`` local pitches long)."""
+    """The places in the holes between the chain's tiles (links ``hole_pitches`` local pitches
+    long)."""
     cp = np.array([tiles[k].center for k in chain])
     links = np.hypot(*np.diff(cp, axis=0).T)
     out: list[_Place] = []
     for i, (a, b) in enumerate(zip(chain, chain[1:], strict=False)):
         step = _local_pitch(links, i, pitch)
-        if links[i] < HOLE * step:
+        if links[i] < S.hole_pitches * step:
             continue
         # The winning tile is set apart on purpose: a gap beside it may be no hole (a crop
         # there straddles a neighbour), so it takes the bar of a place past the row's end.
         inside = "win" not in (tiles[a].group, tiles[b].group)
-        m = min(MAX_HOLE, round(links[i] / step) - 1)
+        m = min(S.max_hole, round(links[i] / step) - 1)
         for j in range(1, m + 1):
             p = cp[i] + (cp[i + 1] - cp[i]) * j / (m + 1)
             spot = (tiles[a].tile, tiles[b].tile)
@@ -241,11 +226,11 @@ def _free(
     angle: int,
 ) -> list[Probe]:
     """The places inside the photo whose box overlaps no reported tile: its centre at least
-    ``PROBE_NEAR`` local pitches from every tile's (the local pitch: perspective shrinks the
-    row's far end), its IoU with every box below ``PROBE_IOU`` more than the row's touching
+    ``probe_near`` local pitches from every tile's (the local pitch: perspective shrinks the
+    row's far end), its IoU with every box below ``probe_iou`` more than the row's touching
     neighbours overlap each other (boxes hold the tiles' bodies)."""
     touching = [iou(tiles[a].box, tiles[b].box) for a, b in zip(row, row[1:], strict=False)]
-    limit = PROBE_IOU + float(np.median(touching))
+    limit = S.probe_iou + float(np.median(touching))
     w, h = image_size
     centres = [_centre(t) for t in tiles]
     out: list[Probe] = []
@@ -253,7 +238,7 @@ def _free(
         box = _box_at(place.p, place.like)
         if box[0] < 0 or box[1] < 0 or box[2] > w or box[3] > h:
             continue
-        if any(float(np.linalg.norm(place.p - c)) < PROBE_NEAR * place.step for c in centres):
+        if any(float(np.linalg.norm(place.p - c)) < S.probe_near * place.step for c in centres):
             continue
         if any(iou(box, t.box) >= limit for t in tiles):
             continue
@@ -269,7 +254,7 @@ def accept(
 ) -> list[tuple[TileDetection, PhotoWarning]]:
     """The probed places taken as tiles, with a warning each: the crop's best reading
     (``readings[i]``: tile, probability, next-best readings) is a riichi tile at least
-    ``PROBE_SURE`` likely, makes no fifth of its kind among the player's tiles (§1), and at
+    ``probe_sure`` likely, makes no fifth of its kind among the player's tiles (§1), and at
     most ``need`` places are taken, surest first. In a hole inside the row a crop read as a
     flower first is read as its likeliest riichi tile (:func:`_in_hole`)."""
     counts = Counter(kind(t.tile) for t in tiles if t.group in GROUPS and readable(t))
@@ -281,7 +266,7 @@ def accept(
         tile, p, alts = readings[i]
         if len(out) == need:
             break
-        sure = PROBE_SURE_INSIDE if probes[i].inside else PROBE_SURE
+        sure = S.probe_sure_inside if probes[i].inside else S.probe_sure
         if p < sure or not is_face(tile) or counts[kind(tile)] >= 4:
             continue
         counts[kind(tile)] += 1
@@ -314,8 +299,6 @@ def _in_hole(reading: Reading) -> Reading:
     return best, q, tuple((t, r) for t, r in alts if t != best)
 
 
-KAKAN_SURE = 0.5  # a second box on a pon's tile reads the pon's kind at least this likely
-KAKAN_IOU = 0.2  # ... and overlaps one of its tiles at least this much
 
 
 def added_tiles(
@@ -325,7 +308,7 @@ def added_tiles(
 ) -> list[TileDetection]:
     """Second boxes (hits the pipeline dropped as a double of a tile it reported) that may be
     a kakan's added tile (§23): read as the kind of a pon the layout found, at least
-    ``KAKAN_SURE`` likely, overlapping one of the pon's tiles and lying beyond it across the
+    ``kakan_sure`` likely, overlapping one of the pon's tiles and lying beyond it across the
     pon's line (:func:`_beyond`), and no fifth of that kind (§1). The pipeline lays the photo
     out again with one of them added and keeps the reading only when the pon became that
     kakan and nothing else changed."""
@@ -334,10 +317,10 @@ def added_tiles(
     out: list[TileDetection] = []
     for d in doubles:
         k = kind(d.tile) if is_face(d.tile) else ""
-        if k not in pons or d.confidence < KAKAN_SURE or counts[k] >= 4:
+        if k not in pons or d.confidence < S.kakan_sure or counts[k] >= 4:
             continue
         pon = [t for t in tiles if t.group == "meld" and kind(t.tile) == k]
-        if any(iou(d.box, t.box) >= KAKAN_IOU and _beyond(d, t, pon) for t in pon):
+        if any(iou(d.box, t.box) >= S.kakan_iou and _beyond(d, t, pon) for t in pon):
             out.append(d)
     return out
 
@@ -355,53 +338,27 @@ def _beyond(d: TileDetection, t: TileDetection, pon: Sequence[TileDetection]) ->
     return abs(float(r @ vt[1])) > abs(float(r @ vt[0]))
 
 
-def gap_probe(
-    tiles: list[TileDetection],
-    layout: Layout,
-    size: tuple[int, int],
-    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
-) -> tuple[list[TileDetection], Layout]:
+def hole_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edit]:
     """A hand read short of tiles (§1): the places :func:`gap_boxes` finds are read by
-    ``read`` (the classifier on crops cut there: box, sideways), the tiles :func:`accept`
-    takes are added to the detections ``tiles``, and the photo is laid out again. The new
-    layout (its warnings led by one per probed tile) is kept only when the hand comes nearer
-    its count; while it stays short, the kept layout is looked at again (its new row ends and
-    links give new places). Returns the detections (with the tiles kept added, so that later
-    looks lay out what this one kept) and the layout; ``tiles`` and ``layout`` themselves when
-    nothing was kept."""
-    need = short_by(layout.hand)
-    if not need and layout.hand.get("win") is None:
-        return win_probe(tiles, layout, size, read)
-    places = gap_boxes(layout.tiles, size, need) if need else []
+    ``read`` (the classifier on crops cut there: box, sideways), and the tiles :func:`accept`
+    takes are proposed, together, as the concealed row's (the hand nearer its count)."""
+    need = short_by(now.layout.hand)
+    places = gap_boxes(now.layout.tiles, size, need) if need else []
     if not places:
-        return tiles, layout
-    found = accept(places, read([(p.box, p.angle == 90) for p in places]), layout.tiles, need)
+        return []
+    found = accept(places, read([(p.box, p.angle == 90) for p in places]), now.layout.tiles, need)
     if not found:
-        return tiles, layout
-    dets = [*tiles, *(det for det, _ in found)]
-    again = reconstruct(dets, image_size=size)
-    if short_by(again.hand) >= need or not _only_filled(again, found):
-        return tiles, layout
-    kept = Layout(again.tiles, again.hand, [*(note for _, note in found), *again.warnings])
-    if short_by(again.hand):
-        # still short: the tiles found close holes the row's new ends or links open again
-        # (a hole of two tiles read one at a time); each look must bring the hand nearer
-        return gap_probe(dets, kept, size, read)
-    return dets, kept
+        return []
+    added = tuple(det for det, _ in found)
+    return [Edit("hole", Goal.FILL, (*now.tiles, *added), added,
+                 saying(*(note for _, note in found)), math.prod(d.confidence for d in added),
+                 lands=frozenset({"hand"}))]
 
 
-# Past the row's right end, a winning tile set a little apart (§1) lies this many local pitches
-# from the end tile's centre (touching: 1; renders set it up to about a tile's width apart).
-WIN_STEPS = (1.25, 1.5, 1.75, 2.0)
-# ... and a crop there read as a tile at least this likely that makes a winning hand is taken:
-# the hand's shape (§1) is the strong test, as the row's neighbours are in a hole (the bar of
-# PROBE_SURE_INSIDE; dev 660133: the missed winning 1s read 0.23 on the best-placed crop;
-# over six dev sets of 300 no tenpai hand took a tile so)
-WIN_SURE = PROBE_SURE_INSIDE
 
 
 def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
-    """Places past the concealed row's right end (``WIN_STEPS`` local pitches along its last
+    """Places past the concealed row's right end (``win_steps`` local pitches along its last
     tiles' line) where a winning tile may lie unreported; none when the layout has one, or its
     row is turned (a photo turned by 90°: the gap probe's business)."""
     row = _row(tiles)
@@ -417,14 +374,9 @@ def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
     end = tiles[row[-1]]
     places = [
         _Place(cp[-1] + u * step * f, (end,), (end.tile, None), False, step)
-        for f in WIN_STEPS
+        for f in S.win_steps
     ]
     return _free(places, tiles, row, image_size, 0)
-
-
-def _held(hand: Mapping[str, object]) -> list[str]:
-    """The kinds of a hand JSON's concealed tiles (the aka-5-man a north)."""
-    return [kind(as_sanma(t)) for t in unpack(str(hand.get("hand") or ""))]
 
 
 def accept_win(
@@ -432,17 +384,17 @@ def accept_win(
     readings: Sequence[Reading],
     hand: Mapping[str, object],
 ) -> tuple[TileDetection, PhotoWarning] | None:
-    """The surest probed place whose best reading is a riichi tile at least ``WIN_SURE``
+    """The surest probed place whose best reading is a riichi tile at least ``win_sure``
     likely that completes the concealed tiles of ``hand`` (§1: a winning tile makes a winning
     shape; a tile that does not may be anything lying there), makes no fifth of its kind, with
     a warning; None when there is none."""
-    held = _held(hand)
+    kinds = held(hand)
     counts = kind_counts(hand)
     for i in sorted(range(len(probes)), key=lambda j: -readings[j][1]):
         tile, p, alts = readings[i]
-        if p < WIN_SURE or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
+        if p < S.win_sure or not is_face(tile) or counts.get(kind(tile), 0) >= 4:
             continue
-        if not complete([*held, kind(as_sanma(tile))]):
+        if not complete([*kinds, kind(as_sanma(tile))]):
             continue
         det = TileDetection(tile, probes[i].box, 0, round(p, 4), "other", alts)
         left, right = probes[i].spot
@@ -451,131 +403,85 @@ def accept_win(
     return None
 
 
-def win_probe(
-    tiles: list[TileDetection],
-    layout: Layout,
-    size: tuple[int, int],
-    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
-) -> tuple[list[TileDetection], Layout]:
+def win_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edit]:
     """A hand read complete but for its winning tile (13 tiles, §1): the places of
-    :func:`win_boxes` are read, the tile :func:`accept_win` takes is added to the detections
-    and the photo laid out again; kept only when it became the winning tile and nothing else
-    changed. ``tiles`` and ``layout`` themselves otherwise."""
-    places = win_boxes(layout.tiles, size)
-    found = None
-    if places:
-        found = accept_win(places, read([(p.box, False) for p in places]), layout.hand)
+    :func:`win_boxes` are read, and the tile :func:`accept_win` takes is proposed as the
+    winning tile, the rest of the hand as it was."""
+    hand = now.layout.hand
+    if short_by(hand) or hand.get("win") is not None:
+        return []
+    places = win_boxes(now.layout.tiles, size)
+    found = accept_win(places, read([(p.box, False) for p in places]), hand) if places else None
     if found is None:
-        return missed_probe(tiles, layout, size, read)
+        return []
     det, note = found
-    dets = [*tiles, det]
-    again = reconstruct(dets, image_size=size)
-    rest = {k: v for k, v in again.hand.items() if k != "win"}
-    if again.hand.get("win") != det.tile or rest != {
-        k: v for k, v in layout.hand.items() if k != "win"
-    }:
-        return tiles, layout
-    return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
+    return [Edit("win", Goal.WIN, (*now.tiles, det), (det,), saying(note), det.confidence,
+                 lands=frozenset({"win"}),
+                 keeps=frozenset({"hand", "melds", "kita", "kita_aka", "dora"}))]
 
 
-def missed_probe(
-    tiles: list[TileDetection],
-    layout: Layout,
-    size: tuple[int, int],
-    read: Callable[[list[tuple[Box, bool]]], list[Reading]],
-) -> tuple[list[TileDetection], Layout]:
-    """A hand of 13 tiles read without a winning tile, none found past its end
-    (:func:`win_probe`): a concealed tile may have been missed instead, its winning tile
-    then taken into the row (laid touching it, or barely apart). The places in and beside the
-    row (:func:`gap_boxes`) are read, and a tile read surely there (:func:`accept`) is added
-    only when the 14 tiles make a winning shape (§1: a photo of 14 tiles shows a won hand;
-    a hand in tenpai at a draw has no tile there, and a tile that completes it by chance is
-    unlikely). Kept when the photo laid out again takes it into the row and reads a won hand
-    with nothing else changed but the winning tile; ``tiles`` and ``layout`` otherwise."""
-    held = _held(layout.hand)
-    places = gap_boxes(layout.tiles, size, 1)
+def missed_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edit]:
+    """A hand of 13 tiles read without a winning tile: a concealed tile may have been missed
+    instead, its winning tile then taken into the row (laid touching it, or barely apart).
+    The places in and beside the row (:func:`gap_boxes`) are read, and a tile read surely
+    there (:func:`accept`) that makes the 14 tiles a winning shape is proposed as the row's
+    (§1: a photo of 14 tiles shows a won hand; a hand in tenpai at a draw has no tile there,
+    and a tile that completes it by chance is unlikely), its melds and kita as they were."""
+    hand = now.layout.hand
+    if short_by(hand) or hand.get("win") is not None:
+        return []
+    kinds = held(hand)
+    places = gap_boxes(now.layout.tiles, size, 1)
     if not places:
-        return tiles, layout
+        return []
     readings = read([(p.box, p.angle == 90) for p in places])
     fits = [
         i for i, (tile, _, _) in enumerate(readings)
-        if is_face(tile) and complete([*held, kind(as_sanma(tile))])
+        if is_face(tile) and complete([*kinds, kind(as_sanma(tile))])
     ]
-    found = accept([places[i] for i in fits], [readings[i] for i in fits], layout.tiles, 1)
-    if not found:
-        return tiles, layout
-    det, note = found[0]
-    dets = [*tiles, det]
-    again = reconstruct(dets, image_size=size)
-    if not _only_filled(again, found) or again.hand.get("win") is None:
-        return tiles, layout
-    if any(again.hand.get(k) != layout.hand.get(k) for k in ("melds", "kita", "kita_aka")):
-        return tiles, layout
-    if not complete([*_held(again.hand), kind(as_sanma(str(again.hand["win"])))]):
-        return tiles, layout
-    return dets, Layout(again.tiles, again.hand, [note, *again.warnings])
+    found = accept([places[i] for i in fits], [readings[i] for i in fits], now.layout.tiles, 1)
+    return [Edit("missed", Goal.COMPLETE, (*now.tiles, det), (det,), saying(note),
+                 det.confidence, lands=frozenset({"hand"}),
+                 keeps=frozenset({"melds", "kita", "kita_aka"}))
+            for det, note in found]
 
 
-def _only_filled(again: Layout, found: Sequence[tuple[TileDetection, str]]) -> bool:
-    """Whether the layout read with the probed tiles took them as the concealed row's: every
-    probed tile lies in it (as its warning says), and no kind is held five times (§1; tiles
-    beyond a hole join the row too, so the probe's own count of the first layout cannot
-    promise that). The rest may change: a row cut by a hole can have been misread as melds."""
-    boxes = {det.box for det, _ in found}
-    if any(t.group != "hand" for t in again.tiles if t.box in boxes):
-        return False
-    return not fifth_of_a_kind(again.hand)
-
-
-def fifth_of_a_kind(hand: Mapping[str, object]) -> bool:
-    """Whether a hand JSON holds some kind five times or more (hand, win, melds and kita;
-    the layout's own count, ``vision.layout.sanity.kind_counts``)."""
-    return max(kind_counts(hand).values(), default=0) > 4
-
-
-def kakan_probe(
-    tiles: list[TileDetection], layout: Layout, doubles: Sequence[TileDetection],
-    size: tuple[int, int], stacked: Sequence[tuple[Box, float]] = (),
-    sure: float = STACKED_PROB,
-) -> Layout:
+def kakan_edits(now: Hypothesis, doubles: Sequence[TileDetection],
+                stacked: Sequence[tuple[Box, float]], sure: float) -> list[Edit]:
     """Kakans' added tiles the pipeline dropped as doubles, or saw only as stacked on a called
-    tile (§23): each of :func:`added_tiles`, then each of :func:`stacked_tiles` at least
-    ``sure`` likely, is added to the detections ``tiles`` in turn and the photo laid out
-    again; each new layout in which one more pon became the kakan of its kind, the rest of the
-    hand unchanged, is kept (a hand may hold several kakans), with a warning naming it. A less
-    likely stacked tile that would make such a kakan leaves the reading as it is and adds a
-    warning to check it."""
+    tile (§23): each of :func:`added_tiles`, and each of :func:`stacked_tiles` at least
+    ``sure`` likely, is proposed as the tile that turns its pon into the kakan of its kind,
+    the rest of the hand unchanged (a hand may hold several kakans: one a round). A less
+    likely stacked tile is proposed *tentative*: it changes nothing, and its warning says
+    which pon to check when it would make that kakan. ``stacked``: boxes (photo pixels) that
+    the detector's stacked map or the stacked-tile network calls a tile with another on it,
+    with that probability."""
+    layout = now.layout
     melds = layout.melds
-    stacks = stacked_tiles(layout.tiles, melds, stacked)
-    tries = [(extra, "kakan_second_box") for extra in added_tiles(layout.tiles, melds, doubles)]
-    tries += [(extra, "kakan_stacked") for extra, p in stacks if p >= sure]
-    notes: list[str] = []
-    for extra, code in tries:
-        again = reconstruct([*tiles, extra], image_size=size)
-        change = pon_to_kakan(layout.hand, again.hand)
-        if change is None:
-            continue
-        notes.append(PhotoWarning(code, was=change[0], tile=extra.tile,
-                                  confidence=round(extra.confidence, 4), meld=change[1]))
-        tiles, layout = [*tiles, extra], again
-    unsure = []
-    for extra, p in stacks:
-        if p >= sure:
-            continue
-        change = pon_to_kakan(layout.hand, reconstruct([*tiles, extra], image_size=size).hand)
-        if change is not None:
-            unsure.append(PhotoWarning("kakan_maybe", tile=extra.tile, was=change[0],
-                                       confidence=round(p, 4), meld=change[1]))
-    if not notes and not unsure:
-        return layout
-    return Layout(layout.tiles, layout.hand, [*notes, *layout.warnings, *unsure])
+    edits = [Edit("kakan", Goal.KAKAN, (*now.tiles, extra), (extra,),
+                  _kakan_note("kakan_second_box", extra, extra.confidence), extra.confidence)
+             for extra in added_tiles(layout.tiles, melds, doubles)]
+    for extra, p in stacked_tiles(layout.tiles, melds, stacked):
+        code = "kakan_stacked" if p >= sure else "kakan_maybe"
+        edits.append(Edit("kakan", Goal.KAKAN, (*now.tiles, extra), (extra,),
+                          _kakan_note(code, extra, extra.confidence if p >= sure else p),
+                          extra.confidence, tentative=p < sure))
+    return edits
 
 
-STACKED_MATCH_IOU = 0.5  # a stacked hit this much on a pon's sideways tile is that tile
-# The added tile's box: this share of the called tile's height up from it. Clearly beyond it
-# by the layout's own measure (BEYOND, 0.3 of a tile): at 0.3 a kakan with an upright tile
-# unseen (render 600137) read its called and added tiles as one tile seen twice.
-STACKED_SHIFT = 0.5
+def _kakan_note(code: str, extra: TileDetection, p: float
+                ) -> Callable[[Layout, Layout], tuple[PhotoWarning, ...]]:
+    """The warning naming the pon that ``extra`` turns into its kakan (known once laid out)."""
+
+    def say(was: Layout, now: Layout) -> tuple[PhotoWarning, ...]:
+        change = pon_to_kakan(was.hand, now.hand)
+        assert change is not None  # the edit was taken (or tentative) because it made one
+        return (PhotoWarning(code, was=change[0], tile=extra.tile, confidence=round(p, 4),
+                             meld=change[1]),)
+
+    return say
+
+
 
 
 def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[TileDetection]:
@@ -613,43 +519,14 @@ def stacked_tiles(
     reading, sideways, with its box moved a little up the photo (beyond it, as the player sees
     it) and the stacked probability times the called tile's confidence. The pipeline keeps it
     only when the layout then reads that pon as its kakan and nothing else changed
-    (:func:`kakan_probe`)."""
+    (:func:`kakan_edits`)."""
     out: list[tuple[TileDetection, float]] = []
     for t in pons_called(tiles, melds):
-        p = max((q for box, q in stacked if iou(box, t.box) >= STACKED_MATCH_IOU), default=0.0)
+        p = max((q for box, q in stacked if iou(box, t.box) >= S.stacked_match_iou), default=0.0)
         if p <= 0:
             continue
         x1, y1, x2, y2 = t.box
-        dy = STACKED_SHIFT * (y2 - y1)
+        dy = S.stacked_shift * (y2 - y1)
         out.append((TileDetection(t.tile, (x1, y1 - dy, x2, y2 - dy), 90,
                                   round(p * t.confidence, 4), "other"), p))
     return out
-
-
-def pon_to_kakan(
-    was: Mapping[str, object], now: Mapping[str, object]
-) -> tuple[str, str] | None:
-    """``(pon, kakan)`` when hand ``now`` is hand ``was`` with one pon turned into the kakan of
-    its kind and nothing else changed; None otherwise.
-
-    >>> pon_to_kakan({"melds": ["pon:111z"]}, {"melds": ["kakan:1111z"]})
-    ('pon:111z', 'kakan:1111z')
-    """
-    if any(now.get(k) != was.get(k) for k in ("hand", "win", "kita", "kita_aka", "dora")):
-        return None
-    before = [str(m) for m in was.get("melds") or []]  # type: ignore[attr-defined]
-    after = [str(m) for m in now.get("melds") or []]  # type: ignore[attr-defined]
-    gone = [m for m in before if m not in after]
-    new = [m for m in after if m not in before]
-    if len(before) != len(after) or len(gone) != 1 or len(new) != 1:
-        return None
-    if not (gone[0].startswith("pon:") and new[0].startswith("kakan:")):
-        return None
-    if meld_kind(gone[0]) != meld_kind(new[0]):
-        return None
-    return gone[0], new[0]
-
-
-def meld_kind(meld: str) -> str:
-    """The kind of a meld's tiles: ``"pon:055p"`` → ``"5p"``."""
-    return kind(unpack(meld.partition(":")[2])[0])

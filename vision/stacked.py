@@ -9,9 +9,9 @@ reads a crop cut around a called tile's box with ``MARGIN`` of its size on every
 to hold that second band and the sides of the tiles beside it, whose single thickness is the
 measure to compare with — and gives the probability that another tile lies under it.
 
-The pipeline asks only about the called tiles of the pons it read; a likely one is tried as a
-kakan by ``vision.probe.kakan_probe``, which keeps it only when the layout then reads that pon
-as its kakan and nothing else changed, with a warning to check it.
+The pipeline asks only about the called tiles of the pons it read; a likely one is proposed as
+a kakan (``vision.probe.kakan_edits``), which the decoder takes only when the layout then reads
+that pon as its kakan and nothing else changed, with a warning to check it.
 """
 
 from __future__ import annotations

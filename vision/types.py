@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # Where a tile sits in the player's layout (shared/CONTRACT.md, recognize JSON `group`).
 GROUPS = ("hand", "win", "meld", "kita", "dora", "other")
 RED_TILES = frozenset({"0m", "0p", "0s"})  # red 5p/5s and the aka-5-man
+
+Box = tuple[float, float, float, float]  # photo pixels, x1 y1 x2 y2
+# A classifier reading of one crop: best tile, its probability, next-best (tile, p) readings.
+Reading = tuple[str, float, tuple[tuple[str, float], ...]]
+# The classifier on crops cut at photo boxes (sideways: turned upright), one reading each.
+Reader = Callable[[list[tuple[Box, bool]]], list[Reading]]
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,9 @@
 const HONOR = { en: ["E", "S", "W", "N", "Wh", "G", "R"], ja: ["東", "南", "西", "北", "白", "發", "中"] };
 const SUIT = { en: { m: "m", p: "p", s: "s" }, ja: { m: "萬", p: "筒", s: "索" } };
 // The groups a tile can be in on this page; "other" is a tile seen but not counted.
-const GROUPS = ["hand", "win", "meld", "kita", "dora", "ura", "other"];
-const MELD_KINDS = ["pon", "minkan", "kakan", "ankan"];
+// "extra": ability mahjong's seiryuu, its next kan-dora indicator and that one's ura.
+const GROUPS = ["hand", "win", "meld", "kita", "dora", "ura", "extra", "other"];
+const MELD_KINDS = ["pon", "minkan", "kakan", "ankan"]; // and "chi" for a suzaku
 const S_YAKU = ["ippatsu", "haitei", "houtei", "rinshan", "kanburi", "chankan", "tenhou", "chihou", "renhou"];
 // Flags of one hand: every new photo starts them afresh (seat, round, honba, deposits stay).
 const PER_HAND = { tsumo: false, riichi: "none", discarder_riichi: false, aka5man_as: null,
@@ -67,12 +68,12 @@ function parseMpsz(text) {
   for (const ch of text.replace(/\s+/g, "")) {
     if (/[0-9]/.test(ch)) digits += ch;
     else if ("mpsz".includes(ch)) {
-      if (!digits) throw new Error(`"${ch}" has no numbers before it`);
+      if (!digits) throw new Error(t("type_no_digits", ch));
       for (const d of digits) out.push(d + ch);
       digits = "";
-    } else throw new Error(`unknown character "${ch}"`);
+    } else throw new Error(t("type_bad_char", ch));
   }
-  if (digits) throw new Error(`numbers "${digits}" have no suit letter after them`);
+  if (digits) throw new Error(t("type_no_suit", digits));
   return out;
 }
 
@@ -130,6 +131,44 @@ function handRules() {
 
 const seatsOf = () => (S.game ? S.game.players.map((_, p) => p) : [0, 1, 2]);
 
+// ---------- ability mahjong: the winner's role and its facts, from the game ----------
+const roleOf = (p) => (S.game && S.game.rules.ability && p !== null ? S.game.players[p].role : null);
+const winnerRole = () => roleOf(S.play.player);
+const meldKinds = () => (winnerRole() === "suzaku" ? [...MELD_KINDS, "chi"] : MELD_KINDS);
+
+function declaredByakko() {
+  return (params.get("byakko") || "").split(",").filter((x) => /^[0-2]$/.test(x)).map(Number);
+}
+
+function kanpaEntries() {
+  // "by:target:tile,…" as the scoreboard passes them, in the order they were made
+  return (params.get("kanpa") || "").split(",").map((x) => x.split(":"))
+    .filter((k) => k.length === 3 && /^[0-2]$/.test(k[0]) && /^[0-2]$/.test(k[1]) && /^[1-9][mpsz]$/.test(k[2]))
+    .map(([by, target, tile]) => ({ by: Number(by), target: Number(target), tile }));
+}
+
+function roleFields(obj) {
+  // The hand JSON's role fields for the winner chosen in the game panel (the game fills
+  // them again when the hand is recorded; here they make the score shown the right one).
+  const p = S.play.player;
+  const role = roleOf(p);
+  if (!role) return;
+  obj.role = role;
+  if (role === "byakko") obj.byakko_declared = declaredByakko().includes(p);
+  const on = kanpaEntries().filter((k) => k.target === p);
+  if (on.length) obj.kanpa = on[on.length - 1].tile;
+  if (!S.sit.tsumo && S.play.discarder !== null && roleOf(S.play.discarder) === "genbu") obj.discarder_genbu = true;
+  if (role === "seiryuu") obj.extra_dora = of("extra").filter((x) => x !== "back");
+}
+
+function abilityBody(body) {
+  // What the scoreboard said of this hand: the byakko's declarations and the kanpa.
+  if (!S.game || !S.game.rules.ability) return body;
+  const out = { ...body, byakko_declared: declaredByakko() };
+  if (body.outcome !== "chombo") out.kanpa = kanpaEntries();
+  return out;
+}
+
 function handJson() {
   const wins = of("win");
   const kita = of("kita");
@@ -148,6 +187,7 @@ function handJson() {
   if (wins.length) obj.win = wins[0];
   for (const k of S_YAKU) if (sit[k]) obj[k] = true;
   if (sit.aka5man_as) obj.aka5man_as = sit.aka5man_as;
+  roleFields(obj);
   return obj;
 }
 
@@ -203,6 +243,12 @@ async function api(path, init) {
   let body;
   try { body = await r.json(); } catch { body = { error: { code: "bad_response", message: `HTTP ${r.status}` } }; }
   return { ok: r.ok, status: r.status, body };
+}
+
+// A refusal on a status line: the phrase, and on an English page the server's detail.
+function errorLine(error) {
+  const detail = errorDetail(error);
+  return `${t("error")}: ${errorText(error)}${detail ? ` (${detail})` : ""}`;
 }
 
 const postJson = (path, obj) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(obj) });
@@ -272,7 +318,7 @@ async function uploadPhoto(original) {
   if (!res.ok) {
     URL.revokeObjectURL(url);
     status.className = "status error";
-    status.textContent = `${t("error")}: ${errorText(res.body.error)}`;
+    status.textContent = errorLine(res.body.error);
     return;
   }
   const img = new Image();
@@ -362,18 +408,18 @@ function applyTyped(ev) {
     const items = [];
     const add = (text, group, meld = null) => { for (const tile of parseMpsz(text)) items.push({ tile, group, meld, box: null }); };
     add($("t-hand").value, "hand");
-    if (parseMpsz($("t-win").value).length > 1) throw new Error(Lang.ja() ? "和了牌は1枚だけ" : "one winning tile only");
+    if (parseMpsz($("t-win").value).length > 1) throw new Error(t("type_one_win"));
     add($("t-win").value, "win");
     const melds = [];
     for (const word of $("t-melds").value.trim().split(/\s+/).filter(Boolean)) {
       const [kind, tiles] = word.split(":");
-      if (!MELD_KINDS.includes(kind) || !tiles) throw new Error(`"${word}": pon:777z, ankan:9999s …`);
+      if (!meldKinds().includes(kind) || !tiles) throw new Error(t("type_meld", word));
       melds.push({ kind });
       add(tiles, "meld", melds.length - 1);
     }
     add($("t-kita").value, "kita");
     add($("t-dora").value, "dora");
-    S.items = [...items, ...S.items.filter((it) => it.group === "ura")];
+    S.items = [...items, ...S.items.filter((it) => it.group === "ura" || it.group === "extra")];
     S.melds = melds;
     S.warnings = [];
     $("type-box").open = false; // the typed hand is now in the tiles above
@@ -402,7 +448,7 @@ function addButton(group, meld = null) {
 
 function meldRow(md, m) {
   const kind = el("select", { "aria-label": t("meld_kind"), onchange: (e) => { md.kind = e.target.value; rescore(); } },
-    MELD_KINDS.map((k) => el("option", { value: k, selected: k === md.kind }, t(`m_${k}`))));
+    meldKinds().map((k) => el("option", { value: k, selected: k === md.kind }, t(`m_${k}`))));
   const strip = el("div", { class: "strip" }, kind);
   S.items.forEach((it, i) => { if (it.group === "meld" && it.meld === m) strip.append(tileButton(it, i)); });
   strip.append(addButton("meld", m));
@@ -419,7 +465,8 @@ function groupRow(g) {
 }
 
 function groupShown(g) {
-  if (g === "ura") return S.sit.riichi !== "none" || of("ura").length > 0;
+  if (g === "ura") return S.sit.riichi !== "none" || of("ura").length > 0 || winnerRole() === "seiryuu";
+  if (g === "extra") return winnerRole() === "seiryuu" || of("extra").length > 0;
   if (g === "other") return of("other").length > 0;
   return true;
 }
@@ -530,7 +577,7 @@ function renderSheet() {
   moves.replaceChildren();
   if (item) {
     moves.append(el("span", { class: "moves-label" }, t("move_to")));
-    for (const g of GROUPS) {
+    for (const g of GROUPS.filter(groupShown)) {
       moves.append(el("button", {
         type: "button", class: `chip${g === item.group ? " on" : ""}`, "data-move": g, onclick: () => moveItem(sh.i, g),
       }, t(`g_${g}`)));
@@ -547,7 +594,7 @@ function renderSheet() {
   pal.replaceChildren();
   for (const row of PALETTE) {
     for (const tile of row) {
-      const hideAka = tile === "0m" && !S.sit.aka_5man && !["dora", "ura", "kita"].includes(sh.group) && !item;
+      const hideAka = tile === "0m" && !S.sit.aka_5man && !["dora", "ura", "extra", "kita"].includes(sh.group) && !item;
       pal.append(el("button", {
         type: "button", class: "tile", "data-pick": tile, "aria-label": tileName(tile), disabled: hideAka, onclick: () => pickTile(tile),
       }, tileFace(tile)));
@@ -631,13 +678,25 @@ function payer(p) {
   return p.seat ? `${who} (${windName(p.seat)})` : who;
 }
 
-function tableCall(b) {
+function tableCall(b, tagged = true) {
   // Ron 8,000 / Tsumo 2,000–4,000 / 4,000 all (子ロン 8,000 / 子ツモ 2,000-4,000 / 4,000オール).
   const call = b.explain && b.explain.points && b.explain.points.call;
   if (!call) return `${fmtNum(b.total)} ${t("points")}`;
   const a = call.amounts.map(fmtNum);
-  if (call.how === "ron") return t("call_ron", call.winner, a[0]);
-  return call.winner === "dealer" ? t("call_all", a[0]) : t("call_tsumo", a[0], a[1]);
+  const said = call.how === "ron" ? t("call_ron", call.winner, a[0])
+    : call.winner === "dealer" ? t("call_all", a[0]) : t("call_tsumo", a[0], a[1]);
+  // a suzaku's call is what it receives: half of each payment (the halving in the breakdown)
+  return call.halved && tagged ? `${said} ${t("call_halved")}` : said;
+}
+
+function byakkoNet(b) {
+  // A declared byakko's win of 5 han or less: it then makes a mangan payment (¶2.7).
+  const a = b.ability;
+  return a && a.byakko && a.byakko.paid ? t("headline_byakko_pays", fmtNum(a.byakko.paid), fmtNum(a.net)) : "";
+}
+
+function limitName(limit, multiple) {
+  return limit === "yakuman" && multiple > 1 ? `${t("limit_yakuman")} ×${multiple}` : t(`limit_${limit}`);
 }
 
 function setsView(ex) {
@@ -684,8 +743,38 @@ function pointsView(b) {
   if (first && first.tsumo_bonus) lines.push(t("bonus_line", fmtNum(first.tsumo_bonus)));
   if (first && first.honba) lines.push(t("honba_line", S.sit.honba, fmtNum(first.honba)));
   if (first && first.factor > 1) lines.push(t("factor_line", first.factor));
+  for (const r of p.payments) {
+    // ability mahjong: the suzaku receives half of each payment, rounded up to 1,000
+    if (r.before_halving !== undefined) lines.push(t("halve_line", t(`from_${r.from}`), fmtNum(r.before_halving), fmtNum(r.amount)));
+  }
   if (b.deposits) lines.push(t("deposit_line", fmtNum(b.deposits)));
   return [el("ul", { class: "calc" }, lines.map((x) => el("li", {}, x)))];
+}
+
+function abilityView(b) {
+  // What the winner's role changed (ability mahjong): extra indicators, halving, the
+  // byakko's upgrade or mangan payment, a kanpa.
+  const a = b.ability;
+  if (!a) return [];
+  const lines = [t("ab_role", t(`role_${a.role}`))];
+  if (a.seiryuu) {
+    lines.push(t("ab_seiryuu", a.seiryuu.ura, a.seiryuu.extra_dora, a.seiryuu.han));
+    if (b.valid && !a.seiryuu.han) lines.push(t("ab_seiryuu_blank"));
+  }
+  if (a.suzaku && a.suzaku.payments_before_halving) {
+    const full = a.suzaku.payments_before_halving.map((p) => fmtNum(p.amount)).join(" / ");
+    lines.push(t("ab_suzaku", full));
+  }
+  if (a.byakko && a.byakko.upgrade) {
+    // yakuman counted one higher is a double yakuman (and so on): the multiples said
+    const up = a.byakko.upgrade;
+    const to = b.yakuman_multiple || 1;
+    const from = up.from === "yakuman" ? to - 1 : 1;
+    lines.push(t("ab_upgrade", limitName(up.from, from), limitName(up.to, to)));
+  }
+  if (a.byakko && a.byakko.paid) lines.push(t("ab_byakko_pays", fmtNum(a.byakko.paid), fmtNum(a.net)));
+  if (a.kanpa) lines.push(t("ab_kanpa", tileName(a.kanpa.tile)));
+  return [el("h3", {}, t("ab_title")), el("ul", { class: "calc", "data-ability": a.role }, lines.map((x) => el("li", {}, x)))];
 }
 
 function chomboView(b) {
@@ -695,6 +784,14 @@ function chomboView(b) {
   if (c && c.reason === "insufficient_yaku" && c.failing_waits.length) why = t("chombo_waits", c.required, tiles(c.failing_waits));
   else if (c && c.reason === "furiten" && c.failing_waits.length) why = t("chombo_furiten", tiles(c.failing_waits));
   else if (b.reason === "no_win_shape") why = t("chombo_shape");
+  else if (b.reason === "kanpa" && b.ability && b.ability.kanpa) {
+    const tile = tileName(b.ability.kanpa.tile);
+    why = S.sit.tsumo ? t("chombo_kanpa_tsumo", tile) : t("chombo_kanpa_ron", tile);
+  }
+  // a refusal the rules pay nothing for (kanpa_false_win_chombo off) is no chombo
+  if (!(b.payments || []).length) {
+    return el("div", { class: "chombo", "data-chombo": b.reason }, el("strong", {}, t("refused_title")), el("p", {}, why), el("p", { class: "hint" }, t("refused_pays")));
+  }
   return el("div", { class: "chombo", "data-chombo": b.reason }, el("strong", {}, t("chombo_title")), el("p", {}, why), el("p", { class: "hint" }, t("chombo_pays")));
 }
 
@@ -705,7 +802,8 @@ function tenpaiView(b) {
     el("span", { class: `num ${w.value && !w.value.valid ? "ng" : ""}`, "data-wait-total": w.value ? w.value.total : "" },
       w.value ? fmtNum(w.value.total) : "…"),
     el("span", { class: w.valid_ron ? "ok" : "ng" }, `${t("ron")} ${w.valid_ron ? "✓" : "✗"}`),
-    el("span", { class: w.valid_tsumo ? "ok" : "ng" }, `${t("tsumo")} ${w.valid_tsumo ? "✓" : "✗"}`))));
+    el("span", { class: w.valid_tsumo ? "ok" : "ng" }, `${t("tsumo")} ${w.valid_tsumo ? "✓" : "✗"}`),
+    w.kanpa ? el("span", { class: "ng", "data-kanpa-wait": w.tile }, t("kanpa_wait")) : "")));
   return [
     el("div", { class: `verdict ${b.tenpai ? "good" : "bad"}`, "data-verdict": b.tenpai ? "tenpai" : "noten" }, b.tenpai ? t("tenpai") : t("noten")),
     b.tenpai ? el("h3", {}, t("waits")) : "", waits,
@@ -719,15 +817,19 @@ function resultView(b) {
   parts.push(el("div", { class: `verdict ${b.valid ? "good" : "bad"}`, "data-verdict": b.valid ? "valid" : "invalid" },
     b.valid ? t("valid") : `${t("invalid")}: ${t(`reason_${b.reason}`, b.guarantee ? b.guarantee.required : 2)}`));
   if (b.valid) {
-    parts.push(el("div", { class: "total" }, el("span", { class: "big", "data-call": "" }, tableCall(b))));
+    const halved = b.explain && b.explain.points && b.explain.points.call && b.explain.points.call.halved;
+    parts.push(el("div", { class: "total" }, el("span", { class: "big", "data-call": "" }, tableCall(b, false)),
+      halved ? el("span", { class: "call-tag", "data-halved": "" }, ` ${t("call_halved")}`) : ""));
+    if (byakkoNet(b)) parts.push(el("p", { class: "net ng", "data-net": b.ability.net }, byakkoNet(b)));
     const limit = b.limit ? ` · ${t(`limit_${b.limit}`)}${b.yakuman_multiple > 1 ? ` ×${b.yakuman_multiple}` : ""}` : "";
     parts.push(el("p", { class: "summary" }, `${b.han} ${t("han")} ${b.fu} ${t("fu")}${limit}`));
   } else parts.push(chomboView(b));
+  parts.push(...abilityView(b));
   parts.push(...explainView(b));
   parts.push(el("h3", {}, t("yaku")));
   parts.push(el("div", { class: "lines" }, (b.yaku || []).length ? yakuRows(b) : [el("p", { class: "hint" }, t("empty"))]));
   const d = b.dora || {};
-  const doraLines = ["dora", "ura", "aka", "kita", "aka5man_bonus"].filter((k) => d[k]).map((k) => row(t(`d_${k}`), `${d[k]} ${t("han")}`));
+  const doraLines = ["dora", "ura", "extra", "aka", "kita", "aka5man_bonus"].filter((k) => d[k]).map((k) => row(t(`d_${k}`), `${d[k]} ${t("han")}`));
   if (doraLines.length) parts.push(el("h3", {}, t("dora_")), el("div", { class: "lines" }, doraLines));
   if ((b.fu_breakdown || []).length) {
     parts.push(el("h3", {}, t("fu_breakdown")), el("div", { class: "lines" }, b.fu_breakdown.map((f) => row(fuName(f.reason), `${f.fu} ${t("fu")}`))));
@@ -748,7 +850,9 @@ function summaryText() {
   const b = last.body;
   if (last.kind === "error") return `${t("error")}: ${errorText(b.error)}`;
   if (last.kind === "tenpai") return b.tenpai ? `${t("tenpai")}: ${b.waits.map((w) => tileName(w.tile)).join(" ")}` : t("noten");
-  return b.valid ? `${tableCall(b)} · ${t("value", b.han, b.limit ? 0 : b.fu)}` : `${t("chombo")}: ${t(`reason_${b.reason}`, 2)}`;
+  if (!b.valid) return `${(b.payments || []).length ? t("chombo") : t("invalid")}: ${t(`reason_${b.reason}`, 2)}`;
+  const net = b.ability && b.ability.byakko && b.ability.byakko.paid ? ` · ${t("net_short", fmtNum(b.ability.net))}` : "";
+  return `${tableCall(b)}${net} · ${t("value", b.han, b.limit ? 0 : b.fu)}`;
 }
 
 function renderSummary() {
@@ -770,7 +874,7 @@ function renderResult() {
   if (last.kind === "error") {
     const e = last.body.error || {};
     // the server's own message (English) adds the detail, e.g. how many tiles are missing
-    const detail = !Lang.ja() && e.message && e.message !== errorText(e) ? el("p", { class: "hint detail" }, e.message) : "";
+    const detail = errorDetail(e) ? el("p", { class: "hint detail" }, errorDetail(e)) : "";
     box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${errorText(e)}`), detail);
     return;
   }
@@ -778,13 +882,14 @@ function renderResult() {
 }
 
 function renderWarnings() {
-  $("warnings").replaceChildren(...S.warnings.map((w) => el("li", {}, warningText(w.message, w.detail))));
+  $("warnings").replaceChildren(...S.warnings.map((w) => el("li", {}, warningText(w.message, w.detail, tileName))));
 }
 
 function renderStatic() {
   document.documentElement.lang = Lang.current;
   translateStatic();
   $("lang").textContent = t("lang_button");
+  $("zoom").setAttribute("aria-label", t("zoom"));
   $("game-link").href = S.game ? `/game.html#${S.game.id}` : "/game.html";
 }
 
@@ -813,6 +918,12 @@ async function openGame(id) {
   renderAll();
 }
 
+function seiryuuDeposits() {
+  // ability mahjong: the seiryuu's deposits go on the table at the hand's start
+  const a = S.game && S.game.ability;
+  return a ? a.seiryuu_deposits.reduce((sum, d) => sum + d.amount, 0) : 0;
+}
+
 function applyGame() {
   // The game's round, honba and deposits; the chosen player's seat; riichi from who declared.
   const g = S.game;
@@ -820,7 +931,7 @@ function applyGame() {
   S.sit.round = g.round_wind;
   S.sit.honba = g.honba;
   S.sit.aka_5man = Boolean(g.rules.aka_5man);
-  S.sit.deposits = Math.round(g.deposits / 1000) + S.play.riichi.length;
+  S.sit.deposits = Math.round((g.deposits + seiryuuDeposits()) / 1000) + S.play.riichi.length;
   const p = S.play.player;
   if (p !== null) {
     S.sit.seat = g.players[p].seat;
@@ -843,8 +954,9 @@ function syncWinnerRiichi(kind) {
 
 function playerChip(p, on, onclick, extra = {}) {
   const pl = S.game.players[p];
+  const role = roleOf(p) ? ` · ${t(`role_${roleOf(p)}`)}` : "";
   return el("button", { type: "button", class: `chip${on ? " on" : ""}`, "aria-pressed": String(on), onclick, ...extra },
-    `${windName(pl.seat)} ${pl.name}`);
+    `${windName(pl.seat)} ${pl.name}${role}`);
 }
 
 function chooseGroup(label, kids) {
@@ -861,7 +973,7 @@ function renderGame() {
   const set = (fn) => () => { fn(); applyGame(); rescore(); };
   const kids = [
     el("p", { class: "game-head" }, t("game_hand", t("round_name", g.round_wind, Number(g.round[1])), t("honba_n", g.honba)),
-      ` · ${t("depositsShort")} ${fmtNum(g.deposits)}`),
+      ` · ${t("depositsShort")} ${fmtNum(g.deposits + seiryuuDeposits())}`),
     choice("this_photo", [["win", t("p_win")], ["draw", t("p_draw")]], play.mode, (v) => { play.mode = v; renderResult(); }, (v) => ["data-play", v]),
     chooseGroup("whose", seatsOf().map((p) => playerChip(p, play.player === p, set(() => { play.player = p; }), { "data-player": p }))),
   ];
@@ -882,6 +994,8 @@ function winRecorder() {
   const ready = last && last.kind === "result" && play.player !== null && (S.sit.tsumo || play.discarder !== null);
   if (!ready) return [];
   const name = S.game.players[play.player].name;
+  // a refusal without payments (kanpa_false_win_chombo off) is not recorded: the hand plays on
+  if (!last.body.valid && !(last.body.payments || []).length) return [];
   const label = last.body.valid ? t("record_win", tableCall(last.body)) : t("record_chombo", name);
   return [el("button", { type: "button", class: "btn primary record", id: "record", onclick: recordWin }, label)];
 }
@@ -897,8 +1011,8 @@ async function recordWin() {
 }
 
 async function recordHand(body) {
-  const res = await postJson(`/v1/games/${S.game.id}/hands`, { ...body, seq: S.game.seq });
-  if (!res.ok) { $("game-status").textContent = `${t("error")}: ${errorText(res.body.error)}`; return; }
+  const res = await postJson(`/v1/games/${S.game.id}/hands`, { ...abilityBody(body), seq: S.game.seq });
+  if (!res.ok) { $("game-status").textContent = errorLine(res.body.error); return; }
   sessionStorage.setItem("sanma.flash", "recorded");
   location.href = `/game.html#${S.game.id}`;
 }

@@ -3,12 +3,27 @@
 "use strict";
 
 let game = null;
+// Ability mahjong's roles (docs/rules/ability.md), in the order the rule lists them.
+const ROLES = ["tenshi", "seiryuu", "suzaku", "byakko", "genbu", "kouryuu"];
+// The tiles a kanpa may name (sanma: no 2m–8m), as MPSZ.
+const KANPA_TILES = ["1m", "9m", ..."123456789".split("").map((n) => `${n}p`),
+  ..."123456789".split("").map((n) => `${n}s`), ..."1234567".split("").map((n) => `${n}z`)];
 const $ = (sel, root = document) => root.querySelector(sel);
 const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 const t = tr;
 const fmt = fmtNum;
 const windName = (w) => tr(`wind_${w}`);
 const signed = (n) => (n > 0 ? "+" : "") + fmt(n);
+const roleName = (r) => t(`role_${r}`);
+const ability = () => !!(game && game.rules.ability);
+const roleOf = (p) => (ability() ? game.players[p].role : null);
+
+function tileLabel(tile) {
+  // "9s" → 9s / 9索; honours by name (a kanpa names a tile kind)
+  const n = tile[0], s = tile[1];
+  if (s === "z") return t(`honor_${n}`);
+  return Lang.ja() ? `${n}${{ m: "萬", p: "筒", s: "索" }[s]}` : tile;
+}
 // Each rule system's seats and its own start, return and uma (engine/game/presets.py): the
 // new-game form shows them when the system is chosen.
 const PRESETS = {
@@ -30,12 +45,18 @@ async function api(method, path, body) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try { response = await fetch(path, options); } catch (_) {
+    response = null;
+  }
   let data = null;
-  try { data = await response.json(); } catch (_) { data = null; }
-  if (!response.ok) {
-    const error = new Error(data && data.error ? errorText(data.error) : `HTTP ${response.status}`);
-    error.code = data && data.error ? data.error.code : "";
+  try { data = response ? await response.json() : null; } catch (_) { data = null; }
+  if (!response || !response.ok) {
+    // the refusal in the page's language (and the server's detail on an English page)
+    const failure = data && data.error ? data.error : { code: response ? "bad_response" : "offline" };
+    const detail = errorDetail(failure);
+    const error = new Error(detail ? `${errorText(failure)} (${detail})` : errorText(failure));
+    error.code = failure.code;
     throw error;
   }
   return data;
@@ -44,6 +65,9 @@ async function api(method, path, body) {
 function applyLanguage() {
   document.documentElement.lang = Lang.current;
   translateStatic();
+  $$(".role-select").forEach((select) => {
+    [...select.options].forEach((o) => { o.textContent = roleName(o.value); });
+  });
   $("#lang").textContent = t("lang_button");
   if (game) render();
 }
@@ -66,10 +90,19 @@ function render() {
     li.innerHTML = '<span class="wind"></span><span class="name"></span><span class="score"></span>';
     $(".wind", li).textContent = windName(p.seat);
     $(".name", li).textContent = p.name + (p.dealer && !game.finished ? ` (${t("dealer")})` : "");
+    if (p.role) {
+      // the role badge: a role holds for the whole block (ability mahjong)
+      const badge = document.createElement("span");
+      badge.className = `role r-${p.role}`;
+      badge.dataset.role = p.role;
+      badge.textContent = roleName(p.role);
+      $(".name", li).prepend(badge);
+    }
     $(".score", li).textContent = fmt(p.score);
     if (p.score < 0) $(".score", li).classList.add("negative");
     return li;
   }));
+  renderAbilityStatus();
   $("#hand").hidden = game.finished;
   $("#undo").disabled = game.hand_count === 0;
   $("#export").href = `/v1/games/${game.id}/export`;
@@ -79,11 +112,41 @@ function render() {
   renderSettlement();
 }
 
+function renderAbilityStatus() {
+  // The seiryuu's deposit the next hand starts with, and the byakko who must declare.
+  const line = $("#ability-status");
+  line.hidden = !game.ability || game.finished;
+  if (line.hidden) return;
+  const parts = [];
+  const deposits = game.ability.seiryuu_deposits;
+  if (deposits.length) {
+    parts.push(t("seiryuuDeposit", deposits.map((d) => `${playerName(d.player)} ${fmt(d.amount)}`).join(", ")));
+  }
+  const must = game.ability.byakko.filter((b) => b.must_declare).map((b) => playerName(b.player));
+  if (must.length) parts.push(t("byakkoMust", must.join(", ")));
+  line.textContent = parts.join(" · ");
+  line.hidden = !parts.length;
+}
+
+function kanpaEntries() {
+  return $$("#kanpa-list .kanpa").map((row) => ({
+    by: Number($('[name="by"]', row).value),
+    target: Number($('[name="target"]', row).value),
+    tile: $('[name="tile"]', row).value,
+  }));
+}
+
 function updateCameraLinks() {
-  // The camera page opens on this game: its round, honba and deposits, and who declared riichi.
+  // The camera page opens on this game: its round, honba and deposits, who declared riichi,
+  // and in ability mahjong the byakko's declarations and the kanpa of the hand.
   if (!game) return;
   const riichi = checked("riichi").join(",");
-  const base = `/?game=${game.id}${riichi ? `&riichi=${riichi}` : ""}`;
+  let base = `/?game=${game.id}${riichi ? `&riichi=${riichi}` : ""}`;
+  if (ability()) {
+    const byakko = checked("byakko").join(",");
+    const kanpa = kanpaEntries().map((k) => `${k.by}:${k.target}:${k.tile}`).join(",");
+    base += `${byakko ? `&byakko=${byakko}` : ""}${kanpa ? `&kanpa=${kanpa}` : ""}`;
+  }
   $("#score-photo").href = base;
   $("#check-tenpai").href = `${base}&mode=draw`;
 }
@@ -106,6 +169,9 @@ function describeHand(hand) {
   } else {
     parts.push(`${t("chombo")}: ${r.offenders.map(playerName).join(", ")}`);
   }
+  if ((r.byakko_declared || []).length) parts.push(t("declaredLog", r.byakko_declared.map(playerName).join(", ")));
+  (r.kanpa || []).forEach((k) => parts.push(t("kanpaLog", playerName(k.by), playerName(k.target), tileLabel(k.tile))));
+  r.wins.filter((w) => w.upgraded_from).forEach((w) => parts.push(t("upgradeLog", t(w.upgraded_from), t(w.limit))));
   return parts.join(" / ");
 }
 
@@ -193,7 +259,58 @@ function fillPlayerControls() {
     }));
   });
   $$(".aka-only").forEach((el) => { el.hidden = !game.rules.aka_5man; });
+  fillAbilityControls();
   applyRuleControls();
+}
+
+function fillAbilityControls() {
+  // Only the byakko may declare, only a genbu declares kanpa; a byakko silent for two hands
+  // must declare this one (ver 1.1): its box is ticked and kept.
+  const withRole = (role) => game.players.filter((p) => p.role === role).map((p) => p.player);
+  $$(".player-checks[data-role]").forEach((box) => {
+    const allowed = new Set(withRole(box.dataset.role).map(String));
+    $$("label", box).forEach((label) => { label.hidden = !allowed.has($("input", label).value); });
+  });
+  const must = new Set(ability() ? game.ability.byakko.filter((b) => b.must_declare).map((b) => String(b.player)) : []);
+  $$('.player-checks[data-name="byakko"] input').forEach((input) => {
+    if (must.has(input.value)) input.checked = true;
+    input.disabled = must.has(input.value);
+    input.parentElement.title = input.disabled ? t("mustDeclare") : "";
+  });
+  $("#byakko-row").hidden = !ability() || !withRole("byakko").length;
+  $("#kanpa-box").classList.toggle("no-genbu", !ability() || !withRole("genbu").length);
+  $$("#kanpa-list .kanpa").forEach(fillKanpaRow);
+  $$("#wins .win").forEach(showSeiryuu);
+}
+
+function fillKanpaRow(row) {
+  const genbu = game.players.filter((p) => p.role === "genbu");
+  const by = $('[name="by"]', row), target = $('[name="target"]', row), tile = $('[name="tile"]', row);
+  const keep = [by.value, target.value, tile.value];
+  by.replaceChildren(...genbu.map((p) => new Option(p.name, String(p.player))));
+  if (keep[0] && [...by.options].some((o) => o.value === keep[0])) by.value = keep[0];
+  const others = game.players.filter((p) => String(p.player) !== by.value);
+  target.replaceChildren(...others.map((p) => new Option(p.name, String(p.player))));
+  if (keep[1] && [...target.options].some((o) => o.value === keep[1])) target.value = keep[1];
+  tile.replaceChildren(...KANPA_TILES.map((x) => new Option(tileLabel(x), x)));
+  if (keep[2]) tile.value = keep[2];
+}
+
+function addKanpa() {
+  const row = $("#kanpa-template").content.firstElementChild.cloneNode(true);
+  translateStatic(row);
+  $(".remove", row).addEventListener("click", () => { row.remove(); updateCameraLinks(); });
+  $('[name="by"]', row).addEventListener("change", () => fillKanpaRow(row));
+  row.addEventListener("change", updateCameraLinks);
+  $("#kanpa-list").append(row);
+  fillKanpaRow(row);
+  updateCameraLinks();
+}
+
+function showSeiryuu(node) {
+  // A seiryuu's win given as han/fu or a limit says the han its extra indicators added.
+  const winner = Number($('[name="winner"]', node).value);
+  $(".seiryuu-only", node).hidden = !game || roleOf(winner) !== "seiryuu";
 }
 
 function nagashiWord() { return game.rules.nagashi === "mangan" ? "nagashiMangan" : "nagashi"; }
@@ -225,6 +342,7 @@ function addWin() {
     radio.addEventListener("change", () => showMode(node));
   });
   translateStatic(node);
+  $('[name="winner"]', node).addEventListener("change", () => showSeiryuu(node));
   $("#wins").append(node);
   showMode(node);
   if (game) fillPlayerControls();
@@ -274,6 +392,7 @@ function winFromNode(node) {
   if (game.rules.deposits_need_closed_win && closed !== "") win.closed = closed === "true";
   const pao = $('[name="pao"]', node).value;
   if (game.rules.pao && $("#hand").outcome.value === "tsumo" && pao !== "") win.pao = Number(pao);
+  if (roleOf(win.winner) === "seiryuu") win.seiryuu_han = Number($('[name="seiryuu_han"]', node).value);
   return win;
 }
 
@@ -281,6 +400,10 @@ function handBody() {
   const form = $("#hand");
   const outcome = form.outcome.value;
   const body = { outcome, seq: game.seq };
+  if (ability()) {
+    body.byakko_declared = checked("byakko");
+    if (outcome !== "chombo") body.kanpa = kanpaEntries();
+  }
   if (outcome !== "chombo") {
     body.riichi = checked("riichi");
     body.mis_calls = checked("mis_calls");
@@ -312,6 +435,7 @@ function resetForm() {
   const form = $("#hand");
   $$("#hand .player-checks input").forEach((i) => { i.checked = false; });
   ["aka5man", "copier", "copied"].forEach((name) => { form[name].value = ""; });
+  $("#kanpa-list").replaceChildren();
   form.turns.value = "5";
   $("#more").open = false;
   $('#hand input[name="outcome"][value="ron"]').checked = true;
@@ -324,7 +448,9 @@ function resetForm() {
   $('[name="multiple"]', win).value = "1";
   $('[name="closed"]', win).value = "";
   $('[name="pao"]', win).value = "";
+  $('[name="seiryuu_han"]', win).value = "0";
   showMode(win);
+  if (game) fillAbilityControls();
   $("#double-ron").classList.add("secondary");
   showOutcome();
   updateCameraLinks();
@@ -368,6 +494,13 @@ function init() {
     applyLanguage();
   });
   $('.player-checks[data-name="riichi"]').addEventListener("change", updateCameraLinks);
+  $('.player-checks[data-name="byakko"]').addEventListener("change", updateCameraLinks);
+  $("#add-kanpa").addEventListener("click", addKanpa);
+  $$(".role-select").forEach((select, k) => {
+    select.replaceChildren(...ROLES.map((r) => new Option(roleName(r), r)));
+    select.value = ["seiryuu", "suzaku", "byakko"][k];
+  });
+  $("#new-game").ability.addEventListener("change", (e) => { $("#role-pick").hidden = !e.target.checked; });
   $("#new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const form = e.target;
@@ -376,6 +509,10 @@ function init() {
     const players = [form.p0, form.p1, form.p2, form.p3].slice(0, seats).map((i) => i.value.trim());
     const body = { rules: { preset, double_ron_honba: form.double_ron_honba.value } };
     if (seats === 3) body.rules.aka_5man = form.aka.checked;
+    if (seats === 3 && form.ability.checked) {
+      body.rules.ability = true;
+      body.roles = [form.role0.value, form.role1.value, form.role2.value];
+    }
     // numbers as typed (the server checks them and says what is wrong); empty = the default
     ["start_points", "return_points", "uma"].forEach((name) => {
       if (form[name].value.trim() !== "") body.rules[name] = Number(form[name].value);

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sanma_lens.vision.classify import CLASSES, TileClassifier, cut_tile
+from sanma_lens.vision.settings import SETTINGS
 from tests.vision.test_classify_wide import BOX_A, BOX_B, _photo, _RedShare
 
 BOX_SIDE = (150.0, 30.0, 270.0, 90.0)  # a wide box read sideways
@@ -78,7 +79,7 @@ def test_classify_boxes_empty_and_mismatched_input() -> None:
 def test_the_pipeline_reads_hits_through_classify_boxes() -> None:
     """``Recognizer._name`` (the shipped models on a rendered scene's detector hits): each
     hit's probabilities are ``classify_boxes``' for its box and sideways flag."""
-    from sanma_lens.vision.pipeline import CLASSIFIER, DETECTOR, MODELS, SIDEWAYS_PROB, Recognizer
+    from sanma_lens.vision.pipeline import CLASSIFIER, DETECTOR, MODELS, Recognizer
 
     if not all((MODELS / n).is_file() for n in (CLASSIFIER, DETECTOR)):
         pytest.skip("models/*.onnx not present")
@@ -86,10 +87,10 @@ def test_the_pipeline_reads_hits_through_classify_boxes() -> None:
 
     image = render_scene(np.random.default_rng(7_100_003)).image
     rec = Recognizer(threads=1)
-    raw = rec.detector.detect(image, weak=rec.weak_heat)
+    raw = rec.detector.detect(image, weak=rec.settings.weak_heat)
     named = rec._name(image, raw)
     assert len(named) == len(raw) >= 10
-    sideways = [r.sideways_prob >= SIDEWAYS_PROB and r.box[2] - r.box[0] > 0.9 * (
+    sideways = [r.sideways_prob >= SETTINGS.sideways_prob and r.box[2] - r.box[0] > 0.9 * (
         r.box[3] - r.box[1]) for r in raw]
     assert any(sideways) and not all(sideways)
     want = rec.classifier.classify_boxes(image, [r.box for r in raw], sideways)

@@ -1,5 +1,5 @@
-"""The classifier's prior shift (vision/classify.py PRIOR_SHIFT): the plain 5-man's logit is
-lowered before the softmax, so a manzu crop the network reads 5m only by a little goes to the
+"""The classifier's prior shift (vision/settings.py ``prior_shift``): the plain 5-man's logit
+is lowered before the softmax, so a manzu crop the network reads 5m only by a little goes to the
 runner-up, while a clear 5m, the aka-5-man and every other class keep their readings."""
 
 from __future__ import annotations
@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sanma_lens.vision.classify import CLASSES, PRIOR_SHIFT, TileClassifier, prior_offsets
+from sanma_lens.vision.classify import CLASSES, TileClassifier, prior_offsets
+from sanma_lens.vision.settings import SETTINGS
 
 
 class _Logits:
@@ -32,10 +33,10 @@ def _read(logits: dict[str, float], shift: dict[str, float] | None = None) -> st
 
 
 def test_the_shipped_shift_lowers_the_plain_five_man_most_and_two_red_fives() -> None:
-    assert set(PRIOR_SHIFT) == {"5m", "0m", "0s"}
-    assert PRIOR_SHIFT["5m"] < PRIOR_SHIFT["0m"] == PRIOR_SHIFT["0s"] < 0
-    offsets = prior_offsets(PRIOR_SHIFT)
-    assert offsets[CLASSES.index("5m")] == PRIOR_SHIFT["5m"]
+    assert set(SETTINGS.prior_shift) == {"5m", "0m", "0s"}
+    assert SETTINGS.prior_shift["5m"] < SETTINGS.prior_shift["0m"] == SETTINGS.prior_shift["0s"] < 0
+    offsets = prior_offsets(SETTINGS.prior_shift)
+    assert offsets[CLASSES.index("5m")] == SETTINGS.prior_shift["5m"]
     assert np.count_nonzero(offsets) == 3 and offsets[CLASSES.index("0p")] == 0
 
 

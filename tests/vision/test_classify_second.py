@@ -1,4 +1,4 @@
-"""The second opinion (vision/classify.py SECOND_BELOW, SECOND_WEIGHT): a reading the first
+"""The second opinion (vision/classify.py SETTINGS.second_below, SECOND_WEIGHT): a reading the first
 network is unsure of is averaged with a second network's; a sure one is left alone, and the
 second network is not even asked for it."""
 
@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanma_lens.vision.classify import CLASSES, SECOND_BELOW, TileClassifier
+from sanma_lens.vision.classify import CLASSES, TileClassifier
+from sanma_lens.vision.settings import SETTINGS
 from tests.vision.test_classify_prior import CROP, _Logits
 
 
@@ -35,7 +36,7 @@ def test_an_unsure_reading_is_tipped_by_the_second_network() -> None:
     alone = TileClassifier(_Logits(first), prior_shift={}).classify([CROP])[0]
     clf, other = _classifier(first, {"3z": 6.0, "2z": 2.0})
     (tile, p), = clf.classify([CROP])
-    assert alone[0] == "2z" and alone[1] < SECOND_BELOW
+    assert alone[0] == "2z" and alone[1] < SETTINGS.second_below
     assert tile == "3z" and other.seen == 1
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, TileClassifier
 from sanma_lens.vision.pipeline import MODELS, Hit, drop_double_hits
+from sanma_lens.vision.settings import SETTINGS
 
 
 class _TopHalf:
@@ -94,15 +97,14 @@ def test_onnx_import_reproduces_the_shipped_classifier() -> None:
 
 
 def test_weak_hits_are_reported_only_when_surely_a_tile() -> None:
-    """vision.pipeline WEAK_HEAT/WEAK_SURE: a peak below the detector's threshold counts only
+    """Settings ``weak_heat``/``weak_sure``: a peak below the detector's threshold counts only
     when the classifier is sure it is a tile; hits above the threshold are untouched."""
-    from sanma_lens.vision.detect import HEAT_THRESHOLD
     from sanma_lens.vision.pipeline import Recognizer
 
     rec = Recognizer.__new__(Recognizer)
-    rec.double_iou, rec.double_sure = None, 0.0
-    rec.weak_heat, rec.weak_sure = 0.15, 0.9
-    low = HEAT_THRESHOLD - 0.05
+    rec.settings = replace(rec.settings, double_iou=None, double_sure=0.0)
+    rec.settings = replace(rec.settings, weak_heat=0.15, weak_sure=0.9)
+    low = SETTINGS.heat_threshold - 0.05
     strong = _hit((0, 0, 40, 60), "3p", 0.5, 0.8)  # unsure but a real hit: kept
     weak_sure = _hit((50, 0, 90, 60), "5z", 0.95, low)  # kept
     weak_unsure = _hit((100, 0, 140, 60), "5z", 0.8, low)  # dropped
@@ -110,7 +112,7 @@ def test_weak_hits_are_reported_only_when_surely_a_tile() -> None:
     too_cold = _hit((200, 0, 240, 60), "5z", 0.99, 0.1)  # below weak_heat: dropped
     tiles, flowers = rec.detections([strong, weak_sure, weak_unsure, weak_flower, too_cold])
     assert [t.tile for t in tiles] == ["3p", "5z"] and flowers == 0
-    rec.weak_heat = None  # off: only the detector's own hits
+    rec.settings = replace(rec.settings, weak_heat=None)  # off: only the detector's own hits
     tiles, _ = rec.detections([strong, weak_sure, weak_unsure, weak_flower, too_cold])
     assert [t.tile for t in tiles] == ["3p"]
 
@@ -143,26 +145,28 @@ def test_weak_peaks_leave_the_strong_hits_alone_and_skip_overlaps() -> None:
 
 
 def test_a_blank_white_dragon_counts_from_a_lower_heat() -> None:
-    """vision.pipeline BLANK_HEAT/BLANK_SURE: the blank 5z heats the detector least; a weak peak
-    read 5z counts from BLANK_HEAT with p ≥ BLANK_SURE, any other tile still needs WEAK_HEAT and
+    """Settings ``blank_heat``/``blank_sure``: the blank 5z heats the detector least; a weak
+    peak read 5z counts from ``blank_heat`` with p ≥ ``blank_sure``, any other tile still needs
+    ``weak_heat`` and
     WEAK_SURE; with weak peaks off (weak_heat None) neither counts."""
-    from sanma_lens.vision.pipeline import BLANK_HEAT, BLANK_SURE, WEAK_HEAT, Recognizer
+    from sanma_lens.vision.pipeline import Recognizer
 
     rec = Recognizer.__new__(Recognizer)
-    rec.double_iou, rec.double_sure = None, 0.0
-    rec.weak_heat, rec.weak_sure = WEAK_HEAT, 0.95
-    assert WEAK_HEAT is not None and BLANK_HEAT < WEAK_HEAT and BLANK_SURE < 0.95
-    cool = (BLANK_HEAT + WEAK_HEAT) / 2  # below the weak-peak heat, above the blank one
-    blank = _hit((0, 0, 40, 60), "5z", BLANK_SURE + 0.01, cool)  # kept
+    rec.settings = replace(rec.settings, double_iou=None, double_sure=0.0)
+    rec.settings = replace(rec.settings, weak_heat=SETTINGS.weak_heat, weak_sure=0.95)
+    s = SETTINGS
+    assert s.weak_heat is not None and s.blank_heat < s.weak_heat and s.blank_sure < 0.95
+    cool = (s.blank_heat + s.weak_heat) / 2  # below the weak-peak heat, above the blank one
+    blank = _hit((0, 0, 40, 60), "5z", SETTINGS.blank_sure + 0.01, cool)  # kept
     other = _hit((50, 0, 90, 60), "1m", 0.99, cool)  # too cold for a face with a symbol
-    unsure = _hit((100, 0, 140, 60), "5z", BLANK_SURE - 0.05, cool)  # dropped
-    colder = _hit((150, 0, 190, 60), "5z", 0.99, BLANK_HEAT - 0.02)  # dropped
-    warm = _hit((200, 0, 240, 60), "1m", 0.96, WEAK_HEAT)  # an ordinary weak peak: kept
+    unsure = _hit((100, 0, 140, 60), "5z", SETTINGS.blank_sure - 0.05, cool)  # dropped
+    colder = _hit((150, 0, 190, 60), "5z", 0.99, SETTINGS.blank_heat - 0.02)  # dropped
+    warm = _hit((200, 0, 240, 60), "1m", 0.96, SETTINGS.weak_heat)  # an ordinary weak peak: kept
     hits = [blank, other, unsure, colder, warm]
     tiles, _ = rec.detections(hits)
     assert [t.tile for t in tiles] == ["5z", "1m"]
     assert tiles[0].box == (0, 0, 40, 60)
-    rec.weak_heat = None
+    rec.settings = replace(rec.settings, weak_heat=None)
     assert rec.detections(hits)[0] == []
 
 

@@ -1,5 +1,5 @@
-"""The classifier's looser second looks (vision/classify.py WIDE_MARGINS / WIDE_BELOW): a tile
-read unsure is cut again with wider margins and, when those looks agree, the readings are
+"""The classifier's looser second looks (vision/settings.py ``wide_margins``, ``wide_below``): a
+tile read unsure is cut again with wider margins and, when those looks agree, the readings are
 averaged; looks that disagree, sure tiles, crops the caller cut (``probabilities``) and a
 classifier without wide margins leave the first reading alone."""
 
@@ -8,16 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sanma_lens.vision.classify import (
-    CLASSES,
-    CROP_H,
-    CROP_W,
-    MARGIN,
-    WIDE_BELOW,
-    WIDE_MARGINS,
-    TileClassifier,
-    cut_tile,
-)
+from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, MARGIN, TileClassifier, cut_tile
+from sanma_lens.vision.settings import SETTINGS
 
 
 class _RedShare:
@@ -95,8 +87,8 @@ def test_the_pipeline_uses_the_chosen_looks() -> None:
     if not (MODELS / CLASSIFIER).is_file():
         pytest.skip("models/*.onnx not present")
     classifier = Recognizer(threads=1).classifier
-    assert classifier.wide == WIDE_MARGINS and WIDE_MARGINS
-    assert classifier.wide_below == WIDE_BELOW
+    assert classifier.wide == SETTINGS.wide_margins and SETTINGS.wide_margins
+    assert classifier.wide_below == SETTINGS.wide_below
 
 
 def test_looks_that_disagree_leave_the_first_reading() -> None:

@@ -3,9 +3,9 @@ the joint box reads surely; two whole tiles side by side are never joined."""
 
 from __future__ import annotations
 
-from sanma_lens.vision.join import JOIN_SURE, join_parts, joint_box, part_pairs
-from sanma_lens.vision.probe import Box, Reading
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.join import join_parts, joint_box, part_pairs
+from sanma_lens.vision.settings import SETTINGS
+from sanma_lens.vision.types import Box, Reading, TileDetection
 
 
 def _t(tile: str, box: Box, conf: float = 0.6) -> TileDetection:
@@ -37,7 +37,8 @@ def test_two_halves_of_a_tile_that_read_surely_as_one_are_joined() -> None:
 
 def test_an_unsure_or_not_a_tile_joint_reading_keeps_the_parts() -> None:
     tiles = _row_with_a_split_4p()
-    for reading in (("4p", JOIN_SURE - 0.05, ()), ("none", 0.99, ()), ("flower", 0.99, ())):
+    unsure = SETTINGS.join_sure - 0.05
+    for reading in (("4p", unsure, ()), ("none", 0.99, ()), ("flower", 0.99, ())):
         out, joined = join_parts(tiles, lambda cuts, r=reading: [r for _ in cuts])
         assert out == tiles and joined == []
     # a joint reading no surer than a part: the part stands

@@ -1,14 +1,14 @@
-"""vision/join.py ``join_halves``: a called tile seen as two halves (a sideways 4p as two
+"""vision/join.py ``halves_edits``: a called tile seen as two halves (a sideways 4p as two
 upright 2p boxes) is read again turned, as one tile, when the layout comes out better."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from sanma_lens.vision.join import halves_pairs, join_halves
-from sanma_lens.vision.probe import Box, Reading, short_by
-from sanma_lens.vision.split import split_probe
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.decoder import short_by
+from sanma_lens.vision.join import halves_pairs
+from sanma_lens.vision.types import Box, Reading, TileDetection
+from tests.vision.looking import look_for_splits
 from tests.vision.test_layout import Table
 
 SIZE = (1600, 1200)
@@ -55,21 +55,21 @@ def test_a_called_tile_seen_as_two_halves_is_read_turned_as_one() -> None:
     first = t.read()
     assert first.hand["melds"] == [] and short_by(first.hand) == 3
     assert len(halves_pairs(first.tiles)) == 1
-    dets, lay = join_halves(t.tiles, first, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
+    dets, lay = look_for_splits(t.tiles, first, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
     assert lay.hand["melds"] == ["pon:444p"] and lay.hand["hand"] == "123p456789s1z"
     assert dets[-1].tile == "4p" and dets[-1].angle == 90 and len(dets) == len(t.tiles) - 1
     assert "2p" in lay.warnings[0] and "4p" in lay.warnings[0]
     # the split probe looks for it too (the pipeline's second looks)
-    assert split_probe(t.tiles, first, SIZE, _reader(called, "4p", 0.97))[1].hand == lay.hand  # type: ignore[arg-type]
+    assert look_for_splits(t.tiles, first, SIZE, _reader(called, "4p", 0.97))[1].hand == lay.hand  # type: ignore[arg-type]
 
 
 def test_halves_read_unsure_turned_or_making_no_better_hand_stay() -> None:
     t, called = _pon_with_split_called_tile()
     first = t.read()
-    unsure = join_halves(t.tiles, first, SIZE, _reader(called, "4p", 0.6))  # type: ignore[arg-type]
+    unsure = look_for_splits(t.tiles, first, SIZE, _reader(called, "4p", 0.6))  # type: ignore[arg-type]
     assert unsure == (t.tiles, first)
     # read as a tile of another kind: no pon, the hand no nearer its count
-    other = join_halves(t.tiles, first, SIZE, _reader(called, "7s", 0.97))  # type: ignore[arg-type]
+    other = look_for_splits(t.tiles, first, SIZE, _reader(called, "7s", 0.97))  # type: ignore[arg-type]
     assert other == (t.tiles, first)
 
 
@@ -93,7 +93,7 @@ def test_rule_23_halves_of_a_kakans_called_tile_make_the_pon_its_kakan() -> None
     first = t.read()
     assert first.hand["melds"] == ["pon:444p"]
     quiet = replace(first, warnings=[])  # nothing to check in the first reading
-    _, lay = join_halves(t.tiles, quiet, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
+    _, lay = look_for_splits(t.tiles, quiet, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
     assert lay.hand["melds"] == ["kakan:4444p"] and lay.hand["hand"] == first.hand["hand"]
 
 
@@ -110,5 +110,5 @@ def test_halves_of_a_called_tile_on_a_slanted_row_are_read_turned_as_one() -> No
     ]
     first = t.read()
     assert first.hand["melds"] == [] and len(halves_pairs(first.tiles)) == 1
-    _, lay = join_halves(t.tiles, first, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
+    _, lay = look_for_splits(t.tiles, first, SIZE, _reader(called, "4p", 0.97))  # type: ignore[arg-type]
     assert lay.hand["melds"] == ["pon:444p"]

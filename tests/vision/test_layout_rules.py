@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sanma_lens.vision.layout import kind, reconstruct
 from sanma_lens.vision.layout.notation import readable
 from sanma_lens.vision.layout.rulefix import Places, correct, vote_kind
-from sanma_lens.vision.layout.tolerances import UPRIGHT_KITA_ALT
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 from tests.vision.test_layout import (
@@ -520,9 +520,9 @@ def test_lone_upright_tile_beyond_the_winning_tile_barely_north_stays_out() -> N
 
 def test_rule_a4_an_upright_lone_tile_needs_a_real_north_reading_to_be_a_kita() -> None:
     """A flower or a discard read unsure often lists a trace of a north: an upright tile set
-    aside alone is a kita (§A4) only when its north reading is ``UPRIGHT_KITA_ALT`` likely
+    aside alone is a kita (§A4) only when its north reading is ``SETTINGS.upright_kita_alt`` likely
     (a sideways one, laid as kita are, with less)."""
-    for north, group in ((0.15, "other"), (UPRIGHT_KITA_ALT, "kita")):
+    for north, group in ((0.15, "other"), (SETTINGS.upright_kita_alt, "kita")):
         t = Table()
         t.row("123p456p789s11z")
         t.put("2z", "hand")
@@ -534,7 +534,7 @@ def test_rule_a4_an_upright_lone_tile_needs_a_real_north_reading_to_be_a_kita() 
 
 
 def test_rule_a4_an_upright_tile_beyond_the_melds_needs_a_real_north_reading() -> None:
-    for north, group in ((0.12, "other"), (UPRIGHT_KITA_ALT, "kita")):
+    for north, group in ((0.12, "other"), (SETTINGS.upright_kita_alt, "kita")):
         t = Table(y=900.0)
         hand_with_pon_of_7z(t)
         meld_x = t.tiles[-3].box[0]

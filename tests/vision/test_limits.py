@@ -17,10 +17,11 @@ import sanma_lens.vision.layout.geometry as geometry
 from benchmarks.bounds import grid_jpeg
 from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.classify import CLASSES, TileClassifier
-from sanma_lens.vision.detect import HEAT_THRESHOLD, OUT_CHANNELS, RawBox
+from sanma_lens.vision.detect import OUT_CHANNELS, RawBox
 from sanma_lens.vision.layout import reconstruct
 from sanma_lens.vision.limits import Deadline, Limits
 from sanma_lens.vision.pipeline import MODELS, Recognizer
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
 from tests.vision.test_classify_wide import _photo, _RedShare
 
@@ -128,7 +129,7 @@ def test_weak_peaks_beyond_the_cap_keep_only_the_hottest() -> None:
     rec = _recognizer(hot + weak, reader, Limits(max_tiles=3))
     rec.hits(np.zeros((200, 64, 3), np.uint8))
     assert reader.calls[0] == [r.box for r in hot] + [weak[k].box for k in (1, 2, 3)]
-    assert all(r.score < HEAT_THRESHOLD for r in weak)
+    assert all(r.score < SETTINGS.heat_threshold for r in weak)
 
 
 def test_the_classifier_reads_in_chunks_of_fixed_size_with_the_same_answers() -> None:

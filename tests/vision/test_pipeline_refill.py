@@ -7,9 +7,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, over_full, saying, verdict
 from sanma_lens.vision.layout import reconstruct
-from sanma_lens.vision.refill import fills, over_full, refill_probe
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
+from tests.vision.looking import look_for_unsure
 from tests.vision.test_layout import Table
 
 SIZE = (1600, 1200)
@@ -29,7 +31,7 @@ def _short_hand() -> tuple[Table, TileDetection]:
 def test_rule_1_an_unsure_hit_in_the_hole_of_a_short_hand_is_put_back() -> None:
     t, hit = _short_hand()
     first = reconstruct(t.tiles, SIZE)
-    dets, lay = refill_probe(t.tiles, first, [hit], SIZE)
+    dets, lay = look_for_unsure(t.tiles, first, [hit], SIZE)
     assert dets == [*t.tiles, hit]
     # the rule-aware reading takes its next-best reading: the 14 tiles then win (§1)
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
@@ -40,12 +42,12 @@ def test_an_unsure_hit_is_not_put_back_in_a_whole_hand_or_away_from_the_row() ->
     t, hit = _short_hand()
     whole = [*t.tiles, replace(hit, tile="8s", confidence=0.9)]
     lay = reconstruct(whole, SIZE)
-    assert refill_probe(whole, lay, [hit], SIZE) == (whole, lay)  # nothing short
+    assert look_for_unsure(whole, lay, [hit], SIZE) == (whole, lay)  # nothing short
     first = reconstruct(t.tiles, SIZE)
     far = replace(hit, box=tuple(v + 500 for v in hit.box))
-    assert refill_probe(t.tiles, first, [far], SIZE) == (t.tiles, first)
+    assert look_for_unsure(t.tiles, first, [far], SIZE) == (t.tiles, first)
     back = replace(hit, tile="back")
-    assert refill_probe(t.tiles, first, [back], SIZE) == (t.tiles, first)
+    assert look_for_unsure(t.tiles, first, [back], SIZE) == (t.tiles, first)
 
 
 def test_rule_1_a_put_back_tile_must_fill_the_row_without_a_new_meld_or_overfilling() -> None:
@@ -55,21 +57,24 @@ def test_rule_1_a_put_back_tile_must_fill_the_row_without_a_new_meld_or_overfill
     short = replace(first, hand={"hand": "123p789s1122z", "win": "2z", "melds": []})
     filled = replace(first, tiles=[replace(added, group="hand")],
                      hand={"hand": "123p789s11225z", "win": "2z", "melds": []})
-    assert fills(short, filled, added)
+    # as refill_edits proposes it
+    put_back = Edit("refill", Goal.FILL, (added,), (added,), saying(),
+                    lands=frozenset({"hand", "win"}), keeps=frozenset({"melds"}))
+    assert verdict(Hypothesis((), short), put_back, filled)
     as_meld = replace(filled, hand={**filled.hand, "melds": ["pon:555z"]})
-    assert not fills(short, as_meld, added)
+    assert not verdict(Hypothesis((), short), put_back, as_meld)
     elsewhere = replace(filled, tiles=[replace(added, group="other")])
-    assert not fills(short, elsewhere, added)
+    assert not verdict(Hypothesis((), short), put_back, elsewhere)
     assert over_full({"hand": "11122233344455p", "win": "5p", "melds": []})
     assert not over_full({"hand": "1112223334445p", "win": "5p", "melds": []})
     assert over_full({"hand": "11122233p", "win": "5p", "melds": ["pon:777z", "pon:666z"]})
 
 
 def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob() -> None:
-    """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below MIN_TILE_PROB
+    """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below ``min_tile_prob``
     (never not-tiles, never hits reported or dropped as doubles), with their next readings."""
     from sanma_lens.vision.classify import CLASSES
-    from sanma_lens.vision.pipeline import MIN_TILE_PROB, Hit, Recognizer
+    from sanma_lens.vision.pipeline import Hit, Recognizer
 
     def hit(box: tuple[float, ...], probs: dict[str, float], score: float) -> Hit:
         p = np.full(len(CLASSES), 0.001, np.float32)
@@ -78,9 +83,9 @@ def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob(
         return Hit(box, False, p, score)
 
     rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
-    rec.double_iou, rec.double_sure = 0.3, 0.6
-    rec.weak_heat, rec.weak_sure = None, 0.95
-    low = MIN_TILE_PROB - 0.02
+    rec.settings = replace(rec.settings, double_iou=0.3, double_sure=0.6)
+    rec.settings = replace(rec.settings, weak_heat=None, weak_sure=0.95)
+    low = SETTINGS.min_tile_prob - 0.02
     unsure = hit((0, 0, 40, 54), {"1m": low, "2z": low - 0.05}, 0.8)
     sure = hit((100, 0, 140, 54), {"7s": 0.9}, 0.8)
     junk = hit((200, 0, 240, 54), {"none": low}, 0.8)

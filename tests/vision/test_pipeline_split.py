@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying, verdict
 from sanma_lens.vision.layout import Layout, reconstruct
-from sanma_lens.vision.split import KAKAN_ACROSS, Cut, cut_boxes, improves, split_probe
+from sanma_lens.vision.settings import SETTINGS
+from sanma_lens.vision.split import cut_boxes
 from sanma_lens.vision.types import TileDetection
+from tests.vision.looking import look_for_splits
 from tests.vision.test_layout import Table
 
 SIZE = (1600, 1200)
@@ -69,7 +72,7 @@ def test_rule_23_a_kakan_seen_as_one_box_read_as_another_tile_is_cut_in_two() ->
     first = reconstruct(t.tiles, SIZE)
     assert first.hand["melds"] == ["pon:666s"]  # the big box read 9s: a pon with a misread
     read = _reader(truth)
-    dets, lay = split_probe(t.tiles, first, SIZE, read)
+    dets, lay = look_for_splits(t.tiles, first, SIZE, read)
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert "two tiles" in lay.warnings[0] and "one on the other" in lay.warnings[0]
@@ -85,7 +88,7 @@ def test_a_box_over_two_touching_tiles_of_the_row_is_cut_and_the_hand_counts_rig
     _merge(t, 3, "7s")
     first = reconstruct(t.tiles, SIZE)
     assert first.hand["hand"] != "123p789s1122z"
-    dets, lay = split_probe(t.tiles, first, SIZE, _reader(truth))
+    dets, lay = look_for_splits(t.tiles, first, SIZE, _reader(truth))
     assert lay.hand["hand"] == "123p789s1122z" and lay.hand["win"] == "2z"
     assert "side by side" in lay.warnings[0] and "7s" in lay.warnings[0]
     assert "8s" in lay.warnings[0]
@@ -102,15 +105,15 @@ def test_no_cut_where_every_box_is_one_tile() -> None:
     lay = reconstruct(t.tiles, SIZE)
     assert cut_boxes(lay.tiles) == []
     read = _reader(t.tiles)
-    assert split_probe(t.tiles, lay, SIZE, read) == (t.tiles, lay)
+    assert look_for_splits(t.tiles, lay, SIZE, read) == (t.tiles, lay)
     assert read.asked == []  # type: ignore[attr-defined]
 
 
 def test_halves_read_unsure_or_as_no_tile_change_nothing() -> None:
     t, truth = _stacked_kakan("6s", read_as="9s")
     first = reconstruct(t.tiles, SIZE)
-    assert split_probe(t.tiles, first, SIZE, _reader(truth, p=0.3)) == (t.tiles, first)
-    assert split_probe(t.tiles, first, SIZE, _reader([])) == (t.tiles, first)
+    assert look_for_splits(t.tiles, first, SIZE, _reader(truth, p=0.3)) == (t.tiles, first)
+    assert look_for_splits(t.tiles, first, SIZE, _reader([])) == (t.tiles, first)
 
 
 def test_rule_1_no_cut_that_makes_a_fifth_tile_of_a_kind() -> None:
@@ -125,13 +128,13 @@ def test_rule_1_no_cut_that_makes_a_fifth_tile_of_a_kind() -> None:
     t.tiles[-2:] = [TileDetection("9s", (x1, t.tiles[-1].box[1], x2, y2), 90, 0.5)]
     t.put("6s", "meld")
     first = reconstruct(t.tiles, SIZE)
-    assert split_probe(t.tiles, first, SIZE, _reader([*truth, t.tiles[-1]]))[1] is first
+    assert look_for_splits(t.tiles, first, SIZE, _reader([*truth, t.tiles[-1]]))[1] is first
 
 
 def test_rule_23_a_called_tile_a_little_deep_never_makes_a_kakan() -> None:
     """A called tile's box a little deeper across the row than a tile's width (perspective,
     the tile's body) may be cut, but its halves reading the pon's kind make no kakan: only a
-    box ``KAKAN_ACROSS`` deep holds two tiles one on the other."""
+    box ``SETTINGS.kakan_across`` deep holds two tiles one on the other."""
     t = Table()
     t.row("123p789s1122z")
     t.put("2z", "win", gap=0.5)
@@ -139,30 +142,31 @@ def test_rule_23_a_called_tile_a_little_deep_never_makes_a_kakan() -> None:
     called = t.put("6s", "meld", sideways=True)
     t.put("6s", "meld")
     x1, y1, x2, y2 = called.box
-    deep = (KAKAN_ACROSS - 0.05) * (y2 - y1)  # the sideways tile's depth is a tile's width
+    deep = (SETTINGS.kakan_across - 0.05) * (y2 - y1)  # the sideways tile's depth is a tile's width
     long = 0.3 * (x2 - x1)  # and the box long along the row: as big as two tiles by its area
     t.tiles[-2] = TileDetection("6s", (x1 - long / 2, y2 - deep, x2 + long / 2, y2), 90, 0.9)
     first = reconstruct(t.tiles, SIZE)
     assert first.hand["melds"] == ["pon:666s"]
     assert any(c.how == "across" for c in cut_boxes(first.tiles))
     read = _reader(list(t.tiles), p=0.95)  # both halves lie on the called tile: 6s, 6s
-    assert split_probe(t.tiles, first, SIZE, read)[1] is first
+    assert look_for_splits(t.tiles, first, SIZE, read)[1] is first
 
 
 def test_rule_1_halves_that_make_a_new_meld_do_not_fill_the_count() -> None:
     """A new meld lowers the concealed count §1 asks for; it does not fill a short hand: a
     layout whose halves made a pon is no better, one whose halves filled the row is."""
     box = (0.0, 0.0, 40.0, 54.0)
-    halves = [TileDetection("5z", box, 0, 0.9), TileDetection("5z", (40.0, 0, 80, 54), 0, 0.9)]
-    cut = Cut(0, (halves[0].box, halves[1].box), 0, 1.4, 1.0, "along")
+    halves = (TileDetection("5z", box, 0, 0.9), TileDetection("5z", (40.0, 0, 80, 54), 0, 0.9))
+    cut = Edit("split", Goal.FILL, halves, halves, saying(), lands=frozenset({"hand", "win"}),
+               new_melds=False)  # as split_edits proposes a cut along the row
     first = Layout([TileDetection("5z", (0, 0, 80, 54), 0, 0.5, "other")],
                    {"hand": "123p789s1122z", "win": None, "melds": []}, [])
     as_meld = Layout([replace(h, group="meld") for h in halves],
                      {"hand": "123p789s1122z", "win": None, "melds": ["pon:555z"]}, [])
-    assert not improves(first, as_meld, halves, cut)
+    assert not verdict(Hypothesis((), first), cut, as_meld)
     in_row = Layout([replace(h, group="hand") for h in halves],
                     {"hand": "123p789s112255z", "win": None, "melds": []}, [])
-    assert improves(first, in_row, halves, cut)
+    assert verdict(Hypothesis((), first), cut, in_row)
 
 
 def test_cuts_along_the_row_are_upright_and_across_it_sideways() -> None:
@@ -185,14 +189,17 @@ def test_rule_23_a_cut_that_leaves_the_kakans_fourth_tile_unseen_is_no_kakan() -
     (dev 660020: two touching upright tiles of a pon seen as one box, cut across): the cut is
     kept only when all four of the kakan's tiles are boxes."""
     called = TileDetection("3z", (100.0, 40.0, 154.0, 80.0), 90, 0.9, "meld")
-    halves = [TileDetection("3z", (160.0, 0, 214, 40), 90, 0.7, "meld"),
-              TileDetection("3z", (160.0, 30, 214, 70), 90, 0.7, "meld")]
-    cut = Cut(1, (halves[0].box, halves[1].box), 90, 1.3, KAKAN_ACROSS + 0.1, "across")
+    halves = (TileDetection("3z", (160.0, 0, 214, 40), 90, 0.7, "meld"),
+              TileDetection("3z", (160.0, 30, 214, 70), 90, 0.7, "meld"))
+    # as split_edits proposes a box cut across the row, SETTINGS.kakan_across deep: a pon's kakan
+    cut = Edit("split", Goal.KAKAN, halves, halves, saying(), lands=frozenset({"meld"}),
+               all_seen=True)
+    assert SETTINGS.kakan_across > 1
     rest = {"hand": "123p789s1122z", "win": "2z"}
     first = Layout([called, TileDetection("3z", (160.0, 0, 214, 70), 0, 0.6, "meld")],
                    {**rest, "melds": ["pon:333z"]}, [])
     three = Layout([called, *halves], {**rest, "melds": ["kakan:3333z"]}, [])
-    assert not improves(first, three, halves, cut)
+    assert not verdict(Hypothesis((), first), cut, three)
     fourth = TileDetection("3z", (40.0, 30.0, 94.0, 80.0), 0, 0.9, "meld")
     four = Layout([fourth, called, *halves], {**rest, "melds": ["kakan:3333z"]}, [])
-    assert improves(first, four, halves, cut)
+    assert verdict(Hypothesis((), first), cut, four)

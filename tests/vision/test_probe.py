@@ -11,26 +11,12 @@ import cv2
 import numpy as np
 import pytest
 
+from sanma_lens.vision.decoder import makes_a_fifth, pon_to_kakan, short_by
 from sanma_lens.vision.layout import reconstruct
-from sanma_lens.vision.probe import (
-    MAX_NEED,
-    PROBE_SURE,
-    PROBE_SURE_INSIDE,
-    WIN_SURE,
-    Box,
-    Probe,
-    Reading,
-    accept,
-    added_tiles,
-    fifth_of_a_kind,
-    gap_boxes,
-    gap_probe,
-    kakan_probe,
-    pon_to_kakan,
-    short_by,
-    stacked_tiles,
-)
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.probe import Probe, accept, added_tiles, gap_boxes, stacked_tiles
+from sanma_lens.vision.settings import SETTINGS
+from sanma_lens.vision.types import Box, Reading, TileDetection
+from tests.vision.looking import look_for_holes, look_for_kakans, looked
 from tests.vision.test_layout import Table
 
 W, H = 40.0, 54.0  # an upright tile's box
@@ -166,10 +152,11 @@ def test_a_sure_reading_is_taken_with_a_warning_naming_it() -> None:
 
 
 def test_holes_inside_the_row_take_less_sure_readings_than_places_past_its_ends() -> None:
-    p = (PROBE_SURE_INSIDE + PROBE_SURE) / 2
+    p = (SETTINGS.probe_sure_inside + SETTINGS.probe_sure) / 2
     found = accept(_probes(), [("3p", p, ()), ("4p", p, ())], [], need=2)
     assert [d.tile for d, _ in found] == ["3p"]
-    assert accept(_probes(), [("3p", PROBE_SURE_INSIDE - 0.01, ()), ("4p", 0.1, ())], [], 2) == []
+    below = SETTINGS.probe_sure_inside - 0.01
+    assert accept(_probes(), [("3p", below, ()), ("4p", 0.1, ())], [], 2) == []
 
 
 def test_never_back_flower_or_none() -> None:
@@ -188,7 +175,7 @@ def test_rule_1_a_hole_in_the_row_read_as_a_flower_first_holds_its_likeliest_rii
     assert "5p (0.31; first read as a flower, 0.48)" in found[0][1]
     # past the row's ends, or with no riichi reading likely enough, nothing is taken
     assert accept(_probes()[1:], [("flower", 0.48, (("5p", 0.6),))], [], need=1) == []
-    low = ("flower", 0.9, (("5p", PROBE_SURE_INSIDE - 0.01),))
+    low = ("flower", 0.9, (("5p", SETTINGS.probe_sure_inside - 0.01),))
     assert accept(_probes()[:1], [low], [], need=1) == []
 
 
@@ -225,13 +212,13 @@ def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
         return [("8s", 0.8, (("9s", 0.1),)) if _hits(b, gone) else ("none", 0.9, ())
                 for b, _ in cuts]
 
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), read)
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), read)
     assert dets[:-1] == t.tiles and dets[-1].tile == "8s"  # the detections, the probed one added
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
     assert lay.warnings[0].code == "tile_found_in_gap" and lay.warnings[0].params["tile"] == "8s"
     assert [d.group for d in lay.tiles].count("hand") == 13
     # a whole hand is not probed
-    assert gap_probe(dets, lay, (1600, 1200), read) == (dets, lay) and len(looked) == 1
+    assert look_for_holes(dets, lay, (1600, 1200), read) == (dets, lay) and len(looked) == 1
     assert not any(sideways for _, sideways in looked[0])  # upright crops
 
 
@@ -259,7 +246,7 @@ def test_in_a_photo_turned_by_90_degrees_the_hole_is_read_and_added_sideways() -
         asked.extend(sideways for _, sideways in cuts)
         return [("8s", 0.8, ()) if _hits(b, gone) else ("none", 0.9, ()) for b, _ in cuts]
 
-    dets, lay = gap_probe(tiles, first, (1200, 1600), read)
+    dets, lay = look_for_holes(tiles, first, (1200, 1600), read)
     assert asked and all(asked)
     assert dets[-1].tile == "8s" and dets[-1].angle == 90
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
@@ -285,16 +272,18 @@ def test_rule_1_gap_probe_refuses_a_fifth_made_with_the_tiles_beyond_the_hole() 
     t.tiles.insert(4, replace(gone, tile="5p"))  # ... read 5p beyond the hole: four 5p
     t.tiles.pop(3)  # and the fourth tile of the row missed: the hole
     first = reconstruct(t.tiles, (1600, 1200))
-    _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
+    _, lay = look_for_holes(t.tiles, first, (1600, 1200), lambda bs: [("5p", 0.95, ())] * len(bs))
     assert lay is first
 
 
-def test_fifth_of_a_kind_counts_hand_win_melds_and_kita() -> None:
-    assert fifth_of_a_kind({"hand": "555557p123456s1z", "win": "1z"})
-    assert fifth_of_a_kind({"hand": "55p", "win": "0p", "melds": ["pon:555p"]})
-    assert fifth_of_a_kind({"hand": "4444z", "kita": 1, "kita_aka": 0})
-    assert not fifth_of_a_kind({"hand": "123p", "win": "1p", "melds": ["kakan:5555p"],
-                                "kita": 1, "kita_aka": 1})
+def test_rule_1_a_fifth_of_a_kind_counts_hand_win_melds_and_kita() -> None:
+    assert makes_a_fifth({}, {"hand": "555557p123456s1z", "win": "1z"})
+    assert makes_a_fifth({}, {"hand": "55p", "win": "0p", "melds": ["pon:555p"]})
+    assert makes_a_fifth({}, {"hand": "4444z", "kita": 1, "kita_aka": 0})
+    # a fifth already read before a change is not the change's
+    assert not makes_a_fifth({"hand": "55555p"}, {"hand": "55555p", "win": "1z"})
+    assert not makes_a_fifth({}, {"hand": "123p", "win": "1p", "melds": ["kakan:5555p"],
+                                  "kita": 1, "kita_aka": 1})
 
 
 def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
@@ -302,7 +291,7 @@ def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
     t.row("123p789s1122233z")
     t.tiles.pop(4)
     first = reconstruct(t.tiles, (1600, 1200))
-    _, lay = gap_probe(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
+    _, lay = look_for_holes(t.tiles, first, (1600, 1200), lambda bs: [("8s", 0.1, ())] * len(bs))
     assert lay is first
 
 
@@ -321,32 +310,32 @@ def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() 
         return lambda cuts: [(tile, p, ()) if _hits(b, gone) else ("none", 0.9, ())
                              for b, _ in cuts]
 
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.8))
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), reads("3z", 0.8))
     assert dets[:-1] == t.tiles and dets[-1].tile == "3z"
     assert lay.hand["hand"] == "123p789s1122233z" and lay.hand["win"] == "3z"
     assert lay.warnings[0].code == "win_from_probe" and lay.warnings[0].params["tile"] == "3z"
-    assert gap_probe(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
-    unsure = reads("3z", WIN_SURE - 0.01)
-    assert gap_probe(t.tiles, first, (1600, 1200), unsure)[1] is first
+    assert look_for_holes(t.tiles, first, (1600, 1200), reads("5s", 0.9))[1] is first  # no win
+    unsure = reads("3z", SETTINGS.win_sure - 0.01)
+    assert look_for_holes(t.tiles, first, (1600, 1200), unsure)[1] is first
     # the winning shape is the strong test: a less sure reading than past the row's ends
-    # elsewhere (PROBE_SURE) is taken when it makes one
-    assert WIN_SURE < 0.3 < PROBE_SURE
-    assert gap_probe(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1].hand["win"] == "3z"
+    # elsewhere (SETTINGS.probe_sure) is taken when it makes one
+    assert SETTINGS.win_sure < 0.3 < SETTINGS.probe_sure
+    assert look_for_holes(t.tiles, first, (1600, 1200), reads("3z", 0.3))[1].hand["win"] == "3z"
 
 
 def test_a_hand_short_of_many_tiles_is_not_probed() -> None:
-    """Part of a hand, a heap or discards: more than MAX_NEED tiles missing is no hand with a
+    """Part of a hand, a heap or discards: more than ``max_need`` tiles missing is no hand with a
     tile the detector missed, and nothing is looked at."""
     t = Table()
     t.row("123p7899s")  # 9 tiles, no melds: 4 short
     t.tiles.pop(4)  # and a hole: 5 short
     first = reconstruct(t.tiles, (1600, 1200))
-    assert short_by(first.hand) > MAX_NEED + 3  # more than MAX_NEED with the rest of the line
+    assert short_by(first.hand) > SETTINGS.max_need + 3  # more than max_need with the line's rest
 
     def read(cuts: list[tuple[tuple[float, float, float, float], bool]]) -> list[tuple]:
-        raise AssertionError("probed a hand short of more than MAX_NEED tiles")
+        raise AssertionError("probed a hand short of more than SETTINGS.max_need tiles")
 
-    assert gap_probe(t.tiles, first, (1600, 1200), read)[1] is first
+    assert look_for_holes(t.tiles, first, (1600, 1200), read)[1] is first
 
 
 def _hits(box: tuple[float, ...], det: TileDetection) -> bool:
@@ -378,7 +367,7 @@ def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
     t, extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     assert first.hand["melds"] == ["pon:666s"]
-    lay = kakan_probe(t.tiles, first, [extra], (1600, 1200))
+    lay = look_for_kakans(t.tiles, first, [extra], (1600, 1200))
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert lay.warnings[0].code == "kakan_second_box"
@@ -389,13 +378,13 @@ def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
 def test_rule_23_a_second_box_of_another_kind_or_elsewhere_changes_nothing() -> None:
     t, extra = _pon_with_added(added="9s")
     first = reconstruct(t.tiles, (1600, 1200))
-    assert kakan_probe(t.tiles, first, [extra], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [extra], (1600, 1200)) is first
     t, extra = _pon_with_added()
     far = replace(extra, box=tuple(v + 400 for v in extra.box))
     first = reconstruct(t.tiles, (1600, 1200))
-    assert kakan_probe(t.tiles, first, [far], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [far], (1600, 1200)) is first
     unsure = replace(extra, confidence=0.3)
-    assert kakan_probe(t.tiles, first, [unsure], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [unsure], (1600, 1200)) is first
 
 
 def test_rule_23_a_second_box_between_two_tiles_of_the_pon_is_no_added_tile() -> None:
@@ -409,7 +398,7 @@ def test_rule_23_a_second_box_between_two_tiles_of_the_pon_is_no_added_tile() ->
     between = replace(extra, box=(x1 + shift, y1, x2 + shift, y2))
     assert added_tiles(first.tiles, list(first.hand["melds"]), [extra]) == [extra]
     assert added_tiles(first.tiles, list(first.hand["melds"]), [between]) == []
-    assert kakan_probe(t.tiles, first, [between], (1600, 1200)) is first
+    assert look_for_kakans(t.tiles, first, [between], (1600, 1200)) is first
 
 
 def test_rule_1_no_added_tile_that_would_be_a_fifth() -> None:
@@ -427,7 +416,7 @@ def test_rule_23_a_pon_whose_called_tile_the_detector_calls_stacked_is_a_kakan()
     t, _extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
-    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)], sure=0.8)
+    lay = look_for_kakans(t.tiles, first, [], (1600, 1200), [(called.box, 0.9)], sure=0.8)
     assert lay.hand["melds"] == ["kakan:6666s"]
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert lay.warnings[0].code == "kakan_stacked"
@@ -443,7 +432,7 @@ def test_rule_23_a_less_sure_stacked_hit_only_warns() -> None:
     t, _extra = _pon_with_added()
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
-    lay = kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)], sure=0.8)
+    lay = look_for_kakans(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)], sure=0.8)
     assert lay.hand == first.hand
     assert lay.warnings[-1].startswith("The called 6s of pon:666s may carry an added tile")
     assert lay.warnings[-1].code == "kakan_maybe"
@@ -455,9 +444,9 @@ def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() 
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
     upright = next(d for d in first.tiles if d.group == "meld" and d.angle == 0)
-    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(upright.box, 0.9)]) is first
+    assert look_for_kakans(t.tiles, first, [], (1600, 1200), [(upright.box, 0.9)]) is first
     far = tuple(v + 400 for v in called.box)
-    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(far, 0.9)]) is first
+    assert look_for_kakans(t.tiles, first, [], (1600, 1200), [(far, 0.9)]) is first
     t = Table()
     t.row("123p789s1126s")  # with the pon's three 6s, an added 6s would be a fifth
     t.put("2z", "win", gap=0.5)
@@ -465,7 +454,7 @@ def test_rule_23_a_stacked_hit_off_the_called_tile_or_a_fifth_changes_nothing() 
     first = reconstruct(t.tiles, (1600, 1200))
     called = next(d for d in first.tiles if d.group == "meld" and d.angle == 90)
     assert stacked_tiles(first.tiles, list(first.hand["melds"]), [(called.box, 0.9)]) == []
-    assert kakan_probe(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)]) is first
+    assert look_for_kakans(t.tiles, first, [], (1600, 1200), [(called.box, 0.6)]) is first
 
 
 def test_pon_to_kakan_only_when_nothing_else_changed() -> None:
@@ -490,7 +479,6 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         pytest.skip("shared datasets absent: no face bank to render with")
     from benchmarks.layout import normalise
     from sanma_lens.vision.decode import decode
-    from sanma_lens.vision.layout import reconstruct
     from sanma_lens.vision.pipeline import MODELS, Recognizer
 
     if not all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx")):
@@ -513,13 +501,13 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         if short_by(short.hand) != 1:
             continue
         tried += 1
-        _, again = rec.probed(dec.image, dec.scale, kept, short, size)
+        _, again = looked(kept, short, size, rec.looks(dec.image, dec.scale, [], size))
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
         assert note.code == "tile_found_in_gap" and note.params["tile"] == gone.tile, again.warnings
-        rec.probe = False
-        assert rec.probed(dec.image, dec.scale, kept, short, size) == (kept, short)
-        del rec.probe  # back to the class default
+        rec.settings = replace(rec.settings, probe=False)
+        assert rec.looks(dec.image, dec.scale, [], size) == []
+        rec.settings = SETTINGS  # back to the defaults
         if tried == 2:
             return
     pytest.fail("no rendered hand read exactly to test the probe on")
@@ -537,8 +525,8 @@ def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> No
         return Hit(box, True, probs, score)
 
     rec = Recognizer.__new__(Recognizer)  # no models needed: only the hit bookkeeping
-    rec.double_iou, rec.double_sure = 0.3, 0.6
-    rec.weak_heat, rec.weak_sure = None, 0.95
+    rec.settings = replace(rec.settings, double_iou=0.3, double_sure=0.6)
+    rec.settings = replace(rec.settings, weak_heat=None, weak_sure=0.95)
     called = hit((0, 20, 60, 60), "6s", 0.9, 0.8)
     added = hit((0, 0, 60, 40), "6s", 0.8, 0.5)  # on the called tile, same reading: a double
     apart = hit((100, 20, 160, 60), "7s", 0.9, 0.7)
@@ -546,5 +534,5 @@ def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> No
     assert sorted(t.tile for t in tiles) == ["6s", "7s"]
     doubles = rec.doubles([called, added, apart], scale=2.0)
     assert [(d.tile, d.box, d.angle) for d in doubles] == [("6s", (0, 0, 30, 20), 90)]
-    rec.double_iou = None
+    rec.settings = replace(rec.settings, double_iou=None)
     assert rec.doubles([called, added, apart]) == []

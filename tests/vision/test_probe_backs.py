@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sanma_lens.vision.backs import added_ankan, ankan_probe, maybe_backs
+from sanma_lens.vision.backs import maybe_backs
+from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying, verdict
 from sanma_lens.vision.layout import reconstruct
 from sanma_lens.vision.types import TileDetection
+from tests.vision.looking import look_for_ankan_ends
 from tests.vision.test_layout import Table
 
 SIZE = (1600, 1200)
@@ -34,7 +36,7 @@ def test_rule_23_two_ends_read_as_no_tile_around_two_alike_make_the_short_hand_a
     first = reconstruct(t.tiles, SIZE)
     # the two norths alone read as kita: the hand three tiles short
     assert first.hand["melds"] == [] and first.hand["kita"] == 2
-    dets, lay = ankan_probe(t.tiles, first, maybe_backs(dropped), SIZE)
+    dets, lay = look_for_ankan_ends(t.tiles, first, maybe_backs(dropped), SIZE)
     assert lay.hand["melds"] == ["ankan:4444z"] and lay.hand["kita"] == 0
     assert lay.hand["hand"] == "123p678s1122z" and lay.hand["win"] == "2z"
     assert len(dets) == len(t.tiles) + 2
@@ -52,10 +54,10 @@ def test_no_ankan_is_read_where_the_hand_is_whole_or_the_backs_make_no_kan() -> 
     t, dropped = _ankan_ends_read_as_no_tile()
     whole = [*t.tiles, *(replace(d, tile="back", confidence=0.9) for d in dropped)]
     lay = reconstruct(whole, SIZE)
-    assert ankan_probe(whole, lay, maybe_backs(dropped), SIZE) == (whole, lay)
+    assert look_for_ankan_ends(whole, lay, maybe_backs(dropped), SIZE) == (whole, lay)
     first = reconstruct(t.tiles, SIZE)
     far = [replace(d, box=tuple(v + 400 for v in d.box)) for d in dropped]
-    assert ankan_probe(t.tiles, first, maybe_backs(far), SIZE) == (t.tiles, first)
+    assert look_for_ankan_ends(t.tiles, first, maybe_backs(far), SIZE) == (t.tiles, first)
 
 
 def test_an_ankan_must_keep_the_concealed_tiles_and_the_winning_tile() -> None:
@@ -64,8 +66,11 @@ def test_an_ankan_must_keep_the_concealed_tiles_and_the_winning_tile() -> None:
     short = replace(first, hand={"hand": "123p678s1122z99s", "win": "2z", "melds": []})
     kan = replace(first, tiles=[replace(back, group="meld")],
                   hand={"hand": "123p678s1122z", "win": "2z", "melds": ["ankan:4444z"]})
-    assert added_ankan(short, kan, [back]) is None  # the concealed tiles changed
+    # as ankan_edits proposes it
+    end = Edit("ankan", Goal.ANKAN, (back,), (back,), saying(), lands=frozenset({"meld"}),
+               keeps=frozenset({"hand", "win"}))
+    assert not verdict(Hypothesis((), short), end, kan)  # the concealed tiles changed
     short = replace(short, hand={**short.hand, "hand": "123p678s1122z"})
-    assert added_ankan(short, kan, [back]) == "ankan:4444z"
-    assert added_ankan(short, replace(kan, hand={**kan.hand, "win": "1z"}), [back]) is None
-    assert added_ankan(short, replace(kan, tiles=[back]), [back]) is None
+    assert verdict(Hypothesis((), short), end, kan)
+    assert not verdict(Hypothesis((), short), end, replace(kan, hand={**kan.hand, "win": "1z"}))
+    assert not verdict(Hypothesis((), short), end, replace(kan, tiles=[back]))

@@ -3,9 +3,11 @@ read without a winning tile (vision/probe.py ``_extend``, ``missed_probe``)."""
 
 from __future__ import annotations
 
+from sanma_lens.vision.decoder import short_by
 from sanma_lens.vision.layout import reconstruct
-from sanma_lens.vision.probe import Reading, gap_boxes, gap_probe, short_by
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.probe import gap_boxes
+from sanma_lens.vision.types import Reading, TileDetection
+from tests.vision.looking import look_for_holes
 from tests.vision.test_layout import Table
 
 W, H, PITCH = 40.0, 54.0, 42.0
@@ -54,7 +56,7 @@ def test_rule_1_a_missed_tile_that_makes_the_14_a_won_hand_is_added() -> None:
     t, gone = _won_hand_missing_first()
     first = reconstruct(t.tiles, (1600, 1200))
     assert first.hand["hand"] == "23456p789s11122z" and first.hand["win"] is None
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), _reader(gone, "1p"))  # type: ignore[arg-type]
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), _reader(gone, "1p"))  # type: ignore[arg-type]
     assert dets[-1].tile == "1p" and len(dets) == len(t.tiles) + 1
     # 14 in the row: the rightmost is the winning tile (§1)
     assert lay.hand["hand"] == "123456p789s1112z" and lay.hand["win"] == "2z"
@@ -66,7 +68,7 @@ def test_rule_1_a_tile_read_there_that_makes_no_won_hand_is_left_out() -> None:
     another player's tile) is no tile of the hand."""
     t, gone = _won_hand_missing_first()
     first = reconstruct(t.tiles, (1600, 1200))
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), _reader(gone, "9p"))  # type: ignore[arg-type]
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), _reader(gone, "9p"))  # type: ignore[arg-type]
     assert dets == t.tiles and lay is first
 
 
@@ -90,6 +92,6 @@ def test_rule_1_a_hand_still_short_after_a_look_is_looked_at_again() -> None:
             out.append((hit[0].tile, 0.9, ()) if hit else ("none", 0.9, ()))
         return out
 
-    dets, lay = gap_probe(t.tiles, first, (1600, 1200), read)  # type: ignore[arg-type]
+    dets, lay = look_for_holes(t.tiles, first, (1600, 1200), read)  # type: ignore[arg-type]
     assert len(looks) == 2 and len(dets) == len(t.tiles) + 2
     assert lay.hand["hand"] == "123456p789s1122z" and lay.hand["win"] == "2z"

@@ -63,7 +63,7 @@ a called tile reported upright, a set with one misread tile, a whole photo turne
 (``dedupe.py``, ``melds.py``, ``turn.py``).
 
 Shared pieces: ``geometry.py`` (centres, sizes, the row end's frame, line fits),
-``notation.py`` (tile kinds, MPSZ strings), ``tolerances.py`` (every tuning knob).
+``notation.py`` (tile kinds, MPSZ strings); the tuning knobs are in vision/settings.py.
 
 Outputs are MPSZ, sorted canonically: suits in the order m p s z, digits ascending within a
 suit, a red five (``0``) right after the plain fives (``"2345550p"``); a meld as the

@@ -9,23 +9,9 @@ import numpy as np
 
 from sanma_lens.vision.detect import iou_matrix
 from sanma_lens.vision.layout.geometry import true_dims
-from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE, MIN_SHORT
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
-
-# Two upright tiles side by side: centres at most this many tile widths apart (the widths undo
-# the box inflation of a tilted row, geometry.true_dims; boxes may take in the tiles' bodies,
-# so this only rules out tiles far apart) and this many times the distance from either of them
-# to its next neighbour (the row's pitch: three tiles in a row span two; up to 1.7 pitches
-# leaves a gap no tile fits in, as before a winning tile set a little apart) ...
-SIDE_BY_SIDE = 1.6
-PITCHES = (0.75, 1.7)
-# ... and a third box centred between them, within this share of their distance of the midpoint
-# and alike in size (√area ratio within 1 / SIZE_ALIKE .. SIZE_ALIKE), lies over half of each.
-MIDWAY = 0.2
-SIZE_ALIKE = 1.3
-# The box's nearest faces tried as the two it lies over (they are its two nearest on a row).
-STRADDLE_NEIGHBOURS = 6
 
 
 def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
@@ -56,11 +42,11 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
 
 def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[int], list[str]]:
     """A box lying over the halves of two upright tiles side by side (touching, so no tile
-    fits between them), read unsure (below ``LOW_CONFIDENCE``: it shows half of each) and
+    fits between them), read unsure (below ``low_confidence``: it shows half of each) and
     less surely than either, is no tile: the detector saw the join of the two as one.
     Dropped, with a warning.
 
-    The two tiles lie within a tile or so of the box, so only its ``STRADDLE_NEIGHBOURS``
+    The two tiles lie within a tile or so of the box, so only its ``straddle_neighbours``
     nearest faces are paired: the work grows with the square of the detections, not faster.
     """
     upright = [k for k in kept if tiles[k].angle == 0]
@@ -76,9 +62,9 @@ def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[
     pitch_of = _Pitch(faces, apart, nearest)
     dropped: set[int] = set()
     warnings: list[str] = []
-    for k in (k for k in upright if tiles[k].confidence < LOW_CONFIDENCE):
+    for k in (k for k in upright if tiles[k].confidence < S.low_confidence):
         to_k = np.hypot(*(centres - np.array(tiles[k].center)).T)
-        near = sorted(int(n) for n in np.argsort(to_k)[:STRADDLE_NEIGHBOURS])
+        near = sorted(int(n) for n in np.argsort(to_k)[:S.straddle_neighbours])
         pair = _straddled_pair(tiles, faces, near, k, pitch_of)
         if pair is None:
             continue
@@ -132,13 +118,13 @@ def _straddled_pair(
             mid = ((ci[0] + cj[0]) / 2, (ci[1] + cj[1]) / 2)
             sizes = [_size(tiles[n]) / _size(tiles[k]) for n in (i, j)]
             if not (
-                dist < SIDE_BY_SIDE * width
-                and math.dist(ck, mid) < MIDWAY * dist
-                and all(1 / SIZE_ALIKE < r < SIZE_ALIKE for r in sizes)
+                dist < S.straddle_side_by_side * width
+                and math.dist(ck, mid) < S.straddle_midway * dist
+                and all(1 / S.straddle_size_alike < r < S.straddle_size_alike for r in sizes)
             ):
                 continue
             pitch = pitch_of(a, b, k)
-            if PITCHES[0] * pitch < dist < PITCHES[1] * pitch:
+            if S.straddle_pitches[0] * pitch < dist < S.straddle_pitches[1] * pitch:
                 return i, j
     return None
 
@@ -147,7 +133,7 @@ def _true_width(t: TileDetection, theta: float) -> float:
     """The short side of an upright tile in a row running at ``theta``."""
     x1, y1, x2, y2 = t.box
     w, h = abs(x2 - x1), abs(y2 - y1)
-    return max(true_dims(w, h, theta, False)[0], MIN_SHORT * min(w, h))
+    return max(true_dims(w, h, theta, False)[0], S.min_short * min(w, h))
 
 
 def _size(t: TileDetection) -> float:

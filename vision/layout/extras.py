@@ -9,12 +9,7 @@ import numpy as np
 from sanma_lens.vision.detect import iou
 from sanma_lens.vision.layout.geometry import Frame, Geo, _unit
 from sanma_lens.vision.layout.notation import north_like, readable
-from sanma_lens.vision.layout.tolerances import (
-    KITA_ALT,
-    KITA_REACH,
-    SECOND_BOX_IOU,
-    UPRIGHT_KITA_ALT,
-)
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -35,7 +30,7 @@ def _kita_beside_melds(
     Only lone norths count: a north touching non-north tiles in line with it, along the melds
     or across them, is in a discard row; a discard only diagonally off it leaves it a kita.
     A kita is laid close beyond the melds: its centre at most a tile's height (half a meld
-    tile and half a kita) and ``KITA_REACH`` tile widths beyond the farthest meld tile's; a
+    tile and half a kita) and ``kita_reach`` tile widths beyond the farthest meld tile's; a
     lone north further out (a discard, another player's) is no kita, said in ``warnings``.
     """
     if not melds:
@@ -45,7 +40,7 @@ def _kita_beside_melds(
         taken.add(win)
     meld_t = [frame.coords(geo.centres[k])[0] for _, idx in melds for k in idx]
     farthest = min(frame.coords(geo.centres[k])[1] for _, idx in melds for k in idx)
-    reach = farthest - (frame.b + KITA_REACH * frame.a)
+    reach = farthest - (frame.b + S.kita_reach * frame.a)
     lo, hi = min(meld_t) - 2.0 * frame.a, max(meld_t) + 3.0 * frame.a
     found: list[int] = []
     for k, tile in enumerate(tiles):
@@ -59,7 +54,7 @@ def _kita_beside_melds(
             for j in range(len(tiles))
             if j != k
             and j not in taken
-            and not north_like(tiles[j], KITA_ALT)  # a kita beside it, read unsure
+            and not north_like(tiles[j], S.kita_alt)  # a kita beside it, read unsure
             and not tiles[j].face_down  # a wall's backs may lie close by
             and not _second_box(tiles[j], tile)
             and float(np.linalg.norm(geo.centres[j] - geo.centres[k])) < 1.25 * frame.b
@@ -72,12 +67,12 @@ def _kita_beside_melds(
         elif warnings is not None:
             warnings.append(PhotoWarning("kita_too_far", tile=tile.tile))
     # Kita are laid in a line: a north next in line with a found one is a kita too (beside a
-    # kita, a tile read unsure with a north among its readings is one, KITA_ALT).
+    # kita, a tile read unsure with a north among its readings is one, S.kita_alt).
     grew = True
     while found and grew:
         grew = False
         for k, tile in enumerate(tiles):
-            if k in taken or k in found or not north_like(tile, KITA_ALT) or tile.face_down:
+            if k in taken or k in found or not north_like(tile, S.kita_alt) or tile.face_down:
                 continue
             if geo.cut[k]:
                 continue  # half out of the photo: its north reading says little
@@ -102,12 +97,12 @@ def _in_line(frame: Frame, p: np.ndarray, q: np.ndarray) -> bool:
 def _second_box(other: TileDetection, tile: TileDetection) -> bool:
     """``other`` is a second, less sure box on ``tile`` (the one tile read twice, once each
     way: the pair's IoU stays under the duplicate bar of dedupe.py), no tile beside it."""
-    return iou(other.box, tile.box) > SECOND_BOX_IOU and other.confidence < tile.confidence
+    return iou(other.box, tile.box) > S.second_box_iou and other.confidence < tile.confidence
 
 
 def _kita_alt(tile: TileDetection) -> float:
     """How likely a north reading must be for a tile set aside alone to be a kita (§A4)."""
-    return KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
+    return S.kita_alt if tile.angle == 90 else S.upright_kita_alt
 
 
 def _dora_groups(

@@ -9,7 +9,7 @@ from functools import cached_property
 
 import numpy as np
 
-from sanma_lens.vision.layout.tolerances import EDGE_CUT, LOW_CONFIDENCE
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 
@@ -47,9 +47,9 @@ class Geo:
 
 
 def edge_cut(tiles: list[TileDetection], image_size: tuple[int, int]) -> np.ndarray:
-    """Per tile: its box runs past the photo's edge by more than ``EDGE_CUT`` of its own size
+    """Per tile: its box runs past the photo's edge by more than ``edge_cut`` of its own size
     (the detector boxes the whole tile; the photo shows part of it) and it is read unsure
-    (below ``LOW_CONFIDENCE``): a tile half out of the photo, whose reading says little (dev
+    (below ``low_confidence``): a tile half out of the photo, whose reading says little (dev
     renders: a flower read 5z 0.19 touching a pon of norths, another player's 1z read beside
     a kita, a discard read as a kita beyond the melds)."""
     w, h = image_size
@@ -57,8 +57,8 @@ def edge_cut(tiles: list[TileDetection], image_size: tuple[int, int]) -> np.ndar
     for k, t in enumerate(tiles):
         x1, y1, x2, y2 = t.box
         bw, bh = abs(x2 - x1), abs(y2 - y1)
-        past = max(-x1, x2 - w) > EDGE_CUT * bw or max(-y1, y2 - h) > EDGE_CUT * bh
-        out[k] = past and t.confidence < LOW_CONFIDENCE
+        past = max(-x1, x2 - w) > S.edge_cut * bw or max(-y1, y2 - h) > S.edge_cut * bh
+        out[k] = past and t.confidence < S.low_confidence
     return out
 
 

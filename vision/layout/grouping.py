@@ -21,19 +21,7 @@ from sanma_lens.vision.layout.notation import (
     readable,
 )
 from sanma_lens.vision.layout.rulefix import kind_prob, may_share_kind
-from sanma_lens.vision.layout.tolerances import (
-    ADDED_ALT,
-    ASPECT,
-    BAND_GAP,
-    BEYOND,
-    GROUP_GAP,
-    KITA_ALT,
-    LOW_CONFIDENCE,
-    SWAP_MIN_ALT,
-    UNTURNED,
-    UNTURNED_TILT,
-    UPRIGHT_ADDED_IOU,
-)
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 
@@ -50,10 +38,6 @@ class Placed:
     raised: bool = False  # lies beyond the line (where a kakan's added tile lies), not on it
 
 
-# A tile right of the row is one of the player's when its √area is within these shares of the
-# row's end tile's: perspective and a kakan's added tile partly hidden beyond its called one
-# (dev render 650008: 0.58) stay in; a sliver of a tile or a far heap's tile does not.
-SIZES = (0.5, 1.7)
 
 
 def _right_groups(
@@ -72,7 +56,7 @@ def _right_groups(
     # A tile reported upright whose box is shaped like a sideways tile (clearly wider for its
     # height than the row's tiles) lies sideways: a called tile the detector did not turn.
     row_aspect = float(np.median([geo.widths[k] / geo.heights[k] for k in row]))
-    sa = frame.b / ASPECT  # across extent of a sideways tile (foreshortened like the row)
+    sa = frame.b / S.aspect  # across extent of a sideways tile (foreshortened like the row)
     side_shift = (frame.b - sa) / 2  # a bottom-aligned sideways tile's centre vs the row line
     placed: list[tuple[Placed, bool]] = []
     for k, tile in enumerate(tiles):
@@ -80,14 +64,15 @@ def _right_groups(
             continue  # a flower, junk or a tile half out of the photo: no set's tile
         t, n = frame.coords(geo.centres[k])
         # (a kita may lie either way: a north's box shape says nothing)
-        shaped = geo.widths[k] / geo.heights[k] >= UNTURNED * row_aspect
-        unturned = shaped and abs(frame.theta) < UNTURNED_TILT and not north_like(tile, KITA_ALT)
+        shaped = geo.widths[k] / geo.heights[k] >= S.unturned * row_aspect
+        level = abs(frame.theta) < S.unturned_tilt
+        unturned = shaped and level and not north_like(tile, S.kita_alt)
         sideways = tile.angle == 90 or unturned
         # Size from the row's own pitch, scaled by box area (perspective): boxes include the
         # tiles' sides, so box edges would understate the gaps between 3D tiles.
         a = frame.a * geo.scale(k) / geo.scale(row[-1])
-        half = (ASPECT * a if sideways else a) / 2
-        if t - half < -0.2 * frame.a or not SIZES[0] < a / frame.a < SIZES[1]:
+        half = (S.aspect * a if sideways else a) / 2
+        if t - half < -0.2 * frame.a or not S.right_sizes[0] < a / frame.a < S.right_sizes[1]:
             continue
         placed.append((Placed(k, t, n, half, a), sideways))
     placed.sort(key=lambda ps: ps[0].t - ps[0].half)
@@ -108,10 +93,10 @@ def _right_groups(
         p = replace(p, off=dn / p.a)
         gap = (p.t - p.half) - edge
         local = (scale + p.a) / 2
-        if groups and gap <= GROUP_GAP * local:
+        if groups and gap <= S.group_gap * local:
             groups[-1][1].append(p)
         else:
-            if gap > BAND_GAP * local:
+            if gap > S.band_gap * local:
                 break
             groups.append((gap / local, [p]))
         edge = max(edge, p.t + p.half)
@@ -158,7 +143,7 @@ def _added_beside(
 ) -> bool:
     """``p``, a sideways tile lying beyond the line, is the added tile of a kakan whose called
     tile (under it) went unseen (§23): its slot adjoins an end of a group of upright tiles
-    (at most ``GROUP_GAP`` × a apart along the row, as a set's tiles touch), at least ``least``
+    (at most ``group_gap`` × a apart along the row, as a set's tiles touch), at least ``least``
     of them and all read as its kind (a north may be a kita laid above the melds, §A5)."""
     det = tiles[p.index]
     if det.angle != 90 or not readable(det) or is_north(det.tile):
@@ -171,7 +156,7 @@ def _added_beside(
     start = min(q.t - q.half for q in group)
     end = max(q.t + q.half for q in group)
     gap = max(start - (p.t + p.half), (p.t - p.half) - end)
-    return -GROUP_GAP * p.a < gap <= GROUP_GAP * p.a
+    return -S.group_gap * p.a < gap <= S.group_gap * p.a
 
 
 def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
@@ -186,12 +171,12 @@ def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
         # kind, clearly beyond and touching it (a dora indicator or a discard of the kind
         # may lie near, a little apart), and no north (kita may lie above the melds, §A5)
         return (kind(a.tile) == kind(b.tile) and not is_north(a.tile)
-                and abs(p.off - q.off) > BEYOND and iou(a.box, b.box) >= UPRIGHT_ADDED_IOU)
+                and abs(p.off - q.off) > S.beyond and iou(a.box, b.box) >= S.upright_added_iou)
     if kind(a.tile) == kind(b.tile):
         return True
     # one of the two misread: only on a real reading of the other's kind, not a trace (a
     # discard touching a called set must not join it)
-    return kind_prob(a, kind(b.tile)) >= ADDED_ALT or kind_prob(b, kind(a.tile)) >= ADDED_ALT
+    return kind_prob(a, kind(b.tile)) >= S.added_alt or kind_prob(b, kind(a.tile)) >= S.added_alt
 
 
 def one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
@@ -201,25 +186,25 @@ def one_beyond(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
     if not share_slot(p, q):
         return False
     both = tiles[p.index].angle == 90 and tiles[q.index].angle == 90
-    return both or abs(p.off - q.off) > BEYOND
+    return both or abs(p.off - q.off) > S.beyond
 
 
 def _norths(dets: list[TileDetection]) -> bool:
     """Tiles that may all be norths (each read as one, or with a north reading at least
-    ``KITA_ALT`` likely, or a red five with an aka-5-man reading), at least one read as a
+    ``kita_alt`` likely, or a red five with an aka-5-man reading), at least one read as a
     north: kita, or a called set of norths."""
-    return all(north_like(d, KITA_ALT) or _red_aka(d) for d in dets) and any(
+    return all(north_like(d, S.kita_alt) or _red_aka(d) for d in dets) and any(
         is_north(d.tile) for d in dets
     )
 
 
 def _red_aka(det: TileDetection) -> bool:
     """A tile read as a red five of pinzu or souzu with the aka-5-man among its readings
-    (at least ``SWAP_MIN_ALT``): the classifier tells the three red fives apart by their
+    (at least ``swap_min_alt``): the classifier tells the three red fives apart by their
     suits' marks, not the red, so beside norths it may be the aka-5-man kita (§A5; dev
     660078, a 0p 0.29 with 0m 0.08 among kita)."""
     return det.tile in ("0p", "0s") and any(
-        t == AKA_MAN and p >= SWAP_MIN_ALT for t, p in det.alternatives
+        t == AKA_MAN and p >= S.swap_min_alt for t, p in det.alternatives
     )
 
 
@@ -242,8 +227,8 @@ def _split_loose(
         kita = _norths([tiles[p.index] for p in group])
         ordered = sorted(group, key=lambda p: p.t)
         head, rest = tiles[ordered[0].index], [tiles[p.index] for p in ordered[1:]]
-        if rest and head.angle == 0 and readable(head) and not north_like(head, KITA_ALT) and all(
-            north_like(d, KITA_ALT) and not d.face_down for d in rest
+        if rest and head.angle == 0 and readable(head) and not north_like(head, S.kita_alt) and all(
+            north_like(d, S.kita_alt) and not d.face_down for d in rest
         ):  # a winning tile with kita laid close after it (§A4)
             out += [(gap, ordered[:1]), (0.0, ordered[1:])]
             continue
@@ -272,7 +257,7 @@ def end_splits(group: list[Placed]) -> tuple[tuple[Placed, list[Placed]], ...]:
 
 def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
     """Four tiles, three of one kind with no face-down tile, and an upright tile at an end with
-    no real reading of that kind (below ``ADDED_ALT``: a flower or a stray read unsure lists
+    no real reading of that kind (below ``added_alt``: a flower or a stray read unsure lists
     traces of many kinds, dev 650134 a 5z 0.19 with a north at 0.09 after a pon of norths):
     that tile lies close to a set, not in it. A
     north (or the aka-5-man) there may lie sideways too, as kita are laid (§A4): read as a
@@ -289,7 +274,7 @@ def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
             (det.angle == 0 or (is_north(det.tile) and main != NORTH))
             and readable(det)
             and kind(det.tile) != main
-            and kind_prob(det, main) < ADDED_ALT
+            and kind_prob(det, main) < S.added_alt
         ):
             return end
     return None
@@ -297,7 +282,7 @@ def _odd_end(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
 
 def _stray_back(group: list[Placed], tiles: list[TileDetection]) -> Placed | None:
     """Two or three tiles, face up but for a box at an end read face-down unsure (below
-    ``LOW_CONFIDENCE``): no concealed kan (two backs around two faces, §23) and no called set
+    ``low_confidence``): no concealed kan (two backs around two faces, §23) and no called set
     (it lies face up) has such a tile, so it lies apart from them: a shadow or a gap the
     detector took for a tile's back (dev 960215: a back 0.58 touching the winning tile)."""
     if len(group) not in (2, 3):
@@ -306,7 +291,7 @@ def _stray_back(group: list[Placed], tiles: list[TileDetection]) -> Placed | Non
         det = tiles[end.index]
         if (
             det.face_down
-            and det.confidence < LOW_CONFIDENCE
+            and det.confidence < S.low_confidence
             and all(readable(tiles[p.index]) for p in rest)
         ):
             return end
@@ -332,7 +317,7 @@ def _runs(group: list[Placed], tiles: list[TileDetection]) -> list[list[Placed]]
         return kind(t.tile) if readable(t) else None
 
     def is_back(slot: list[Placed]) -> bool:  # an ankan's end: face-down, or maybe (§23)
-        return back_like(tiles[slot[0].index], SWAP_MIN_ALT)
+        return back_like(tiles[slot[0].index], S.swap_min_alt)
 
     runs: list[list[Placed]] = []
     i = 0

@@ -18,7 +18,7 @@ from sanma_lens.vision.layout.notation import (
     readable,
 )
 from sanma_lens.vision.layout.rulefix import may_share_kind, vote_kind
-from sanma_lens.vision.layout.tolerances import BEYOND, SWAP_MIN_ALT, TWO_IN_ONE
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -189,14 +189,14 @@ def _read_group(
 
 def _blank_called(group: list[Placed], tiles: list[TileDetection], main: str) -> bool:
     """A set with one sideways tile, of kind ``main``, whose other tiles are read as backs each
-    with a ``main`` reading among its next ones (``SWAP_MIN_ALT``): blank faces read as backs."""
+    with a ``main`` reading among its next ones (``swap_min_alt``): blank faces read as backs."""
     sideways = [p for p in group if tiles[p.index].angle == 90]
     backs = [tiles[p.index] for p in group if tiles[p.index].face_down]
     return (
         len(sideways) == 1
         and readable(tiles[sideways[0].index])
         and all(
-            any(kind(t) == main and p >= SWAP_MIN_ALT for t, p in d.alternatives) for d in backs
+            any(kind(t) == main and p >= S.swap_min_alt for t, p in d.alternatives) for d in backs
         )
     )
 
@@ -209,13 +209,13 @@ def _four_alike(group: list[Placed], faces: list[str]) -> bool:
 
 def _called_and_added(sideways: list[Placed], tiles: list[TileDetection], main: str) -> bool:
     """Two sideways tiles read as the set's kind ``main`` in one slot along the row, one lying
-    clearly beyond the other across it (``BEYOND``; one tile seen twice lies in place): a
+    clearly beyond the other across it (``beyond``; one tile seen twice lies in place): a
     kakan's called tile and its added tile (§23)."""
     if len(sideways) != 2 or main == NORTH:
         return False
     p, q = sideways
     alike = all(kind(tiles[x.index].tile) == main for x in sideways)
-    return alike and share_slot(p, q) and abs(p.off - q.off) > BEYOND
+    return alike and share_slot(p, q) and abs(p.off - q.off) > S.beyond
 
 
 def _seen_twice(group: list[Placed], tiles: list[TileDetection], main: str) -> bool:
@@ -243,7 +243,7 @@ def _ankan_ends(group: list[Placed], tiles: list[TileDetection]) -> tuple[str, l
         return None
     faces = [tiles[p.index] for p in middle]
     if not all(readable(d) for d in faces) or not all(
-        back_like(tiles[p.index], SWAP_MIN_ALT) for p in ends
+        back_like(tiles[p.index], S.swap_min_alt) for p in ends
     ):
         return None
     if kind(faces[0].tile) != kind(faces[1].tile) and not may_share_kind(faces):
@@ -260,11 +260,11 @@ def _ends_and_middle(
 
 
 def _two_in_one(group: list[Placed]) -> Placed | None:
-    """The tile of a three-tile set whose box is ``TWO_IN_ONE`` times its neighbours' size
+    """The tile of a three-tile set whose box is ``two_in_one`` times its neighbours' size
     (square root of the area) or more: two tiles, one beyond the other, seen as one box."""
     for p in group:
         others = sorted(q.a for q in group if q is not p)
-        if p.a >= TWO_IN_ONE * others[len(others) // 2]:
+        if p.a >= S.two_in_one * others[len(others) // 2]:
             return p
     return None
 

@@ -29,22 +29,7 @@ from sanma_lens.vision.layout.notation import (
 )
 from sanma_lens.vision.layout.rulefix import complete, tenpai, vote_kind
 from sanma_lens.vision.layout.shortfall import apart_pair, loose_pon, short_ankan, short_pon
-from sanma_lens.vision.layout.tolerances import (
-    BEYOND,
-    HOLE_GAP,
-    KITA_ALT,
-    LONE_KITA_ALT,
-    LOW_CONFIDENCE,
-    MAX_WIN_GAP,
-    NORTH_GAP,
-    NORTH_OFF,
-    NORTH_WIN_GAP,
-    SQUARISH,
-    TURNED_IN_ROW,
-    UNTURNED_TILT,
-    UPRIGHT_KITA_ALT,
-    WIN_GAP,
-)
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -157,7 +142,7 @@ def _winning_north_apart(
     if (
         all(is_north(tiles[p.index].tile) for p in first)
         and upright(first[0])
-        and WIN_GAP < gap0 < MAX_WIN_GAP
+        and S.win_gap < gap0 < S.max_win_gap
         and _north_wins(gap0, first[0])
         and kita_after
     ):
@@ -177,15 +162,15 @@ def _place(
     if (
         gi == 0
         and lone_upright
-        and WIN_GAP < gap < MAX_WIN_GAP
+        and S.win_gap < gap < S.max_win_gap
         and (not is_north(tile.tile) or _north_wins(gap, group[0]))
     ):
         acc.win = group[0].index
         return
-    if gi == 0 and lone_upright and WIN_GAP < gap < MAX_WIN_GAP:
+    if gi == 0 and lone_upright and S.win_gap < gap < S.max_win_gap:
         acc.near_north = group[0].index  # a north: read as a kita below, the win not ruled out
     dets = [tiles[k] for k in indices]
-    if gi == 0 and gap <= WIN_GAP and len(group) > 1 and all(d.angle == 0 for d in dets) and not (
+    if gi == 0 and gap <= S.win_gap and len(group) > 1 and all(d.angle == 0 for d in dets) and not (
         _norths(dets)
     ):
         # §1: upright tiles touching the row's end, none sideways, continue the concealed
@@ -245,7 +230,7 @@ def _place_rest(
         acc.held[tuple(indices)] = notes
     else:
         acc.warnings.extend(notes)
-    lone_kita = LONE_KITA_ALT if tile.angle == 90 else UPRIGHT_KITA_ALT
+    lone_kita = S.lone_kita_alt if tile.angle == 90 else S.upright_kita_alt
     if single and (gi > 0 or acc.win is not None) and north_like(tile, lone_kita):
         # §A4: beyond the winning tile or the melds, a lone tile set aside on their line
         # (sideways: as kita are laid, never another set's tile) that may be a north is a
@@ -256,15 +241,15 @@ def _place_rest(
         acc.short_ankans.append(indices)
     elif short:
         acc.short_sets.append(indices)
-    elif (gi > 0 or gap > WIN_GAP) and apart_pair(group, tiles):
+    elif (gi > 0 or gap > S.win_gap) and apart_pair(group, tiles):
         acc.pairs.append(indices)
     # (no least gap: measured as a sideways tile's, an upright tile's gap looks narrower)
-    lone_turned = gi == 0 and single and tile.angle == 90 and gap < MAX_WIN_GAP
+    lone_turned = gi == 0 and single and tile.angle == 90 and gap < S.max_win_gap
     if lone_turned and readable(tile) and not is_north(tile.tile):
         acc.turned = group[0].index if _squarish(tile, geo, acc.row) else None
     if single and tile.angle == 0 and readable(tile):
         acc.lone_candidates.append(group[0].index)
-        if gi == 0 and gap < MAX_WIN_GAP:
+        if gi == 0 and gap < S.max_win_gap:
             acc.touching = group[0].index
     acc.other.extend(indices)
 
@@ -293,7 +278,7 @@ def _settle_win(acc: _Right) -> None:
         acc.other.remove(acc.turned)
         acc.warnings.append(PhotoWarning("win_reported_sideways", tile=turned.tile))
         norths = [(t, p) for t, p in turned.alternatives if is_north(t)]
-        if norths and north_like(turned, KITA_ALT):
+        if norths and north_like(turned, S.kita_alt):
             acc.warnings.append(PhotoWarning("win_may_be_kita", tile=turned.tile,
                                              north=norths[0][0],
                                              north_confidence=round(norths[0][1], 4)))
@@ -434,7 +419,7 @@ def _fill_count(acc: _Right) -> None:
 
 def _hole_kan(acc: _Right, indices: list[int]) -> bool:
     """§23: a called tile with one alike (a short set) and, in the group next to it along the
-    row, a lone upright tile of their kind a hole of about one tile apart (``HOLE_GAP``): a
+    row, a lone upright tile of their kind a hole of about one tile apart (``hole_gap``): a
     minkan's four tiles, the one in the hole not found (a pon lies without a hole; read as a
     pon with its third tile unseen, the lone tile was left over). Read so, with a warning;
     False (nothing read) when there is no such tile or a fifth of the kind would be made."""
@@ -451,7 +436,7 @@ def _hole_kan(acc: _Right, indices: list[int]) -> bool:
     if gi + 1 < len(acc.groups):
         sides.append(acc.groups[gi + 1])
     for gap, group in sides:
-        if len(group) != 1 or not HOLE_GAP[0] < gap < HOLE_GAP[1]:
+        if len(group) != 1 or not S.hole_gap[0] < gap < S.hole_gap[1]:
             continue
         lone = group[0].index
         if lone not in acc.lone_candidates or kind(tiles[lone].tile) != main:
@@ -520,7 +505,7 @@ def _called_and_added(acc: _Right, indices: list[int], main: str) -> bool:
     placed = {p.index: p for _, group in acc.groups for p in group}
     side = [placed[k] for k in indices if k in placed and tiles[k].angle == 90]
     stacked = any(
-        share_slot(p, q) and abs(p.off - q.off) > BEYOND
+        share_slot(p, q) and abs(p.off - q.off) > S.beyond
         for i, p in enumerate(side) for q in side[i + 1 :]
     )
     return stacked and _room(acc, indices)
@@ -539,29 +524,29 @@ def _name_lone_tiles(acc: _Right) -> None:
 
 
 def _misread_win(row: list[int], tiles: list[TileDetection], win: int) -> bool:
-    """A north read unsure (below ``LOW_CONFIDENCE``) whose next reading, a real one
-    (``KITA_ALT``), completes the row's tiles: the winning tile misread (the rule-aware reading
+    """A north read unsure (below ``low_confidence``) whose next reading, a real one
+    (``kita_alt``), completes the row's tiles: the winning tile misread (the rule-aware reading
     then re-reads it; dev 970115, a winning 1z read 4z 0.49, 1z 0.33)."""
     tile = tiles[win]
-    if tile.confidence >= LOW_CONFIDENCE:
+    if tile.confidence >= S.low_confidence:
         return False
     return any(
-        p >= KITA_ALT and is_face(t) and not is_north(t) and _completes(row, tiles, kind(t))
+        p >= S.kita_alt and is_face(t) and not is_north(t) and _completes(row, tiles, kind(t))
         for t, p in tile.alternatives
     )
 
 
 def _north_on_line(acc: _Right, k: int) -> bool:
     """The first group right of the row is the lone tile ``k``, on the row's line and at most
-    ``NORTH_WIN_GAP`` apart (a little further than a winning north lies, ``NORTH_GAP``)."""
+    ``north_win_gap`` apart (a little further than a winning north lies, ``north_gap``)."""
     if not acc.groups:
         return False
     gap, first = acc.groups[0]
     return (
         len(first) == 1
         and first[0].index == k
-        and abs(first[0].off) < NORTH_OFF
-        and gap < NORTH_WIN_GAP
+        and abs(first[0].off) < S.north_off
+        and gap < S.north_win_gap
     )
 
 
@@ -584,17 +569,17 @@ def _north_is_kita(row: list[int], tiles: list[TileDetection]) -> bool:
 
 
 def _squarish(tile: TileDetection, geo: Geo, row: list[int]) -> bool:
-    """A tile reported sideways whose box is no wider for its height than ``SQUARISH`` × the
+    """A tile reported sideways whose box is no wider for its height than ``squarish`` × the
     row's upright tiles' boxes (tilted alike): it may stand upright."""
     x1, y1, x2, y2 = tile.box
     row_aspect = float(np.median([geo.widths[k] / geo.heights[k] for k in row]))
-    return (x2 - x1) / max(y2 - y1, 1e-6) <= SQUARISH * row_aspect
+    return (x2 - x1) / max(y2 - y1, 1e-6) <= S.squarish * row_aspect
 
 
 def _north_wins(gap: float, p: Placed) -> bool:
     """A north set apart right after the row: the winning tile lies on the row's line at a
     small gap; a kita is set aside (off the line, or further away)."""
-    return abs(p.off) < NORTH_OFF and gap < NORTH_GAP
+    return abs(p.off) < S.north_off and gap < S.north_gap
 
 
 def _score(
@@ -642,19 +627,19 @@ def _in_shape(reading: _Reading, tiles: list[TileDetection]) -> bool:
 
 def _turned_in_row(row: list[int], geo: Geo) -> list[int]:
     """The tiles of a level row whose box is clearly wider for its height than their
-    neighbours' in the row (``TURNED_IN_ROW``): a called tile the detector did not turn, the
+    neighbours' in the row (``turned_in_row``): a called tile the detector did not turn, the
     row run on into a meld (§23: concealed tiles stand upright). Neighbours only: perspective
     widens the boxes gradually along a row (dev renders: up to 1.2 × from end to end)."""
     if len(row) < 3:
         return []
     d = geo.centres[row[-1]] - geo.centres[row[0]]
-    if abs(math.atan2(float(d[1]), float(d[0]))) >= UNTURNED_TILT:
+    if abs(math.atan2(float(d[1]), float(d[0]))) >= S.unturned_tilt:
         return []  # a steep row's boxes are shaped by the view as much as by the tiles
     aspects = geo.widths[row] / geo.heights[row]
     turned = []
     for i, aspect in enumerate(aspects):
         near = [*aspects[max(0, i - 2) : i], *aspects[i + 1 : i + 3]]
-        if aspect >= TURNED_IN_ROW * float(np.median(near)):
+        if aspect >= S.turned_in_row * float(np.median(near)):
             turned.append(row[i])
     return turned
 
@@ -720,7 +705,7 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
     faces = [k for k in reading.row if readable(tiles[k])]
     if len(faces) == 14 - 3 * len(reading.melds) and readable(tiles[reading.row[-1]]):
         last = reading.row[-1]
-        north = is_north(tiles[last].tile) and tiles[last].confidence >= LOW_CONFIDENCE
+        north = is_north(tiles[last].tile) and tiles[last].confidence >= S.low_confidence
         if north and _north_is_kita(reading.row[:-1], tiles):
             # §A4: a kita laid touching the hand's end, after 13 tiles in tenpai that it
             # does not complete (as one set apart, _settle_north_win). (A north read unsure
@@ -737,7 +722,7 @@ def _one_too_many(
 ) -> _Reading:
     """§1: a hand holds at most 14 tiles (less three per meld). A row of faces one more than
     that, no winning tile set apart, whose tile at one end is read unsure (below
-    ``LOW_CONFIDENCE``) and whose other 14 make a winning shape: that end tile is none of the
+    ``low_confidence``) and whose other 14 make a winning shape: that end tile is none of the
     hand's (a neighbour's tile or a stray box touching it), left out with a warning."""
     row = reading.row
     if len(row) < 3 or not all(readable(tiles[k]) for k in row):
@@ -745,7 +730,7 @@ def _one_too_many(
     if len(row) != 15 - 3 * len(reading.melds):
         return reading
     for end in (row[0], row[-1]):
-        if tiles[end].confidence >= LOW_CONFIDENCE:
+        if tiles[end].confidence >= S.low_confidence:
             continue
         rest = [k for k in row if k != end]
         if not complete(_row_kinds(rest, tiles) or []):

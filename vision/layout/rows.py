@@ -18,23 +18,7 @@ import numpy as np
 
 from sanma_lens.vision.layout.geometry import Geo, _unit, true_dims
 from sanma_lens.vision.layout.notation import is_north, kind, readable
-from sanma_lens.vision.layout.tolerances import (
-    ACROSS_TOL,
-    ALONG_SHORT,
-    ALONG_TOL,
-    ASPECT,
-    LINK_JUMP,
-    MAX_BEND_DEG,
-    MAX_BENT,
-    MAX_GROW,
-    MAX_ROW_SLOPE_DEG,
-    MAX_ROWS,
-    MAX_TURN_DEG,
-    MIN_SHORT,
-    SIZE_RATIO,
-    SQUARISH,
-    TOUCH,
-)
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 
@@ -42,11 +26,11 @@ def _grow(
     geo: Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
 ) -> list[int]:
     """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added (at most
-    ``MAX_GROW``: longer than any row on a table, so a grid of rectangles costs no more)."""
+    ``max_grow``: longer than any row on a table, so a grid of rectangles costs no more)."""
     added: list[int] = []
     cur = start
-    cos_turn = math.cos(math.radians(MAX_TURN_DEG))
-    while len(added) < MAX_GROW:
+    cos_turn = math.cos(math.radians(S.max_turn_deg))
+    while len(added) < S.max_grow:
         pred = geo.centres[cur] + d * step
         r = geo.centres - pred
         along = r @ d
@@ -54,11 +38,11 @@ def _grow(
         ratio = geo.sizes / geo.sizes[cur]
         ok = (
             allowed
-            & (along < ALONG_TOL * step)
-            & (along > -ALONG_SHORT * step)
-            & (np.abs(across) < ACROSS_TOL * step)
-            & (ratio < SIZE_RATIO)
-            & (ratio > 1 / SIZE_RATIO)
+            & (along < S.along_tol * step)
+            & (along > -S.along_short * step)
+            & (np.abs(across) < S.across_tol * step)
+            & (ratio < S.size_ratio)
+            & (ratio > 1 / S.size_ratio)
         )
         for i in used:
             ok[i] = False
@@ -76,7 +60,7 @@ def _grow(
             return added
         added.append(j)
         used.add(j)
-        if along[j] < -ALONG_TOL * step:
+        if along[j] < -S.along_tol * step:
             return added  # a tile nearer than a pitch ends the row: no pitch to go on from
         step = 0.5 * step + 0.5 * math.hypot(*link)
         d = _unit(d + new_d)
@@ -91,10 +75,10 @@ def _touching(geo: Geo, i: int, j: int, link: np.ndarray) -> bool:
     aj, _ = true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
     # The link's angle is noisy where boxes differ in height (centres shift): do not let the
     # tilt correction shrink a tile below most of its box's short side.
-    ai = max(ai, MIN_SHORT * min(geo.widths[i], geo.heights[i]))
-    aj = max(aj, MIN_SHORT * min(geo.widths[j], geo.heights[j]))
+    ai = max(ai, S.min_short * min(geo.widths[i], geo.heights[i]))
+    aj = max(aj, S.min_short * min(geo.widths[j], geo.heights[j]))
     ratio = math.hypot(*link) / ((ai + aj) / 2)
-    return TOUCH[0] < ratio < TOUCH[1]
+    return S.touch[0] < ratio < S.touch[1]
 
 
 def _skips(geo: Geo, i: int, j: int, allowed: np.ndarray) -> bool:
@@ -157,7 +141,7 @@ def _split_at_gaps(chain: list[int], geo: Geo) -> list[list[int]]:
     for k, link in enumerate(links):
         around = np.concatenate([links[max(0, k - 3) : k], links[k + 1 : k + 4]])
         pitch = statistics.median(around.tolist())
-        if float(link) > LINK_JUMP * pitch and not _shifted_box(links, k, pitch):
+        if float(link) > S.link_jump * pitch and not _shifted_box(links, k, pitch):
             pieces.append([])
         pieces[-1].append(chain[k + 1])
     return pieces
@@ -168,7 +152,7 @@ def _shifted_box(links: np.ndarray, k: int, pitch: float) -> bool:
     neighbouring link it spans two pitches (one short link makes up for the long one), where a
     tile set apart would add its gap to the two."""
     pairs = [float(links[j]) for j in (k - 1, k + 1) if 0 <= j < len(links)]
-    return any(float(links[k]) + other < (1 + LINK_JUMP) * pitch for other in pairs)
+    return any(float(links[k]) + other < (1 + S.link_jump) * pitch for other in pairs)
 
 
 def _chains(
@@ -176,7 +160,7 @@ def _chains(
 ) -> tuple[dict[frozenset[int], list[int]], dict[frozenset[int], list[int]]]:
     """Chains of touching tiles among ``upright``, grown from every close pair: the pieces
     (cut at gaps) and the chains that were cut, whole."""
-    max_slope = math.cos(math.radians(MAX_ROW_SLOPE_DEG))
+    max_slope = math.cos(math.radians(S.max_row_slope_deg))
     chains: dict[frozenset[int], list[int]] = {}
     joined: dict[frozenset[int], list[int]] = {}
     for i in (int(k) for k in np.flatnonzero(upright)):
@@ -222,7 +206,8 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
     chains, joined = _chains(tiles, geo, upright)
     squarish = np.array(
-        [t.angle == 90 and geo.widths[k] <= SQUARISH * geo.heights[k] for k, t in enumerate(tiles)],
+        [t.angle == 90 and geo.widths[k] <= S.squarish * geo.heights[k]
+         for k, t in enumerate(tiles)],
         dtype=bool,
     )
     if squarish.any() and upright.any():
@@ -238,7 +223,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     # Keep only chains not contained in an earlier one.
     kept: list[list[int]] = []
     for c in ordered:
-        if len(kept) == MAX_ROWS:
+        if len(kept) == S.max_rows:
             break  # the longest chains: the hand row is among them
         if 2 * face_up(c) <= len(c):
             continue  # mostly face-down: a wall or another player's standing hand
@@ -253,7 +238,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     # Chains cut at a gap, whole again: read too, ranked after the pieces when both make a hand.
     first_joined = len(kept)
     kept += [c for key, c in joined.items() if key not in chains and 2 * face_up(c) > len(c)][
-        :MAX_ROWS
+        :S.max_rows
     ]
     # Two chains that share their end tiles (the row bends there, or the growth turned away at
     # a crooked tile or a misplaced box): one row, read too, after the others; and once more,
@@ -263,7 +248,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     for again in (False, True):
         for c in bent_rows(pieces if not again else kept, geo):
             # a row bent twice, or over chains joined across a gap, has no gap in it
-            whole = not again or (len(c) <= MAX_BENT and len(_split_at_gaps(c, geo)) == 1)
+            whole = not again or (len(c) <= S.max_bent and len(_split_at_gaps(c, geo)) == 1)
             if frozenset(c) not in seen and 2 * face_up(c) > len(c) and whole:
                 seen.add(frozenset(c))
                 kept.append(c)
@@ -288,7 +273,7 @@ def overrun_rows(
     out: list[list[int]] = []
     for chain in chains:
         end = geo.centres[chain[-1]]
-        reach = TOUCH[1] * min(geo.widths[chain[-1]], geo.heights[chain[-1]]) * ASPECT
+        reach = S.touch[1] * min(geo.widths[chain[-1]], geo.heights[chain[-1]]) * S.aspect
         for m in (1, 2):
             if len(chain) <= m:
                 break
@@ -312,9 +297,9 @@ def overrun_rows(
 def bent_rows(chains: list[list[int]], geo: Geo) -> list[list[int]]:
     """``a + b`` (the shared tiles once) for chains ``a``, ``b`` where the last one to three
     tiles of ``a`` are the first of ``b``, no other tile is shared, and the row bends there by
-    at most ``MAX_BEND_DEG`` (``a``'s and ``b``'s end-to-end directions)."""
+    at most ``max_bend_deg`` (``a``'s and ``b``'s end-to-end directions)."""
     out: list[list[int]] = []
-    cos_bend = math.cos(math.radians(MAX_BEND_DEG))
+    cos_bend = math.cos(math.radians(S.max_bend_deg))
 
     def direction(c: list[int]) -> np.ndarray:
         return _unit(geo.centres[c[-1]] - geo.centres[c[0]])

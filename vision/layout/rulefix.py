@@ -57,13 +57,7 @@ from sanma_lens.vision.layout.notation import (
     kind,
     readable,
 )
-from sanma_lens.vision.layout.tolerances import (
-    SHAPE_FIX_MAX_COST,
-    SHAPE_FIX_MIN_ALT,
-    SWAP_MIN_ALT,
-    TENPAI_FIX_MAX_COST,
-    VOTE_FLOOR,
-)
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -184,7 +178,7 @@ def _row_faces_up(fx: _Fixer) -> None:
         faces = [
             (t, p)
             for t, p in det.alternatives
-            if _sanma(t) and p >= SWAP_MIN_ALT and kind(t) not in full
+            if _sanma(t) and p >= S.swap_min_alt and kind(t) not in full
         ]
         if faces:
             fx.set(k, faces[0][0], "reread_face_up")
@@ -200,7 +194,7 @@ def _ankan_ends_down(fx: _Fixer) -> None:
         for k in (idx[0], idx[-1]):
             det = fx.tiles[k]
             p = dict(det.alternatives).get("back", 0.0)
-            if not det.face_down and p >= SWAP_MIN_ALT:
+            if not det.face_down and p >= S.swap_min_alt:
                 fx.set(k, "back", "reread_ankan_end")
 
 
@@ -214,7 +208,7 @@ def _called_faces_up(fx: _Fixer) -> None:
         for k in idx:
             det = fx.tiles[k]
             face = [(t, p) for t, p in det.alternatives if is_face(t) and kind(t) == main]
-            if det.face_down and face and face[0][1] >= SWAP_MIN_ALT:
+            if det.face_down and face and face[0][1] >= S.swap_min_alt:
                 fx.set(k, face[0][0], "reread_called_face_up")
 
 
@@ -246,19 +240,19 @@ def _no_middle_manzu(fx: _Fixer) -> None:
                 fx.set(k, terminal, "reread_5m_terminal")
             else:
                 fx.set(k, AKA_MAN, "reread_5m_aka", aka)
-        elif best is not None and best[1] >= SWAP_MIN_ALT:
+        elif best is not None and best[1] >= S.swap_min_alt:
             fx.set(k, best[0], "reread_2m_8m")
 
 
 def _terminal_man(probs: dict[str, float], full: set[str]) -> str | None:
-    """The likelier of 1m and 9m among a tile's readings, at least ``SWAP_MIN_ALT`` likely, at
+    """The likelier of 1m and 9m among a tile's readings, at least ``swap_min_alt`` likely, at
     least as likely as the aka-5-man's own reading ``0m``, and not held four times already;
     None when neither is. (The aka-5-man is red: the classifier
     reads it 0m when it sees the red; a plain 5m read in the hand was, on the dev renders,
     a misread 9m each time: 950000, 950107, 950195, 970211, no true 0m read so.)"""
     terminals = [(t, probs.get(t, 0.0)) for t in ("1m", "9m") if t not in full]
     best = max(terminals, key=lambda tp: tp[1], default=None)
-    if best is None or best[1] < max(SWAP_MIN_ALT, probs.get(AKA_MAN, 0.0)):
+    if best is None or best[1] < max(S.swap_min_alt, probs.get(AKA_MAN, 0.0)):
         return None  # the red seen as likely as the terminal: the aka-5-man, read dimly
     return best[0]
 
@@ -291,7 +285,7 @@ def vote_kind(dets: list[TileDetection]) -> str | None:
 
     def score(k: str) -> tuple[float, int]:
         return (
-            sum(math.log(max(p.get(k, 0.0), VOTE_FLOOR)) for p in probs),
+            sum(math.log(max(p.get(k, 0.0), S.vote_floor)) for p in probs),
             sum(k in p for p in probs),
         )
 
@@ -365,7 +359,7 @@ def _red_fives(fx: _Fixer) -> None:
             others = [
                 (t, p)
                 for t, p in fx.tiles[k].alternatives
-                if _sanma(t) and t != AKA_MAN and p >= SWAP_MIN_ALT
+                if _sanma(t) and t != AKA_MAN and p >= S.swap_min_alt
             ]
             if others:
                 fx.set(k, others[0][0], "reread_one_aka")
@@ -394,7 +388,7 @@ def _four_of_a_kind(fx: _Fixer) -> None:
             if k in melded or not readable(det) or kind(det.tile) not in over:
                 continue
             for t, p in det.alternatives:
-                if _sanma(t) and counts[kind(t)] < 4 and p >= SWAP_MIN_ALT:
+                if _sanma(t) and counts[kind(t)] < 4 and p >= S.swap_min_alt:
                     cost = math.log(max(det.confidence, 1e-6) / p)
                     rank = (not shaped(k, t), cost)
                     if best is None or rank < best[0]:
@@ -469,10 +463,10 @@ def _winning_shape(fx: _Fixer) -> None:
     places = fx.places
     concealed = [*places.row, *([places.win] if places.win is not None else [])]
     if places.win is not None and len(concealed) == 14 - 3 * len(places.melds):
-        _reshape(fx, concealed, complete, SHAPE_FIX_MAX_COST,
+        _reshape(fx, concealed, complete, S.shape_fix_max_cost,
                  ("reread_win_shape", "suggest_win_shape"))
     elif places.win is None and len(concealed) == 13 - 3 * len(places.melds):
-        _reshape(fx, concealed, tenpai, TENPAI_FIX_MAX_COST,
+        _reshape(fx, concealed, tenpai, S.tenpai_fix_max_cost,
                  ("reread_tenpai_shape", "suggest_tenpai_shape"))
 
 
@@ -494,7 +488,7 @@ def _reshape(
         for t, p in det.alternatives:
             if (
                 _sanma(t)
-                and p >= SHAPE_FIX_MIN_ALT
+                and p >= S.shape_fix_min_alt
                 and kind(t) != read[k]
                 and (k, t) not in fx.rejected
             ):

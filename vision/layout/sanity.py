@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from sanma_lens.vision.layout.notation import NORTH, _sort_key, kind, unpack
 from sanma_lens.vision.layout.reading import _Reading
-from sanma_lens.vision.layout.tolerances import LOW_CONFIDENCE
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -29,7 +29,7 @@ def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection],
                 else:
                     warnings.append(PhotoWarning("read_2m_8m", place=place, position=position,
                                                  tile=tile.tile))
-            if tile.confidence < LOW_CONFIDENCE:
+            if tile.confidence < S.low_confidence:
                 warnings.append(PhotoWarning("low_confidence", place=place, position=position,
                                              tile=tile.tile, confidence=round(tile.confidence, 4)))
 

@@ -21,27 +21,21 @@ from sanma_lens.vision.detect import aspect
 from sanma_lens.vision.layout.grouping import Placed, end_splits
 from sanma_lens.vision.layout.notation import kind, north_like, readable
 from sanma_lens.vision.layout.rulefix import kind_probs, may_share_kind, readings
-from sanma_lens.vision.layout.tolerances import (
-    GROUP_GAP,
-    KITA_ALT,
-    SIDEWAYS_SHAPE,
-    UNTURNED_TILT,
-    VOTE_FLOOR,
-)
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 
 def short_pon(group: list[Placed], tiles: list[TileDetection], theta: float = 0.0) -> bool:
     """Two face-up tiles of one kind, one of them sideways (a called tile, §23) with a box
-    clearly wider for its height than the other's (``SIDEWAYS_SHAPE``): not an upright tile
+    clearly wider for its height than the other's (``sideways_shape``): not an upright tile
     reported sideways. Box shapes are image-axis shapes, told apart only while the row runs
-    within ``UNTURNED_TILT`` of the image's x axis (``theta``, radians); on a steeper row a
+    within ``unturned_tilt`` of the image's x axis (``theta``, radians); on a steeper row a
     turned tile's box is no wider than an upright one's, and the detector's turn decides."""
     dets = sorted((tiles[p.index] for p in group), key=lambda d: d.angle)
     if len(dets) != 2 or [d.angle for d in dets] != [0, 90] or not all(map(readable, dets)):
         return False
-    level = abs(theta) < UNTURNED_TILT
-    wide = not level or aspect(dets[1].box) >= SIDEWAYS_SHAPE * aspect(dets[0].box)
+    level = abs(theta) < S.unturned_tilt
+    wide = not level or aspect(dets[1].box) >= S.sideways_shape * aspect(dets[0].box)
     return wide and kind(dets[0].tile) == kind(dets[1].tile)
 
 
@@ -65,7 +59,7 @@ def apart_pair(group: list[Placed], tiles: list[TileDetection]) -> bool:
         len(dets) == 2
         and all(readable(d) and d.angle == 0 for d in dets)
         and kind(dets[0].tile) == kind(dets[1].tile)
-        and not any(north_like(d, KITA_ALT) for d in dets)
+        and not any(north_like(d, S.kita_alt) for d in dets)
     )
 
 
@@ -87,7 +81,7 @@ def loose_pon(
         if not all(readable(d) for d in dets):
             continue
         pairs = zip(trio, trio[1:], strict=False)
-        if any((b.t - b.half) - (a.t + a.half) > GROUP_GAP * a.a for a, b in pairs):
+        if any((b.t - b.half) - (a.t + a.half) > S.group_gap * a.a for a, b in pairs):
             continue
         main, n = Counter(kind(d.tile) for d in dets).most_common(1)[0]
         if n < 2:
@@ -96,7 +90,7 @@ def loose_pon(
         # two alike, the odd one lies sideways (reported so, or laid out so: a box shaped like
         # a turned tile) or may be read as their kind
         if n == 3 or _may_join(dets, trio, main):
-            like = sum(math.log(max(kind_probs(d).get(main, 0.0), VOTE_FLOOR)) for d in dets)
+            like = sum(math.log(max(kind_probs(d).get(main, 0.0), S.vote_floor)) for d in dets)
             found.append((like, [p.index for p in trio], main))
     if not found:
         return None

@@ -21,11 +21,10 @@ import numpy as np
 from sanma_lens.vision.layout.geometry import Geo, _unit
 from sanma_lens.vision.layout.notation import readable
 from sanma_lens.vision.layout.reading import _read_right, _Reading
-from sanma_lens.vision.layout.tolerances import WIN_GAP
+from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 MELDS = 4  # a one-tile concealed part leaves room for exactly four melds (§1)
-REACH = 20.0  # the melds lie within this many tile widths right of the lone tile
 
 
 def tanki_readings(
@@ -48,7 +47,7 @@ def tanki_readings(
         reading = _read_right([k], tiles, geo, along)
         # a tile touching the next is a set's or a row's, unless that next tile alone is its
         # winning tile laid close (the reading took it so, with a warning, §1)
-        apart = reading.first_gap is None or reading.first_gap > WIN_GAP or (
+        apart = reading.first_gap is None or reading.first_gap > S.win_gap or (
             reading.win is not None
         )
         if apart and len(reading.melds) == MELDS and reading.units in (13, 14):
@@ -59,12 +58,12 @@ def tanki_readings(
 
 def _direction_right_of(k: int, chains: list[list[int]], geo: Geo) -> np.ndarray | None:
     """The mean direction (weighted by length) of the chains starting right of tile ``k``
-    along their own direction, within ``REACH`` tile widths; None when there are none."""
+    along their own direction, within ``tanki_reach`` tile widths; None when there are none."""
     size = geo.scale(k)
     total = np.zeros(2)
     for chain in chains:
         d = _unit(geo.centres[chain[-1]] - geo.centres[chain[0]])
         ahead = float((geo.centres[chain[0]] - geo.centres[k]) @ d)
-        if 0 < ahead < REACH * size:
+        if 0 < ahead < S.tanki_reach * size:
             total += len(chain) * d
     return _unit(total) if total.any() else None

@@ -42,6 +42,7 @@ from sanma_lens.engine.game import game_rules_from_json, game_rules_to_json, new
 from sanma_lens.engine.game.blocks import (
     GAMES_PER_BLOCK,
     block_game,
+    byakko_carried,
     check_block_players,
     choosing_order,
     next_choosing_order,
@@ -53,11 +54,27 @@ from sanma_lens.engine.roles import ROLE_NAMES
 router = APIRouter()
 
 
-def _game_rules(rules: dict[str, Any], roles: dict[str, str], names: tuple[str, ...]) -> Any:
-    """The rules of one game of the block: the block's, with each seat's role."""
-    return game_rules_from_json(
-        {**rules, "ability": True, "roles": [roles[n] for n in names]}
-    )
+def _game_rules(
+    rules: dict[str, Any],
+    roles: dict[str, str],
+    names: tuple[str, ...],
+    carried: tuple[int, ...] = (),
+) -> Any:
+    """The rules of one game of the block: the block's, with each seat's role and the byakko
+    counts carried in from the hanchan before (engine.game.blocks.byakko_carried)."""
+    seats: dict[str, Any] = {"ability": True, "roles": [roles[n] for n in names]}
+    if carried:
+        seats["byakko_silent_before"] = list(carried)
+    return game_rules_from_json({**rules, **seats})
+
+
+def _block_rules(first: Any) -> dict[str, Any]:
+    """The block's rules as stored: every option of its first game (ability mahjong's
+    included, so that each later game plays them too) but the seats' roles."""
+    rules = game_rules_to_json(first)
+    for seat_bound in ("ability", "roles", "byakko_silent_before"):
+        rules.pop(seat_bound, None)
+    return rules
 
 
 def block_json(storage: Storage, block: StoredBlock) -> dict[str, Any]:
@@ -124,7 +141,7 @@ def _create(storage: Storage, settings: Settings, client: str, body: Any) -> dic
     block_id = storage.create_block(
         list(names),
         list(first_rules.roles),
-        game_rules_to_json(game_rules_from_json(rules)),
+        _block_rules(first_rules),
         chooser.strip(),
         game_rules_to_json(first_rules),
         client,
@@ -144,7 +161,8 @@ def _next_game(
     block = storage.load_block(block_id)
     if len(block.games) >= GAMES_PER_BLOCK:
         raise InputError("block_over", f"a block has {GAMES_PER_BLOCK} hanchan; start a new one")
-    if not fold(readable(storage.load(block.games[-1]))).finished:
+    previous = fold(readable(storage.load(block.games[-1])))
+    if not previous.finished:
         raise InputError("game_running", "the block's last hanchan is not over yet")
     wanted = body.get("players")
     if wanted is not None and (
@@ -153,7 +171,7 @@ def _next_game(
         raise InputError("bad_players", "players must be a list of names")
     names = seat_order(block.players, wanted)
     roles = dict(zip(block.players, block.roles, strict=True))
-    rules = _game_rules(block.rules, roles, names)
+    rules = _game_rules(block.rules, roles, names, byakko_carried(previous, names))
     _check_games_per_hour(storage, settings, client)
     storage.add_block_game(
         block_id, len(block.games), list(names), game_rules_to_json(rules), client

@@ -576,6 +576,12 @@ NEW_GAME_SCHEMA = {
             "additionalProperties": False,
             "properties": {
                 "roles": {"type": "array", "items": {"type": "string", "enum": list(ROLE_NAMES)}},
+                "byakko_silent_before": {
+                    "type": "array",
+                    "items": {"type": "integer", "minimum": 0},
+                    "description": "ability mahjong: each player's hands without a byakko "
+                    "declaration carried in from the block's hanchan before (set by a block)",
+                },
                 **{
                     key: (
                         {"type": "string", "enum": list(GAME_OPTION_CHOICES[key])}

@@ -22,6 +22,10 @@ The ``explain`` object (README, "Command line")::
 ``call`` is what is said at the table: a ron's amount (子ロン 8,000), a child's tsumo as
 ``[child pays, dealer pays]`` (2,000-4,000) and a dealer's as ``[each pays]`` (4,000オール),
 rounded, before the tsumo bonus, honba and the §A8 doubling, which each payment shows apart.
+A suzaku receives half of each payment, its tsumo bonus and honba halved with the rest
+(docs/rules/ability.md ¶2.6): its call says what it receives from each payer (``halved``:
+true), and ``before_halving`` the call as it would be without the role; each payment then
+gives its ``before_halving`` amount beside the ``amount`` received.
 ``chombo`` (a false win, 錯和) names the reason and the waits that fail it.
 """
 
@@ -120,7 +124,7 @@ def sets_of(hand: HandInput, r: Reading) -> list[dict[str, Any]]:
 
 def _concealed_sets(r: Reading) -> list[tuple[str, tuple[int, ...]]]:
     """The concealed part's sets as (type, kinds): pair, runs, triplets in tile order (standard);
-    seven pairs; kokushi or shiisan puutaa as one group of fourteen."""
+    seven pairs (a four of a kind as two); kokushi or shiisan puutaa as one group of fourteen."""
     if r.form == STANDARD:
         n_meld_pungs = len(r.facts.meld_pungs)
         n_meld_runs = len(r.facts.meld_runs)
@@ -132,7 +136,8 @@ def _concealed_sets(r: Reading) -> list[tuple[str, tuple[int, ...]]]:
         return [groups[0], *sorted(groups[1:], key=lambda g: g[1])]
     counts = r.facts.counts
     if r.form == CHIITOITSU:
-        return [("pair", (k, k)) for k, c in enumerate(counts) if c == 2]
+        # a four of a kind is two pairs (option chiitoitsu_four_of_a_kind)
+        return [("pair", (k, k)) for k, c in enumerate(counts) for _ in range(c // 2)]
     every = tuple(k for k, c in enumerate(counts) for _ in range(c))
     return [("kokushi" if r.form == KOKUSHI else "none", every)]
 
@@ -237,6 +242,7 @@ def points_of(result: dict[str, Any], parsed: Parsed) -> dict[str, Any]:
             "amount": amount,
         }
         if before:
+            row["before_halving"] = amount
             row["halved"] = result["payments"][k]["amount"]
             row["amount"] = row["halved"]
         rows.append(row)
@@ -246,21 +252,32 @@ def points_of(result: dict[str, Any], parsed: Parsed) -> dict[str, Any]:
         "base_raw": fu * 2 ** (han + 2) if limit is None else None,
         "base": base,
         "limit": limit,
-        "call": _call(rows, tsumo, dealer),
+        "call": _suzaku_call(rows, tsumo, dealer) if before else _call(rows, tsumo, dealer),
         "payments": rows,
     }
 
 
-def _call(rows: list[dict[str, Any]], tsumo: bool, dealer: bool) -> dict[str, Any]:
-    """The table's words for the hand: ron 8,000; tsumo 2,000-4,000; 4,000 all."""
+def _call(
+    rows: list[dict[str, Any]], tsumo: bool, dealer: bool, key: str = "rounded"
+) -> dict[str, Any]:
+    """The table's words for the hand: ron 8,000; tsumo 2,000-4,000; 4,000 all (each payer's
+    ``key`` amount)."""
     winner = "dealer" if dealer else "child"
     if not tsumo:
-        return {"how": "ron", "winner": winner, "amounts": [rows[0]["rounded"]]}
+        return {"how": "ron", "winner": winner, "amounts": [rows[0][key]]}
     if dealer:
-        return {"how": "tsumo", "winner": winner, "amounts": [rows[0]["rounded"]]}
-    child = [r["rounded"] for r in rows if r["from"] == "child"]
-    by_dealer = [r["rounded"] for r in rows if r["from"] == "dealer"]
+        return {"how": "tsumo", "winner": winner, "amounts": [rows[0][key]]}
+    child = [r[key] for r in rows if r["from"] == "child"]
+    by_dealer = [r[key] for r in rows if r["from"] == "dealer"]
     return {"how": "tsumo", "winner": winner, "amounts": [*child[:1], *by_dealer[:1]]}
+
+
+def _suzaku_call(rows: list[dict[str, Any]], tsumo: bool, dealer: bool) -> dict[str, Any]:
+    """¶2.6: a suzaku's call is what it receives from each payer (each payment halved and
+    rounded up, bonus and honba in it), and the call without the role beside it."""
+    call = _call(rows, tsumo, dealer, key="amount")
+    before = _call(rows, tsumo, dealer)["amounts"]
+    return {**call, "halved": True, "before_halving": before}
 
 
 def chombo_of(result: dict[str, Any], hand: HandInput, wait_kinds: list[int]) -> dict[str, Any]:

@@ -68,12 +68,12 @@ function parseMpsz(text) {
   for (const ch of text.replace(/\s+/g, "")) {
     if (/[0-9]/.test(ch)) digits += ch;
     else if ("mpsz".includes(ch)) {
-      if (!digits) throw new Error(`"${ch}" has no numbers before it`);
+      if (!digits) throw new Error(t("type_no_digits", ch));
       for (const d of digits) out.push(d + ch);
       digits = "";
-    } else throw new Error(`unknown character "${ch}"`);
+    } else throw new Error(t("type_bad_char", ch));
   }
-  if (digits) throw new Error(`numbers "${digits}" have no suit letter after them`);
+  if (digits) throw new Error(t("type_no_suit", digits));
   return out;
 }
 
@@ -245,6 +245,12 @@ async function api(path, init) {
   return { ok: r.ok, status: r.status, body };
 }
 
+// A refusal on a status line: the phrase, and on an English page the server's detail.
+function errorLine(error) {
+  const detail = errorDetail(error);
+  return `${t("error")}: ${errorText(error)}${detail ? ` (${detail})` : ""}`;
+}
+
 const postJson = (path, obj) => api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(obj) });
 
 async function rescore() {
@@ -312,7 +318,7 @@ async function uploadPhoto(original) {
   if (!res.ok) {
     URL.revokeObjectURL(url);
     status.className = "status error";
-    status.textContent = `${t("error")}: ${errorText(res.body.error)}`;
+    status.textContent = errorLine(res.body.error);
     return;
   }
   const img = new Image();
@@ -402,12 +408,12 @@ function applyTyped(ev) {
     const items = [];
     const add = (text, group, meld = null) => { for (const tile of parseMpsz(text)) items.push({ tile, group, meld, box: null }); };
     add($("t-hand").value, "hand");
-    if (parseMpsz($("t-win").value).length > 1) throw new Error(Lang.ja() ? "和了牌は1枚だけ" : "one winning tile only");
+    if (parseMpsz($("t-win").value).length > 1) throw new Error(t("type_one_win"));
     add($("t-win").value, "win");
     const melds = [];
     for (const word of $("t-melds").value.trim().split(/\s+/).filter(Boolean)) {
       const [kind, tiles] = word.split(":");
-      if (!meldKinds().includes(kind) || !tiles) throw new Error(`"${word}": pon:777z, ankan:9999s …`);
+      if (!meldKinds().includes(kind) || !tiles) throw new Error(t("type_meld", word));
       melds.push({ kind });
       add(tiles, "meld", melds.length - 1);
     }
@@ -672,13 +678,25 @@ function payer(p) {
   return p.seat ? `${who} (${windName(p.seat)})` : who;
 }
 
-function tableCall(b) {
+function tableCall(b, tagged = true) {
   // Ron 8,000 / Tsumo 2,000–4,000 / 4,000 all (子ロン 8,000 / 子ツモ 2,000-4,000 / 4,000オール).
   const call = b.explain && b.explain.points && b.explain.points.call;
   if (!call) return `${fmtNum(b.total)} ${t("points")}`;
   const a = call.amounts.map(fmtNum);
-  if (call.how === "ron") return t("call_ron", call.winner, a[0]);
-  return call.winner === "dealer" ? t("call_all", a[0]) : t("call_tsumo", a[0], a[1]);
+  const said = call.how === "ron" ? t("call_ron", call.winner, a[0])
+    : call.winner === "dealer" ? t("call_all", a[0]) : t("call_tsumo", a[0], a[1]);
+  // a suzaku's call is what it receives: half of each payment (the halving in the breakdown)
+  return call.halved && tagged ? `${said} ${t("call_halved")}` : said;
+}
+
+function byakkoNet(b) {
+  // A declared byakko's win of 5 han or less: it then makes a mangan payment (¶2.7).
+  const a = b.ability;
+  return a && a.byakko && a.byakko.paid ? t("headline_byakko_pays", fmtNum(a.byakko.paid), fmtNum(a.net)) : "";
+}
+
+function limitName(limit, multiple) {
+  return limit === "yakuman" && multiple > 1 ? `${t("limit_yakuman")} ×${multiple}` : t(`limit_${limit}`);
 }
 
 function setsView(ex) {
@@ -725,6 +743,10 @@ function pointsView(b) {
   if (first && first.tsumo_bonus) lines.push(t("bonus_line", fmtNum(first.tsumo_bonus)));
   if (first && first.honba) lines.push(t("honba_line", S.sit.honba, fmtNum(first.honba)));
   if (first && first.factor > 1) lines.push(t("factor_line", first.factor));
+  for (const r of p.payments) {
+    // ability mahjong: the suzaku receives half of each payment, rounded up to 1,000
+    if (r.before_halving !== undefined) lines.push(t("halve_line", t(`from_${r.from}`), fmtNum(r.before_halving), fmtNum(r.amount)));
+  }
   if (b.deposits) lines.push(t("deposit_line", fmtNum(b.deposits)));
   return [el("ul", { class: "calc" }, lines.map((x) => el("li", {}, x)))];
 }
@@ -743,7 +765,13 @@ function abilityView(b) {
     const full = a.suzaku.payments_before_halving.map((p) => fmtNum(p.amount)).join(" / ");
     lines.push(t("ab_suzaku", full));
   }
-  if (a.byakko && a.byakko.upgrade) lines.push(t("ab_upgrade", t(`limit_${a.byakko.upgrade.from}`), t(`limit_${a.byakko.upgrade.to}`)));
+  if (a.byakko && a.byakko.upgrade) {
+    // yakuman counted one higher is a double yakuman (and so on): the multiples said
+    const up = a.byakko.upgrade;
+    const to = b.yakuman_multiple || 1;
+    const from = up.from === "yakuman" ? to - 1 : 1;
+    lines.push(t("ab_upgrade", limitName(up.from, from), limitName(up.to, to)));
+  }
   if (a.byakko && a.byakko.paid) lines.push(t("ab_byakko_pays", fmtNum(a.byakko.paid), fmtNum(a.net)));
   if (a.kanpa) lines.push(t("ab_kanpa", tileName(a.kanpa.tile)));
   return [el("h3", {}, t("ab_title")), el("ul", { class: "calc", "data-ability": a.role }, lines.map((x) => el("li", {}, x)))];
@@ -756,6 +784,14 @@ function chomboView(b) {
   if (c && c.reason === "insufficient_yaku" && c.failing_waits.length) why = t("chombo_waits", c.required, tiles(c.failing_waits));
   else if (c && c.reason === "furiten" && c.failing_waits.length) why = t("chombo_furiten", tiles(c.failing_waits));
   else if (b.reason === "no_win_shape") why = t("chombo_shape");
+  else if (b.reason === "kanpa" && b.ability && b.ability.kanpa) {
+    const tile = tileName(b.ability.kanpa.tile);
+    why = S.sit.tsumo ? t("chombo_kanpa_tsumo", tile) : t("chombo_kanpa_ron", tile);
+  }
+  // a refusal the rules pay nothing for (kanpa_false_win_chombo off) is no chombo
+  if (!(b.payments || []).length) {
+    return el("div", { class: "chombo", "data-chombo": b.reason }, el("strong", {}, t("refused_title")), el("p", {}, why), el("p", { class: "hint" }, t("refused_pays")));
+  }
   return el("div", { class: "chombo", "data-chombo": b.reason }, el("strong", {}, t("chombo_title")), el("p", {}, why), el("p", { class: "hint" }, t("chombo_pays")));
 }
 
@@ -781,7 +817,10 @@ function resultView(b) {
   parts.push(el("div", { class: `verdict ${b.valid ? "good" : "bad"}`, "data-verdict": b.valid ? "valid" : "invalid" },
     b.valid ? t("valid") : `${t("invalid")}: ${t(`reason_${b.reason}`, b.guarantee ? b.guarantee.required : 2)}`));
   if (b.valid) {
-    parts.push(el("div", { class: "total" }, el("span", { class: "big", "data-call": "" }, tableCall(b))));
+    const halved = b.explain && b.explain.points && b.explain.points.call && b.explain.points.call.halved;
+    parts.push(el("div", { class: "total" }, el("span", { class: "big", "data-call": "" }, tableCall(b, false)),
+      halved ? el("span", { class: "call-tag", "data-halved": "" }, ` ${t("call_halved")}`) : ""));
+    if (byakkoNet(b)) parts.push(el("p", { class: "net ng", "data-net": b.ability.net }, byakkoNet(b)));
     const limit = b.limit ? ` · ${t(`limit_${b.limit}`)}${b.yakuman_multiple > 1 ? ` ×${b.yakuman_multiple}` : ""}` : "";
     parts.push(el("p", { class: "summary" }, `${b.han} ${t("han")} ${b.fu} ${t("fu")}${limit}`));
   } else parts.push(chomboView(b));
@@ -811,7 +850,9 @@ function summaryText() {
   const b = last.body;
   if (last.kind === "error") return `${t("error")}: ${errorText(b.error)}`;
   if (last.kind === "tenpai") return b.tenpai ? `${t("tenpai")}: ${b.waits.map((w) => tileName(w.tile)).join(" ")}` : t("noten");
-  return b.valid ? `${tableCall(b)} · ${t("value", b.han, b.limit ? 0 : b.fu)}` : `${t("chombo")}: ${t(`reason_${b.reason}`, 2)}`;
+  if (!b.valid) return `${(b.payments || []).length ? t("chombo") : t("invalid")}: ${t(`reason_${b.reason}`, 2)}`;
+  const net = b.ability && b.ability.byakko && b.ability.byakko.paid ? ` · ${t("net_short", fmtNum(b.ability.net))}` : "";
+  return `${tableCall(b)}${net} · ${t("value", b.han, b.limit ? 0 : b.fu)}`;
 }
 
 function renderSummary() {
@@ -833,7 +874,7 @@ function renderResult() {
   if (last.kind === "error") {
     const e = last.body.error || {};
     // the server's own message (English) adds the detail, e.g. how many tiles are missing
-    const detail = !Lang.ja() && e.message && e.message !== errorText(e) ? el("p", { class: "hint detail" }, e.message) : "";
+    const detail = errorDetail(e) ? el("p", { class: "hint detail" }, errorDetail(e)) : "";
     box.replaceChildren(el("div", { class: "verdict bad", "data-verdict": "error" }, `${t("error")}: ${errorText(e)}`), detail);
     return;
   }
@@ -953,6 +994,8 @@ function winRecorder() {
   const ready = last && last.kind === "result" && play.player !== null && (S.sit.tsumo || play.discarder !== null);
   if (!ready) return [];
   const name = S.game.players[play.player].name;
+  // a refusal without payments (kanpa_false_win_chombo off) is not recorded: the hand plays on
+  if (!last.body.valid && !(last.body.payments || []).length) return [];
   const label = last.body.valid ? t("record_win", tableCall(last.body)) : t("record_chombo", name);
   return [el("button", { type: "button", class: "btn primary record", id: "record", onclick: recordWin }, label)];
 }
@@ -969,7 +1012,7 @@ async function recordWin() {
 
 async function recordHand(body) {
   const res = await postJson(`/v1/games/${S.game.id}/hands`, { ...abilityBody(body), seq: S.game.seq });
-  if (!res.ok) { $("game-status").textContent = `${t("error")}: ${errorText(res.body.error)}`; return; }
+  if (!res.ok) { $("game-status").textContent = errorLine(res.body.error); return; }
   sessionStorage.setItem("sanma.flash", "recorded");
   location.href = `/game.html#${S.game.id}`;
 }

@@ -45,12 +45,18 @@ async function api(method, path, body) {
     options.headers["content-type"] = "application/json";
     options.body = JSON.stringify(body);
   }
-  const response = await fetch(path, options);
+  let response;
+  try { response = await fetch(path, options); } catch (_) {
+    response = null;
+  }
   let data = null;
-  try { data = await response.json(); } catch (_) { data = null; }
-  if (!response.ok) {
-    const error = new Error(data && data.error ? errorText(data.error) : `HTTP ${response.status}`);
-    error.code = data && data.error ? data.error.code : "";
+  try { data = response ? await response.json() : null; } catch (_) { data = null; }
+  if (!response || !response.ok) {
+    // the refusal in the page's language (and the server's detail on an English page)
+    const failure = data && data.error ? data.error : { code: response ? "bad_response" : "offline" };
+    const detail = errorDetail(failure);
+    const error = new Error(detail ? `${errorText(failure)} (${detail})` : errorText(failure));
+    error.code = failure.code;
     throw error;
   }
   return data;

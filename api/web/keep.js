@@ -57,7 +57,7 @@ async function keepSend() {
   form.append("image", KEEP.file);
   form.append("tiles", tiles);
   const res = await api("/v1/corrections", { method: "POST", body: form });
-  if (res.ok) { KEEP.sent = tiles; keepStatus("kept", ""); } else keepStatus("keep_failed", res.body.error.message);
+  if (res.ok) { KEEP.sent = tiles; keepStatus("kept", ""); } else keepStatus("keep_failed", errorText(res.body.error));
 }
 
 async function keepToggle() {
@@ -66,7 +66,7 @@ async function keepToggle() {
   if (KEEP.sent === null) { keepStatus("", ""); return; }
   const res = await api(`/v1/corrections/${KEEP.id}`, { method: "DELETE" });
   KEEP.sent = null;
-  keepStatus(res.ok || res.status === 404 ? "keep_deleted" : "keep_failed", res.ok ? "" : res.body.error.message);
+  keepStatus(res.ok || res.status === 404 ? "keep_deleted" : "keep_failed", res.ok ? "" : errorText(res.body.error));
 }
 
 $("keep").addEventListener("change", keepToggle);

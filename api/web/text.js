@@ -44,6 +44,15 @@ const TEXT = {
   take_photo: ["Take photo", "撮影"], pick_photo: ["Choose photo", "写真を選ぶ"],
   tiles: ["Tiles", "牌"], situation: ["Situation", "状況"], result: ["Result", "結果"],
   type_hand: ["Type the hand (MPSZ)", "手牌を入力 (MPSZ)"],
+  type_no_digits: [(ch) => `"${ch}" has no digits before it: write the digits, then the suit letter (123p).`,
+    (ch) => `「${ch}」の前に数字がありません。数字の後に種類の文字を書いてください (例: 123p)。`],
+  type_bad_char: [(ch) => `"${ch}" is neither a digit nor a suit letter (m, p, s, z).`,
+    (ch) => `「${ch}」は数字でも種類の文字 (m・p・s・z) でもありません。`],
+  type_no_suit: [(d) => `The digits "${d}" have no suit letter after them (m, p, s, z).`,
+    (d) => `数字「${d}」の後に種類の文字 (m・p・s・z) がありません。`],
+  type_one_win: ["One winning tile only.", "和了牌は1枚だけです。"],
+  type_meld: [(word) => `"${word}" is not a meld: write its kind, a colon and its tiles (pon:777z ankan:9999s).`,
+    (word) => `「${word}」は副露の書き方ではありません。種類:牌 の形で書いてください (例: pon:777z ankan:9999s)。`],
   f_hand: ["Hand (without the winning tile)", "手牌 (和了牌を除く)"],
   f_win: ["Winning tile (empty: tenpai check)", "和了牌 (空欄で聴牌判定)"],
   f_melds: ["Melds", "副露"], f_kita: ["Kita (norths, 0m = aka-5-man)", "抜きドラ (0m=赤五萬)"],
@@ -89,6 +98,12 @@ const TEXT = {
   call_ron: [(who, a) => `${who === "dealer" ? "Dealer ron" : "Ron"} ${a}`, (who, a) => `${who === "dealer" ? "親" : "子"}ロン ${a}`],
   call_tsumo: [(c, d) => `Tsumo ${c}–${d}`, (c, d) => `子ツモ ${c}-${d}`],
   call_all: [(a) => `${a} all`, (a) => `${a}オール`],
+  call_halved: ["(suzaku: half)", "(朱雀・半額)"],
+  halve_line: [(who, full, got) => `Half to the suzaku: ${who} ${full} → ${got}`,
+    (who, full, got) => `朱雀は半額: ${who} ${full} → ${got}`],
+  headline_byakko_pays: [(paid, net) => `Then the byakko pays a mangan, ${paid}: net ${net}`,
+    (paid, net) => `白虎の満貫払い ${paid} → 差し引き ${net}`],
+  net_short: [(net) => `net ${net}`, (net) => `差し引き ${net}`],
   base_line: [(fu, han, raw) => `${fu} fu ${han} han: base ${raw}`, (fu, han, raw) => `${fu}符${han}翻: 基本点 ${raw}`],
   base_limit: [(name, base) => `${name}: base ${base}`, (name, base) => `${name}: 基本点 ${base}`],
   share_line: [(who, times, share, rounded) => `${who}: ${times} × base = ${share} → ${rounded}`,
@@ -110,6 +125,19 @@ const TEXT = {
   chombo_furiten: [(waits) => `Furiten on: ${waits} (in your discards)`, (waits) => `フリテンの待ち: ${waits} (自分の捨て牌)`],
   chombo_shape: ["The tiles are not a winning shape: check the tiles.", "和了形ではありません。牌を確認してください。"],
   chombo_pays: ["The claimant pays a mangan (chombo):", "和了宣言者が満貫払い (チョンボ):"],
+  chombo_kanpa_tsumo: [(tile) => `Under kanpa on ${tile}: no win by tsumo on it.`, (tile) => `${tile}を看破されているので、${tile}ではツモ和了できません。`],
+  chombo_kanpa_ron: [(tile) => `Under kanpa on ${tile}: no ron on it when a genbu discarded it.`, (tile) => `${tile}を看破されているので、玄武が捨てた${tile}ではロン和了できません。`],
+  refused_title: ["No win", "和了できません"],
+  refused_pays: ["Nothing is paid (these rules do not make it a chombo); the hand plays on.", "支払いはありません (このルールでは錯和になりません)。局は続きます。"],
+
+    // ---- a form field the browser refuses (its own bubble would speak the browser's language)
+  v_missing: ["Fill this in.", "入力してください。"],
+  v_number: ["Enter a number.", "数字を入力してください。"],
+  v_min: [(min) => `At least ${min}.`, (min) => `${min}以上にしてください。`],
+  v_max: [(max) => `At most ${max}.`, (max) => `${max}以下にしてください。`],
+  v_step: [(step) => `In steps of ${step}.`, (step) => `${step}刻みで入力してください。`],
+  v_format: ["Check the format.", "形式を確認してください。"],
+  gameIdHint: ["A game ID is 32 characters: digits and a–f.", "対局 ID は32文字 (数字と a〜f) です。"],
 
   // ---- warnings from the camera: codes phrased here, else the server's message
   warn_check: [(m) => m, (m) => `確認してください: ${m}`],
@@ -211,7 +239,8 @@ const YAKU = {
   haitei: ["Haitei", "海底撈月"], houtei: ["Houtei", "河底撈魚"], chankan: ["Chankan", "槍槓"],
   renhou: ["Renhou", "人和"], paarenchan: ["Paarenchan", "八連荘"],
   shiisan_puutaa: ["Shiisan puutaa", "十三不塔"], tenhou: ["Tenhou", "天和"], chihou: ["Chihou", "地和"],
-  yakuhai: ["Yakuhai", "役牌"], pinfu: ["Pinfu", "平和"], tanyao: ["Tanyao", "断么九"],
+  yakuhai: ["Yakuhai", "役牌"], pinfu: ["Pinfu", "平和"], kui_pinfu: ["Kui pinfu", "喰い平和"],
+  tanyao: ["Tanyao", "断么九"],
   iipeikou: ["Iipeikou", "一盃口"], ittsu: ["Ittsu", "一気通貫"], chiitoitsu: ["Chiitoitsu", "七対子"],
   toitoi: ["Toitoi", "対々和"], chanta: ["Chanta", "混全帯么九"], honroutou: ["Honroutou", "混老頭"],
   sanankou: ["Sanankou", "三暗刻"], sankantsu: ["Sankantsu", "三槓子"],
@@ -242,42 +271,131 @@ const FU = {
   ankan: ["closed kan", "暗槓"],
 };
 
-// Error codes of the engine and the service, in players' words (the message stays as detail).
+// Error codes of the engine, the game keeper and the service (every code they answer with:
+// tests/api/test_error_phrases.py collects them from the code), in players' words: what went
+// wrong and what to do. The server's own message (English) says exactly where; the English
+// page shows it beside the phrase.
 const ERRORS = {
+  // ---- the tiles of a hand (scoring, tenpai, a photo's hand)
   tile_count: ["The number of tiles does not fit a hand: check for a missing or extra tile.", "牌の枚数が合いません。足りない牌・余分な牌を確認してください。"],
-  fifth_tile: ["A tile appears five times: one of them is misread.", "同じ牌が5枚あります。どれかが誤認識です。"],
+  fifth_tile: ["A tile appears more than four times: one of them is misread; correct it.", "同じ牌が5枚以上あります。どれかが誤認識なので直してください。"],
   too_many_red: ["More red fives than these rules have (an aka-5-man only with the aka-5-man rule): correct the tile, or check the rules.",
     "赤牌がルールの枚数より多くあります (赤五萬は赤五萬ルールのときだけ)。牌を直すか、ルールを確認してください。"],
-  unknown_tile: ["A tile cannot be read.", "読めない牌があります。"],
-  invalid_tile: ["A tile these rules do not use (2m–8m at sanma; red fives in ECIP and standard).",
-    "このルールにない牌があります (三麻の2萬〜8萬、ECIP・標準ルールの赤五)。"],
-  bad_meld: ["A meld has the wrong tiles.", "副露の牌が正しくありません。"],
-  bad_win: ["The winning tile cannot be read.", "和了牌が正しくありません。"],
-  inconsistent_situation: ["Two situation options contradict each other.", "状況の組み合わせが矛盾しています。"],
-  bad_tiles: ["The tiles are not written in MPSZ.", "牌の書き方が正しくありません。"],
-  not_an_image: ["The file is not a JPEG, PNG or WebP photo.", "JPEG・PNG・WebP の写真ではありません。"],
-  upload_too_large: ["The photo is too large.", "写真が大きすぎます。"],
-  image_too_large: ["The photo has too many pixels.", "写真の画素数が多すぎます。"],
-  busy: ["The server is busy: try again in a moment.", "混み合っています。少し待ってからもう一度。"],
+  unknown_tile: ["A tile does not exist (honours are 1z–7z): correct it.", "存在しない牌があります (字牌は1z〜7z)。直してください。"],
+  invalid_tile: ["A tile these rules do not use (2m–8m at sanma; red fives in ECIP and standard): correct it.",
+    "このルールにない牌があります (三麻の2萬〜8萬、ECIP・標準ルールの赤五)。直してください。"],
+  bad_tiles: ["Tiles are written as digits, then their suit letter (123p 55z): correct what was typed.",
+    "牌は数字の後に種類の文字で書きます (例: 123p 55z)。入力を直してください。"],
+  bad_meld: ["A meld's kind and tiles do not match (a pon is three alike, a kan four): check the meld.",
+    "副露の種類と牌が合いません (ポンは同じ牌3枚、槓は4枚)。副露を確認してください。"],
+  chi_not_allowed: ["No chi in these rules (in ability mahjong only the suzaku may chi): make the meld a pon or a kan.",
+    "このルールにチーはありません (能力麻雀では朱雀だけ)。副露をポンか槓にしてください。"],
+  missing_field: ["The hand or its winning tile is missing: add it.", "手牌か和了牌がありません。入力してください。"],
+  unexpected_win: ["A tenpai check takes the hand without a winning tile: remove the winning tile.", "聴牌判定では和了牌を入れません。和了牌を外してください。"],
+  inconsistent_situation: ["Two choices of the situation contradict each other: change one of them.", "状況の選択が矛盾しています。どちらかを変えてください。"],
+  bad_value: ["A choice of the hand is not allowed under these rules (e.g. kita in a four-player game): check the situation and the tiles.",
+    "このルールでは使えない選択があります (例: 四人麻雀の抜き北)。状況と牌を確認してください。"],
+  role_required: ["Ability mahjong's choices need the winner's role: choose who won.", "能力麻雀の項目には和了者の役職が必要です。和了者を選んでください。"],
+  // ---- a photo
+  not_an_image: ["The file is not a JPEG, PNG or WebP photo: choose a photo.", "JPEG・PNG・WebP の写真ではありません。写真を選んでください。"],
+  empty_image: ["The photo file is empty: take or choose it again.", "写真のファイルが空です。撮り直すか選び直してください。"],
+  truncated_image: ["The photo file is cut off: take or choose it again.", "写真のファイルが途中で切れています。撮り直すか選び直してください。"],
+  unsupported_image: ["This kind of image cannot be read: use a JPEG, PNG or WebP photo.", "この形式の画像は読めません。JPEG・PNG・WebP の写真を使ってください。"],
+  upload_too_large: ["The photo is too large: take it at a lower resolution.", "写真が大きすぎます。解像度を下げて撮ってください。"],
+  image_too_large: ["The photo has too many pixels: take it at a lower resolution.", "写真の画素数が多すぎます。解像度を下げて撮ってください。"],
+  too_many_tiles: ["The photo shows too many tiles: photograph the hand alone, closer.", "写真に牌が多すぎます。手牌だけを近くから撮ってください。"],
+  photo_timeout: ["Reading the photo took too long: photograph the hand alone, closer.", "写真の解析に時間がかかりすぎました。手牌だけを近くから撮ってください。"],
   model_unavailable: ["Photo recognition is not available on this server: type the hand below.",
-    "この端末では写真認識が使えません。手牌を入力してください。"],
-  invalid_win: ["The hand is not a valid win: record a chombo instead.", "和了が成立していません。錯和として記録してください。"],
-  riichi_mismatch: ["The riichi of the hand and of the game differ.", "手牌と対局の立直が一致しません。"],
+    "このサーバーでは写真認識が使えません。手牌を下に入力してください。"],
+  busy: ["The server is busy reading other photos: try again in a moment.", "他の写真を解析中で混み合っています。少し待ってからもう一度試してください。"],
+  duplicate_field: ["The upload was sent twice over: send the photo again.", "送信内容が重複しています。写真をもう一度送ってください。"],
+  unreadable_file: ["The file cannot be read: check the file.", "ファイルを読めません。ファイルを確認してください。"],
+  not_found: ["It is no longer on the server.", "サーバーに見つかりません。"],
+  // ---- the game keeper: starting a game or a block
+  bad_players: ["Give each player a different name of at most 40 characters (or leave all empty).", "競技者には40文字以内の別々の名前を付けてください (全員空欄でも可)。"],
+  bad_rules: ["These rule settings do not fit together (points in whole 1,000s, return points at least the start points): check “More rules”.",
+    "ルール設定が成り立ちません (点数は千点単位、返しは配給原点以上)。「ルール詳細」を確認してください。"],
+  bad_rule_option: ["A rule setting has a value it cannot take: check “More rules”.", "ルール設定の値が正しくありません。「ルール詳細」を確認してください。"],
+  unknown_rule_option: ["A rule setting is not known on this server: reload the page.", "このサーバーにないルール設定です。ページを再読み込みしてください。"],
+  unknown_preset: ["Unknown rules: choose them from the list.", "知らないルールです。一覧から選んでください。"],
+  bad_roles: ["Give each player one of the six roles.", "各競技者に6つの役職のどれかを選んでください。"],
+  ability_off: ["This game is played without roles: remove the byakko declaration and the kanpa.", "この対局は役職なしです。白虎宣言と看破を外してください。"],
+  aka5man_off: ["This game is played without the aka-5-man rule: clear “Aka-5-man extracted by”.", "この対局は赤五萬ルールなしです。「赤五萬を抜いた人」を空欄にしてください。"],
+  bad_block: ["The player to choose a role first does not sit at this table: choose one of the players.", "最初に役職を選ぶ人がこの卓にいません。競技者から選んでください。"],
+  too_many_games: ["Too many new games from this device: try again later.", "この端末からの新しい対局が多すぎます。しばらくしてから試してください。"],
+  // ---- the game keeper: a hand's result
+  bad_hand_result: ["The hand's result is incomplete or contradictory: check the outcome and what it needs.", "局の結果が不完全か矛盾しています。結果とその入力を確認してください。"],
+  bad_result: ["An entry does not belong to this outcome or these rules (e.g. tenpai on a win): check the outcome.", "この結果かルールに合わない入力があります (例: 和了に聴牌)。結果を確認してください。"],
+  bad_outcome: ["These rules have no such outcome (e.g. no abortive draw): choose another.", "このルールにない結果です (例: 途中流局なし)。別の結果を選んでください。"],
+  bad_player: ["A player is chosen twice, or one who is not at the table: check who is chosen.", "競技者の選択が重複しているか、卓にいない人です。選択を確認してください。"],
+  bad_ron: ["A ron needs the discarder and a winner other than the discarder (two winners only on a double ron).",
+    "ロンには放銃者と、放銃者以外の和了者が必要です (和了者2人はダブロンのときだけ)。"],
+  bad_tsumo: ["A tsumo has one winner and no discarder.", "ツモの和了者は1人で、放銃者はいません。"],
+  bad_win: ["Give each win once: its winner and one value (han and fu, a limit, or the hand scored with the camera).",
+    "和了ごとに和了者と点数を1つずつ入力してください (翻・符、満貫以上、またはカメラで計算した手牌)。"],
+  bad_han: ["Han is a whole number from 1 to 200.", "翻は1〜200の整数です。"],
+  bad_fu: ["Fu is 20, 25 or a multiple of 10 up to 140: choose the fu again.", "符は20・25か、140までの10の倍数です。符を選び直してください。"],
+  bad_limit: ["Choose a limit from mangan to yakuman, and a yakuman count from 1 to 8.", "満貫〜役満から選び、役満の倍数は1〜8にしてください。"],
+  bad_amount: ["A payment is not a whole number of the game's point unit: check the amounts.", "支払いが対局の点数単位の倍数になっていません。点数を確認してください。"],
+  bad_chombo: ["Choose who made the chombo.", "錯和した人を選んでください。"],
+  bad_noten_riichi: ["A no-ten riichi is for a player who declared riichi: tick their riichi first.", "ノーテン立直は立直した人だけです。先に立直にチェックしてください。"],
+  bad_manemann: ["Manemann needs the copier, the player upstream who was copied, and 5 to 40 turns.", "真似満には真似した人、真似された上家、5〜40巡が必要です。"],
+  bad_pao: ["Pao is for a yakuman tsumo fed by another player's call.", "包は他家の鳴かせで確定した役満のツモに付きます。"],
   closed_needed: ["Say whether the winning hand was closed: only a closed win takes the deposits.",
     "和了形が門前かどうかを選んでください (供託は門前の和了者のみ受け取ります)。"],
-  bad_pao: ["Pao is for a yakuman tsumo fed by another player's call.", "包は他家の鳴かせで確定した役満のツモに付きます。"],
-  seq_conflict: ["The game changed on another device; showing the latest state.", "他の端末で更新されました。最新の状態を表示します。"],
-  game_not_found: ["The game could not be opened.", "対局を開けませんでした。"],
-  bad_response: ["The server did not answer.", "サーバーが応答しません。"],
-  offline: ["No connection to the server.", "サーバーに接続できません。"],
-  byakko_must_declare: ["The byakko has not declared for two hands: it must declare this hand.", "白虎が2局続けて宣言していません。この局は宣言が必要です。"],
+  riichi_without_points: ["A player without the points a riichi needs cannot declare it: untick their riichi.", "立直に必要な点数がない人は立直できません。チェックを外してください。"],
+  aka5man_mismatch: ["The aka-5-man in the hand and “Aka-5-man extracted by” disagree: make them the same.", "手牌の赤五萬と「赤五萬を抜いた人」が一致しません。合わせてください。"],
+  invalid_win: ["The hand is not a valid win: record a chombo instead.", "和了が成立していません。錯和として記録してください。"],
+  riichi_mismatch: ["The riichi of the hand and of the game differ.", "手牌と対局の立直が一致しません。"],
+  rules_mismatch: ["The hand was scored under other rules than the game's: score it again from the game.", "手牌が対局と違うルールで計算されています。対局から開き直して計算してください。"],
+  engine_mismatch: ["The hand's payments do not fit this game: record the win as han and fu.", "手牌の支払いがこの対局に合いません。翻・符で記録してください。"],
+  bad_hand: ["The winner's hand could not be read: score it with the camera again.", "和了者の手牌を読めません。カメラでもう一度計算してください。"],
+  bad_event: ["The hand's entry could not be read: check it and record it again.", "局の入力を読めませんでした。確認してもう一度記録してください。"],
+  event_too_large: ["This hand's entry is too large to keep.", "この局の入力は大きすぎて保存できません。"],
+  // ---- ability mahjong (能力麻雀)
+  byakko_must_declare: ["The byakko has gone as many hands without declaring as the rules allow (in a block, the hanchan before counts too): tick its declaration for this hand.",
+    "白虎の宣言なしの局がルールの上限に達しました (ブロックでは前の半荘の局も数えます)。この局は白虎宣言にチェックを入れてください。"],
   bad_byakko: ["Only a byakko declares.", "白虎宣言は白虎だけができます。"],
-  bad_kanpa: ["That kanpa cannot be: a genbu declares once against each other player.", "その看破はできません (玄武が他家1人につき1局1回)。"],
+  bad_kanpa: ["That kanpa cannot be: a genbu declares one tile against another player, once per player each hand. Check the genbu, the target and the tile.",
+    "その看破はできません (玄武が他家1人につき1局1回、牌1種類)。玄武・対象・牌を確認してください。"],
   seiryuu_han_needed: ["The seiryuu won: give the han of its extra indicators (0 if none).", "青龍の和了です。追加表示牌の翻数を入力してください (なければ0)。"],
   role_mismatch: ["The hand's role fields differ from the game's.", "手牌の役職の情報が対局と一致しません。"],
-  chi_not_allowed: ["Only the suzaku may chi.", "チーできるのは朱雀だけです。"],
-  bad_roles: ["Give each player one of the six roles.", "各競技者に6つの役職のどれかを選んでください。"],
-  ability_off: ["This game is played without roles.", "この対局は役職なしです。"],
+  // ---- the game's state
+  game_not_found: ["The game could not be opened.", "対局を開けませんでした。"],
+  block_not_found: ["The block could not be found.", "ブロックが見つかりません。"],
+  game_over: ["The game is over: no more hands can be recorded.", "終局しています。これ以上記録できません。"],
+  game_not_over: ["The game is not over yet.", "まだ終局していません。"],
+  nothing_to_undo: ["No hand has been recorded yet: there is nothing to undo.", "まだ記録がないので、戻せません。"],
+  too_many_events: ["This game holds as many hands as a game may: start a new game.", "この対局は記録できる上限に達しました。新しい対局を始めてください。"],
+  seq_conflict: ["The game changed on another device; showing the latest state.", "他の端末で更新されました。最新の状態を表示します。"],
+  bad_seq: ["This page shows an old state of the game: reload it.", "古い状態の対局を表示しています。再読み込みしてください。"],
+  game_running: ["The block's last hanchan is not over yet: finish it first.", "ブロックの前の半荘がまだ終わっていません。先に終わらせてください。"],
+  block_over: ["This block has its four hanchan: start a new block.", "このブロックは4半荘を終えました。新しいブロックを始めてください。"],
+  bad_import: ["The file is not a game exported here: choose an exported game file (JSON).", "書き出した対局ファイルではありません。書き出した JSON ファイルを選んでください。"],
+  corrupt_game: ["This game's record is damaged and cannot be continued here.", "この対局の記録が壊れているため、続けられません。"],
+  storage_unavailable: ["The games cannot be reached on the server right now: try again in a moment.", "サーバーの対局データに接続できません。少し待ってからもう一度試してください。"],
+  // ---- the request itself (reloading the page sends a fresh one)
+  bad_json: ["What was sent could not be read: reload the page and try again.", "送信内容を読めませんでした。ページを再読み込みしてもう一度試してください。"],
+  bad_request: ["The request was not understood: reload the page and try again.", "リクエストを理解できませんでした。ページを再読み込みしてもう一度試してください。"],
+  invalid_request: ["Something sent is missing or of the wrong kind: reload the page and try again.", "送信内容に不足か誤りがあります。ページを再読み込みしてもう一度試してください。"],
+  bad_type: ["Something sent is of the wrong kind: reload the page and try again.", "送信内容の形式が正しくありません。ページを再読み込みしてもう一度試してください。"],
+  unknown_field: ["Something sent is not known to this server: reload the page.", "このサーバーが知らない項目が送られました。ページを再読み込みしてください。"],
+  too_deep: ["What was sent is nested too deeply to read.", "送信内容の入れ子が深すぎて読めません。"],
+  body_too_large: ["What was sent is too large.", "送信内容が大きすぎます。"],
+  unsupported_media_type: ["What was sent is not in a form this server takes: reload the page.", "このサーバーが受け付けない形式で送られました。ページを再読み込みしてください。"],
+  bad_usage: ["The command is not written right: see sanma --help.", "コマンドの書き方が正しくありません。sanma --help を見てください。"],
+  cross_origin: ["A page of another site cannot change games here: open this server's own page.", "別のサイトのページからは変更できません。このサーバーのページを開いてください。"],
+  rate_limited: ["Too many requests from this device: wait a minute and try again.", "この端末からのリクエストが多すぎます。1分ほど待ってからもう一度試してください。"],
+  too_many_connections: ["The server has too many connections: try again in a moment.", "サーバーへの接続が多すぎます。少し待ってからもう一度試してください。"],
+  request_timeout: ["The request did not arrive in time: check the connection and try again.", "リクエストが時間内に届きませんでした。接続を確認してもう一度試してください。"],
+  method_not_allowed: ["The server does not take this request: reload the page.", "サーバーがこのリクエストを受け付けません。ページを再読み込みしてください。"],
+  not_acceptable: ["The server cannot answer in the form asked for: reload the page.", "サーバーが求められた形式で応答できません。ページを再読み込みしてください。"],
+  http_error: ["The server refused the request: reload the page and try again.", "サーバーがリクエストを断りました。ページを再読み込みしてもう一度試してください。"],
+  unavailable: ["The server cannot answer right now: try again in a moment.", "サーバーが応答できません。少し待ってからもう一度試してください。"],
+  internal_error: ["Something went wrong on the server: try again.", "サーバーで問題が起きました。もう一度試してください。"],
+  // ---- the page's own (no answer, or not one it can read)
+  bad_response: ["The server did not answer: try again.", "サーバーが応答しません。もう一度試してください。"],
+  offline: ["No connection to the server: check the phone's network.", "サーバーに接続できません。端末のネットワークを確認してください。"],
 };
 
 // ---- recognition warnings by code (the recognize JSON's warning_details; the codes and their
@@ -551,6 +669,13 @@ function errorText(error) {
   return pick(ERRORS, error.code, null) || error.message || error.code || "";
 }
 
+function errorDetail(error) {
+  // The server's own message (English; it says exactly what and where) beside the phrase on
+  // an English page; nothing on a Japanese one.
+  if (!error || Lang.ja() || !error.message) return "";
+  return error.message !== errorText(error) ? error.message : "";
+}
+
 function warningText(message, detail, name = (tile) => tile) {
   // One recognition warning: its code phrased in this language from its params (tiles named
   // by `name`), else the server's message.
@@ -568,6 +693,31 @@ function translateStatic(root = document) {
   // Elements marked data-t="key" show that key's words.
   for (const node of root.querySelectorAll("[data-t]")) node.textContent = tr(node.dataset.t);
 }
+
+function validationText(field) {
+  // Why the browser refuses a form field, in the page's language (a field's data-hint names
+  // the words for its pattern).
+  const v = field.validity;
+  if (v.valueMissing) return tr("v_missing");
+  if (v.badInput) return tr("v_number");
+  if (v.rangeUnderflow) return tr("v_min", fmtNum(field.min));
+  if (v.rangeOverflow) return tr("v_max", fmtNum(field.max));
+  if (v.stepMismatch) return tr("v_step", fmtNum(field.step));
+  if (v.patternMismatch && field.dataset.hint) return tr(field.dataset.hint);
+  return tr("v_format");
+}
+
+// The browser's refusal of a field is said in the page's language, not the browser's: the
+// message is set as the field is found invalid, and cleared as soon as it is edited.
+document.addEventListener("invalid", (e) => {
+  const field = e.target;
+  if (!field.setCustomValidity) return;
+  field.setCustomValidity("");
+  if (!field.validity.valid) field.setCustomValidity(validationText(field));
+}, true);
+document.addEventListener("input", (e) => {
+  if (e.target.setCustomValidity) e.target.setCustomValidity("");
+}, true);
 
 // The app shell is cached by a service worker so that the page reopens at once (and offline).
 if ("serviceWorker" in navigator && location.protocol !== "file:") {

@@ -80,16 +80,19 @@ def put_up_seiryuu_deposits(state: GameState, ledger: Ledger) -> None:
 def byakko_silent_hands(state: GameState, player: int) -> int:
     """How many hands in a row, up to now, the byakko ``player`` has not declared in. A hand
     replayed after a chombo is the same hand: the chombo's deal does not count
-    (``byakko_chombo_hand_counts`` **[interp]**)."""
+    (``byakko_chombo_hand_counts`` **[interp]**). With no declaration in this hanchan, the
+    count carried in from the block's hanchan before is added (``byakko_silent_before``, set
+    under ``byakko_count_across_hanchan`` **[interp]**)."""
     count = 0
     for record in reversed(state.log):
         result = record.result
         if result.outcome is Outcome.CHOMBO and not state.rules.byakko_chombo_hand_counts:
             continue
         if player in result.byakko_declared:
-            break
+            return count
         count += 1
-    return count
+    carried = state.rules.byakko_silent_before
+    return count + (carried[player] if carried else 0)
 
 
 def byakko_must_declare(state: GameState) -> tuple[int, ...]:

@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.game.ability import byakko_silent_hands
 from sanma_lens.engine.game.seats import turn_order_from
 from sanma_lens.engine.game.settlement import settle
 from sanma_lens.engine.game.state import GameState
+from sanma_lens.engine.roles import Role
 
 GAMES_PER_BLOCK = 4  # ¶1: four hanchan are one block
 
@@ -40,6 +42,23 @@ def block_game(number: int, state: GameState) -> BlockGame:
     final = settle(state)
     top = min(final, key=lambda s: s.rank)
     return BlockGame(number, state.names, True, tuple(s.total for s in final), top.name)
+
+
+def byakko_carried(previous: GameState, names: Sequence[str]) -> tuple[int, ...]:
+    """ver 1.1 ¶2.7 across a block: each player's hands without a byakko declaration at the end
+    of the block's hanchan ``previous``, in the seat order ``names`` of the next one (roles
+    hold for the block, so "every three consecutive hands" runs on from one hanchan into the
+    next under ``byakko_count_across_hanchan`` **[interp]**; off, or for a player who is not a
+    byakko: 0)."""
+    rules = previous.rules
+    if not rules.ability or not rules.byakko_count_across_hanchan:
+        return ()
+    counts = []
+    for name in names:
+        player = previous.names.index(name)
+        byakko = rules.role_of(player) == Role.BYAKKO.value
+        counts.append(byakko_silent_hands(previous, player) if byakko else 0)
+    return tuple(counts)
 
 
 def choosing_order(names: Sequence[str], first: str) -> tuple[str, ...]:

@@ -23,12 +23,14 @@ from sanma_lens.engine.game.state import ABILITY_OPTIONS, TEXT_CHOICES, GameRule
 HAND_RULES_KEY = "hand_rules"
 #: the JSON key of ``GameRules.roles``: each player's role in ability mahjong
 ROLES_KEY = "roles"
+#: the JSON key of ``GameRules.byakko_silent_before``: set by a block, shown when set
+CARRIED_KEY = "byakko_silent_before"
 
 #: JSON type of each plain option of GameRules (``hand_options`` is read on its own)
 GAME_OPTION_TYPES: dict[str, type] = {
     f.name: {"bool": bool, "int": int, "str": str}[str(f.type)]
     for f in fields(GameRules)
-    if f.name not in ("hand_options", ROLES_KEY)
+    if f.name not in ("hand_options", ROLES_KEY, CARRIED_KEY)
 }
 
 #: the allowed values of the text options (GameRules checks them; listed for the API schema)
@@ -68,6 +70,9 @@ def game_rules_from_json(obj: Any) -> GameRules:
         if key == ROLES_KEY:
             values[ROLES_KEY] = _roles(value)
             continue
+        if key == CARRIED_KEY:
+            values[CARRIED_KEY] = _carried(value)
+            continue
         want = GAME_OPTION_TYPES.get(key)
         if want is None:
             known = sorted([*GAME_OPTION_TYPES, HAND_RULES_KEY])
@@ -98,6 +103,16 @@ def _roles(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _carried(value: Any) -> tuple[int, ...]:
+    """The byakko counts carried into a block's hanchan; their values are checked by
+    GameRules."""
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise InputError("bad_rules", f"{CARRIED_KEY} must be a list of integers")
+    return tuple(value)
+
+
 def game_rules_to_json(rules: GameRules) -> dict[str, Any]:
     """Every option of the game, as stored and shown (read back by game_rules_from_json)."""
     out: dict[str, Any] = {
@@ -107,5 +122,7 @@ def game_rules_to_json(rules: GameRules) -> dict[str, Any]:
     }
     if rules.ability:
         out[ROLES_KEY] = list(rules.roles)
+    if rules.byakko_silent_before:
+        out[CARRIED_KEY] = list(rules.byakko_silent_before)
     out[HAND_RULES_KEY] = dict(rules.hand_options)
     return out

@@ -46,12 +46,16 @@ ABILITY_OPTIONS = (
     "byakko_chombo_hand_counts",
     "byakko_pays_after_chombo",
     "byakko_upgrade_earns_prize",
+    "byakko_count_across_hanchan",
     "kouryuu_collection",
     "kouryuu_collects_after_chombo",
     "kouryuu_bust_prize",
     "kouryuu_before_byakko",
     "kanpa_at_once",
 )
+#: the most hands a byakko's count carried into a hanchan may hold (a block is four hanchan,
+#: each far shorter than this)
+MAX_SILENT = 1_000
 #: names of the players when a new game is given none
 DEFAULT_NAMES = "ABCD"
 
@@ -138,7 +142,12 @@ class GameRules:
       replayed after a chombo is the same hand **[interp]** (on: the chombo's deal counts
       too); ``byakko_pays_after_chombo``: a chombo triggers no byakko mangan payment
       **[interp]**; ``byakko_upgrade_earns_prize``: a sanbaiman counted as yakuman earns the
-      §32 prize of a yakuman (a choice where docs/rules/ability.md is silent).
+      §32 prize of a yakuman (a choice where docs/rules/ability.md is silent);
+      ``byakko_count_across_hanchan``: in a block (roles held for four hanchan) the count of
+      hands without a declaration runs on from one hanchan into the next **[interp]** (off: it
+      restarts with each hanchan); ``byakko_silent_before``: each player's hands without a
+      declaration carried into this hanchan, in player order (set by the block from the
+      hanchan before; empty for a game outside a block or with the count restarting).
     - ``kouryuu_collection``: 1,000 from each other player to each kouryuu at a hand's end
       (¶12); ``kouryuu_collects_after_chombo`` **[interp]** (off: the hand did not end);
       ``kouryuu_bust_prize``: a collection that busts a payer is a bust by the kouryuu, with
@@ -193,6 +202,8 @@ class GameRules:
     byakko_chombo_hand_counts: bool = False  # [interp]
     byakko_pays_after_chombo: bool = False  # [interp]
     byakko_upgrade_earns_prize: bool = True
+    byakko_count_across_hanchan: bool = True  # [interp]
+    byakko_silent_before: tuple[int, ...] = ()
     kouryuu_collection: int = 1_000  # ¶12
     kouryuu_collects_after_chombo: bool = False  # [interp]
     kouryuu_bust_prize: bool = True  # [interp]
@@ -301,9 +312,12 @@ class GameRules:
     def _check_ability(self) -> None:
         """Ability mahjong's options and the players' roles (see the class docstring)."""
         object.__setattr__(self, "roles", tuple(self.roles))
+        object.__setattr__(self, "byakko_silent_before", tuple(self.byakko_silent_before))
         if not self.ability:
-            if self.roles:
-                raise InputError("bad_rules", "roles are for ability mahjong (ability: true)")
+            if self.roles or self.byakko_silent_before:
+                raise InputError(
+                    "bad_rules", "roles and byakko_silent_before are for ability mahjong"
+                )
             return
         if self.players != 3:
             raise InputError(
@@ -331,6 +345,16 @@ class GameRules:
             raise InputError("bad_rules", "a role's start points must not be below zero")
         if self.byakko_declare_within < 0:
             raise InputError("bad_rules", "byakko_declare_within must be 0 or more")
+        carried = self.byakko_silent_before
+        if carried and (
+            len(carried) != self.players
+            or not all(type(n) is int and 0 <= n <= MAX_SILENT for n in carried)
+        ):
+            raise InputError(
+                "bad_rules",
+                f"byakko_silent_before holds each player's hands without a byakko declaration, "
+                f"in player order: {self.players} integers from 0 to {MAX_SILENT}",
+            )
         if self.kanpa_at_once not in ("nearer", "farther"):
             raise InputError("bad_rules", "kanpa_at_once must be 'nearer' or 'farther'")
         if self.rank_ties == "split" and self.oka % 2:

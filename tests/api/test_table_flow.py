@@ -265,6 +265,11 @@ UNTRANSLATED_JS = r"""() => {
       for (const w of words(text)) found.push(`${w} in ${a}="${text}"`);
     }
   }
+  // a file input shown draws the browser's own words ("Choose File / No file chosen"), in the
+  // browser's language: a page shows a labelled button in its own instead
+  for (const el of document.querySelectorAll("input[type=file]")) {
+    if (shown(el)) found.push(`the browser's own file button (#${el.id})`);
+  }
   return found;
 }"""
 

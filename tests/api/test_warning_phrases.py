@@ -98,10 +98,10 @@ def _strip_comments(entry: str) -> str:
     ).strip()
 
 
-def phrased_codes(text_js: str) -> dict[str, int]:
-    """The codes text.js's ``WARNINGS`` table phrases, each with how many phrasings (its
-    ``[English, Japanese]`` array's entries) it gives."""
-    start = text_js.index("const WARNINGS = {") + len("const WARNINGS = ")
+def phrased_codes(text_js: str, table: str = "WARNINGS") -> dict[str, int]:
+    """The codes a table of text.js (``WARNINGS``, ``ERRORS``) phrases, each with how many
+    phrasings (its ``[English, Japanese]`` array's entries) it gives."""
+    start = text_js.index(f"const {table} = {{") + len(f"const {table} = ")
     body = text_js[start + 1 : _closing(text_js, start) - 1]
     out: dict[str, int] = {}
     for entry in _top_level(body):

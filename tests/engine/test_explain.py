@@ -65,6 +65,48 @@ def test_dealer_tsumo_is_called_all() -> None:
     assert [r["amount"] for r in p["payments"]] == [5000, 5000]  # 4,000 all + 1,000 bonus
 
 
+def test_ability_2_6_suzaku_call_is_what_it_receives() -> None:
+    # closed ittsu 2 han 40 fu: ron 2,560 → 3,000, + 1 honba 1,000 = 4,000, halved 2,000
+    hand = {"hand": "123p456p789p11z78s", "win": "9s", "role": "suzaku", "seat": "S", "honba": 1}
+    result = explained_score(hand)
+    p = result["explain"]["points"]
+    assert p["call"] == {
+        "how": "ron",
+        "winner": "child",
+        "amounts": [2000],
+        "halved": True,
+        "before_halving": [3000],
+    }
+    (ron,) = p["payments"]
+    assert (ron["rounded"], ron["honba"], ron["before_halving"], ron["amount"]) == (
+        3000,
+        1000,
+        4000,
+        2000,
+    )
+    assert [x["amount"] for x in result["payments"]] == [2000]
+    # tsumo 3 han 30 fu: 1,000-2,000, each + 1,000 bonus + 1,000 honba = 3,000 / 4,000,
+    # halved 1,500 → 2,000 and 2,000: the suzaku receives 2,000-2,000
+    p = explained_score({**hand, "tsumo": True})["explain"]["points"]
+    assert p["call"]["amounts"] == [2000, 2000] and p["call"]["before_halving"] == [1000, 2000]
+    assert [(r["from"], r["before_halving"], r["amount"]) for r in p["payments"]] == [
+        ("child", 3000, 2000),
+        ("dealer", 4000, 2000),
+    ]
+    # the suzaku dealing, tsumo: 2,000 all, each + 1,000 bonus = 3,000, halved 1,500 → 2,000
+    p = explained_score({**hand, "seat": "E", "honba": 0, "tsumo": True})["explain"]["points"]
+    assert p["call"] == {
+        "how": "tsumo",
+        "winner": "dealer",
+        "amounts": [2000],
+        "halved": True,
+        "before_halving": [2000],
+    }
+    assert [(r["before_halving"], r["amount"]) for r in p["payments"]] == [(3000, 2000)] * 2
+    # another role's call says nothing of halving
+    assert "halved" not in explained_score({**hand, "role": "tenshi"})["explain"]["points"]["call"]
+
+
 def test_rule_a8_aka5man_doubling_shown_apart() -> None:
     e = explain(
         hand="234p567p2s",
@@ -159,6 +201,7 @@ def test_property_sets_hold_the_hand_and_payments_add_up(seed: int, honba: int) 
     assert shown == held
     assert sum(1 for s in e["sets"] if s["win_at"] is not None) == 1
     if result["valid"]:
-        assert sum(p["amount"] for p in e["points"]["payments"]) + result["deposits"] == (
-            result["total"]
+        assert (
+            sum(p["amount"] for p in e["points"]["payments"]) + result["deposits"]
+            == (result["total"])
         )

@@ -162,6 +162,7 @@ ABILITY_CUSTOM = {
     "byakko_chombo_hand_counts": True,
     "byakko_pays_after_chombo": True,
     "byakko_upgrade_earns_prize": False,
+    "byakko_count_across_hanchan": False,
     "kouryuu_collection": 2_000,
     "kouryuu_collects_after_chombo": True,
     "kouryuu_bust_prize": False,

@@ -152,6 +152,94 @@ def test_ability_block_rules_and_chooser_are_kept(client):
     assert game["rules"]["uma"] == 20 and game["rules"]["ability"] is True
 
 
+def _silent_two_hands_then_finish(client, block) -> None:
+    """Game 1: a draw and then the last hand, the byakko (Ben) declaring in neither: two hands
+    without a declaration when the hanchan ends."""
+    game_id = block["games"][-1]["id"]
+    r = client.post(f"/v1/games/{game_id}/hands", json={"outcome": "draw"})
+    assert r.status_code == 200, r.text
+    assert r.json()["ability"]["byakko"] == [
+        {"player": 1, "silent_hands": 1, "must_declare": False}
+    ]
+    finish(client, game_id, loser=2)  # Chie (the kouryuu) deals into Aki's double yakuman
+    game = client.get(f"/v1/games/{game_id}").json()
+    assert game["ability"]["byakko"][0]["silent_hands"] == 2
+
+
+def _next_game(client, block, seats):
+    r = client.post(f"/v1/blocks/{block['id']}/games", json={"players": seats})
+    assert r.status_code == 201, r.text
+    return client.get(f"/v1/games/{r.json()['games'][-1]['id']}").json()
+
+
+def test_ability_2_7_byakko_count_runs_on_into_the_blocks_next_hanchan(client):
+    """ver 1.1: at least one declaration in every three consecutive hands. Roles hold for the
+    block, so the last two hands of hanchan 1 and the first of hanchan 2 are three consecutive
+    hands: silent in the first two, the byakko must declare in the third
+    (``byakko_count_across_hanchan``, default true [interp])."""
+    block = new_block(client)
+    assert block["rules"]["byakko_count_across_hanchan"] is True
+    _silent_two_hands_then_finish(client, block)
+    game = _next_game(client, block, ["Ben", "Chie", "Aki"])  # Ben, the byakko, now deals
+    assert game["rules"]["byakko_silent_before"] == [2, 0, 0]
+    assert game["ability"]["byakko"] == [{"player": 0, "silent_hands": 2, "must_declare": True}]
+    r = client.post(f"/v1/games/{game['id']}/hands", json={"outcome": "draw"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "byakko_must_declare", r.text
+    r = client.post(
+        f"/v1/games/{game['id']}/hands", json={"outcome": "draw", "byakko_declared": [0]}
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["ability"]["byakko"][0]["silent_hands"] == 0
+    # undone, the count carried in stands again; an exported game keeps it
+    r = client.post(f"/v1/games/{game['id']}/undo", json={})
+    assert r.status_code == 200 and r.json()["ability"]["byakko"][0]["must_declare"], r.text
+    exported = client.get(f"/v1/games/{game['id']}/export").json()
+    r = client.post("/v1/games/import", json=exported)
+    assert r.status_code == 201, r.text
+    assert r.json()["ability"]["byakko"][0] == {
+        "player": 0,
+        "silent_hands": 2,
+        "must_declare": True,
+    }
+
+
+def test_ability_2_7_byakko_count_restarts_with_each_hanchan_when_chosen(client):
+    """``byakko_count_across_hanchan: false``: each hanchan counts from its own first hand."""
+    block = new_block(client, rules={"byakko_count_across_hanchan": False})
+    assert block["rules"]["byakko_count_across_hanchan"] is False
+    _silent_two_hands_then_finish(client, block)
+    game = _next_game(client, block, ["Ben", "Chie", "Aki"])
+    assert game["rules"]["byakko_count_across_hanchan"] is False
+    assert "byakko_silent_before" not in game["rules"]
+    assert game["ability"]["byakko"] == [{"player": 0, "silent_hands": 0, "must_declare": False}]
+    r = client.post(f"/v1/games/{game['id']}/hands", json={"outcome": "draw"})
+    assert r.status_code == 200, r.text
+
+
+def test_ability_block_options_hold_for_every_game_of_the_block(client):
+    """The block's ability options (not only its plain ones) are its later games' too."""
+    block = new_block(client, rules={"byakko_declare_within": 5, "seiryuu_deposit": 1_000})
+    finish(client, block["games"][0]["id"], loser=2)
+    game = _next_game(client, block, PLAYERS)
+    assert game["rules"]["byakko_declare_within"] == 5
+    assert game["rules"]["seiryuu_deposit"] == 1_000
+    assert "roles" not in block["rules"] and "ability" not in block["rules"]
+
+
+def test_ability_byakko_silent_before_is_checked():
+    from sanma_lens.engine.errors import InputError
+    from sanma_lens.engine.game import game_rules_from_json
+
+    base = {"ability": True, "roles": ROLES}
+    assert game_rules_from_json({**base, "byakko_silent_before": [0, 2, 0]}).byakko_silent_before
+    for bad in ([0, 2], [0, -1, 0], [0, True, 0], "2", [0, 1.5, 0]):
+        with pytest.raises(InputError) as caught:
+            game_rules_from_json({**base, "byakko_silent_before": bad})
+        assert caught.value.code == "bad_rules", bad
+    with pytest.raises(InputError):
+        game_rules_from_json({"byakko_silent_before": [0, 0, 0]})  # no roles
+
+
 def test_ability_block_functions() -> None:
     assert choosing_order(["A", "B", "C"], "C") == ("C", "A", "B")
     games = [

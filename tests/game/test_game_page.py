@@ -142,7 +142,8 @@ def test_page_sets_the_most_used_rule_options(page, server):
     page.fill('#new-game [name="return_points"]', "20000")  # below the start points
     page.click('#new-game button[type="submit"]')
     page.wait_for_selector("#message:not([hidden])")
-    assert "return_points" in page.inner_text("#message")
+    # the refusal (bad_rules) in the page's language, naming the setting to look at
+    assert "返し" in page.inner_text("#message")
     assert page.locator("#table").is_hidden()
 
     page.fill('#new-game [name="start_points"]', "35000")

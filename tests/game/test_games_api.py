@@ -398,6 +398,6 @@ def test_openapi_lists_every_rule_option(client):
     from sanma_lens.engine.game import GAME_OPTION_TYPES
 
     schema = games.NEW_GAME_SCHEMA["properties"]["rules"]["properties"]
-    assert set(schema) == {*GAME_OPTION_TYPES, "hand_rules", "roles"}
+    assert set(schema) == {*GAME_OPTION_TYPES, "hand_rules", "roles", "byakko_silent_before"}
     assert schema["rank_ties"]["enum"] == ["seat", "split"]
     assert schema["uma"]["type"] == "integer" and schema["aka_5man"]["type"] == "boolean"

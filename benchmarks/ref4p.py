@@ -463,6 +463,8 @@ VARIANTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
     # seed 003 (standard rules proposal): kazoe stops at sanbaiman, no double yakuman hands
     "kazoe_sanbaiman": ({"kazoe_yakuman": False}, {"kazoe_limit": 1}),  # KAZOE_SANBAIMAN
     "no_double_yakuman": ({"double_yakuman": False}, {"has_double_yakuman": False}),
+    # seed 003's renhou variations (renhou_han): renhou as a yakuman
+    "renhou_yakuman": ({"renhou_han": 13}, {"renhou_as_yakuman": True}),
 }
 
 

@@ -5,7 +5,8 @@ per-suit tables of :mod:`engine.suits`. A hand is complete when exactly one grou
 pair and the others are whole sets. :func:`completions` reads the 13 tiles once and gives every
 wait (§18, §29) with the decompositions of its completed tiles: the groups that do not take the
 winning tile keep theirs.
-Chiitoitsu (7 distinct pairs, §20) and kokushi are the two other win shapes; shiisan puutaa
+Chiitoitsu (7 distinct pairs, §20; a concealed four of a kind may be two of them under the
+option ``chiitoitsu_four_of_a_kind``) and kokushi are the two other win shapes; shiisan puutaa
 (§"十三不塔") is checked separately by :func:`is_shiisan_puutaa`.
 
 >>> c = [0] * 34
@@ -56,9 +57,23 @@ def standard_decomps(counts: tuple[int, ...]) -> tuple[GroupDecomp, ...]:
     return combine(per_group) if pair_groups == 1 else ()
 
 
-def is_chiitoitsu(counts: tuple[int, ...]) -> bool:
-    """Seven distinct pairs (a four of a kind is not two pairs)."""
-    return counts.count(2) == 7
+def is_chiitoitsu(counts: tuple[int, ...], fours: bool = False) -> bool:
+    """Seven distinct pairs; with ``fours`` (option ``chiitoitsu_four_of_a_kind``, 七対子の
+    四枚使い) a four of a kind counts as two pairs, so any 14 tiles of even counts."""
+    if counts.count(2) == 7:
+        return True
+    return fours and sum(counts) == 14 and all(c % 2 == 0 for c in counts)
+
+
+def chiitoitsu_wait(counts: tuple[int, ...], fours: bool = False) -> int:
+    """The kind a 13-tile concealed hand waits on for chiitoitsu (tanki on its one odd
+    kind), or -1; with ``fours`` a four of a kind held counts as two pairs, and a three of a
+    kind waits on its fourth."""
+    if counts.count(2) == 6 and counts.count(1) == 1:
+        return counts.index(1)
+    if not fours or sum(counts) != 13 or sum(c // 2 for c in counts) != 6:
+        return -1
+    return next(k for k, c in enumerate(counts) if c % 2)  # (13 tiles: exactly one odd)
 
 
 _KOKUSHI: Final[dict[frozenset[int], tuple[int, ...]]] = {}  # by rule set's kinds (a few)
@@ -108,10 +123,13 @@ def is_shiisan_puutaa(counts: tuple[int, ...]) -> bool:
 Completion = tuple[int, tuple[GroupDecomp, ...]]  # (winning kind, its standard decompositions)
 
 
-def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completion]:
+def completions(
+    counts: tuple[int, ...], kinds: frozenset[int], fours: bool = False
+) -> list[Completion]:
     """Each kind that completes the concealed tiles (13 − 3·melds of them), by shape alone,
     with the standard decompositions of the completed tiles (empty for a chiitoitsu or
     kokushi wait only): one pass over the 13 tiles gives every wait's decompositions.
+    ``fours``: option ``chiitoitsu_four_of_a_kind`` (:func:`chiitoitsu_wait`).
 
     The groups that do not take the winning tile keep their decompositions; the one that
     takes it looks its new pattern up. The caller removes kinds the player already holds all
@@ -150,6 +168,10 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
         distinct = len(counts) - counts.count(0)
         if distinct == 7 and counts.count(2) == 6:  # chiitoitsu tanki (the 7th kind single)
             found.setdefault(counts.index(1), ())
+        elif fours and distinct < 7:  # a four of a kind as two pairs (or three and the 4th)
+            seven = chiitoitsu_wait(counts, True)
+            if seven >= 0:
+                found.setdefault(seven, ())
         kk = kokushi_kinds(kinds)
         if distinct >= len(kk) - 1 and sum([counts[k] for k in kk]) == 13:
             missing = [k for k in kk if counts[k] == 0]
@@ -162,9 +184,9 @@ def completions(counts: tuple[int, ...], kinds: frozenset[int]) -> list[Completi
     return [(k, found[k]) for k in sorted(found) if k in kinds]
 
 
-def shape_waits(counts: tuple[int, ...], kinds: frozenset[int]) -> list[int]:
+def shape_waits(counts: tuple[int, ...], kinds: frozenset[int], fours: bool = False) -> list[int]:
     """Kinds that complete the concealed tiles, by shape alone (see :func:`completions`)."""
-    return [k for k, _ in completions(counts, kinds)]
+    return [k for k, _ in completions(counts, kinds, fours)]
 
 
 # --------------------------------------------------------------------------------------------
@@ -439,11 +461,13 @@ def readings(
     kinds: frozenset[int],
     allow_shiisan: bool = False,
     decomps: tuple[GroupDecomp, ...] | None = None,
+    fours: bool = False,
 ) -> list[Reading]:
     """Every reading of a completed hand; empty when the tiles are not a win shape.
 
     ``decomps``: the standard decompositions of ``facts.counts`` when already known
-    (:func:`completions`)."""
+    (:func:`completions`); ``fours``: option ``chiitoitsu_four_of_a_kind``
+    (:func:`is_chiitoitsu`)."""
     win = facts.win
     meld_runs, meld_pungs = facts.meld_runs, facts.meld_pungs
     out: list[Reading] = []
@@ -479,7 +503,8 @@ def readings(
                 pungs += meld_pungs
             out.append(Reading(facts, STANDARD, pair, all_runs, pungs, wait))
     if not facts.melds and sum(counts) == 14:
-        if counts.count(2) == 7:  # chiitoitsu (a standard shape too when it is ryanpeikou)
+        # chiitoitsu (a standard shape too when it is ryanpeikou)
+        if counts.count(2) == 7 or (fours and is_chiitoitsu(counts, True)):
             out.append(Reading(facts, CHIITOITSU, win, (), (), "tanki"))
         # kokushi and shiisan puutaa hold no run or triplet: never a standard shape
         if not decomps:

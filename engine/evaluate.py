@@ -57,8 +57,14 @@ def readings_in(
 ) -> list[Reading]:
     """The readings of a completed hand as won in ``ctx`` (ron/tsumo, first draw);
     ``decomps``: its standard decompositions when already known."""
+    rules = ctx.rules
     return readings(
-        facts, ctx.sit.tsumo, ctx.rules.tile_kinds, ctx.first_turn and not facts.melds, decomps
+        facts,
+        ctx.sit.tsumo,
+        rules.tile_kinds,
+        ctx.first_turn and not facts.melds,
+        decomps,
+        rules.chiitoitsu_four_of_a_kind,
     )
 
 

@@ -124,7 +124,7 @@ def sets_of(hand: HandInput, r: Reading) -> list[dict[str, Any]]:
 
 def _concealed_sets(r: Reading) -> list[tuple[str, tuple[int, ...]]]:
     """The concealed part's sets as (type, kinds): pair, runs, triplets in tile order (standard);
-    seven pairs; kokushi or shiisan puutaa as one group of fourteen."""
+    seven pairs (a four of a kind as two); kokushi or shiisan puutaa as one group of fourteen."""
     if r.form == STANDARD:
         n_meld_pungs = len(r.facts.meld_pungs)
         n_meld_runs = len(r.facts.meld_runs)
@@ -136,7 +136,8 @@ def _concealed_sets(r: Reading) -> list[tuple[str, tuple[int, ...]]]:
         return [groups[0], *sorted(groups[1:], key=lambda g: g[1])]
     counts = r.facts.counts
     if r.form == CHIITOITSU:
-        return [("pair", (k, k)) for k, c in enumerate(counts) if c == 2]
+        # a four of a kind is two pairs (option chiitoitsu_four_of_a_kind)
+        return [("pair", (k, k)) for k, c in enumerate(counts) for _ in range(c // 2)]
     every = tuple(k for k, c in enumerate(counts) for _ in range(c))
     return [("kokushi" if r.form == KOKUSHI else "none", every)]
 

@@ -42,6 +42,7 @@ from sanma_lens.engine.decompose import (
     HandFacts,
     Pung,
     Reading,
+    chiitoitsu_wait,
     kokushi_kinds,
 )
 from sanma_lens.engine.parse import HandInput, Meld
@@ -77,6 +78,7 @@ COVERED: Final = frozenset(
     {
         "yakuhai",
         "pinfu",
+        "kui_pinfu",
         "iipeikou",
         "ittsu",
         "toitoi",
@@ -688,8 +690,11 @@ def fold_waits(
     plan = entry[0]
     if not plan.fold.get("ok", False) and not plan_covered(plan):
         return None
-    # a chiitoitsu tanki wait (six pairs and a single): left to the reading-by-reading path
+    # a chiitoitsu tanki wait (six pairs and a single; option chiitoitsu_four_of_a_kind: a
+    # four of a kind as two of the pairs): left to the reading-by-reading path
     seven = concealed.index(1) if not hand.melds and pairs == 6 else -1
+    if seven < 0 and rules.chiitoitsu_four_of_a_kind and not hand.melds:
+        seven = chiitoitsu_wait(concealed, True)  # a four of a kind as two pairs
     used = _used(hand, rules) if hand.melds or hand.kita else None
     groups = (group(m), group(p_), group(s_), group(z))  # man, pin, sou, honors
     out: list[tuple[int, tuple[int, ...] | None]] = []

@@ -210,6 +210,19 @@ class Rules:
     ryuuiisou_requires_hatsu: bool = False  # [interp]
     beni_kujaku_requires_chun: bool = False  # [interp] "only 1s 5s 7s 9s and chun"
     tsuuiisou_chiitoitsu: bool = True  # [interp] seven honor pairs are tsuuiisou
+    #: chiitoitsu may hold a concealed four of a kind as two of its pairs (standard proposal
+    #: §和了役 七対子 option 四枚使い); False: seven distinct kinds
+    chiitoitsu_four_of_a_kind: bool = False
+    #: honroutou's han, closed and open, when above the yaku table's (standard proposal
+    #: §和了役 混老頭 option: "2飜を基本として…それ以上"); 0: the table's han
+    honroutou_han: int = 0
+    #: renhou's han when not the yaku table's (standard proposal §和了役 人和: 4 han "を基本",
+    #: its variations, e.g. mangan at 5 or yakuman at ``yakuman_han``); 0: the table's han
+    renhou_han: int = 0
+    #: han of 喰い平和, an open hand of pinfu's shape (standard proposal §点数計算: the
+    #: alternative to 30 fu is 20 fu, ``open_pinfu_fu``, with this yaku); 0: no such yaku.
+    #: Only a table with its row (standard) has it.
+    kui_pinfu_han: int = 0
     honroutou_needs_terminals_and_honors: bool = True  # [interp]
     chanta_needs_run: bool = True  # [interp] all-triplet hands are honroutou instead
     rinshan_haitei_combine: bool = False  # §40: count one of the pair
@@ -301,7 +314,21 @@ class Rules:
         spec = self.yaku_index.get(yaku_id)
         if spec is None:
             return None
-        return spec.closed if closed else spec.open
+        return self.spec_han(spec, closed)
+
+    def spec_han(self, spec: YakuSpec, closed: bool) -> int | None:
+        """A table row's han, closed or open, with the options that set a yaku's han
+        (``honroutou_han``, ``renhou_han``, ``kui_pinfu_han``); None when not available."""
+        han = spec.closed if closed else spec.open
+        if spec.id == "kui_pinfu":  # the option gives its han; the table has none
+            return None if closed or not self.kui_pinfu_han else self.kui_pinfu_han
+        if han is None:
+            return None
+        if spec.id == "honroutou" and self.honroutou_han:
+            return self.honroutou_han
+        if spec.id == "renhou" and self.renhou_han:
+            return self.renhou_han
+        return han
 
     @property
     def yaku_index(self) -> dict[str, YakuSpec]:
@@ -549,6 +576,7 @@ STANDARD_YAKU: Final[tuple[YakuSpec, ...]] = (
     YakuSpec("riichi", "立直", 1, None),
     YakuSpec("yakuhai", "飜牌", 1, 1),
     YakuSpec("pinfu", "平和", 1, None),
+    YakuSpec("kui_pinfu", "喰い平和", None, None),  # only with the option kui_pinfu_han
     YakuSpec("tanyao", "断么九", 1, 1),
     YakuSpec("iipeikou", "一盃口", 1, None),
     YakuSpec("rinshan", "嶺上開花", 1, 1),
@@ -672,6 +700,13 @@ _POSITIVE: Final = {
     "suzaku_payment_divisor",
 }
 
+#: options that give a yaku its han: the preset's table must have the yaku's row
+_YAKU_OF_OPTION: Final = {
+    "honroutou_han": "honroutou",
+    "renhou_han": "renhou",
+    "kui_pinfu_han": "kui_pinfu",
+}
+
 #: how many option sets :func:`rules_from_json` keeps: a server meets arbitrary ones, and a
 #: bounded cache must still serve the sets in use (least recently used evicted first)
 RULES_CACHE_SIZE: Final = 256
@@ -730,6 +765,13 @@ def rules_from_json(obj: Any) -> Rules:
             )
         if name in _POSITIVE and value < 1:
             raise InputError("bad_rule_option", f"rule option {name!r} must be at least 1")
+        yaku_id = _YAKU_OF_OPTION.get(name)
+        if yaku_id is not None and value and yaku_id not in PRESETS[preset].yaku_index:
+            raise InputError(
+                "bad_rule_option",
+                f"rule option {name!r} needs a preset whose yaku table has {yaku_id} "
+                f"(preset {preset!r} has none)",
+            )
         overrides[name] = value
     rules = replace(PRESETS[preset], **overrides)
     _RULES_CACHE[key] = rules

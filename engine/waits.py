@@ -45,7 +45,7 @@ def held_counts(hand: HandInput) -> list[int]:
 def wait_shapes(hand: HandInput, rules: Rules) -> list[Completion]:
     """The waits (:func:`waits`), each with the standard decompositions of its completed
     tiles: the 13 tiles are decomposed once for all of them."""
-    found = completions(hand.concealed, rules.tile_kinds)
+    found = completions(hand.concealed, rules.tile_kinds, rules.chiitoitsu_four_of_a_kind)
     if rules.used_up_waits_count or not (hand.melds or hand.kita):
         return found  # a wait is never a fifth concealed tile: only melds and kita use one up
     held = held_counts(hand)
@@ -203,8 +203,9 @@ def win_and_guarantee(
         facts, decomps, by_wait = found.alternatives
         rs: list[Reading] = []
         helds = []
+        fours = rules.chiitoitsu_four_of_a_kind
         for i, d in enumerate(decomps):  # readings' order, one decomposition at a time
-            for r in readings(facts, sit.tsumo, rules.tile_kinds, False, (d,)):
+            for r in readings(facts, sit.tsumo, rules.tile_kinds, False, (d,), fours):
                 rs.append(r)
                 helds.append(by_wait[i, r.wait])
         ev = best(facts, ctx, extra_han, rs, None, helds)
@@ -258,6 +259,7 @@ def ron_and_tsumo_values(
         found = [(w, None) for w, _ in shapes]
         decomps_of = dict(shapes)
     kinds = rules.tile_kinds
+    fours = rules.chiitoitsu_four_of_a_kind
     shiisan = tsumo_ctx.first_turn and not hand.melds  # 十三不塔 on tsumo only
     exclusive = rules.yakuman_exclusive  # then yaku lists decide (yaku_han_of)
     dora: WaitDora | None = None  # only for waits read more than one way
@@ -275,14 +277,14 @@ def ron_and_tsumo_values(
             make = completer(hand, rules)
         f = make(w)
         decomps = decomps_of.get(w)
-        rs_ron = readings(f, False, kinds, False, decomps)
+        rs_ron = readings(f, False, kinds, False, decomps, fours)
         rs_tsumo = rs_ron
         if shiisan:
-            rs_tsumo = readings(f, True, kinds, True, decomps)
+            rs_tsumo = readings(f, True, kinds, True, decomps, fours)
         else:
             for r in rs_ron:
                 if r.wait == "shanpon":  # the triplet is concealed on tsumo (sanankou, fu)
-                    rs_tsumo = readings(f, True, kinds, False, decomps)
+                    rs_tsumo = readings(f, True, kinds, False, decomps, fours)
                     break
         if len(rs_ron) == 1 and rs_tsumo is rs_ron and not exclusive:  # most waits
             ron_han, tsumo_han = held_ron_tsumo(rs_ron[0], ron_ctx, tsumo_ctx)

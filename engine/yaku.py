@@ -187,6 +187,13 @@ def pinfu(r: Reading, c: Context) -> bool:
     )
 
 
+def kui_pinfu(r: Reading, c: Context) -> bool:
+    """喰い平和 (standard proposal §点数計算, option ``kui_pinfu_han``): an open hand of
+    pinfu's shape, four runs, a pair that is not yakuhai, a two-sided wait; the table makes
+    it open only."""
+    return len(r.runs) == 4 and r.wait == "ryanmen" and not _pair_is_yakuhai(r, c)
+
+
 def tanyao(r: Reading, c: Context) -> bool:
     return not (r.facts.has_honor or r.facts.has_terminal)
 
@@ -446,6 +453,7 @@ TESTS: Final[dict[str, tuple[YakuTest, frozenset[str]]]] = {
     "chihou": (chihou, ALL_FORMS),
     "yakuhai": (yakuhai, STD),
     "pinfu": (pinfu, STD),
+    "kui_pinfu": (kui_pinfu, STD),
     "tanyao": (tanyao, SHAPES),
     "iipeikou": (iipeikou, STD),
     "ittsu": (ittsu, STD),
@@ -551,6 +559,7 @@ MIN_PUNGS: Final = {
 }
 MIN_RUNS: Final = {
     "pinfu": 4,
+    "kui_pinfu": 4,
     "iipeikou": 2,
     "ryanpeikou": 4,
     "ittsu": 3,

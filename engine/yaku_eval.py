@@ -113,7 +113,7 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
     han = [0] * len(rules.yaku)
     situation, hand, own = [], [], []
     for i, spec in enumerate(rules.yaku):
-        h = spec.closed if closed else spec.open
+        h = rules.spec_han(spec, closed)
         if h is not None and not rules.double_yakuman and spec.id not in composite_ids:
             h = min(h, rules.yakuman_han)  # option: double-yakuman hands count single
         han[i] = h or 0

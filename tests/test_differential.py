@@ -65,12 +65,24 @@ def test_differential_riichi4p_agrees_with_the_library_on_every_hand(deals, verd
 def test_differential_rule_variants_agree_with_the_library_options(variant: str) -> None:
     """Options of the preset against the library's OptionalRules (ref4p.VARIANTS):
     kiriage_mangan ↔ kiriage, kazoe_max_multiple 0 ↔ KAZOE_NO_LIMIT, kazoe_yakuman false ↔
-    KAZOE_SANBAIMAN, double_yakuman false ↔ has_double_yakuman false (the last two are the
-    seed 003 variants)."""
+    KAZOE_SANBAIMAN, double_yakuman false ↔ has_double_yakuman false, renhou_han 13 ↔
+    renhou_as_yakuman (the last three are seed 003 variants)."""
     rng = random.Random(SEED + 1)
     verdicts = [compare(random_deal(rng), variant) for _ in range(N // 5)]
     bad = [v for v in verdicts if not v.agrees]
     assert not bad, f"{len(bad)} disagree under {variant}; first: {bad[0]}"
+
+
+def test_differential_renhou_as_yakuman_on_renhou_deals() -> None:
+    """seed 003's renhou variations: renhou_han 13 against the library's renhou_as_yakuman,
+    on generated renhou deals only (a few in every hundred deals are)."""
+    rng = random.Random(SEED + 2)
+    renhou = [d for d in (random_deal(rng) for _ in range(N // 2)) if d.situation["renhou"]]
+    assert len(renhou) >= 10
+    verdicts = [compare(d, "renhou_yakuman") for d in renhou]
+    bad = [v for v in verdicts if not v.agrees]
+    assert not bad, f"{len(bad)} disagree; first: {bad[0]}"
+    assert any(v.library["yaku"].get("renhou") == 13 for v in verdicts)
 
 
 def test_differential_covers_every_yaku_of_the_preset(verdicts) -> None:

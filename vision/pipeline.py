@@ -1,33 +1,41 @@
 """Photo → recognize JSON (docs/api.md): the stages of vision/__init__.py's diagram, in order.
 
 ``Recognizer`` loads the ONNX models once (CPU, 2 intra-op threads); ``default_recognizer()``
-is the cached process-wide one; :meth:`Recognizer.recognize_image` runs the stages:
+is the cached process-wide one. :meth:`Recognizer.recognize_image` reads as the list of
+stages; one :class:`Detections` value flows through the first four, each returning it with its
+part filled in and its own warnings added:
 
-- **find** (:meth:`Recognizer.hits`): the detector's hits, each read by the classifier (as cut
+- **find** (:meth:`Recognizer.find`): the detector's hits, each read by the classifier (as cut
   and turned 180°, averaged: ``turn``; unsure crops cut again looser, vision/classify.py); a
   photo with few sure tiles is looked at again squashed (stretched photos). More hits than
   ``limits.max_tiles`` refuse the photo before any is read.
-- **sift** (:meth:`Recognizer.detections`): the hits reported as tiles. ``flower`` (HK flower
-  and season tiles) and ``none`` readings are dropped (flowers with a warning), and readings
-  below ``min_tile_prob``; a second hit on one tile is dropped (``double_iou``,
-  ``double_sure``, ``double_inside``); weak peaks count only when read surely (``weak_heat``,
-  ``weak_sure``; the blank white dragon from a lower heat, ``blank_heat``, ``blank_sure``).
-  What is set aside stays evidence for the second looks: unsure hits, hits read as no tile that
-  may be backs, doubles that may be a kakan's added tile.
-- **join** (vision/join.py, ``join``): two small reports on parts of one tile, read as one.
-- **lay out** (vision/layout/): the hand read from the tiles' places and the rules.
-- **second looks** (vision/decoder.py, ``probe``): the looks propose whole-hand edits (a tile
-  in a hole of the row, the winning tile past its end, a box cut in two, a called tile's halves
-  joined, an unsure hit put back, an ankan's face-down ends, a kakan's added tile) and one rule
-  chooses among them.
-- **report** (:func:`report`): tiles, hand and warnings as the recognize JSON.
+- **sift** (:meth:`Recognizer.sift`): the hits reported as tiles. ``flower`` readings (HK
+  flower and season tiles) are left out (``flowers_ignored``), ``none`` readings and readings
+  below ``min_tile_prob`` are not reported; a second hit on one tile is dropped
+  (``double_iou``, ``double_sure``, ``double_inside``); weak peaks count only when read surely
+  (``weak_heat``, ``weak_sure``; the blank white dragon from a lower heat, ``blank_heat``,
+  ``blank_sure``). What is set aside stays as evidence for the second looks: unsure hits,
+  hits read as no tile that may be backs, doubles that may be a kakan's added tile.
+- **join** (:meth:`Recognizer.join`, vision/join.py): two small reports on parts of one tile,
+  read as one (``parts_joined``).
+- **lay out** (:func:`lay_out`, vision/layout/): the hand read from the tiles' places and the
+  rules, with the layout's own warnings.
+- **second looks** (:meth:`Recognizer.looks`, vision/decoder.py ``decode_hand``): the looks
+  propose whole-hand edits (a tile in a hole of the row, the winning tile past its end, a box
+  cut in two, a called tile's halves joined, an unsure hit put back, an ankan's face-down
+  ends, a kakan's added tile) and one verdict chooses among them; an edit taken brings its
+  warnings.
+- **report** (:func:`report`): the chosen reading's tiles, hand and warnings as the
+  recognize JSON.
 
-Each stage checks the photo's deadline (``limits.seconds``) before it starts.
+Every crop the stages cut is read once per photo (:meth:`Recognizer.reader`), and each stage
+checks the photo's deadline (``limits.seconds``) before it starts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -58,7 +66,7 @@ from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.settings import Settings
 from sanma_lens.vision.split import split_edits
 from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
-from sanma_lens.vision.types import Box, Reading, TileDetection
+from sanma_lens.vision.types import Box, Reader, Reading, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning, details
 
 # the package's models; $SANMA_MODELS names another folder (vision/models.py)
@@ -82,6 +90,23 @@ class Hit(NamedTuple):
     probs: np.ndarray
     score: float
     stacked: float = 0.0
+
+
+@dataclass(frozen=True)
+class Detections:
+    """The photo's detections as they flow through the stages (find → sift → join → lay out):
+    each stage returns a new value with its part filled in. Boxes of ``tiles`` and the
+    evidence are photo pixels; those of ``hits`` image pixels (``scale``: image px per photo
+    px)."""
+
+    hits: tuple[Hit, ...]  # find: every detector hit with its class probabilities
+    scale: float = 1.0
+    tiles: tuple[TileDetection, ...] = ()  # sift, join: the tiles reported
+    unsure: tuple[TileDetection, ...] = ()  # sift: riichi-tile readings too unsure to report
+    no_tiles: tuple[TileDetection, ...] = ()  # sift: hits read as no tile (maybe backs)
+    doubles: tuple[TileDetection, ...] = ()  # sift: second hits on a tile (maybe added tiles)
+    flowers: int = 0  # sift: flower and season tiles left out
+    notes: tuple[PhotoWarning, ...] = ()  # the warnings of the stages that chose
 
 
 def _confident(named: list[Hit], s: Settings) -> int:
@@ -118,28 +143,87 @@ class Recognizer:
         if (models / STACK_MODEL).is_file():
             self.stack = StackClassifier(session(models, STACK_MODEL, threads))
 
+    def recognize_image(
+        self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0,
+        deadline: Deadline | None = None,
+    ) -> dict[str, Any]:
+        """The recognize JSON of a decoded photo (``scale``: image px per photo px); given up
+        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes.
+        The stages of vision/__init__.py's diagram, in order; one :class:`Detections` value
+        flows through them."""
+        deadline = deadline or Deadline(self.limits.seconds)
+        read = self.reader(image, scale, deadline)  # the classifier on any crop, each read once
+        found = self.find(image, scale, deadline)  # detect and classify every hit
+        found = self.sift(found)  # the tiles to report; the rest kept as evidence
+        found = self.join(found, read)  # two reports on parts of one tile, read as one
+        first = lay_out(found, size, deadline)  # the hand from the tiles' places and the rules
+        looks = self.looks(image, found, size, read)  # the second looks, proposing edits
+        chosen = decode_hand(first, looks, size, deadline)  # one verdict chooses among them
+        return report(chosen, size)
+
+    def find(self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
+             ) -> Detections:
+        """**find**: every detector hit read by the classifier (:meth:`hits`)."""
+        return Detections(tuple(self.hits(image, deadline)), scale)
+
+    def sift(self, found: Detections) -> Detections:
+        """**sift**: the hits reported as tiles, and the rest set aside as the second looks'
+        evidence. Hits too cold (:meth:`_hot`) and second hits on a tile (``drop_double_hits``)
+        are weighed no further; of the others, ``flower`` readings are left out with a warning
+        (``flowers_ignored``), ``none`` readings kept as maybe-backs, riichi-tile readings below
+        ``min_tile_prob`` kept as unsure, the rest reported. The doubles that read a riichi
+        tile are kept as maybe-kakan added tiles."""
+        s, scale = self.settings, found.scale
+        named = self._hot(list(found.hits))
+        if s.double_iou is not None:
+            weighed = self._drop_doubles(named)
+            # only the second hits on a whole tile: a part of a tile inside a stronger hit
+            # (settings ``double_inside``) is no kakan's added tile and is not handed on
+            kept = {id(h) for h in self._drop_doubles(named, inside=False)}
+            doubled = [h for h in named if id(h) not in kept]
+        else:
+            weighed, doubled = named, []
+        tiles: list[TileDetection] = []
+        unsure: list[TileDetection] = []
+        no_tiles: list[TileDetection] = []
+        flowers = 0
+        for hit in weighed:
+            k = int(np.argmax(hit.probs))
+            label = CLASSES[k]
+            if label == "flower":
+                flowers += 1
+            elif label == "none":
+                no_tiles.append(_detection(hit, k, scale, s))
+            elif hit.probs[k] < s.min_tile_prob:
+                unsure.append(_detection(hit, k, scale, s))
+            else:
+                tiles.append(_detection(hit, k, scale, s))
+        doubles = []
+        for hit in doubled:
+            k = int(np.argmax(hit.probs))
+            if CLASSES[k] not in NOT_TILES and hit.probs[k] >= s.min_tile_prob:
+                doubles.append(_detection(hit, k, scale, s))
+        notes = (PhotoWarning("flowers_ignored", count=flowers),) if flowers else ()
+        return replace(found, tiles=tuple(tiles), unsure=tuple(unsure),
+                       no_tiles=tuple(no_tiles), doubles=tuple(doubles), flowers=flowers,
+                       notes=found.notes + notes)
+
+    def join(self, found: Detections, read: Reader) -> Detections:
+        """**join** (vision/join.py): two small reports on parts of one tile, read again as one
+        (``parts_joined``); nothing with the ``join`` setting off."""
+        if not self.settings.join:
+            return found
+        tiles, joined = join_parts(found.tiles, read)
+        notes = tuple(PhotoWarning("parts_joined", tile=t.tile) for t in joined)
+        return replace(found, tiles=tuple(tiles), notes=found.notes + notes)
+
     def tiles(self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
               ) -> tuple[list[TileDetection], int]:
-        """Tiles in a decoded BGR image; boxes divided by ``scale`` (image px per photo px).
-
-        Returns the tiles and the number of dropped flower tiles. When fewer than
-        ``few_tiles`` confident tiles are found, the photo may have been stretched (its aspect
-        ratio changed): it is looked at again squashed by each of ``squashes`` (one detector
-        pass each, no half-size pass), and the
-        squashed reading with the most confident tiles replaces the first one when it has
-        clearly more (more than twice as many, and at least two more).
-        """
-        tiles, flowers = self.detections(self.hits(image, deadline), scale)
-        return self.joined(image, scale, tiles, deadline)[0], flowers
-
-    def joined(self, image: np.ndarray, scale: float, tiles: list[TileDetection],
-               deadline: Deadline = NO_DEADLINE
-               ) -> tuple[list[TileDetection], list[TileDetection]]:
-        """``tiles`` with two reports on parts of one tile read again as one (vision/join.py,
-        ``join``); returns the tiles and the joined ones."""
-        if not self.settings.join:
-            return tiles, []
-        return join_parts(tiles, self.reader(image, scale, deadline))
+        """The tiles of a decoded BGR image as found, sifted and joined, before any layout
+        (boxes divided by ``scale``), and the number of flower tiles left out."""
+        found = self.sift(self.find(image, scale, deadline))
+        found = self.join(found, self.reader(image, scale, deadline))
+        return list(found.tiles), found.flowers
 
     def hits(self, image: np.ndarray, deadline: Deadline = NO_DEADLINE) -> list[Hit]:
         """Detector hits with their class probabilities (the squash pass included).
@@ -175,27 +259,6 @@ class Recognizer:
             named = best
         return named
 
-    def detections(self, named: list[Hit], scale: float = 1.0, doubles: bool = False
-                   ) -> tuple[list[TileDetection], int]:
-        """Named hits → reported tiles (flowers and not-tiles dropped) and the flower count
-        (``doubles``: the hits are known doubles, not sifted again)."""
-        named = self._hot(named)
-        if self.settings.double_iou is not None and not doubles:
-            named = self._drop_doubles(named)
-        out: list[TileDetection] = []
-        flowers = 0
-        for hit in named:
-            p = hit.probs
-            k = int(np.argmax(p))
-            label = CLASSES[k]
-            if label == "flower":
-                flowers += 1
-                continue
-            if label == "none" or p[k] < self.settings.min_tile_prob:
-                continue
-            out.append(_detection(hit, k, scale, self.settings))
-        return out, flowers
-
     def _drop_doubles(self, named: list[Hit], inside: bool = True) -> list[Hit]:
         """``drop_double_hits`` with this recognizer's settings (``inside``: the part-of-a-tile
         rule too)."""
@@ -204,19 +267,6 @@ class Recognizer:
         assert s.double_iou is not None
         return drop_double_hits(named, s.double_iou, s.double_sure,
                                 s.double_inside if inside else None, s.double_inside_sure)
-
-    def doubles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
-        """Hits :meth:`detections` dropped as a second hit on a reported tile (``drop_double_hits``)
-        that read a riichi tile: a kakan's added tile lying on its called one looks like one
-        (the pipeline's kakan probe, vision/probe.py ``added_tiles``)."""
-        if self.settings.double_iou is None:
-            return []
-        named = self._hot(named)
-        # only the second hits on a whole tile: a part of a tile inside a stronger hit
-        # (settings ``double_inside``) is no kakan's added tile and is not handed on
-        kept = {id(h) for h in self._drop_doubles(named, inside=False)}
-        out, _ = self.detections([h for h in named if id(h) not in kept], scale, doubles=True)
-        return out
 
     def stacked(self, named: list[Hit], scale: float = 1.0) -> list[tuple[Box, float]]:
         """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
@@ -248,27 +298,6 @@ class Recognizer:
         warn = self.settings.stack_warn
         return on_called, self.settings.stack_sure
 
-    def unsure(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
-        """Hits :meth:`detections` dropped because their best reading, a riichi tile, is below
-        ``min_tile_prob`` (the refill, vision/refill.py, puts them back where the hand is
-        short); with their next-best readings."""
-        return [_detection(h, k, scale, self.settings) for h, k in self._weighed(named)
-                if CLASSES[k] not in NOT_TILES and h.probs[k] < self.settings.min_tile_prob]
-
-    def no_tiles(self, named: list[Hit], scale: float = 1.0) -> list[TileDetection]:
-        """Hits :meth:`detections` dropped as no tile (best reading ``none``), with their
-        next-best readings: an ankan's face-down end is read so (vision/backs.py)."""
-        return [_detection(h, k, scale, self.settings) for h, k in self._weighed(named)
-                if CLASSES[k] == "none"]
-
-    def _weighed(self, named: list[Hit]) -> list[tuple[Hit, int]]:
-        """The hits :meth:`detections` weighs (hot enough, doubles dropped), each with its
-        best class."""
-        named = self._hot(named)
-        if self.settings.double_iou is not None:
-            named = self._drop_doubles(named)
-        return [(h, int(np.argmax(h.probs))) for h in named]
-
     def _hot(self, named: list[Hit]) -> list[Hit]:
         """The hits hot enough to report (``heat_threshold``), and the weaker ones read surely
         (:meth:`_sure_tile`)."""
@@ -299,43 +328,23 @@ class Recognizer:
         return [Hit(r.box, sw, p, r.score, r.stacked_prob)
                 for r, sw, p in zip(raw, sideways, probs, strict=True)]
 
-    def recognize_image(
-        self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0,
-        deadline: Deadline | None = None,
-    ) -> dict[str, Any]:
-        """The recognize JSON of a decoded photo (``scale``: image px per photo px); given up
-        with ``photo_timeout`` once ``deadline`` (default: ``limits.seconds`` from now) passes.
-        The stages of vision/__init__.py's diagram, in order."""
-        deadline = deadline or Deadline(self.limits.seconds)
-        named = self.hits(image, deadline)  # detect, classify (and look again squashed)
-        tiles, flowers = self.detections(named, scale)  # sift: the tiles to report
-        tiles, joined = self.joined(image, scale, tiles, deadline)  # parts of one tile, whole
-        deadline.check()
-        first = Hypothesis(tuple(tiles), reconstruct(tiles, image_size=size))  # lay out
-        looks = self.looks(image, scale, named, size, deadline)
-        chosen = decode_hand(first, looks, size, deadline)  # second looks: propose, choose
-        return report(chosen, size, flowers, joined)
-
-    def looks(self, image: np.ndarray, scale: float, named: list[Hit], size: tuple[int, int],
-              deadline: Deadline = NO_DEADLINE) -> list[Look]:
-        """The second looks at a reading of this photo (vision/decoder.py), none with
-        ``probe`` off; each crop they cut is read once."""
+    def looks(self, image: np.ndarray, found: Detections, size: tuple[int, int],
+              read: Reader) -> list[Look]:
+        """**second looks** (vision/decoder.py): what each look proposes for a reading of this
+        photo, from the sifted detections' evidence; none with ``probe`` off."""
         if not self.settings.probe:
             return []
-        read = self.reader(image, scale, deadline)
-        unsure = self.unsure(named, scale)
-        backs = maybe_backs(self.no_tiles(named, scale))
-        doubles = self.doubles(named, scale)
-        stacked, sure = self.stacks(image, scale, named)
+        backs = maybe_backs(found.no_tiles)
+        stacked, sure = self.stacks(image, found.scale, list(found.hits))
         return [
             Look("hole", lambda now: hole_edits(now, size, read)),
             Look("win", lambda now: win_edits(now, size, read)),
             Look("missed", lambda now: missed_edits(now, size, read)),
             Look("halves", lambda now: halves_edits(now, read)),
             Look("split", lambda now: split_edits(now, read)),
-            Look("refill", lambda now: refill_edits(now, unsure)),
+            Look("refill", lambda now: refill_edits(now, found.unsure)),
             Look("ankan", lambda now: ankan_edits(now, backs)),
-            Look("kakan", lambda now: kakan_edits(now, doubles, stacked(now.layout), sure)),
+            Look("kakan", lambda now: kakan_edits(now, found.doubles, stacked(now.layout), sure)),
         ]
 
     def reader(
@@ -366,15 +375,18 @@ class Recognizer:
         return self.recognize_image(dec.image, dec.original_size, dec.scale, deadline)
 
 
-def report(chosen: Hypothesis, size: tuple[int, int], flowers: int,
-           joined: list[TileDetection]) -> dict[str, Any]:
-    """The recognize JSON of the chosen reading: its tiles, hand and warnings (the flowers
-    left out and the parts joined first, then the second looks' and the layout's)."""
-    warnings: list[str] = []
-    if flowers:
-        warnings.append(PhotoWarning("flowers_ignored", count=flowers))
-    warnings += [PhotoWarning("parts_joined", tile=t.tile) for t in joined]
-    warnings += chosen.warnings
+def lay_out(found: Detections, size: tuple[int, int], deadline: Deadline = NO_DEADLINE
+            ) -> Hypothesis:
+    """**lay out** (vision/layout/): the first whole-hand reading of the reported tiles, led
+    by the warnings of the stages that chose them."""
+    deadline.check()
+    return Hypothesis(found.tiles, reconstruct(list(found.tiles), image_size=size), found.notes)
+
+
+def report(chosen: Hypothesis, size: tuple[int, int]) -> dict[str, Any]:
+    """**report**: the recognize JSON of the chosen reading, its tiles, hand and warnings
+    (each made by the step that chose: sift, join, the decoder's edits, the layout)."""
+    warnings = chosen.warnings
     return {
         "tiles": [t.to_json() for t in chosen.layout.tiles],
         "hand": dict(chosen.layout.hand),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-# Where a tile sits in the player's layout (shared/CONTRACT.md, recognize JSON `group`).
+# Where a tile sits in the player's layout (docs/api.md, recognize JSON `group`).
 GROUPS = ("hand", "win", "meld", "kita", "dora", "other")
 RED_TILES = frozenset({"0m", "0p", "0s"})  # red 5p/5s and the aka-5-man
 

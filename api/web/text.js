@@ -130,6 +130,15 @@ const TEXT = {
   refused_title: ["No win", "和了できません"],
   refused_pays: ["Nothing is paid (these rules do not make it a chombo); the hand plays on.", "支払いはありません (このルールでは錯和になりません)。局は続きます。"],
 
+    // ---- a form field the browser refuses (its own bubble would speak the browser's language)
+  v_missing: ["Fill this in.", "入力してください。"],
+  v_number: ["Enter a number.", "数字を入力してください。"],
+  v_min: [(min) => `At least ${min}.`, (min) => `${min}以上にしてください。`],
+  v_max: [(max) => `At most ${max}.`, (max) => `${max}以下にしてください。`],
+  v_step: [(step) => `In steps of ${step}.`, (step) => `${step}刻みで入力してください。`],
+  v_format: ["Check the format.", "形式を確認してください。"],
+  gameIdHint: ["A game ID is 32 characters: digits and a–f.", "対局 ID は32文字 (数字と a〜f) です。"],
+
   // ---- warnings from the camera: codes phrased here, else the server's message
   warn_check: [(m) => m, (m) => `確認してください: ${m}`],
 
@@ -230,7 +239,8 @@ const YAKU = {
   haitei: ["Haitei", "海底撈月"], houtei: ["Houtei", "河底撈魚"], chankan: ["Chankan", "槍槓"],
   renhou: ["Renhou", "人和"], paarenchan: ["Paarenchan", "八連荘"],
   shiisan_puutaa: ["Shiisan puutaa", "十三不塔"], tenhou: ["Tenhou", "天和"], chihou: ["Chihou", "地和"],
-  yakuhai: ["Yakuhai", "役牌"], pinfu: ["Pinfu", "平和"], tanyao: ["Tanyao", "断么九"],
+  yakuhai: ["Yakuhai", "役牌"], pinfu: ["Pinfu", "平和"], kui_pinfu: ["Kui pinfu", "喰い平和"],
+  tanyao: ["Tanyao", "断么九"],
   iipeikou: ["Iipeikou", "一盃口"], ittsu: ["Ittsu", "一気通貫"], chiitoitsu: ["Chiitoitsu", "七対子"],
   toitoi: ["Toitoi", "対々和"], chanta: ["Chanta", "混全帯么九"], honroutou: ["Honroutou", "混老頭"],
   sanankou: ["Sanankou", "三暗刻"], sankantsu: ["Sankantsu", "三槓子"],
@@ -343,7 +353,8 @@ const ERRORS = {
   bad_event: ["The hand's entry could not be read: check it and record it again.", "局の入力を読めませんでした。確認してもう一度記録してください。"],
   event_too_large: ["This hand's entry is too large to keep.", "この局の入力は大きすぎて保存できません。"],
   // ---- ability mahjong (能力麻雀)
-  byakko_must_declare: ["The byakko has not declared for two hands: it must declare this hand.", "白虎が2局続けて宣言していません。この局は宣言が必要です。"],
+  byakko_must_declare: ["The byakko has gone as many hands without declaring as the rules allow (in a block, the hanchan before counts too): tick its declaration for this hand.",
+    "白虎の宣言なしの局がルールの上限に達しました (ブロックでは前の半荘の局も数えます)。この局は白虎宣言にチェックを入れてください。"],
   bad_byakko: ["Only a byakko declares.", "白虎宣言は白虎だけができます。"],
   bad_kanpa: ["That kanpa cannot be: a genbu declares one tile against another player, once per player each hand. Check the genbu, the target and the tile.",
     "その看破はできません (玄武が他家1人につき1局1回、牌1種類)。玄武・対象・牌を確認してください。"],
@@ -682,6 +693,42 @@ function translateStatic(root = document) {
   // Elements marked data-t="key" show that key's words.
   for (const node of root.querySelectorAll("[data-t]")) node.textContent = tr(node.dataset.t);
 }
+
+function validationText(field) {
+  // Why the browser refuses a form field, in the page's language (a field's data-hint names
+  // the words for its pattern).
+  const v = field.validity;
+  if (v.valueMissing) return tr("v_missing");
+  if (v.badInput) return tr("v_number");
+  if (v.rangeUnderflow) return tr("v_min", fmtNum(field.min));
+  if (v.rangeOverflow) return tr("v_max", fmtNum(field.max));
+  if (v.stepMismatch) return tr("v_step", fmtNum(field.step));
+  if (v.patternMismatch && field.dataset.hint) return tr(field.dataset.hint);
+  return tr("v_format");
+}
+
+// The browser's refusal of a field is said in the page's language, not the browser's: the
+// message is set as the field is found invalid, and cleared as soon as it is edited.
+document.addEventListener("invalid", (e) => {
+  const field = e.target;
+  if (!field.setCustomValidity) return;
+  field.setCustomValidity("");
+  if (!field.validity.valid) field.setCustomValidity(validationText(field));
+}, true);
+document.addEventListener("input", (e) => {
+  if (e.target.setCustomValidity) e.target.setCustomValidity("");
+}, true);
+
+// A file input is hidden inside a labelled button (its own words are the browser's): the
+// button takes the keyboard's focus, and Enter or Space opens the file chooser as a tap does.
+document.addEventListener("keydown", (e) => {
+  const button = e.target.closest && e.target.closest("label[role=button]");
+  const input = button && button.querySelector("input[type=file]");
+  if (input && (e.key === "Enter" || e.key === " ")) {
+    e.preventDefault();
+    input.click();
+  }
+});
 
 // The app shell is cached by a service worker so that the page reopens at once (and offline).
 if ("serviceWorker" in navigator && location.protocol !== "file:") {

@@ -379,3 +379,85 @@ def test_english_pages_show_the_phrase_and_the_servers_detail(browser, server): 
         pg.wait_for_selector("#message:not([hidden])")
         text = pg.inner_text("#message")
         assert text.startswith(en["bad_import"]) and "sanma-lens-game" in text, text
+
+
+# A form field the browser refuses: its bubble says why in the page's language (text.js's
+# validationText), not the browser's. (English, Japanese) for each way a field is refused here.
+FIELD_REFUSALS = {
+    "below": ("At least 0.", "0以上にしてください。"),
+    "step": ("In steps of 1,000.", "1,000刻みで入力してください。"),
+    "game_id": (
+        "A game ID is 32 characters: digits and a–f.",
+        "対局 ID は32文字 (数字と a〜f) です。",
+    ),
+}
+
+
+def _refused(pg, selector: str) -> str:
+    return pg.eval_on_selector(selector, "(field) => field.validationMessage")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_refused_form_field_says_why_in_the_pages_language(browser, server, lang, tmp_path):  # noqa: F811, E501
+    """The browser's own bubble ("Please enter a valid value…") is in the browser's language,
+    whatever the page's: the scoreboard's fields say why they are refused in the page's."""
+    want = {why: pair[lang == "ja"] for why, pair in FIELD_REFUSALS.items()}
+    locale = "ja-JP" if lang == "ja" else "en-US"
+    with checked_page(browser, server, "/game.html", viewport=PHONE, locale=locale) as pg:
+        assert pg.get_attribute("html", "lang") == lang
+        pg.click("#game-rules summary")
+        pg.fill("#new-game [name='uma']", "-1")
+        pg.click("#new-game button[type='submit']")
+        assert _refused(pg, "#new-game [name='uma']") == want["below"]
+        assert pg.is_hidden("#table")  # nothing was sent
+        pg.fill("#new-game [name='uma']", "10")  # edited: refused no more
+        assert _refused(pg, "#new-game [name='uma']") == ""
+        pg.fill("#new-game [name='start_points']", "30500")
+        pg.click("#new-game button[type='submit']")
+        assert _refused(pg, "#new-game [name='start_points']") == want["step"]
+        pg.fill("#open-game [name='id']", "not-a-game")
+        pg.click("#open-game button[type='submit']")
+        assert _refused(pg, "#open-game [name='id']") == want["game_id"]
+        pg.screenshot(path=str(tmp_path / f"start-{lang}-390.png"), full_page=True)
+        pg.set_viewport_size({"width": 360, "height": 780})
+        assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        pg.screenshot(path=str(tmp_path / f"start-{lang}-360.png"), full_page=True)
+
+
+_RECORD_CLICKS = """(input) => input.addEventListener("click", () => {
+  // a file input opens its chooser only on a click in a user's gesture
+  if (navigator.userActivation.isActive) {
+    (window.clicked = window.clicked || []).push("#" + input.id);
+  }
+})"""
+
+# Each page's file inputs: the button's words in each language.
+FILE_BUTTONS = {
+    "/game.html": {"#import": ("Import an exported file", "書き出したファイルを読み込む")},
+    "/": {"#camera": ("Take photo", "撮影"), "#picker": ("Choose photo", "写真を選ぶ")},
+}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_file_inputs_are_buttons_in_the_pages_language(browser, server, lang):  # noqa: F811
+    """A file input drawn by the browser says "Choose File / No file chosen" in the browser's
+    language: each page hides its own inside a labelled button, which the keyboard reaches and
+    opens (Enter or Space) as a tap does."""
+    locale = "ja-JP" if lang == "ja" else "en-US"
+    for path, buttons in FILE_BUTTONS.items():
+        with checked_page(browser, server, path, viewport=PHONE, locale=locale) as pg:
+            shown = pg.eval_on_selector_all(
+                "input[type=file]", "(inputs) => inputs.map((i) => i.getClientRects().length)"
+            )
+            assert shown and not any(shown), path  # none drawn by the browser
+            assert pg.locator("input[type=file]").count() == len(buttons), path
+            for selector, words in buttons.items():
+                button = pg.locator(f"label:has({selector})")
+                assert button.inner_text().strip() == words[lang == "ja"]
+                # the input's click, with the key's user activation, is what opens the chooser
+                pg.eval_on_selector(selector, _RECORD_CLICKS)
+                button.focus()
+                pg.keyboard.press("Enter" if selector != "#picker" else " ")
+                pg.wait_for_function(f"window.clicked && window.clicked.includes('{selector}')")

@@ -93,6 +93,16 @@ def test_ability_2_6_suzaku_call_is_what_it_receives() -> None:
         ("child", 3000, 2000),
         ("dealer", 4000, 2000),
     ]
+    # the suzaku dealing, tsumo: 2,000 all, each + 1,000 bonus = 3,000, halved 1,500 → 2,000
+    p = explained_score({**hand, "seat": "E", "honba": 0, "tsumo": True})["explain"]["points"]
+    assert p["call"] == {
+        "how": "tsumo",
+        "winner": "dealer",
+        "amounts": [2000],
+        "halved": True,
+        "before_halving": [2000],
+    }
+    assert [(r["before_halving"], r["amount"]) for r in p["payments"]] == [(3000, 2000)] * 2
     # another role's call says nothing of halving
     assert "halved" not in explained_score({**hand, "role": "tenshi"})["explain"]["points"]["call"]
 

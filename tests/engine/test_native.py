@@ -42,9 +42,12 @@ for i in range(400):
     except InputError as exc:
         out.append(exc.code)
 # the four-player profiles too: random ref4p deals as ecip and standard hands (their own
-# rules: the §18-style guarantee of both, ECIP's tenpane and fu rules, kan dora timing)
+# rules: the §18-style guarantee of both, ECIP's tenpane and fu rules, kan dora timing), the
+# standard hands also with the standard proposal's options (docs/rules/standard.md "Options")
 from benchmarks.ref4p import random_deal
 from benchmarks.ref_profiles import profile_deal, profile_hand
+STANDARD_OPTIONS = {"chiitoitsu_four_of_a_kind": True, "honroutou_han": 3, "renhou_han": 5,
+                    "kui_pinfu_han": 1, "open_pinfu_fu": 20}
 rng = random.Random(8)
 for n in range(300):
     deal = profile_deal(random_deal(rng))
@@ -54,6 +57,26 @@ for n in range(300):
     for flag in ("rinshan", "haitei", "tenhou", "chihou", "houtei", "chankan", "renhou"):
         t.pop(flag, None)
     out.append(tenpai_json(t))
+    if n % 2:  # the standard proposal's options on, on the same hand
+        o = {**h, "rules": {**h["rules"], **STANDARD_OPTIONS}}
+        out.append(score_json(o))
+        t["rules"] = o["rules"]
+        out.append(tenpai_json(t))
+# chiitoitsu-shaped hands that may hold a four of a kind (terminals and honors in every other
+# one, for honroutou), with the standard proposal's options off and on
+rng = random.Random(9)
+kinds = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)]
+outside = [k for k in kinds if k[0] in "19" or k[1] == "z"]
+for n in range(200):
+    pool = outside if n % 2 else kinds
+    six = rng.sample(pool, 6)
+    seventh = rng.choice(six) if n % 3 else rng.choice([k for k in pool if k not in six])
+    tiles = sorted(k for k in six + [seventh] for _ in (0, 1))
+    win = tiles.pop(rng.randrange(14))
+    for rules in ({"preset": "standard"}, {"preset": "standard", **STANDARD_OPTIONS}):
+        h = {"hand": "".join(tiles), "win": win, "tsumo": n % 4 == 0, "rules": rules}
+        out.append(score_json(h))
+        out.append(tenpai_json({"hand": "".join(tiles), "rules": rules}))
 print(json.dumps({"compiled": engine.native.COMPILED, "answers": out}))
 """
 

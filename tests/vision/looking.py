@@ -13,12 +13,17 @@ from sanma_lens.vision.backs import ankan_edits
 from sanma_lens.vision.decoder import Hypothesis, Look, decode_hand
 from sanma_lens.vision.join import halves_edits
 from sanma_lens.vision.layout import Layout
-from sanma_lens.vision.pipeline import Hit, Recognizer
+from sanma_lens.vision.pipeline import Detections, Hit, Recognizer
 from sanma_lens.vision.probe import hole_edits, kakan_edits, missed_edits, win_edits
 from sanma_lens.vision.refill import refill_edits
 from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.split import split_edits
 from sanma_lens.vision.types import Box, Reader, TileDetection
+
+
+def sifted(rec: Recognizer, hits: Sequence[Hit], scale: float = 1.0) -> Detections:
+    """The sift stage of ``rec`` on ``hits`` (image px; ``scale``: image px per photo px)."""
+    return rec.sift(Detections(tuple(hits), scale))
 
 
 def looked(tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int],
@@ -79,6 +84,6 @@ def kakans_by(rec: Recognizer, image: np.ndarray, scale: float,
     """The kakan look as the recognizer ``rec`` builds it: its dropped doubles and what its
     stacked-tile network (or detector map) sees on each reading's called tiles."""
     stacked, sure = rec.stacks(image, scale, named)
-    doubles = rec.doubles(named, scale)
+    doubles = sifted(rec, named, scale).doubles
     return looked(tiles, layout, size, [
         Look("kakan", lambda now: kakan_edits(now, doubles, stacked(now.layout), sure))])[1]

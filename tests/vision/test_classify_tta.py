@@ -10,6 +10,7 @@ import pytest
 from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W, TileClassifier
 from sanma_lens.vision.pipeline import MODELS, Hit, drop_double_hits
 from sanma_lens.vision.settings import SETTINGS
+from tests.vision.looking import sifted
 
 
 class _TopHalf:
@@ -110,10 +111,11 @@ def test_weak_hits_are_reported_only_when_surely_a_tile() -> None:
     weak_unsure = _hit((100, 0, 140, 60), "5z", 0.8, low)  # dropped
     weak_flower = _hit((150, 0, 190, 60), "flower", 0.99, low)  # dropped, not counted
     too_cold = _hit((200, 0, 240, 60), "5z", 0.99, 0.1)  # below weak_heat: dropped
-    tiles, flowers = rec.detections([strong, weak_sure, weak_unsure, weak_flower, too_cold])
-    assert [t.tile for t in tiles] == ["3p", "5z"] and flowers == 0
+    found = sifted(rec, [strong, weak_sure, weak_unsure, weak_flower, too_cold])
+    assert [t.tile for t in found.tiles] == ["3p", "5z"] and found.flowers == 0
+    assert found.notes == ()  # a flower too cold to weigh is no flower left out
     rec.settings = replace(rec.settings, weak_heat=None)  # off: only the detector's own hits
-    tiles, _ = rec.detections([strong, weak_sure, weak_unsure, weak_flower, too_cold])
+    tiles = sifted(rec, [strong, weak_sure, weak_unsure, weak_flower, too_cold]).tiles
     assert [t.tile for t in tiles] == ["3p"]
 
 
@@ -163,11 +165,11 @@ def test_a_blank_white_dragon_counts_from_a_lower_heat() -> None:
     colder = _hit((150, 0, 190, 60), "5z", 0.99, SETTINGS.blank_heat - 0.02)  # dropped
     warm = _hit((200, 0, 240, 60), "1m", 0.96, SETTINGS.weak_heat)  # an ordinary weak peak: kept
     hits = [blank, other, unsure, colder, warm]
-    tiles, _ = rec.detections(hits)
+    tiles = sifted(rec, hits).tiles
     assert [t.tile for t in tiles] == ["5z", "1m"]
     assert tiles[0].box == (0, 0, 40, 60)
     rec.settings = replace(rec.settings, weak_heat=None)
-    assert rec.detections(hits)[0] == []
+    assert sifted(rec, hits).tiles == ()
 
 
 def test_detector_import_from_onnx_reproduces_onnxruntime() -> None:

@@ -71,10 +71,12 @@ def test_rule_1_a_put_back_tile_must_fill_the_row_without_a_new_meld_or_overfill
 
 
 def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob() -> None:
-    """Recognizer.unsure: hot hits whose best reading, a riichi tile, is below ``min_tile_prob``
-    (never not-tiles, never hits reported or dropped as doubles), with their next readings."""
+    """The sift stage's unsure hits: hot hits whose best reading, a riichi tile, is below
+    ``min_tile_prob`` (never not-tiles, never hits reported or dropped as doubles), with their
+    next readings."""
     from sanma_lens.vision.classify import CLASSES
     from sanma_lens.vision.pipeline import Hit, Recognizer
+    from tests.vision.looking import sifted
 
     def hit(box: tuple[float, ...], probs: dict[str, float], score: float) -> Hit:
         p = np.full(len(CLASSES), 0.001, np.float32)
@@ -90,8 +92,9 @@ def test_pipeline_unsure_are_the_hits_dropped_for_a_reading_below_min_tile_prob(
     sure = hit((100, 0, 140, 54), {"7s": 0.9}, 0.8)
     junk = hit((200, 0, 240, 54), {"none": low}, 0.8)
     cold = hit((300, 0, 340, 54), {"3p": low}, 0.1)
-    tiles, _ = rec.detections([unsure, sure, junk, cold])
-    assert [t.tile for t in tiles] == ["7s"]
-    got = rec.unsure([unsure, sure, junk, cold], scale=2.0)
+    found = sifted(rec, [unsure, sure, junk, cold], scale=2.0)
+    assert [t.tile for t in found.tiles] == ["7s"]
+    assert [t.tile for t in found.no_tiles] == ["none"]  # the junk, kept as a maybe-back
+    got = found.unsure
     assert [(d.tile, d.box) for d in got] == [("1m", (0, 0, 20, 27))]
     assert got[0].alternatives[0][0] == "2z"

@@ -479,7 +479,7 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         pytest.skip("shared datasets absent: no face bank to render with")
     from benchmarks.layout import normalise
     from sanma_lens.vision.decode import decode
-    from sanma_lens.vision.pipeline import MODELS, Recognizer
+    from sanma_lens.vision.pipeline import MODELS, Detections, Recognizer
 
     if not all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_classifier.onnx")):
         pytest.skip("models/*.onnx not present")
@@ -501,12 +501,14 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
         if short_by(short.hand) != 1:
             continue
         tried += 1
-        _, again = looked(kept, short, size, rec.looks(dec.image, dec.scale, [], size))
+        read = rec.reader(dec.image, dec.scale)
+        _, again = looked(kept, short, size,
+                          rec.looks(dec.image, Detections((), dec.scale), size, read))
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
         assert note.code == "tile_found_in_gap" and note.params["tile"] == gone.tile, again.warnings
         rec.settings = replace(rec.settings, probe=False)
-        assert rec.looks(dec.image, dec.scale, [], size) == []
+        assert rec.looks(dec.image, Detections((), dec.scale), size, read) == []
         rec.settings = SETTINGS  # back to the defaults
         if tried == 2:
             return
@@ -514,10 +516,11 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
 
 
 def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> None:
-    """Recognizer.doubles: what drop_double_hits dropped (read as a riichi tile), for the
+    """The sift stage's doubles: what drop_double_hits dropped (read as a riichi tile), for the
     kakan probe; nothing when the double rule is off."""
     from sanma_lens.vision.classify import CLASSES
     from sanma_lens.vision.pipeline import Hit, Recognizer
+    from tests.vision.looking import sifted
 
     def hit(box: tuple[float, ...], label: str, p: float, score: float) -> Hit:
         probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
@@ -530,9 +533,9 @@ def test_pipeline_doubles_are_the_hits_dropped_as_a_second_hit_on_a_tile() -> No
     called = hit((0, 20, 60, 60), "6s", 0.9, 0.8)
     added = hit((0, 0, 60, 40), "6s", 0.8, 0.5)  # on the called tile, same reading: a double
     apart = hit((100, 20, 160, 60), "7s", 0.9, 0.7)
-    tiles, _ = rec.detections([called, added, apart])
-    assert sorted(t.tile for t in tiles) == ["6s", "7s"]
-    doubles = rec.doubles([called, added, apart], scale=2.0)
+    found = sifted(rec, [called, added, apart], scale=2.0)
+    assert sorted(t.tile for t in found.tiles) == ["6s", "7s"]
+    doubles = found.doubles
     assert [(d.tile, d.box, d.angle) for d in doubles] == [("6s", (0, 0, 30, 20), 90)]
     rec.settings = replace(rec.settings, double_iou=None)
-    assert rec.doubles([called, added, apart]) == []
+    assert sifted(rec, [called, added, apart]).doubles == ()

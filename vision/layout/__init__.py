@@ -1,4 +1,4 @@
-"""Layout reconstruction: from tile detections to the hand JSON (shared/CONTRACT.md).
+"""Layout reconstruction: from tile detections to the hand JSON (docs/api.md).
 
 Pure geometry and rules, no model. The stages, each a small module of this package:
 
@@ -28,7 +28,7 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    tile lying beyond the line right after two upright tiles of its kind or between two, are a
    kakan with a tile unseen); two face-down ends around two face-up tiles are an ankan;
    norths (``4z``) and the aka-5-man (``0m``) set aside, beside or beyond the melds or the
-   winning tile, are kita (RULES.md §A4–§A5; an upright one alone needs a north reading
+   winning tile, are kita (docs/rules.md §A4–§A5; an upright one alone needs a north reading
    ≥ 0.2). A tile reported upright but shaped like a sideways one lies sideways. When the
    hand is three tiles short (``shortfall.py``, §1), a damaged called set is read as a pon:
    a called tile with one alike (its third tile missed), or three side by side, all alike
@@ -36,7 +36,7 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    set apart after a row that already holds the 14 tiles is a kita.
 3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
    one small group of face-up tiles just beyond the hand's left part (with a warning).
-4. **Sanity** (``sanity.py``; RULES.md "Tiles"): at most four of a kind (red fives count as
+4. **Sanity** (``sanity.py``; docs/rules.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
    equal ones, the row without a tile shaped like a sideways one: a called tile the detector

@@ -1,4 +1,4 @@
-"""Stages 2–3, tiles beside the hand: kita set aside beyond the melds (RULES.md §A4–§A5) and
+"""Stages 2–3, tiles beside the hand: kita set aside beyond the melds (docs/rules.md §A4–§A5) and
 dora indicators (face-up tiles among face-down dead-wall tiles, or else one small group of
 face-up tiles just beyond the hand's left part, with a warning)."""
 

@@ -30,14 +30,14 @@ def _meld_string(kind_name: str, faces: list[str], size: int) -> str:
     pad = kind(faces[0])
     if pad in ("5p", "5s") and sum(f == "0" + pad[1] for f in seen) >= 2 and pad not in seen:
         # two red fives of one suit: the aka-5-man option, under which all four are red (the
-        # base rule has one, RULES.md "Tiles"); an unseen tile of the set is red too
+        # base rule has one, docs/rules.md "Tiles"); an unseen tile of the set is red too
         pad = "0" + pad[1]
     tiles = seen + [pad] * (size - len(seen))
     return f"{kind_name}:{meld_mpsz(tiles)}"
 
 
 def _ankan_string(main: str, faces: list[str], warnings: list[str]) -> str:
-    """An ankan from its two face-up tiles (RULES.md Tiles §3, §A1).
+    """An ankan from its two face-up tiles (docs/rules.md Tiles §3, §A1).
 
     An ankan holds all four tiles of its kind, so for fives the set's red ones are in it:
     under the base rule exactly one red (if both visible fives are plain, the red lies

@@ -155,7 +155,7 @@ def is_north(tile: str) -> bool:
 
 def north_like(det: TileDetection, min_alt: float) -> bool:
     """Read as a north (4z, 0m, or 5m — the aka-5-man), or with a north among its next-best
-    readings at least ``min_alt`` likely: a kita candidate (RULES.md §A4) for the layout."""
+    readings at least ``min_alt`` likely: a kita candidate (docs/rules.md §A4) for the layout."""
     if is_north(det.tile):
         return True
     return any(is_north(t) and p >= min_alt for t, p in det.alternatives)

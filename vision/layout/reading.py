@@ -1,9 +1,9 @@
 """Stage 2, one reading per candidate row: the winning tile, melds and kita right of it,
-and how the readings rank (RULES.md §1: 13 tiles plus the winning tile).
+and how the readings rank (docs/rules.md §1: 13 tiles plus the winning tile).
 
 The first lone upright tile set a little apart is the winning tile (a north only when on the
 row's line, close by); a group with a sideways tile is a meld; norths (``4z``) and the
-aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (RULES.md §A4–§A5).
+aka-5-man (``0m``) set aside, beside or beyond the melds, are kita (docs/rules.md §A4–§A5).
 """
 
 from __future__ import annotations

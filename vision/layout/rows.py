@@ -269,7 +269,7 @@ def overrun_rows(
     """Chains without their last one or two tiles when those are alike and a sideways tile of
     their kind touches the chain's end: a called set's upright tiles (its called tile sideways
     after them, §23) that the chain ran on into, where the set lies close to the hand (a
-    tanki's pair of hand and winning tile, RULES.md §1, is often laid so)."""
+    tanki's pair of hand and winning tile, docs/rules.md §1, is often laid so)."""
     out: list[list[int]] = []
     for chain in chains:
         end = geo.centres[chain[-1]]

@@ -1,4 +1,4 @@
-"""Rule-aware reading: misread tiles corrected by what the rules allow (RULES.md "Tiles", §1).
+"""Rule-aware reading: misread tiles corrected by what the rules allow (docs/rules.md "Tiles", §1).
 
 The classifier gives each tile its best reading and a few next-best ones
 (:attr:`TileDetection.alternatives`). Once the photo's layout is known (which tiles are the

@@ -1,4 +1,4 @@
-"""Stage 4, sanity (RULES.md "Tiles"): at most four of a kind (red fives count as fives,
+"""Stage 4, sanity (docs/rules.md "Tiles"): at most four of a kind (red fives count as fives,
 ``0m`` as a north), no 2m–8m in sanma, the hand's tile count; every doubt becomes a concrete
 warning."""
 
@@ -16,7 +16,7 @@ from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection],
             where: Mapping[int, tuple[str, int | None]], warnings: list[str]) -> None:
-    """RULES.md Tiles: no 2m–8m; low-confidence tiles to check (four of a kind at most:
+    """docs/rules.md Tiles: no 2m–8m; low-confidence tiles to check (four of a kind at most:
     :func:`fifth_warnings`, on the hand as read). ``where``: each placed tile's group and
     position, as the warnings say it (``rulefix.where_map``)."""
     for group in ("hand", "win", "meld", "kita", "dora"):
@@ -37,7 +37,7 @@ def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection],
 def kind_counts(hand: Mapping[str, object], dora: Sequence[str] = ()) -> Counter[str]:
     """How many tiles of each kind a hand JSON holds (hand, winning tile, melds as written,
     each kita a north) with the dora indicators ``dora``; red fives count as fives, ``0m``
-    as a north (RULES.md Tiles).
+    as a north (docs/rules.md Tiles).
 
     >>> kind_counts({"hand": "50p", "melds": ["pon:555p"], "kita": 1})["5p"]
     5
@@ -52,7 +52,7 @@ def kind_counts(hand: Mapping[str, object], dora: Sequence[str] = ()) -> Counter
 
 
 def fifth_warnings(hand: Mapping[str, object], dora: Sequence[str], warnings: list[str]) -> None:
-    """§1, RULES.md Tiles: at most four tiles of a kind, counted on the hand as read and the
+    """§1, docs/rules.md Tiles: at most four tiles of a kind, counted on the hand as read and the
     dora indicators (:func:`kind_counts`). A set completed with a tile no box showed (a kakan
     seen as one box, a pon with a tile missed) counts too: it may make a fifth the boxes alone
     do not. One warning per kind."""

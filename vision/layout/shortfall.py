@@ -1,4 +1,4 @@
-"""Stage 2, when the hand is three tiles short (RULES.md §1: 13 tiles plus the winning tile,
+"""Stage 2, when the hand is three tiles short (docs/rules.md §1: 13 tiles plus the winning tile,
 three per meld): a called set right of the row that the detector or the classifier damaged.
 
 * :func:`short_pon` — a called (sideways) tile and one tile of its kind: a pon whose third

@@ -1,4 +1,4 @@
-"""A hand of four melds (RULES.md §1: 4 sets + a pair): its concealed part is one tile, the
+"""A hand of four melds (docs/rules.md §1: 4 sets + a pair): its concealed part is one tile, the
 tanki wait, standing alone left of the melds (the winning tile, if any, set a little apart
 after it). No chain of side-by-side tiles holds it, so the row stage offers only the melds'
 own upright tiles as rows; here every lone upright tile with melds on a line right of it is

@@ -719,6 +719,17 @@ document.addEventListener("input", (e) => {
   if (e.target.setCustomValidity) e.target.setCustomValidity("");
 }, true);
 
+// A file input is hidden inside a labelled button (its own words are the browser's): the
+// button takes the keyboard's focus, and Enter or Space opens the file chooser as a tap does.
+document.addEventListener("keydown", (e) => {
+  const button = e.target.closest && e.target.closest("label[role=button]");
+  const input = button && button.querySelector("input[type=file]");
+  if (input && (e.key === "Enter" || e.key === " ")) {
+    e.preventDefault();
+    input.click();
+  }
+});
+
 // The app shell is cached by a service worker so that the page reopens at once (and offline).
 if ("serviceWorker" in navigator && location.protocol !== "file:") {
   window.addEventListener("load", () => { navigator.serviceWorker.register("/sw.js").catch(() => {}); });

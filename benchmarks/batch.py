@@ -24,7 +24,8 @@ on one machine in one run.
 ``--callgrind M``: instead, count the instructions each command runs under valgrind's
 callgrind (they repeat exactly whatever the load): on an empty batch (start-up) and on the
 first M hands, so that ``(hands − empty) / M`` is the instructions a hand costs end to end
-(read, parse, score, JSON out), with the inclusive share of the main steps per hand.
+(read, parse, score, JSON out), with the inclusive share of the main steps per hand; and the
+library's on the same M hands, for the ratio on N hands counted in instructions.
 
 Usage: ``.venv/bin/python benchmarks/batch.py [--n 40000] [--seed 3] [--rounds 3]
 [--sanma PATH ...] [--callgrind 2000]`` (default: the ``sanma`` beside this Python).
@@ -113,14 +114,41 @@ STEPS = (
 def callgrind(sanma: str, path: str, out_file: str) -> tuple[int, dict[str, int]]:
     """Instructions of ``sanma score --batch path`` under callgrind: the total, and the
     inclusive count of each of :data:`STEPS` found (``callgrind_annotate``)."""
+    return _callgrind([sanma, "score", "--batch", path], os.path.dirname(path), out_file)
+
+
+# The library on the first lines of a JSON Lines file, in a child (argv: the repository root,
+# the file, 0 to build its inputs only, 1 to score them too): the difference is its work.
+_LIBRARY = (
+    "import json, sys\n"
+    "sys.path.insert(0, sys.argv[1])\n"
+    "from benchmarks.batch import library_seconds\n"
+    "from benchmarks.engine import _lib_inputs\n"
+    "with open(sys.argv[2], encoding='utf-8') as f:\n"
+    "    lib_in = [_lib_inputs(json.loads(line)) for line in f]\n"
+    "if sys.argv[3] == '1':\n"
+    "    library_seconds(lib_in)\n"
+)
+
+
+def library_callgrind(path: str, out_file: str) -> int:
+    """The library's instructions on the hands of ``path`` (``estimate_hand_value`` alone)."""
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    totals = [
+        _callgrind([sys.executable, "-c", _LIBRARY, root, path, run], root, out_file)[0]
+        for run in ("0", "1")
+    ]
+    return totals[1] - totals[0]
+
+
+def _callgrind(argv: list[str], cwd: str, out_file: str) -> tuple[int, dict[str, int]]:
     run = subprocess.run(
-        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", sanma,
-         "score", "--batch", path],
-        cwd=os.path.dirname(path), env=child_env(), stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, check=False,
+        ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out_file}", *argv],
+        cwd=cwd, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        check=False,
     )  # fmt: skip
     if run.returncode not in (0, 2):
-        raise SystemExit(f"{sanma} under callgrind: exit {run.returncode}: {run.stderr[-500:]!r}")
+        raise SystemExit(f"{argv[0]} under callgrind: exit {run.returncode}: {run.stderr[-500:]!r}")
     total = 0
     with open(out_file, encoding="utf-8", errors="replace") as f:
         for line in f:
@@ -143,22 +171,30 @@ def callgrind(sanma: str, path: str, out_file: str) -> tuple[int, dict[str, int]
 
 
 def callgrind_report(commands: list[str], hands: list[dict[str, Any]], m: int) -> None:
-    """``--callgrind``: instructions at start-up and per hand, for each command."""
-    print(f"callgrind: instructions of score --batch, empty and on {m} hands", flush=True)
+    """``--callgrind``: instructions at start-up and per hand, for each command, and the
+    library's per hand on the same hands: their ratio on N hands (start-up spread over N) is
+    the target's ratio counted in instructions, the same under any load (a proxy: an
+    instruction of the interpreter and one of compiled code need not take the same time)."""
+    n = len(hands)
+    print(f"callgrind: instructions on the first {m} hands (start-up: an empty batch)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "hands.jsonl")
         empty = os.path.join(tmp, "empty.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(h) + "\n" for h in hands[:m])
         open(empty, "w").close()
+        library = library_callgrind(path, os.path.join(tmp, "library.out")) / m
+        print(f"library estimate_hand_value: {library / 1e3:.1f}k instructions a hand", flush=True)
         for c in commands:
             batch_seconds(c, empty, 0)  # its bytecode cached, as after any first run
             start, _ = callgrind(c, empty, os.path.join(tmp, "empty.out"))
             total, steps = callgrind(c, path, os.path.join(tmp, "hands.out"))
+            per_hand = (total - start) / m
             each = ", ".join(f"{label} {v / m / 1e3:.1f}k" for label, v in steps.items())
             print(
-                f"{c}: start-up {start / 1e6:.0f}M; per hand {(total - start) / m / 1e3:.1f}k "
-                f"instructions ({each or 'no compiled steps found'})",
+                f"{c}: start-up {start / 1e6:.0f}M; per hand {per_hand / 1e3:.1f}k instructions "
+                f"({each or 'no compiled steps found'}); on {n} hands the library's "
+                f"{library / (per_hand + start / n):.2f}x in instructions",
                 flush=True,
             )
 

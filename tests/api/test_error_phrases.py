@@ -423,6 +423,15 @@ def test_a_refused_form_field_says_why_in_the_pages_language(browser, server, la
         pg.set_viewport_size({"width": 360, "height": 780})
         assert pg.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         pg.screenshot(path=str(tmp_path / f"start-{lang}-360.png"), full_page=True)
+        # a value the page itself sets (the rule system's own uma and points), not edited: the
+        # old refusal does not stand in the way of the next submission
+        pg.fill("#new-game [name='uma']", "-1")
+        pg.click("#new-game button[type='submit']")
+        assert _refused(pg, "#new-game [name='uma']") == want["below"]
+        pg.select_option("#new-game [name='preset']", "ecip")
+        pg.select_option("#new-game [name='preset']", "sanma-1.3")
+        pg.click("#new-game button[type='submit']")
+        pg.wait_for_selector("#table:not([hidden])", timeout=5_000)
 
 
 _RECORD_CLICKS = """(input) => input.addEventListener("click", () => {

@@ -318,11 +318,15 @@ def main(argv: list[str] | None = None) -> int:
                          "(settings double_inside); default: the pipeline's setting")
     ap.add_argument("--double-inside-sure", type=float, default=None,
                     help="... when read below this probability (double_inside_sure)")
+    ap.add_argument("--face-check", choices=["on", "off"], default=None,
+                    help="set aside face-up reports showing too little tile face "
+                         "(vision/faces.py, settings face_check); default: on")
     args = ap.parse_args(argv)
     tried = {k: v for k, v in {
         "weak_sure": args.weak_sure, "blank_heat": args.blank_heat, "blank_sure": args.blank_sure,
         "double_inside": args.double_inside, "double_inside_sure": args.double_inside_sure,
         "join": None if args.join is None else args.join == "on",
+        "face_check": None if args.face_check is None else args.face_check == "on",
     }.items() if v is not None}
     kw = {"threads": args.threads} if args.threads else {}
     settings = replace(SETTINGS, **tried)

@@ -32,7 +32,7 @@ import argparse
 import sys
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from datasets.synth.extras import Extras
 from datasets.synth.scene import Scene, render_scene
 from sanma_lens.vision.limits import Limits
 from sanma_lens.vision.pipeline import Recognizer
+from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
 
 SEEDS = {"clutter": 8_000_000, "backs": 8_100_000, "scatter": 8_200_000, "slant": 8_300_000,
@@ -240,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=int, default=10, help="runs of the 12 MP latency check")
     ap.add_argument("--threads", type=int, default=None,
                     help="onnxruntime intra-op threads per model; default: the Recognizer's")
+    ap.add_argument("--face-check", choices=["on", "off"], default="on",
+                    help="set aside face-up reports showing too little tile face "
+                         "(vision/faces.py, settings face_check)")
     args = ap.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = [s for s in sets if s not in SETS]
@@ -247,11 +251,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
     # an accuracy measure, not a latency one: on a loaded machine a slow photo must not turn
     # into a crash (photo_timeout); latency is measured apart (--latency)
-    kw: dict = {"limits": Limits(seconds=UNTIMED_SECONDS)}
+    kw: dict = {"limits": Limits(seconds=UNTIMED_SECONDS),
+                "settings": replace(SETTINGS, face_check=args.face_check == "on")}
     if args.threads:
         kw["threads"] = args.threads
     rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
-    print(f"models: {args.models or 'models/ (shipped)'}")
+    print(f"models: {args.models or 'models/ (shipped)'}; face check {args.face_check}")
     t0 = time.perf_counter()
     if not args.skip_real:
         eval_real(rec, corrected=True, halves=True)

@@ -56,6 +56,7 @@ from sanma_lens.vision.detect import (
     unsquash,
 )
 from sanma_lens.vision.detect import decode as decode_heat
+from sanma_lens.vision.faces import set_aside_non_faces
 from sanma_lens.vision.join import halves_edits, join_parts
 from sanma_lens.vision.layout import Layout, reconstruct
 from sanma_lens.vision.limits import NO_DEADLINE, Deadline, Limits, too_many_tiles
@@ -155,6 +156,7 @@ class Recognizer:
         read = self.reader(image, scale, deadline)  # the classifier on any crop, each read once
         found = self.find(image, scale, deadline)  # detect and classify every hit
         found = self.sift(found)  # the tiles to report; the rest kept as evidence
+        found = set_aside_non_faces(found, image, self.settings)  # no face, no tile
         found = self.join(found, read)  # two reports on parts of one tile, read as one
         first = lay_out(found, size, deadline)  # the hand from the tiles' places and the rules
         looks = self.looks(image, found, size, read)  # the second looks, proposing edits
@@ -222,6 +224,7 @@ class Recognizer:
         """The tiles of a decoded BGR image as found, sifted and joined, before any layout
         (boxes divided by ``scale``), and the number of flower tiles left out."""
         found = self.sift(self.find(image, scale, deadline))
+        found = set_aside_non_faces(found, image, self.settings)
         found = self.join(found, self.reader(image, scale, deadline))
         return list(found.tiles), found.flowers
 

@@ -23,8 +23,8 @@ part filled in and its own warnings added:
 - **second looks** (:meth:`Recognizer.looks`, vision/decoder.py ``decode_hand``): the looks
   propose whole-hand edits (a tile in a hole of the row, the winning tile past its end, a box
   cut in two, a called tile's halves joined, an unsure hit put back, an ankan's face-down
-  ends, a kakan's added tile) and one verdict chooses among them; an edit taken brings its
-  warnings.
+  ends, a kakan's added tile, a tile lying askew read along its own axes) and one verdict
+  chooses among them; an edit taken brings its warnings.
 - **report** (:func:`report`): the chosen reading's tiles, hand and warnings as the
   recognize JSON.
 

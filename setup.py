@@ -57,9 +57,8 @@ class BuildNative(build_ext):
             print(f"engine: compiled modules not built ({exc}); the engine runs as plain "
                   "Python", file=sys.stderr)
             return
-        sources = {p.removesuffix(".py").replace("/", "."): _digest(ROOT / p) for p in NATIVE}
         manifest.parent.mkdir(parents=True, exist_ok=True)
-        manifest.write_text(json.dumps({"modules": sources}, indent=1) + "\n")
+        manifest.write_text(json.dumps(COMPILED_SOURCES, indent=1) + "\n")
 
     def copy_extensions_to_source(self) -> None:
         super().copy_extensions_to_source()
@@ -68,6 +67,21 @@ class BuildNative(build_ext):
         built = Path(self.build_lib) / MANIFEST
         if built.is_file():
             (ROOT / MANIFEST).write_text(built.read_text())
+
+
+def _compiled_sources() -> dict[str, dict[str, object]]:
+    """The manifest: each compiled module's source hash and, for engine/native.py's quick
+    check, its ``[size, mtime_ns]``. Taken before mypyc reads the sources, so that a source
+    edited during the build is never listed as the one compiled."""
+    names = {p: p.removesuffix(".py").replace("/", ".") for p in NATIVE}
+    stats = {p: (ROOT / p).stat() for p in NATIVE}
+    return {
+        "modules": {names[p]: _digest(ROOT / p) for p in NATIVE},
+        "stat": {names[p]: [stats[p].st_size, stats[p].st_mtime_ns] for p in NATIVE},
+    }
+
+
+COMPILED_SOURCES = _compiled_sources()
 
 
 def _ext_modules() -> list:

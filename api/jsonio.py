@@ -13,7 +13,7 @@ results, so a ``sanma score --batch`` line costs the engine's time rather than t
 
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -66,10 +66,9 @@ def nesting(value: Any, stop: int = MAX_DEPTH) -> int:
     return deepest
 
 
-def loads_fast(data: bytes) -> Any:
-    """``orjson.loads`` itself (strict as :func:`loads`), raising its own ``ValueError``: for a
-    loop that explains a failure on its own (``sanma score --batch``)."""
-    return orjson.loads(data)
+#: ``orjson.loads`` itself (strict as :func:`loads`), raising its own ``ValueError``: for a
+#: loop that explains a failure on its own (``sanma score --batch``), without a call between
+loads_fast = orjson.loads
 
 
 def dumps_line(obj: Any) -> bytes:
@@ -80,11 +79,27 @@ def dumps_line(obj: Any) -> bytes:
         return dumps(obj) + b"\n"
 
 
+def line_writer(write: Callable[[bytes], Any]) -> Callable[[Any], None]:
+    """A function that writes an object as one line of JSON Lines (:func:`dumps_line`) through
+    ``write``: one call a line, for a batch's loop."""
+    encode, newline = orjson.dumps, orjson.OPT_APPEND_NEWLINE
+
+    def write_line(obj: Any) -> None:
+        try:
+            line = encode(obj, option=newline)
+        except TypeError:
+            line = dumps(obj) + b"\n"
+        write(line)
+
+    return write_line
+
+
 def dumps(obj: Any) -> bytes:
     """Compact UTF-8 JSON. An integer past 64 bits (which orjson does not write) goes through
     ``json`` instead; a non-finite float is an error there, never written as ``NaN``."""
     try:
         return orjson.dumps(obj)
     except TypeError:
-        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()
+        import json  # (the rare way: loaded only when taken)
 
+        return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode()

@@ -11,8 +11,8 @@ Usage: ``.venv/bin/python benchmarks/engine.py [--n 10000] [--seed 1] [--phases]
 (``--phases``: afterwards, time growing prefixes of ``score``'s work on the same hands;
 ``--cli``: afterwards, ``sanma score --batch`` end to end on N other hands, a JSON Lines file in
 and out, in a child process: its CPU time, start-up included, against the library's rate of
-this run; once as shipped (orjson) and once with the standard library's ``json`` put back in
-its place, as it was before 2026-11-27).
+this run. ``benchmarks/batch.py`` measures that target on its own: the library and the
+command on the same hands, in alternating rounds).
 Rates use process CPU time (``time.process_time``), which is steadier than wall time on the
 2 shared cores; contention from other processes still moves the numbers, so compare the
 ratio taken in one run rather than absolute rates across runs. The library and ``score``
@@ -305,49 +305,27 @@ def main(argv: list[str] | None = None) -> None:
             print(f"  {label:<42} {dt * 1e6 / len(parsed):6.1f} µs/hand")
 
 
-# ``sanma score --batch FILE`` in a child process; the second form puts back the standard
-# library's json where api.cli reads and writes, to measure what orjson changed.
-_BATCH = "import sys; from api.cli import main; sys.exit(main(['score', '--batch', sys.argv[1]]))"
-_BATCH_STDLIB = (
-    "import json, sys; import sanma_lens.api.cli as cli; import sanma_lens.api.jsonio as jio\n"
-    "def emit(obj, out):\n"
-    "    out.write(json.dumps(obj, ensure_ascii=False, separators=(',', ':')) + '\\n')\n"
-    "cli._emit, jio.loads_fast = emit, json.loads\n"
-    "cli._parse_json = lambda text, where='': json.loads(text)\n"
-    "cli._line_writer = lambda out: (lambda obj: emit(obj, out))\n"
-    "sys.exit(cli.main(['score', '--batch', sys.argv[1]]))"
-)
-
-
 def cli_batch(hands: list[dict[str, Any]], lib_rate: float) -> None:
-    """End to end through the CLI: child CPU time (user + system, start-up included)."""
+    """End to end through the CLI: ``sanma score --batch`` (the one beside this Python) on
+    the hands in a child process, its CPU time with start-up. ``benchmarks/batch.py`` measures
+    the target itself: the library and the command on the same hands, in alternating rounds."""
     import json
-    import resource
-    import subprocess
     import tempfile
 
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    from benchmarks.batch import batch_seconds
+
+    sanma = os.path.join(os.path.dirname(sys.executable), "sanma")
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "hands.jsonl")
         with open(path, "w", encoding="utf-8") as f:
             f.writelines(json.dumps(h) + "\n" for h in hands)
-        for label, code in (("orjson, as shipped", _BATCH), ("stdlib json, before", _BATCH_STDLIB)):
-            before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t0 = time.perf_counter()
-            out = subprocess.run(
-                [sys.executable, "-c", code, path], cwd=root, capture_output=True, check=False
-            )
-            wall = time.perf_counter() - t0
-            after = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            lines = out.stdout.count(b"\n")
-            assert lines == len(hands), (lines, out.stderr[-500:])
-            rate = len(hands) / cpu
-            print(
-                f"sanma score --batch ({label}): {rate:>8.0f} hands/s CPU, "
-                f"{len(hands) / wall:.0f} wall; {rate / lib_rate:.2f}x the library",
-                flush=True,
-            )
+        cpu, wall = batch_seconds(sanma, path, len(hands))
+    rate = len(hands) / cpu
+    print(
+        f"sanma score --batch: {rate:>8.0f} hands/s CPU, {len(hands) / wall:.0f} wall; "
+        f"{rate / lib_rate:.2f}x the library",
+        flush=True,
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """Whether the engine runs its mypyc-compiled modules, and the guard that keeps stale ones out.
 
 ``pip install`` compiles the hot modules with mypyc when it can (``setup.py``) and writes
-``_native.json``: each compiled module with the hash of the source it was built from. A
+``_native.json``: each compiled module with the hash of the source it was built from (and the
+source's size and modification time then, so that a start-up whose sources still show them
+need not read and hash them all: the check Python makes of its own cached bytecode). A
 compiled module sits beside its ``.py`` and Python's import would always prefer it, even after
 the source changed. So the compiled modules are used only when every listed source is
 unchanged and ``SANMA_PURE_PYTHON`` is not set; otherwise every module that has a compiled
@@ -11,10 +13,7 @@ mix would still run stale code). Either way the results are the same; only the s
 
 from __future__ import annotations
 
-import hashlib
-import importlib.abc
 import importlib.machinery
-import importlib.util
 import json
 import os
 import sys
@@ -42,23 +41,48 @@ def compiled_modules(folder: Path = HERE) -> set[str]:
 
 def fresh(folder: Path = HERE) -> tuple[bool, str]:
     """Whether the compiled modules in ``folder`` may be used, and why not: its manifest
-    lists the hash of each compiled module's source, and every source must still match."""
+    lists the hash of each compiled module's source, and every source must still match. A
+    source whose size and modification time are still those the manifest lists (``stat``,
+    when it has them) is taken as unchanged without reading it."""
     manifest = folder / MANIFEST.name
     if not manifest.is_file():
         return False, f"no {manifest.name}: the build did not finish"
     try:
-        listed = json.loads(manifest.read_text())["modules"]
-        sources = [(folder / f"{m.rpartition('.')[2]}.py", d) for m, d in listed.items()]
+        listed = json.loads(manifest.read_text())
+        stats = listed.get("stat", {})
+        sources = [
+            (folder / f"{m.rpartition('.')[2]}.py", d, stats.get(m))
+            for m, d in listed["modules"].items()
+        ]
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False, f"{manifest.name} unreadable"
-    for source, digest in sources:
-        if not source.is_file() or hashlib.sha256(source.read_bytes()).hexdigest() != digest:
+    for source, digest, stat in sources:
+        if not _unchanged(source, digest, stat):
             return False, f"{source.name} changed since it was compiled"
     return True, ""
 
 
-class _SourceFirst(importlib.abc.MetaPathFinder):
-    """Imports the listed modules from their ``.py`` files, never from a compiled copy."""
+def source_stat(path: Path) -> list[int]:
+    """What the manifest keeps of a source besides its hash: ``[size, mtime_ns]``."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns]
+
+
+def _unchanged(source: Path, digest: str, stat: object) -> bool:
+    try:
+        if stat is not None and source_stat(source) == stat:
+            return True
+        data = source.read_bytes()
+    except OSError:
+        return False
+    import hashlib  # (only when a source looks touched: it loads OpenSSL)
+
+    return hashlib.sha256(data).hexdigest() == digest
+
+
+class _SourceFirst:
+    """Imports the listed modules from their ``.py`` files, never from a compiled copy (a
+    finder on ``sys.meta_path``)."""
 
     def __init__(self, names: set[str]) -> None:
         self.names = names
@@ -68,6 +92,8 @@ class _SourceFirst(importlib.abc.MetaPathFinder):
     ) -> importlib.machinery.ModuleSpec | None:
         if fullname not in self.names:
             return None
+        import importlib.util
+
         source = HERE / f"{fullname.rpartition('.')[2]}.py"
         return importlib.util.spec_from_file_location(fullname, source)
 

@@ -51,6 +51,10 @@ _OTHER_FIELDS: Final = (
     "last_kan",
 )
 KNOWN_FIELDS: Final = frozenset(_BOOL_FIELDS + _INT_FIELDS + _OTHER_FIELDS)
+#: a :class:`Situation`'s fields, in the order of its constructor
+SITUATION_FIELDS: Final = (
+    "tsumo", "seat", "round", "riichi", *_BOOL_FIELDS[1:], "honba", "deposits", "ron_on"
+)  # fmt: skip
 #: ability mahjong's fields (docs/rules/ability.md; read by ``engine.roles.read_role``): known,
 #: but read only when a hand has one of them
 ROLE_FIELDS: Final = frozenset(
@@ -100,31 +104,112 @@ class Meld:
         return self.kind == "chi"
 
 
-class Situation(NamedTuple):
+class Situation:
     """Everything about the win that is not the tiles (docs/api.md Hand JSON).
 
-    An immutable NamedTuple: the yaku evaluator keys its cache of situational yaku on it, and
-    tuple hashing and equality are cheap.
+    An immutable value, a plain slotted class as :mod:`engine.values` says (compiled, it is
+    built by a C constructor and read field by field), with equality and hashing by its
+    fields. The yaku evaluator keys its cache of situational yaku on it, so the fields are
+    also kept as one tuple with its hash, taken once.
     """
 
-    tsumo: bool = False
-    seat: int = WIND_LETTERS["S"]
-    round: int = WIND_LETTERS["E"]
-    riichi: str = "none"
-    ippatsu: bool = False
-    haitei: bool = False
-    houtei: bool = False
-    rinshan: bool = False
-    kanburi: bool = False
-    chankan: bool = False
-    tenhou: bool = False
-    chihou: bool = False
-    renhou: bool = False
-    first_draw: bool = False
-    discarder_riichi: bool = False
-    honba: int = 0
-    deposits: int = 0
-    ron_on: str | None = None
+    __slots__ = (
+        "tsumo",
+        "seat",
+        "round",
+        "riichi",
+        "ippatsu",
+        "haitei",
+        "houtei",
+        "rinshan",
+        "kanburi",
+        "chankan",
+        "tenhou",
+        "chihou",
+        "renhou",
+        "first_draw",
+        "discarder_riichi",
+        "honba",
+        "deposits",
+        "ron_on",
+        "_values",
+        "_hash",
+    )  # SITUATION_FIELDS, then the fields as one tuple and its hash
+
+    def __init__(
+        self,
+        tsumo: bool = False,
+        seat: int = WIND_LETTERS["S"],
+        round: int = WIND_LETTERS["E"],
+        riichi: str = "none",
+        ippatsu: bool = False,
+        haitei: bool = False,
+        houtei: bool = False,
+        rinshan: bool = False,
+        kanburi: bool = False,
+        chankan: bool = False,
+        tenhou: bool = False,
+        chihou: bool = False,
+        renhou: bool = False,
+        first_draw: bool = False,
+        discarder_riichi: bool = False,
+        honba: int = 0,
+        deposits: int = 0,
+        ron_on: str | None = None,
+    ) -> None:
+        self.tsumo = tsumo
+        self.seat = seat
+        self.round = round
+        self.riichi = riichi
+        self.ippatsu = ippatsu
+        self.haitei = haitei
+        self.houtei = houtei
+        self.rinshan = rinshan
+        self.kanburi = kanburi
+        self.chankan = chankan
+        self.tenhou = tenhou
+        self.chihou = chihou
+        self.renhou = renhou
+        self.first_draw = first_draw
+        self.discarder_riichi = discarder_riichi
+        self.honba = honba
+        self.deposits = deposits
+        self.ron_on = ron_on
+        values = (
+            tsumo,
+            seat,
+            round,
+            riichi,
+            ippatsu,
+            haitei,
+            houtei,
+            rinshan,
+            kanburi,
+            chankan,
+            tenhou,
+            chihou,
+            renhou,
+            first_draw,
+            discarder_riichi,
+            honba,
+            deposits,
+            ron_on,
+        )  # in the order of SITUATION_FIELDS
+        self._values = values
+        self._hash = hash(values)
+
+    def _key(self) -> tuple[object, ...]:
+        return self._values
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Situation) and self._values == other._values
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in SITUATION_FIELDS)
+        return f"Situation({fields})"
 
     @property
     def is_dealer(self) -> bool:
@@ -137,39 +222,26 @@ class Situation(NamedTuple):
         """
         if tsumo == self.tsumo:
             return self
-        # positional through tuple.__new__ (field order): the NamedTuple's keyword __new__
-        # costs several times more, and tenpai builds one per hand
-        return tuple.__new__(
-            Situation,
-            (
-                tsumo,
-                self.seat,
-                self.round,
-                self.riichi,
-                self.ippatsu,
-                self.haitei and tsumo,
-                self.houtei and not tsumo,
-                self.rinshan and tsumo,
-                self.kanburi and not tsumo,
-                self.chankan and not tsumo,
-                self.tenhou and tsumo,
-                self.chihou and tsumo,
-                self.renhou and not tsumo,
-                self.first_draw and tsumo,
-                self.discarder_riichi,
-                self.honba,
-                self.deposits,
-                self.ron_on if not tsumo else None,
-            ),
+        return Situation(
+            tsumo=tsumo,
+            seat=self.seat,
+            round=self.round,
+            riichi=self.riichi,
+            ippatsu=self.ippatsu,
+            haitei=self.haitei and tsumo,
+            houtei=self.houtei and not tsumo,
+            rinshan=self.rinshan and tsumo,
+            kanburi=self.kanburi and not tsumo,
+            chankan=self.chankan and not tsumo,
+            tenhou=self.tenhou and tsumo,
+            chihou=self.chihou and tsumo,
+            renhou=self.renhou and not tsumo,
+            first_draw=self.first_draw and tsumo,
+            discarder_riichi=self.discarder_riichi,
+            honba=self.honba,
+            deposits=self.deposits,
+            ron_on=self.ron_on if not tsumo else None,
         )
-
-
-# _parse_situation builds a Situation positionally from _BOOL_FIELDS: keep the orders in step
-# (checked at import, also under python -O, so a reordered field can never score silently)
-if Situation._fields != (
-    "tsumo", "seat", "round", "riichi", *_BOOL_FIELDS[1:], "honba", "deposits", "ron_on"
-):  # fmt: skip
-    raise RuntimeError("engine.parse: Situation's fields and _BOOL_FIELDS are out of order")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,8 +286,17 @@ class Parsed:
 # do the same work at about half the cost. Used only by parse_hand, on checked values.
 _HAND_SLOTS: Final = tuple(getattr(HandInput, f).__set__ for f in HandInput.__dataclass_fields__)
 if tuple(HandInput.__dataclass_fields__) != (
-    "concealed", "concealed_tiles", "melds", "win", "win_kind", "kita", "kita_aka", "dora",
-    "ura", "discards", "aka5man_as",
+    "concealed",
+    "concealed_tiles",
+    "melds",
+    "win",
+    "win_kind",
+    "kita",
+    "kita_aka",
+    "dora",
+    "ura",
+    "discards",
+    "aka5man_as",
 ):  # fmt: skip  (checked at import: _new_hand fills them in this order)
     raise RuntimeError("engine.parse: HandInput's fields and _new_hand are out of order")
 
@@ -280,27 +361,97 @@ def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
 
 
 def tiles_of(text: Any, rules: Rules, where: str) -> tuple[Tile, ...]:
-    """:func:`parse_tiles` as a tuple; short strings are kept per rule set by the text
-    (bounded): the win, dora and meld strings of one hand recur in the next. Errors are
-    never kept."""
-    if not isinstance(text, str):
-        raise InputError("bad_type", f'{where} must be a string of tiles like "123p55z"')
-    _, by_suit, by_text = _tables_of(rules)
-    found = by_text.get(text)
-    if found is None:
-        found = _read_tiles(text, rules, where, by_suit)
-        if len(text) <= _TEXT_KEPT:
-            if len(by_text) >= _TEXTS_MAX:
-                by_text.clear()
-            by_text[text] = found
-    return found
+    """:func:`parse_tiles` as a tuple (through the rule set's :class:`TileReader`)."""
+    return reader_of(rules).tiles(text, where)
+
+
+class TileReader:
+    """A rule set's tiles, read from MPSZ strings; its tables fill as tiles are first met.
+
+    ``by_code``: the tiles by ``10 × suit + digit`` (suits in ``mpsz`` order), where a string
+    of ASCII digits and suit letters whose tiles were all met before is read in one pass;
+    ``by_suit``: the same by suit letter and digit, for the first sight of a tile and for
+    anything else (full-width digits, spaces, errors), read one character at a time. Short
+    strings are also kept whole (``by_text``, bounded): the win, dora and meld strings of
+    one hand recur in the next; so are melds (``melds``). Errors are never kept.
+    """
+
+    __slots__ = ("rules", "by_code", "by_suit", "by_text", "melds")
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.by_code: list[Tile | None] = [None] * (10 * len(SUIT_LETTERS))
+        self.by_suit: dict[str, dict[str, Tile]] = {suit: {} for suit in SUIT_LETTERS}
+        self.by_text: dict[str, tuple[Tile, ...]] = {}
+        self.melds: dict[str, Meld] = {}
+
+    def tiles(self, text: Any, where: str) -> tuple[Tile, ...]:
+        """The tiles of ``text`` (an InputError naming ``where`` if it cannot be read)."""
+        if not isinstance(text, str):
+            raise InputError("bad_type", f'{where} must be a string of tiles like "123p55z"')
+        short = len(text) <= _TEXT_KEPT
+        if short:
+            found = self.by_text.get(text)
+            if found is not None:
+                return found
+        found = self._scan(text)
+        if found is None:
+            found = _read_tiles(text, self.rules, where, self.by_suit, self.by_code)
+        if short:
+            if len(self.by_text) >= _TEXTS_MAX:
+                self.by_text.clear()
+            self.by_text[text] = found
+        return found
+
+    def known(self, text: Any) -> tuple[Tile, ...] | None:
+        """The tiles of a short string read before, or None."""
+        if isinstance(text, str) and len(text) <= _TEXT_KEPT:
+            return self.by_text.get(text)
+        return None
+
+    def _scan(self, text: str) -> tuple[Tile, ...] | None:
+        """The tiles of ASCII digits and suit letters whose tiles were all met before; None
+        for anything else (the slow reading then says what is wrong, or fills the tables)."""
+        by_code = self.by_code
+        tiles: list[Tile] = []
+        start = 0
+        n = len(text)
+        for i in range(n):
+            c = ord(text[i])
+            if 48 <= c <= 57:  # an ASCII digit
+                continue
+            if c == 109:  # m
+                base = 0
+            elif c == 112:  # p
+                base = 10
+            elif c == 115:  # s
+                base = 20
+            elif c == 122:  # z
+                base = 30
+            else:
+                return None
+            if i == start:
+                return None
+            for j in range(start, i):
+                tile = by_code[base + ord(text[j]) - 48]
+                if tile is None:
+                    return None
+                tiles.append(tile)
+            start = i + 1
+        if start != n:
+            return None
+        return tuple(tiles)
 
 
 def _read_tiles(
-    text: str, rules: Rules, where: str, by_suit: dict[str, dict[str, Tile]]
+    text: str,
+    rules: Rules,
+    where: str,
+    by_suit: dict[str, dict[str, Tile]],
+    by_code: list[Tile | None],
 ) -> tuple[Tile, ...]:
-    """The tiles of an MPSZ string met for the first time (or an InputError); ``by_suit``:
-    the rule set's tiles by suit letter and digit, filled as they are first met."""
+    """The tiles of an MPSZ string one character at a time (or an InputError); the tiles
+    met are kept in the rule set's tables (:class:`TileReader`)."""
     tiles: list[Tile] = []
     digits: list[str] = []
     for ch in text.replace(" ", ""):
@@ -316,6 +467,8 @@ def _read_tiles(
                 tile = table.get(d)
                 if tile is None:  # first sight in this rule set, or an error (never cached)
                     tile = table[d] = _make_tile(d, ch, rules, where)
+                    if d in _ASCII_DIGITS:
+                        by_code[10 * SUIT_LETTERS.index(ch) + int(d)] = tile
                 tiles.append(tile)
             digits = []
         else:
@@ -326,26 +479,24 @@ def _read_tiles(
 
 
 _ASCII_DIGITS: Final = "0123456789"
-TileTables = tuple[Rules, dict[str, dict[str, Tile]], dict[str, tuple[Tile, ...]]]
-#: per rule set (by id, the Rules kept to check the id): its valid tiles by suit letter and
-#: digit, and the tiles of whole strings read before
-_TILE_TABLES: Final[dict[int, TileTables]] = {}
-_TEXTS_MAX: Final = 4096  # strings kept per rule set (a server meets arbitrary hands)
+_MISSING: Final = object()  # a field absent (not null)
+#: per rule set (by id, the reader holding the Rules to check the id)
+_READERS: Final[dict[int, TileReader]] = {}
+_TEXTS_MAX: Final = 4096  # strings (and melds) kept per rule set: a server meets any hands
 #: the longest string kept: a tile, a meld, a few indicators (they recur from hand to hand);
 #: a whole hand rarely does, and keeping every one would leave garbage that outlives its
 #: call (more, and costlier, full collections of the garbage collector under load)
 _TEXT_KEPT: Final = 8
 
 
-def _tables_of(rules: Rules) -> TileTables:
-    """The rule set's tile tables (filled as tiles and strings are first parsed)."""
-    entry = _TILE_TABLES.get(id(rules))
-    if entry is None or entry[0] is not rules:
-        if len(_TILE_TABLES) > 512:  # many one-off rule sets: stay bounded
-            _TILE_TABLES.clear()
-        entry = (rules, {suit: {} for suit in SUIT_LETTERS}, {})
-        _TILE_TABLES[id(rules)] = entry
-    return entry
+def reader_of(rules: Rules) -> TileReader:
+    """The rule set's :class:`TileReader` (one per rule set, bounded)."""
+    reader = _READERS.get(id(rules))
+    if reader is None or reader.rules is not rules:
+        if len(_READERS) > 512:  # many one-off rule sets: stay bounded
+            _READERS.clear()
+        reader = _READERS[id(rules)] = TileReader(rules)
+    return reader
 
 
 def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
@@ -378,7 +529,11 @@ def _make_tile(digit: str, suit: str, rules: Rules, where: str) -> Tile:
 
 
 def parse_one_tile(text: Any, rules: Rules, where: str) -> Tile:
-    tiles = tiles_of(text, rules, where)
+    return _one_tile(reader_of(rules), text, where)
+
+
+def _one_tile(reader: TileReader, text: Any, where: str) -> Tile:
+    tiles = reader.tiles(text, where)
     if len(tiles) != 1:
         raise InputError("bad_tiles", f"{where} must be exactly one tile, got {text!r}")
     return tiles[0]
@@ -423,19 +578,20 @@ def _get_int(obj: dict[str, Any], key: str) -> int:
     return v
 
 
-def _get_tile_list(obj: dict[str, Any], key: str, rules: Rules) -> tuple[Tile, ...]:
+def _get_tile_list(obj: dict[str, Any], key: str, reader: TileReader) -> tuple[Tile, ...]:
     v = obj.get(key)
     if v is None:
         return ()
     if isinstance(v, str):
-        return tiles_of(v, rules, key)
+        return reader.tiles(v, key)
     if not isinstance(v, list):
         raise InputError("bad_type", f'{key} must be a list of tiles like ["3p"]')
-    if len(v) == 1 and isinstance(v[0], str):  # the usual one indicator
-        return tiles_of(v[0], rules, f"{key}[0]")
+    if len(v) == 1:  # the usual one indicator, most often read before
+        found = reader.known(v[0])
+        return found if found is not None else reader.tiles(v[0], f"{key}[0]")
     out: list[Tile] = []
     for i, item in enumerate(v):
-        out.extend(tiles_of(item, rules, f"{key}[{i}]"))
+        out.extend(reader.tiles(item, f"{key}[{i}]"))
     return tuple(out)
 
 
@@ -450,29 +606,37 @@ def _wind(obj: dict[str, Any], key: str, default: str, allowed: tuple[str, ...])
 
 def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     """Hand JSON → checked :class:`Parsed`. ``need_win``: score (True) or tenpai (False)."""
-    rules, role_fields = _object_rules(obj, "the hand")
+    fields, rules, role_fields = _object_rules(obj, "the hand")
     role: Any = None
     if role_fields:  # ability mahjong (engine.roles): the winner's role and its facts
         from sanma_lens.engine.roles import read_role
 
-        role, rules = read_role(obj, rules)
-    if "hand" not in obj:
+        role, rules = read_role(fields, rules)
+    reader = reader_of(rules)
+    hand_raw = fields.get("hand", _MISSING)
+    if hand_raw is _MISSING:
         raise InputError("missing_field", "hand is required (the concealed tiles, MPSZ)")
-    hand_tiles = tiles_of(obj["hand"], rules, "hand")
-    win_raw = obj.get("win")
-    win = None if win_raw is None else parse_one_tile(win_raw, rules, "win")
+    hand_tiles = reader.tiles(hand_raw, "hand")
+    win_raw = fields.get("win")
+    win = None
+    if win_raw is not None:
+        known = reader.known(win_raw)
+        if known is not None and len(known) == 1:
+            win = known[0]
+        else:
+            win = _one_tile(reader, win_raw, "win")
     if need_win and win is None:
         raise InputError("missing_field", "win is required to score a hand")
     if not need_win and win is not None:
         raise InputError("unexpected_win", "tenpai takes the hand without the winning tile")
-    melds = _get_melds(obj, rules)
-    dora = _get_tile_list(obj, "dora", rules)
-    ura = _get_tile_list(obj, "ura", rules)
-    discards_tiles = _get_tile_list(obj, "discards", rules)
+    melds = _get_melds(fields, reader)
+    dora = _get_tile_list(fields, "dora", reader)
+    ura = _get_tile_list(fields, "ura", reader)
+    discards_tiles = _get_tile_list(fields, "discards", reader)
 
-    sit = _parse_situation(obj, rules)
-    kita, kita_aka = _get_int(obj, "kita"), _get_int(obj, "kita_aka")
-    aka5man_as = obj.get("aka5man_as")
+    sit = _parse_situation(fields, rules)
+    kita, kita_aka = _get_int(fields, "kita"), _get_int(fields, "kita_aka")
+    aka5man_as = fields.get("aka5man_as")
     if aka5man_as not in (None, "5p", "5s"):
         raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
 
@@ -495,9 +659,9 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     if (sit.chankan and not rules.kan_dora_on_chankan) or (
         sit.kanburi and not rules.kan_dora_on_kan_discard
     ):
-        dora, ura = counted_indicators(obj, sit, dora, ura, rules)
-    elif "last_kan" in obj:
-        _last_kan(obj)
+        dora, ura = counted_indicators(fields, sit, dora, ura, rules)
+    elif "last_kan" in fields:
+        _last_kan(fields)
     discards = tuple([t.kind for t in discards_tiles]) if discards_tiles else ()
     if role is not None:
         from sanma_lens.engine.roles import check_role_situation
@@ -510,13 +674,25 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
     return _new_parsed(hand, sit, rules, role)
 
 
-def _get_melds(obj: dict[str, Any], rules: Rules) -> tuple[Meld, ...]:
+def _get_melds(obj: dict[str, Any], reader: TileReader) -> tuple[Meld, ...]:
     melds_raw = obj.get("melds")
     if melds_raw is None:
         return ()
     if not isinstance(melds_raw, list):  # ({} or "" were read as no melds)
         raise InputError("bad_type", 'melds must be a list like ["pon:777z"]')
-    return tuple([parse_meld(m, rules, i) for i, m in enumerate(melds_raw)])
+    if not melds_raw:
+        return ()
+    kept = reader.melds
+    melds = []
+    for i, text in enumerate(melds_raw):
+        meld = kept.get(text) if isinstance(text, str) else None
+        if meld is None:  # first sight (a meld is a value: the same text, the same meld)
+            meld = parse_meld(text, reader.rules, i)
+            if len(kept) >= _TEXTS_MAX:
+                kept.clear()
+            kept[text] = meld
+        melds.append(meld)
+    return tuple(melds)
 
 
 def check_tiles(obj: Any, rules_json: Any = None) -> None:
@@ -533,30 +709,35 @@ def check_tiles(obj: Any, rules_json: Any = None) -> None:
             f"unknown tile field(s): {', '.join(unknown)} (the tiles are "
             f"{', '.join(PHOTO_TILE_FIELDS)}; the rest of the hand JSON is the situation)",
         )
-    rules = rules_from_json(rules_json)
+    reader = reader_of(rules_from_json(rules_json))
     if obj.get("hand") is not None:
-        tiles_of(obj["hand"], rules, "hand")
+        reader.tiles(obj["hand"], "hand")
     if obj.get("win") is not None:
-        parse_one_tile(obj["win"], rules, "win")
-    _get_melds(obj, rules)
-    _get_tile_list(obj, "dora", rules)
+        _one_tile(reader, obj["win"], "win")
+    _get_melds(obj, reader)
+    _get_tile_list(obj, "dora", reader)
     _get_int(obj, "kita")
     _get_int(obj, "kita_aka")
 
 
-def _object_rules(obj: Any, what: str) -> tuple[Rules, bool]:
-    """The rules of a hand or situation JSON ``obj``, after checking it is an object of known
-    fields (``what`` names it in the error), and whether it has ability mahjong's fields
+def _object_rules(obj: Any, what: str) -> tuple[dict[str, Any], Rules, bool]:
+    """A hand or situation JSON ``obj`` checked to be an object of known fields (``what``
+    names it in the error), its rules, and whether it has ability mahjong's fields
     (:data:`ROLE_FIELDS`)."""
     if not isinstance(obj, dict):
         raise InputError("bad_type", f"{what} must be a JSON object")
+    fields: dict[str, Any] = obj
     role_fields = False
-    if not KNOWN_FIELDS.issuperset(obj):
-        unknown = sorted(k for k in obj if k not in KNOWN_FIELDS and k not in ROLE_FIELDS)
-        if unknown:
-            raise InputError("unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}")
-        role_fields = True
-    return rules_from_json(obj.get("rules")), role_fields
+    for key in fields:
+        if key not in KNOWN_FIELDS:
+            unknown = sorted(k for k in obj if k not in KNOWN_FIELDS and k not in ROLE_FIELDS)
+            if unknown:
+                raise InputError(
+                    "unknown_field", f"unknown field(s): {', '.join(map(str, unknown))}"
+                )
+            role_fields = True
+            break
+    return fields, rules_from_json(fields.get("rules")), role_fields
 
 
 def check_situation(obj: Any) -> None:
@@ -565,22 +746,23 @@ def check_situation(obj: Any) -> None:
     round of the rule set, riichi, flag and count types, indicator and discard tiles,
     ``aka5man_as``, ``ron_on``. Tile fields in ``obj`` are not looked at. What needs the tiles
     (counts, fifth tiles, which flags fit the win) is left to :func:`parse_hand`."""
-    rules, role_fields = _object_rules(obj, "the situation")
+    fields, rules, role_fields = _object_rules(obj, "the situation")
+    reader = reader_of(rules)
     for key in ("dora", "ura", "discards"):
-        _get_tile_list(obj, key, rules)
-    sit = _parse_situation(obj, rules)
+        _get_tile_list(fields, key, reader)
+    sit = _parse_situation(fields, rules)
     if role_fields:
         from sanma_lens.engine.roles import read_role
 
-        role, _ = read_role(obj, rules)
+        role, _ = read_role(fields, rules)
         if role is not None and role.discarder_genbu and sit.tsumo:
             raise InputError(
                 "inconsistent_situation", "discarder_genbu describes a ron; set tsumo false"
             )
-    aka5man_as = obj.get("aka5man_as")
+    aka5man_as = fields.get("aka5man_as")
     if aka5man_as not in (None, "5p", "5s"):
         raise InputError("bad_value", f'aka5man_as must be null, "5p" or "5s", got {aka5man_as!r}')
-    _last_kan(obj)
+    _last_kan(fields)
 
 
 def _last_kan(obj: dict[str, Any]) -> str | None:
@@ -624,37 +806,73 @@ def _parse_situation(obj: dict[str, Any], rules: Rules) -> Situation:
     ron_on = obj.get("ron_on")
     if ron_on not in RON_ON:
         raise InputError("bad_value", f'ron_on must be null, "kita" or "ankan", got {ron_on!r}')
-    # the flags, checked first as they always were: only those present are read (a hand
-    # names few), and a null or a value of another type goes the way of one check per field
-    flags = list(_NO_FLAGS)
-    for key in _FLAG_INDEX.keys() & obj.keys():
-        v = obj[key]
-        if v is True:
-            flags[_FLAG_INDEX[key]] = True
-        elif v is not False:
-            flags = _checked_flags(obj)
-            break
+    flags = _flags(obj)
     seat = _wind(obj, "seat", "S", rules.seats)
     round_wind = _wind(obj, "round", "E", rules.rounds)
     honba, deposits = _get_int(obj, "honba"), _get_int(obj, "deposits")
-    # positional in field order (tuple.__new__): the keyword __new__ costs several times more
-    return tuple.__new__(
-        Situation,
-        (
-            flags[0],  # tsumo
-            seat,
-            round_wind,
-            riichi,
-            *flags[1:],  # ippatsu … discarder_riichi
-            honba,
-            deposits,
-            ron_on,
-        ),
+    return _situation(flags, seat, round_wind, riichi, honba, deposits, ron_on)
+
+
+def _situation(
+    flags: list[bool],
+    seat: int,
+    round_wind: int,
+    riichi: str,
+    honba: int,
+    deposits: int,
+    ron_on: str | None,
+) -> Situation:
+    """The Situation of the flags of :data:`_BOOL_FIELDS` (in that order) and the rest."""
+    return Situation(
+        tsumo=flags[0],
+        seat=seat,
+        round=round_wind,
+        riichi=riichi,
+        ippatsu=flags[1],
+        haitei=flags[2],
+        houtei=flags[3],
+        rinshan=flags[4],
+        kanburi=flags[5],
+        chankan=flags[6],
+        tenhou=flags[7],
+        chihou=flags[8],
+        renhou=flags[9],
+        first_draw=flags[10],
+        discarder_riichi=flags[11],
+        honba=honba,
+        deposits=deposits,
+        ron_on=ron_on,
     )
 
 
-_NO_FLAGS: Final = (False,) * len(_BOOL_FIELDS)
 _FLAG_INDEX: Final = {key: i for i, key in enumerate(_BOOL_FIELDS)}
+
+
+def _check_flag_order() -> None:
+    """_situation reads the flags by their place in _BOOL_FIELDS: checked at import (also
+    under python -O), each flag alone, so that a reordered field can never score silently."""
+    for i, key in enumerate(_BOOL_FIELDS):
+        one = _situation([j == i for j in range(len(_BOOL_FIELDS))], 0, 0, "none", 0, 0, None)
+        if [getattr(one, f) for f in _BOOL_FIELDS] != [f == key for f in _BOOL_FIELDS]:
+            raise RuntimeError("engine.parse: _BOOL_FIELDS and _situation are out of step")
+
+
+_check_flag_order()
+
+
+def _flags(obj: dict[str, Any]) -> list[bool]:
+    """The flags of :data:`_BOOL_FIELDS` in that order: only those present are read (a hand
+    names few); a null or a value of another type goes the way of one check per field, so
+    the first bad flag in that order is the one an error names."""
+    flags = [False] * len(_BOOL_FIELDS)
+    for key, v in obj.items():
+        i = _FLAG_INDEX.get(key)
+        if i is not None:
+            if v is True:
+                flags[i] = True
+            elif v is not False:
+                return _checked_flags(obj)
+    return flags
 
 
 def _checked_flags(obj: dict[str, Any]) -> list[bool]:
@@ -709,7 +927,7 @@ def _check_physical(
     specials: list[Tile] = []  # red fives and aka-5-man
     for tile in hand:
         kind, red, aka5man = tile  # (unpacked: cheaper than the attributes)
-        counts[kind] += 1
+        counts[kind] = counts[kind] + 1  # (compiled, += on a list item is a generic add)
         if red or aka5man:
             specials.append(tile)
     concealed = tuple(counts)
@@ -720,7 +938,7 @@ def _check_physical(
         others.append(win)
     for tile in others:
         kind, red, aka5man = tile
-        counts[kind] += 1
+        counts[kind] = counts[kind] + 1
         if red or aka5man:
             specials.append(tile)
     counts[NORTH] += kita
@@ -762,10 +980,10 @@ def _check_situation(
     rules: Rules,
 ) -> None:
     """Flags that cannot be true together are refused rather than scored (never a silent guess)."""
-    (
-        tsumo, seat, _, riichi_kind, ippatsu, haitei, houtei, rinshan, kanburi, chankan,
-        tenhou, chihou, renhou, first_draw, _, _, _, ron_on,
-    ) = sit  # the fields once (a NamedTuple's attributes cost more than locals)  # fmt: skip
+    tsumo, seat, riichi_kind, ippatsu = sit.tsumo, sit.seat, sit.riichi, sit.ippatsu
+    haitei, houtei, rinshan, kanburi = sit.haitei, sit.houtei, sit.rinshan, sit.kanburi
+    chankan, tenhou, chihou, renhou = sit.chankan, sit.tenhou, sit.chihou, sit.renhou
+    first_draw, ron_on = sit.first_draw, sit.ron_on
     is_open = bool(melds) and any(m.is_open for m in melds)
     riichi = riichi_kind != "none"
     if riichi and is_open:

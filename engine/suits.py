@@ -18,29 +18,13 @@ worked out on first sight and cached. The three suits share the rank tables.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement, product
+from itertools import product
 from typing import Final
 
 # A group decomposition: (pair kind or -1, triplet kinds, run start kinds)
 GroupDecomp = tuple[int, tuple[int, ...], tuple[int, ...]]
 GROUP_BASES: Final = (0, 9, 18, 27)
 NO_TILES: Final[tuple[GroupDecomp, ...]] = ((-1, (), ()),)  # the one split of no tiles
-
-_TRIPLET, _PAIR, _RUN = 0, 1, 2  # the order in which a split tries the sets at a rank
-
-
-def _split_order(pair: int, trips: tuple[int, ...], runs: tuple[int, ...]) -> list[int]:
-    """The position of a decomposition in the order ties between readings depend on: rank by
-    rank, the lowest rank's triplet before its pair before its runs (a depth-first split that
-    tries a triplet, a pair, then a run at the lowest rank left; a decomposition appears where
-    its first such split does). Two decompositions of one pattern first differ at the lowest
-    rank left, so sorting the sets as ``3·rank + kind`` gives that order."""
-    key = [3 * t + _TRIPLET for t in trips] + [3 * r + _RUN for r in runs]
-    if pair >= 0:
-        key.append(3 * pair + _PAIR)
-    key.sort()
-    return key
-
 
 #: the tag of an honors pattern's code (:func:`pattern_code`), above a suit's 27 bits
 HONOR_TAG: Final = 1 << 27
@@ -63,39 +47,68 @@ def pattern_code(counts: tuple[int, ...]) -> int:
 
 def _enumerate(ranks: int) -> dict[int, tuple[GroupDecomp, ...]]:
     """Every whole pattern of a group of ``ranks`` kinds (9: a suit, 7: the honors, no runs)
-    by its :func:`pattern_code`, with its decompositions in split order (rank indices)."""
-    n_runs = ranks - 2 if ranks == 9 else 0
-    tag = HONOR_TAG if ranks == 7 else 0
-    found: dict[int, list[GroupDecomp]] = {}
-    for n_sets in range(5):
-        for sets in combinations_with_replacement(range(ranks + n_runs), n_sets):
-            c = [0] * ranks
-            code = tag
-            for s in sets:
-                if s < ranks:
-                    c[s] += 3
-                    code += 3 << 3 * s
-                else:
-                    c[s - ranks] += 1
-                    c[s - ranks + 1] += 1
-                    c[s - ranks + 2] += 1
-                    code += 0o111 << 3 * (s - ranks)
-            if max(c, default=0) > 4:
+    by its :func:`pattern_code`, with its decompositions in split order (rank indices).
+
+    Split order is the order of a depth-first split that tries, at the lowest rank left, a
+    triplet, then a pair, then a run starting there, keeping each decomposition where it first
+    appears: the order ties between readings depend on. Two decompositions of one pattern
+    first differ in the sets they start at some rank, every lower rank alike; there the one
+    with a triplet comes first, then the one with the pair, then the one with more runs. So
+    choosing rank by rank, lowest first, the triplet before none, the pair before none and
+    more runs before fewer, meets every pattern's decompositions already in that order.
+    """
+    found: dict[int, tuple[GroupDecomp, ...]] = {}
+    _choose(found, ranks, 0, HONOR_TAG if ranks == 7 else 0, 4, -1, (), ())
+    return found
+
+
+def _choose(
+    found: dict[int, tuple[GroupDecomp, ...]],
+    ranks: int,
+    rank: int,
+    code: int,
+    sets_left: int,
+    pair: int,
+    trips: tuple[int, ...],
+    runs: tuple[int, ...],
+) -> None:
+    """The sets starting at ``rank`` and above, on top of those chosen below it (``code``:
+    the pattern so far, runs from below included; a kind has four tiles). Written for the
+    compiled engine, where it runs at every start-up: native loops and no calls of builtins."""
+    while rank < ranks and (sets_left or pair < 0):
+        shift = 3 * rank
+        held = code >> shift & 7
+        # runs start at most at the seventh rank (the honors form none), a tile on the next
+        next_room = 4 - (code >> shift + 3 & 7) if ranks == 9 and rank < 7 else 0
+        for trip in range(1, -1, -1):  # a triplet here, then none
+            if trip and (sets_left == 0 or held > 1):
                 continue
-            trips = tuple(s for s in sets if s < ranks)
-            runs = tuple(s - ranks for s in sets if s >= ranks)
-            for pair in range(-1, ranks):
-                if pair >= 0 and c[pair] > 2:
+            for with_pair in range(1, -1, -1):  # the pair here, then not
+                own = held + 3 * trip + 2 * with_pair
+                if with_pair and (pair >= 0 or own > 4):
                     continue
-                key = code + (2 << 3 * pair if pair >= 0 else 0)
-                entry = found.get(key)
-                if entry is None:
-                    entry = found[key] = []
-                entry.append((pair, trips, runs))
-    return {
-        key: tuple(sorted(d, key=lambda x: _split_order(*x))) if len(d) > 1 else (d[0],)
-        for key, d in found.items()
-    }
+                most = sets_left - trip  # runs here, as many as fit, then fewer
+                if most > 4 - own:
+                    most = 4 - own
+                if most > next_room:
+                    most = next_room
+                # no set at this rank at all comes last: the loop goes on to the next rank
+                least = 0 if trip or with_pair else 1
+                for n_runs in range(most, least - 1, -1):
+                    _choose(
+                        found,
+                        ranks,
+                        rank + 1,
+                        code + (own - held << shift) + n_runs * (0o111 << shift),
+                        sets_left - trip - n_runs,
+                        rank if with_pair else pair,
+                        trips + (rank,) if trip else trips,
+                        runs + (rank,) * n_runs if n_runs else runs,
+                    )
+        rank += 1
+    # nothing more to choose (most patterns have one decomposition: a tuple at once)
+    before = found.get(code)
+    found[code] = ((pair, trips, runs),) if before is None else (*before, (pair, trips, runs))
 
 
 #: :func:`pattern_code` → the whole pattern's decompositions in rank indices

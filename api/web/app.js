@@ -887,6 +887,7 @@ function renderWarnings() {
 
 function renderStatic() {
   document.documentElement.lang = Lang.current;
+  document.title = t("title");  // the tab and the app switcher speak the page's language too
   translateStatic();
   $("lang").textContent = t("lang_button");
   $("zoom").setAttribute("aria-label", t("zoom"));

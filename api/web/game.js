@@ -64,6 +64,7 @@ async function api(method, path, body) {
 
 function applyLanguage() {
   document.documentElement.lang = Lang.current;
+  document.title = `${t("scoreboard")} — ${t("title")}`;  // the tab speaks the page's language
   translateStatic();
   $$(".role-select").forEach((select) => {
     [...select.options].forEach((o) => { o.textContent = roleName(o.value); });

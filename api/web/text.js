@@ -708,7 +708,8 @@ function validationText(field) {
 }
 
 // The browser's refusal of a field is said in the page's language, not the browser's: the
-// message is set as the field is found invalid, and cleared as soon as it is edited.
+// message is set as the field is found invalid, and cleared as soon as it is edited, and
+// before each submission (a value the page itself changed is judged afresh).
 document.addEventListener("invalid", (e) => {
   const field = e.target;
   if (!field.setCustomValidity) return;
@@ -718,6 +719,24 @@ document.addEventListener("invalid", (e) => {
 document.addEventListener("input", (e) => {
   if (e.target.setCustomValidity) e.target.setCustomValidity("");
 }, true);
+document.addEventListener("click", (e) => {
+  // a submit button's click (Enter in a field clicks it too) comes before the browser checks
+  // the form's fields
+  const button = e.target.closest && e.target.closest("button, input[type=submit]");
+  if (!button || button.type !== "submit" || !button.form) return;
+  for (const field of button.form.elements) if (field.setCustomValidity) field.setCustomValidity("");
+}, true);
+
+// A file input is hidden inside a labelled button (its own words are the browser's): the
+// button takes the keyboard's focus, and Enter or Space opens the file chooser as a tap does.
+document.addEventListener("keydown", (e) => {
+  const button = e.target.closest && e.target.closest("label[role=button]");
+  const input = button && button.querySelector("input[type=file]");
+  if (input && (e.key === "Enter" || e.key === " ")) {
+    e.preventDefault();
+    input.click();
+  }
+});
 
 // The app shell is cached by a service worker so that the page reopens at once (and offline).
 if ("serviceWorker" in navigator && location.protocol !== "file:") {

@@ -292,7 +292,7 @@ def test_japanese_phone_gets_japanese_on_every_page_with_no_english_left(browser
     game = _post(f"{server}/v1/games", {"players": ["あき", "べん", "ちえ"]})
     with checked_page(browser, server, "/", viewport=PHONE, locale="ja-JP") as pg:
         assert pg.get_attribute("html", "lang") == "ja"
-        assert pg.inner_text("h1") == "三麻レンズ"
+        assert pg.inner_text("h1") == "三麻レンズ" and pg.title() == "三麻レンズ"
         assert _english_left(pg) == []
         # a win with riichi and yakuhai, its sets, payments and the correction sheet
         _type(pg, "234p456p789s11z22z", "2z")
@@ -324,10 +324,10 @@ def test_japanese_phone_gets_japanese_on_every_page_with_no_english_left(browser
         assert _english_left(pg) == []
         pg.goto(f"{server}/game.html#{game['id']}")
         pg.wait_for_selector("#table:not([hidden])")
-        assert pg.inner_text("h1") == "点数表"
+        assert pg.inner_text("h1") == "点数表" and pg.title() == "点数表 — 三麻レンズ"
         assert _english_left(pg) == []
         pg.click("#lang")  # English here is English on the camera page too
-        assert pg.inner_text("h1") == "Scoreboard"
+        assert pg.inner_text("h1") == "Scoreboard" and pg.title() == "Scoreboard — sanma-lens"
         pg.goto(f"{server}/")
         assert pg.inner_text("h1") == "sanma-lens" and pg.get_attribute("html", "lang") == "en"
         pg.click("#lang")

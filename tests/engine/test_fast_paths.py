@@ -18,7 +18,14 @@ from sanma_lens.engine.decompose import (
 from sanma_lens.engine.evaluate import best, best_yaku_han, completed, completer, readings_in
 from sanma_lens.engine.fu import FuItem, fu_of, fu_value
 from sanma_lens.engine.parse import parse_hand
-from sanma_lens.engine.suits import group_additions, group_decomps, group_flags
+from sanma_lens.engine.suits import (
+    DECOMPS_BY_CODE,
+    HONOR_TAG,
+    group_additions,
+    group_decomps,
+    group_flags,
+    pattern_code,
+)
 from sanma_lens.engine.waits import waits
 from sanma_lens.engine.yaku import Context
 
@@ -71,6 +78,46 @@ def test_suit_tables_equal_splitting_on_every_small_pattern() -> None:
                 _check_tables(c)
                 checked += 1
     assert checked > 20_000
+
+
+def _by_multisets(ranks: int) -> dict[int, tuple]:
+    """Every pattern of at most four sets and one pair of a group of ``ranks`` kinds, from
+    the multisets of sets, with its decompositions sorted in split order (the lowest rank's
+    triplet before its pair before its runs, rank by rank)."""
+    n_runs = ranks - 2 if ranks == 9 else 0
+    found: dict[int, list] = {}
+    for n_sets in range(5):
+        for sets in itertools.combinations_with_replacement(range(ranks + n_runs), n_sets):
+            c = [0] * ranks
+            for s in sets:
+                for r in (s,) * 3 if s < ranks else (s - ranks, s - ranks + 1, s - ranks + 2):
+                    c[r] += 1
+            trips = tuple(s for s in sets if s < ranks)
+            runs = tuple(s - ranks for s in sets if s >= ranks)
+            for pair in range(-1, ranks):
+                counts = c[:]
+                if pair >= 0:
+                    counts[pair] += 2
+                if max(counts) <= 4:
+                    found.setdefault(pattern_code(tuple(counts)), []).append((pair, trips, runs))
+
+    def split_order(d: tuple) -> list[int]:
+        pair, trips, runs = d
+        return sorted(
+            [3 * t for t in trips] + [3 * r + 2 for r in runs] + [3 * pair + 1] * (pair >= 0)
+        )
+
+    return {code: tuple(sorted(ds, key=split_order)) for code, ds in found.items()}
+
+
+def test_suit_tables_are_every_multiset_of_sets_in_split_order() -> None:
+    """The per-suit tables, enumerated rank by rank at import, hold exactly the patterns of
+    at most four sets and one pair, each with all its decompositions in split order."""
+    for ranks, tag in ((9, 0), (7, HONOR_TAG)):
+        expected = _by_multisets(ranks)
+        table = {c: ds for c, ds in DECOMPS_BY_CODE.items() if (c >= HONOR_TAG) == bool(tag)}
+        assert table == expected
+    assert len(DECOMPS_BY_CODE) == 21_743 + 498
 
 
 def test_suit_tables_equal_splitting_on_random_full_suits() -> None:
@@ -193,9 +240,12 @@ def test_rule_18_wait_value_is_the_yaku_han_of_the_best_reading() -> None:
 
 
 def test_rule_29_as_tsumo_clears_the_flags_of_the_other_way_of_winning() -> None:
-    """Tenpai judges each wait won by ron and by tsumo; as_tsumo builds the situation
-    positionally (field order), so compare it with the keyword form of every field."""
-    from sanma_lens.engine.parse import Situation
+    """Tenpai judges each wait won by ron and by tsumo: as_tsumo keeps every field but the
+    flags of the other way of winning (compared field by field)."""
+    from sanma_lens.engine.parse import SITUATION_FIELDS, Situation
+
+    def replaced(sit: Situation, **changes: object) -> Situation:
+        return Situation(**{**{f: getattr(sit, f) for f in SITUATION_FIELDS}, **changes})
 
     ron_only = {"houtei", "kanburi", "chankan", "renhou"}
     tsumo_only = {"haitei", "rinshan", "tenhou", "chihou", "first_draw"}
@@ -205,13 +255,14 @@ def test_rule_29_as_tsumo_clears_the_flags_of_the_other_way_of_winning() -> None
         ron_on="kita",
     )  # fmt: skip
     as_tsumo = sit.as_tsumo(True)
-    expected = sit._replace(tsumo=True, ron_on=None, **{f: False for f in ron_only})
+    expected = replaced(sit, tsumo=True, ron_on=None, **{f: False for f in ron_only})
     assert as_tsumo == expected and type(as_tsumo) is Situation
     tsumo_sit = Situation(tsumo=True, haitei=True, rinshan=True, first_draw=True, honba=1)
-    assert tsumo_sit.as_tsumo(False) == tsumo_sit._replace(
-        tsumo=False, **{f: False for f in tsumo_only}
+    assert tsumo_sit.as_tsumo(False) == replaced(
+        tsumo_sit, tsumo=False, **{f: False for f in tsumo_only}
     )
     assert sit.as_tsumo(False) is sit
+    assert sit._key() == tuple(getattr(sit, f) for f in SITUATION_FIELDS)  # hash, equality
 
 
 def test_rule_29_ron_and_tsumo_yaku_han_of_one_reading_share_its_yaku() -> None:

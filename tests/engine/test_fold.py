@@ -7,12 +7,13 @@ import random
 from typing import Any
 
 from benchmarks.engine import random_winning_hand, tiles_text
+from sanma_lens.engine.decompose import chiitoitsu_wait
 from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.evaluate import completer
 from sanma_lens.engine.fold import SHANPON, TANKI, additions, fold_waits, group, roles
 from sanma_lens.engine.parse import Parsed, parse_hand
 from sanma_lens.engine.suits import DECOMPS_BY_CODE, pattern_code
-from sanma_lens.engine.tiles import name
+from sanma_lens.engine.tiles import SANMA_KINDS, name
 from sanma_lens.engine.waits import WaitDora, ron_and_tsumo_values, wait_han, wait_shapes
 from sanma_lens.engine.yaku import Context
 
@@ -23,6 +24,7 @@ OPTIONS: list[dict[str, Any]] = [
     {"kita_counts_in_shape": True},
     {"used_up_waits_count": True},
     {"rinshan_haitei_combine": True},
+    {"chiitoitsu_four_of_a_kind": True},
 ]
 
 
@@ -88,6 +90,48 @@ def test_rule_29_fold_gives_ron_and_tsumo_han_of_every_wait() -> None:
         assert folded == plain, hand
         checked += len(plain[0])
     assert checked > 300
+
+
+def _chiitoitsu_hands(n: int, seed: int) -> list[Parsed]:
+    """Chiitoitsu hands holding a four of a kind (or a three waiting on its fourth), less a
+    tile, under the option ``chiitoitsu_four_of_a_kind``, in random situations."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < n:
+        six = rng.sample(sorted(SANMA_KINDS), 6)
+        counts = [0] * 34
+        for k in [*six, rng.choice(six)]:
+            counts[k] += 2
+        counts[rng.choice([k for k in range(34) if counts[k]])] -= 1
+        obj: dict[str, Any] = {
+            "hand": tiles_text(counts),
+            "tsumo": rng.random() < 0.5,
+            "seat": rng.choice("ESW"),
+            "riichi": rng.choice(["none", "riichi"]),
+            "rules": {"chiitoitsu_four_of_a_kind": True},
+        }
+        out.append(parse_hand(obj, need_win=False))
+    return out
+
+
+def test_fold_leaves_a_chiitoitsu_wait_with_a_four_of_a_kind_to_the_reading_path() -> None:
+    """Under ``chiitoitsu_four_of_a_kind`` the fold gives the chiitoitsu wait of a hand
+    holding a four (or a three) no value of its own, and its answers are the plain path's."""
+    checked = 0
+    for p in _chiitoitsu_hands(150, 26):
+        hand, sit, rules = p.hand, p.situation, p.rules
+        ctx = Context(sit, rules)
+        found = fold_waits(hand, rules, (ctx,))
+        assert found is not None
+        shapes = wait_shapes(hand, rules)
+        assert [w for w, _ in found.waits] == [w for w, _ in shapes]
+        seven = chiitoitsu_wait(hand.concealed, True)
+        assert seven >= 0 and dict(found.waits)[seven] is None
+        folded = ron_and_tsumo_values(hand, sit, rules)
+        assert folded == ron_and_tsumo_values(hand, sit, rules, shapes), hand
+        assert folded[1][folded[0].index(seven)] >= 2  # chiitoitsu's 2 han at least
+        checked += 1
+    assert checked == 150
 
 
 def test_rule_18_fold_keeps_the_wins_single_reading() -> None:

@@ -14,6 +14,7 @@ from typing import Any, Final, NamedTuple
 from sanma_lens.engine.errors import InputError
 from sanma_lens.engine.rules import Rules, rules_from_json
 from sanma_lens.engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
+from sanma_lens.engine.values import Value, refuse_assignment
 
 RIICHI_KINDS: Final = ("none", "riichi", "double", "open", "double_open")
 MELD_KINDS: Final = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
@@ -110,7 +111,9 @@ class Situation:
     An immutable value, a plain slotted class as :mod:`engine.values` says (compiled, it is
     built by a C constructor and read field by field), with equality and hashing by its
     fields. The yaku evaluator keys its cache of situational yaku on it, so the fields are
-    also kept as one tuple with its hash, taken once.
+    also kept as one tuple with its hash, taken once; they refuse assignment (``Final``,
+    :func:`engine.values.refuse_assignment`), so that no change can leave the cache keyed on
+    a hash the fields no longer have.
     """
 
     __slots__ = (
@@ -157,24 +160,24 @@ class Situation:
         deposits: int = 0,
         ron_on: str | None = None,
     ) -> None:
-        self.tsumo = tsumo
-        self.seat = seat
-        self.round = round
-        self.riichi = riichi
-        self.ippatsu = ippatsu
-        self.haitei = haitei
-        self.houtei = houtei
-        self.rinshan = rinshan
-        self.kanburi = kanburi
-        self.chankan = chankan
-        self.tenhou = tenhou
-        self.chihou = chihou
-        self.renhou = renhou
-        self.first_draw = first_draw
-        self.discarder_riichi = discarder_riichi
-        self.honba = honba
-        self.deposits = deposits
-        self.ron_on = ron_on
+        self.tsumo: Final = tsumo
+        self.seat: Final = seat
+        self.round: Final = round
+        self.riichi: Final = riichi
+        self.ippatsu: Final = ippatsu
+        self.haitei: Final = haitei
+        self.houtei: Final = houtei
+        self.rinshan: Final = rinshan
+        self.kanburi: Final = kanburi
+        self.chankan: Final = chankan
+        self.tenhou: Final = tenhou
+        self.chihou: Final = chihou
+        self.renhou: Final = renhou
+        self.first_draw: Final = first_draw
+        self.discarder_riichi: Final = discarder_riichi
+        self.honba: Final = honba
+        self.deposits: Final = deposits
+        self.ron_on: Final = ron_on
         values = (
             tsumo,
             seat,
@@ -195,8 +198,8 @@ class Situation:
             deposits,
             ron_on,
         )  # in the order of SITUATION_FIELDS
-        self._values = values
-        self._hash = hash(values)
+        self._values: Final = values
+        self._hash: Final = hash(values)
 
     def _key(self) -> tuple[object, ...]:
         return self._values
@@ -244,48 +247,8 @@ class Situation:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class HandInput:
-    """The tiles of a hand JSON, checked. Counts are 34-arrays of shape kinds.
-
-    Slotted: the engine reads its fields many times a hand (slot loads are cheap), and
-    :func:`parse_hand` fills the slots directly (:func:`_new_hand`).
-    """
-
-    concealed: tuple[int, ...]  # the concealed part without the winning tile
-    concealed_tiles: tuple[Tile, ...]
-    melds: tuple[Meld, ...]
-    win: Tile | None  # the physical winning tile
-    win_kind: int | None  # its shape kind (5p/5s when an aka-5-man is taken as that five)
-    kita: int
-    kita_aka: int
-    dora: tuple[Tile, ...]
-    ura: tuple[Tile, ...]
-    discards: tuple[int, ...]
-    aka5man_as: str | None
-
-    @property
-    def is_closed(self) -> bool:
-        """Closed = no pon, chi or open kan; ankan and kita keep a hand closed (docs/rules.md)."""
-        return not any(m.is_open for m in self.melds)
-
-
-@dataclass(frozen=True, slots=True)
-class Parsed:
-    """A checked hand JSON: the tiles, the situation and the rule set; ``role`` the winner's
-    role in ability mahjong (``engine.roles.RoleHand``), None without one."""
-
-    hand: HandInput
-    situation: Situation
-    rules: Rules
-    role: Any = None
-
-
-# A frozen dataclass's __init__ sets each field through object.__setattr__ (about 1.6k
-# machine instructions a field: an eighth of reading a hand JSON); the slots' own setters
-# do the same work at about half the cost. Used only by parse_hand, on checked values.
-_HAND_SLOTS: Final = tuple(getattr(HandInput, f).__set__ for f in HandInput.__dataclass_fields__)
-if tuple(HandInput.__dataclass_fields__) != (
+#: HandInput's fields, in the order its constructor takes them
+HAND_FIELDS: Final = (
     "concealed",
     "concealed_tiles",
     "melds",
@@ -297,57 +260,100 @@ if tuple(HandInput.__dataclass_fields__) != (
     "ura",
     "discards",
     "aka5man_as",
-):  # fmt: skip  (checked at import: _new_hand fills them in this order)
-    raise RuntimeError("engine.parse: HandInput's fields and _new_hand are out of order")
-
-
-def _new_hand(
-    concealed: tuple[int, ...],
-    concealed_tiles: tuple[Tile, ...],
-    melds: tuple[Meld, ...],
-    win: Tile | None,
-    win_kind: int | None,
-    kita: int,
-    kita_aka: int,
-    dora: tuple[Tile, ...],
-    ura: tuple[Tile, ...],
-    discards: tuple[int, ...],
-    aka5man_as: str | None,
-) -> HandInput:
-    """``HandInput(...)`` (the same value, still frozen) with its slots filled directly."""
-    # compiled, HandInput is a native class: its dataclass __init__ still runs as Python
-    # (about 16k machine instructions), its __new__ and slot setters are C
-    hand = HandInput.__new__(HandInput)
-    s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10 = _HAND_SLOTS
-    s0(hand, concealed)
-    s1(hand, concealed_tiles)
-    s2(hand, melds)
-    s3(hand, win)
-    s4(hand, win_kind)
-    s5(hand, kita)
-    s6(hand, kita_aka)
-    s7(hand, dora)
-    s8(hand, ura)
-    s9(hand, discards)
-    s10(hand, aka5man_as)
-    return hand
-
-
-_PARSED_SLOTS: Final = tuple(
-    getattr(Parsed, f).__set__ for f in ("hand", "situation", "rules", "role")
 )
 
 
-def _new_parsed(hand: HandInput, sit: Situation, rules: Rules, role: Any) -> Parsed:
-    """``Parsed(hand, sit, rules, role)`` with its fields filled directly (as
-    :func:`_new_hand`)."""
-    parsed = Parsed.__new__(Parsed)
-    s0, s1, s2, s3 = _PARSED_SLOTS
-    s0(parsed, hand)
-    s1(parsed, sit)
-    s2(parsed, rules)
-    s3(parsed, role)
-    return parsed
+class HandInput(Value):
+    """The tiles of a hand JSON, checked. Counts are 34-arrays of shape kinds.
+
+    An immutable value (:mod:`engine.values`): a plain slotted class whose fields are set
+    once and refuse assignment, with equality, hashing and a repr by its fields. Compiled it
+    is a native class, built by a C constructor, its fields read straight from the struct
+    (a frozen dataclass's ``__init__`` stayed Python, setting each field through
+    ``object.__setattr__``: an eighth of reading a hand JSON).
+    """
+
+    __slots__ = HAND_FIELDS
+
+    def __init__(
+        self,
+        concealed: tuple[int, ...],  # the concealed part without the winning tile
+        concealed_tiles: tuple[Tile, ...],
+        melds: tuple[Meld, ...],
+        win: Tile | None,  # the physical winning tile
+        win_kind: int | None,  # its shape kind (5p/5s when an aka-5-man is taken as that five)
+        kita: int,
+        kita_aka: int,
+        dora: tuple[Tile, ...],
+        ura: tuple[Tile, ...],
+        discards: tuple[int, ...],
+        aka5man_as: str | None,
+    ) -> None:
+        self.concealed: Final = concealed
+        self.concealed_tiles: Final = concealed_tiles
+        self.melds: Final = melds
+        self.win: Final = win
+        self.win_kind: Final = win_kind
+        self.kita: Final = kita
+        self.kita_aka: Final = kita_aka
+        self.dora: Final = dora
+        self.ura: Final = ura
+        self.discards: Final = discards
+        self.aka5man_as: Final = aka5man_as
+
+    def _key(self) -> tuple[object, ...]:
+        return (
+            self.concealed,
+            self.concealed_tiles,
+            self.melds,
+            self.win,
+            self.win_kind,
+            self.kita,
+            self.kita_aka,
+            self.dora,
+            self.ura,
+            self.discards,
+            self.aka5man_as,
+        )  # in the order of HAND_FIELDS
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={v!r}" for f, v in zip(HAND_FIELDS, self._key(), strict=True))
+        return f"HandInput({fields})"
+
+    @property
+    def is_closed(self) -> bool:
+        """Closed = no pon, chi or open kan; ankan and kita keep a hand closed (docs/rules.md)."""
+        return not any(m.is_open for m in self.melds)
+
+
+class Parsed(Value):
+    """A checked hand JSON: the tiles, the situation and the rule set; ``role`` the winner's
+    role in ability mahjong (``engine.roles.RoleHand``), None without one. An immutable
+    value, as :class:`HandInput`."""
+
+    __slots__ = ("hand", "situation", "rules", "role")
+
+    def __init__(
+        self, hand: HandInput, situation: Situation, rules: Rules, role: Any = None
+    ) -> None:
+        self.hand: Final = hand
+        self.situation: Final = situation
+        self.rules: Final = rules
+        self.role: Final = role
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.hand, self.situation, self.rules, self.role)
+
+    def __repr__(self) -> str:
+        return (
+            f"Parsed(hand={self.hand!r}, situation={self.situation!r}, "
+            f"rules={self.rules!r}, role={self.role!r})"
+        )
+
+
+refuse_assignment(Situation)
+refuse_assignment(HandInput)
+refuse_assignment(Parsed)
 
 
 def parse_tiles(text: Any, rules: Rules, where: str) -> list[Tile]:
@@ -667,11 +673,11 @@ def parse_hand(obj: Any, *, need_win: bool) -> Parsed:
         from sanma_lens.engine.roles import check_role_situation
 
         check_role_situation(role, sit, discards)
-    hand = _new_hand(
+    hand = HandInput(
         concealed, hand_tiles, melds, win, win_kind, kita, kita_aka, dora, ura, discards,
         aka5man_as,
     )  # fmt: skip
-    return _new_parsed(hand, sit, rules, role)
+    return Parsed(hand, sit, rules, role)
 
 
 def _get_melds(obj: dict[str, Any], reader: TileReader) -> tuple[Meld, ...]:

@@ -224,24 +224,46 @@ def test_tile_strings_read_again_give_the_same_tiles_and_errors() -> None:
 
 
 def test_parsed_hand_is_the_frozen_value_its_constructor_makes() -> None:
-    """parse_hand fills HandInput's and Parsed's slots directly: each value equals the one
-    the dataclass constructor makes from the same fields, and stays frozen."""
-    import dataclasses
-
-    from sanma_lens.engine.parse import HandInput, Parsed, parse_hand
+    """parse_hand's HandInput and Parsed equal (and hash as) the values their constructors
+    make from the same fields, and stay frozen: no field can be set or deleted after parse."""
+    from sanma_lens.engine.parse import HAND_FIELDS, HandInput, Parsed, parse_hand
 
     obj = {"hand": "23p567p345s55p", "win": "4p", "melds": ["pon:777z"], "dora": ["1z"],
            "discards": "19s", "kita": 1}  # fmt: skip
     parsed = parse_hand(obj, need_win=True)
     hand = parsed.hand
-    again = HandInput(**{f.name: getattr(hand, f.name) for f in dataclasses.fields(HandInput)})
+    again = HandInput(**{f: getattr(hand, f) for f in HAND_FIELDS})
     assert hand == again and hash(hand) == hash(again)
+    assert repr(hand) == repr(again) and repr(hand).startswith("HandInput(concealed=(")
     assert hand.melds[0].tile == 33 and hand.kita == 1 and hand.discards == (18, 26)
     assert parsed == Parsed(again, parsed.situation, parsed.rules)
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    assert hash(parsed) == hash(Parsed(again, parsed.situation, parsed.rules))
+    assert hand != parse_hand({**obj, "kita": 0}, need_win=True).hand
+    with pytest.raises(AttributeError):
         hand.kita = 2  # type: ignore[misc]
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):
         parsed.hand = again  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        del parsed.role
+    assert hand.kita == 1 and parsed.hand is hand
+
+
+def test_situation_refuses_assignment_so_the_yaku_cache_stays_true() -> None:
+    """Situation is the yaku cache's key, its hash taken once: a field changed afterwards
+    would leave the cache answering for the old situation. Every field refuses assignment
+    and deletion (compiled: Final attributes; plain: engine.values.refuse_assignment)."""
+    from sanma_lens.engine.parse import SITUATION_FIELDS, Situation, parse_hand
+
+    obj = {"hand": "23p567p345s55p", "win": "4p", "melds": ["pon:777z"], "tsumo": True}
+    sit = parse_hand(obj, need_win=True).situation
+    before = (hash(sit), repr(sit))
+    for field in (*SITUATION_FIELDS, "_values", "_hash"):
+        with pytest.raises(AttributeError):
+            setattr(sit, field, getattr(sit, field))
+        with pytest.raises(AttributeError):
+            delattr(sit, field)
+    assert (hash(sit), repr(sit)) == before and sit == Situation(tsumo=True)
+    assert sit.as_tsumo(False) == Situation(tsumo=False)
 
 
 def test_situation_checked_alone_as_parse_hand_checks_it() -> None:

@@ -12,6 +12,7 @@
       │       ▼ Detections (pipeline.py: one value, each stage fills in its part)
       │      sift ──────────── Recognizer.sift: hits → reported tiles; doubles, unsure hits,
       │       │                not-tiles kept as evidence; flowers left out → flowers_ignored
+      │       │                faces.py: a face-up report showing no tile face is set aside
       │       ▼
       │      join ──────────── Recognizer.join (join.py): two small reports on parts of one
       │       │                tile read as one → parts_joined

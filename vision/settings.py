@@ -72,12 +72,13 @@ class Settings:
 
     # sift: the face check (vision/faces.py), a face-up report whose box shows too little face
     face_check: bool = True  # reports read as face-up tiles are checked for a tile's face at all
-    face_bright: float = 0.4  # a face pixel is at least this × the photo's face brightness
-    face_max_sat: float = 0.35  # ... and at most this saturated (HSV, 0–1): ivory, white
-    face_min_share: float = 0.1  # a report with less of its box face-coloured is no tile
+    face_bright: float = 0.15  # a face pixel is at least this × the photo's face brightness
+    face_max_sat: float = 0.45  # ... and at most this saturated (HSV, 0–1): ivory, white
+    face_min_share: float = 0.08  # a report with less of its box face-coloured is no tile
     face_box_quantile: float = 0.9  # a box's bright level: this quantile of its brightness
     face_ref_quantile: float = 0.75  # the photo's face brightness: this quantile of the levels
     face_min_tiles: int = 4  # fewer face-up reports than this: the photo is not checked
+
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one
     part_size: float = 0.9  # a part's area at most this × the photo's median tile area

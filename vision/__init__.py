@@ -28,8 +28,11 @@
               │                   refill (refill.py)               an unsure hit put back
               │                   ankan (backs.py)                 an ankan's face-down ends
               │                   kakan (probe.py, stacked.py)     a kakan's added tile
+              │                   askew (axes.py)                  a tile lying askew read
+              │                                                    again along its own axes
               │                verdict(): laid out again, is the hand better as the edit
-              │                meant (count, winning tile, kakan, …), no fifth tile made?
+              │                meant (count, winning tile, kakan, a surer reading, …), no
+              │                fifth tile made?
               │                the most trusted accepted edit is taken with its warnings;
               │                repeat until none is taken
               ▼

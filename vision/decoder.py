@@ -46,11 +46,14 @@ class Goal(Enum):
     ANKAN = "ankan"  # one more meld, a concealed kan, and the hand no longer short (§1, §23)
     CALL = "call"  # a called tile of a set of its kind: the hand nearer its count, or as near
     # with a pon turned kakan or fewer things to check
+    REREAD = "reread"  # tiles read again, surer: the hand may change, but makes no fifth tile
 
 
 # Looks, most trusted first: their prior. The row's own geometry and the rules say most (a hole
 # in the row, the place past its end); a box's size next; the classifier's dropped hits least.
-PRIORS: tuple[str, ...] = ("hole", "win", "missed", "halves", "split", "refill", "ankan", "kakan")
+# A tile read again along its own axes changes no count; it is weighed after the rest.
+PRIORS: tuple[str, ...] = ("hole", "win", "missed", "halves", "split", "refill", "ankan", "kakan",
+                           "askew")
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")  # the hand JSON's tile fields
 
 
@@ -203,6 +206,8 @@ def verdict(now: Hypothesis, edit: Edit, again: Layout) -> bool:
         new = list((after - before).elements())
         return (len(again.melds) == len(now.layout.melds) + 1 and len(new) == 1
                 and new[0].startswith("ankan:") and short == 0)
+    if goal is Goal.REREAD:
+        return True  # the readings' own evidence chose (the look), the checks above hold
     # Goal.CALL: the joint tile is the called tile of a new set of its own kind
     new = list((after - before).elements())
     if not new or any(meld_kind(m) != edit.set_kind for m in new):

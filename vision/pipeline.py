@@ -23,8 +23,8 @@ part filled in and its own warnings added:
 - **second looks** (:meth:`Recognizer.looks`, vision/decoder.py ``decode_hand``): the looks
   propose whole-hand edits (a tile in a hole of the row, the winning tile past its end, a box
   cut in two, a called tile's halves joined, an unsure hit put back, an ankan's face-down
-  ends, a kakan's added tile) and one verdict chooses among them; an edit taken brings its
-  warnings.
+  ends, a kakan's added tile, a tile lying askew read along its own axes) and one verdict
+  chooses among them; an edit taken brings its warnings.
 - **report** (:func:`report`): the chosen reading's tiles, hand and warnings as the
   recognize JSON.
 
@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from sanma_lens.engine.errors import InputError
+from sanma_lens.vision.axes import askew_edits
 from sanma_lens.vision.backs import ankan_edits, maybe_backs
 from sanma_lens.vision.classify import CLASSES, NOT_TILES, TileClassifier
 from sanma_lens.vision.decode import decode
@@ -335,6 +336,7 @@ class Recognizer:
         if not self.settings.probe:
             return []
         backs = maybe_backs(found.no_tiles)
+        asked: dict[Box, tuple[str, float] | None] = {}  # the askew look's readings, by box
         stacked, sure = self.stacks(image, found.scale, list(found.hits))
         return [
             Look("hole", lambda now: hole_edits(now, size, read)),
@@ -345,6 +347,8 @@ class Recognizer:
             Look("refill", lambda now: refill_edits(now, found.unsure)),
             Look("ankan", lambda now: ankan_edits(now, backs)),
             Look("kakan", lambda now: kakan_edits(now, found.doubles, stacked(now.layout), sure)),
+            Look("askew", lambda now: askew_edits(now, image, found.scale,
+                                                  self.classifier.probabilities, asked)),
         ]
 
     def reader(

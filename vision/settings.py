@@ -169,6 +169,10 @@ class Settings:
     kakan_iou: float = 0.2  # ... overlapping one of the pon's tiles at least this much
     stacked_match_iou: float = 0.5  # a stacked box this much on a called tile is that tile
     stacked_shift: float = 0.5  # an added tile's box: this share of a tile's height beyond
+    axes_min_turn: float = 12.0  # a face this many degrees off a quarter turn is read again
+    axes_aspect: tuple[float, float] = (1.15, 1.75)  # ... when its sides' ratio is a tile's
+    axes_fill: float = 0.3  # ... and it fills at least this share of its box
+    axes_gain: float = 0.1  # its new reading taken when this much surer than the old
 
 
 SETTINGS: Final = Settings()

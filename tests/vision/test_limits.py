@@ -41,6 +41,8 @@ class _Ticking:
 
 
 def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SANMA_MAX_TILES", raising=False)
+    monkeypatch.delenv("SANMA_PHOTO_SECONDS", raising=False)
     assert Limits.from_env() == Limits()
     monkeypatch.setenv("SANMA_MAX_TILES", "150")
     monkeypatch.setenv("SANMA_PHOTO_SECONDS", "2.5")

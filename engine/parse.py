@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 from sanma_lens.engine.errors import InputError
+from sanma_lens.engine.frozen import refuse_assignment
 from sanma_lens.engine.rules import Rules, rules_from_json
 from sanma_lens.engine.tiles import FIVE_M, NORTH, SUIT, SUIT_LETTERS, WIND_LETTERS, name
-from sanma_lens.engine.values import Value, refuse_assignment
+from sanma_lens.engine.values import Value
 
 RIICHI_KINDS: Final = ("none", "riichi", "double", "open", "double_open")
 MELD_KINDS: Final = {"pon": 3, "chi": 3, "minkan": 4, "kakan": 4, "ankan": 4}
@@ -112,7 +113,7 @@ class Situation:
     built by a C constructor and read field by field), with equality and hashing by its
     fields. The yaku evaluator keys its cache of situational yaku on it, so the fields are
     also kept as one tuple with its hash, taken once; they refuse assignment (``Final``,
-    :func:`engine.values.refuse_assignment`), so that no change can leave the cache keyed on
+    :func:`engine.frozen.refuse_assignment`), so that no change can leave the cache keyed on
     a hash the fields no longer have.
     """
 

@@ -251,7 +251,7 @@ def test_parsed_hand_is_the_frozen_value_its_constructor_makes() -> None:
 def test_situation_refuses_assignment_so_the_yaku_cache_stays_true() -> None:
     """Situation is the yaku cache's key, its hash taken once: a field changed afterwards
     would leave the cache answering for the old situation. Every field refuses assignment
-    and deletion (compiled: Final attributes; plain: engine.values.refuse_assignment)."""
+    and deletion (compiled: Final attributes; plain: engine.frozen.refuse_assignment)."""
     from sanma_lens.engine.parse import SITUATION_FIELDS, Situation, parse_hand
 
     obj = {"hand": "23p567p345s55p", "win": "4p", "melds": ["pon:777z"], "tsumo": True}

@@ -110,7 +110,10 @@ async def _on_http_error(request: Request, exc: Exception) -> JSONResponse:
         return await _on_input_error(request, exc.__cause__)
     code = getattr(exc, "code", None) or CODE_BY_STATUS.get(exc.status_code, "http_error")
     message = exc.detail if isinstance(exc.detail, str) else dumps(exc.detail).decode()
-    unreadable = _UNREADABLE_JSON.get(type(exc.__cause__)) if exc.status_code == 400 else None
+    cause = exc.__cause__
+    unreadable = (
+        _UNREADABLE_JSON.get(type(cause)) if cause is not None and exc.status_code == 400 else None
+    )
     if unreadable:  # the same code as the CLI and as malformed JSON
         code, message = "bad_json", unreadable
     return JSONResponse(error_body(code, message), status_code=exc.status_code, headers=exc.headers)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from typing import Annotated, Any
 
 from fastapi import APIRouter, File, Form, Query, Request, UploadFile
@@ -77,7 +77,7 @@ class StrictJsonRequest(Request):
 class StrictJsonRoute(APIRoute):
     """An APIRoute whose handler reads JSON bodies with :class:`StrictJsonRequest`."""
 
-    def get_route_handler(self) -> Callable[[Request], Awaitable[Response]]:
+    def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         handler = super().get_route_handler()
 
         async def strict(request: Request) -> Response:

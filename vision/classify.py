@@ -173,7 +173,8 @@ class TileClassifier:
             return probs
         unsure = np.flatnonzero(probs.max(axis=1) < self.second_below)
         if len(unsure):
-            other = self._run(self.second, self.second_input, [crops[i] for i in unsure], check)
+            again = [crops[int(i)] for i in unsure]
+            other = self._run(self.second, self.second_input, again, check)
             w = self.second_weight
             probs[unsure] = (1.0 - w) * probs[unsure] + w * other
         return probs

@@ -22,7 +22,7 @@ final reading only adds its warning, for the player to check.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -111,17 +111,17 @@ class Look:
     propose: Callable[[Hypothesis], Sequence[Edit]]
 
 
-def short_by(hand: dict[str, object] | object) -> int:
+def short_by(hand: Mapping[str, object]) -> int:
     """How many tiles the hand JSON's concealed part lacks (§1: 13 − 3 per meld, plus the
     winning tile when there is one); 0 when it holds enough or more.
 
     >>> short_by({"hand": "123p456s", "win": "1p", "melds": ["pon:111z"]})
     4
     """
-    h = dict(hand)  # type: ignore[call-overload]
-    melds = len(h.get("melds") or [])
-    held = len(unpack(str(h.get("hand") or ""))) + bool(h.get("win"))
-    needed = 13 - 3 * melds + bool(h.get("win"))
+    called = hand.get("melds")
+    melds = len(called) if isinstance(called, (list, tuple)) else 0
+    held = len(unpack(str(hand.get("hand") or ""))) + bool(hand.get("win"))
+    needed = 13 - 3 * melds + bool(hand.get("win"))
     return max(0, needed - held)
 
 
@@ -171,7 +171,7 @@ def pon_to_kakan(was: dict[str, object], now: dict[str, object]) -> tuple[str, s
     return gone[0], new[0]
 
 
-def held(hand: dict[str, object]) -> list[str]:
+def held(hand: Mapping[str, object]) -> list[str]:
     """The kinds of a hand JSON's concealed tiles (the aka-5-man a north)."""
     return [kind(as_sanma(t)) for t in unpack(str(hand.get("hand") or ""))]
 

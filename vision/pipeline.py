@@ -290,7 +290,8 @@ class Recognizer:
         if self.stack is None:
             found = self.stacked(named, scale)
             return (lambda _layout: found), S.stacked_map_sure
-        stack, asked = self.stack, {}
+        stack = self.stack
+        asked: dict[Box, float] = {}
 
         def on_called(layout: Layout) -> list[tuple[Box, float]]:
             called = [t.box for t in pons_called(layout.tiles, layout.melds)]
@@ -312,10 +313,10 @@ class Recognizer:
         hot and surely a tile, or a white dragon at least ``blank_heat`` hot and read with
         p ≥ ``blank_sure``."""
         k = int(np.argmax(hit.probs))
-        if self.settings.weak_heat is None or CLASSES[k] in NOT_TILES:
+        s = self.settings
+        if s.weak_heat is None or CLASSES[k] in NOT_TILES:
             return False
         p, heat = hit.probs[k], hit.score
-        s = self.settings
         if CLASSES[k] == BLANK_TILE and heat >= s.blank_heat and p >= s.blank_sure:
             return True
         return bool(heat >= s.weak_heat and p >= s.weak_sure)

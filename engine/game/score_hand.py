@@ -157,7 +157,7 @@ def _role_fields(state: GameState, result: HandResult, winner: int, hand: dict[s
     """ABILITY.md: the winner's role and its facts as this table knows them: the role, the
     byakko's declaration, the kanpa in force on the winner and whether a genbu discarded.
     A hand that says otherwise is refused; a kanpa the table did not record may be given."""
-    known = {"role": state.rules.role_of(winner)}
+    known: dict[str, object] = {"role": state.rules.role_of(winner)}
     if known["role"] == Role.BYAKKO.value:
         known["byakko_declared"] = winner in result.byakko_declared
     if result.outcome is Outcome.RON and result.discarder is not None:

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 # The hand JSON's fields as docs/api.md lists them, written out here on purpose: the tests check
 # the implementation against the contract, not against the implementation's own field lists.
@@ -92,3 +100,47 @@ def checked_page(browser: Any, server: str, path: str, **context: Any) -> Iterat
 def _console_error(errors: list[str], msg: Any) -> None:
     if msg.type == "error" and not msg.text.startswith("Failed to load resource"):
         errors.append(msg.text)
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@contextmanager
+def served_app(**env: str | None) -> Iterator[str]:
+    """`sanma serve`'s app (uvicorn with the app factory) in a child process on a free port,
+    with ``env`` over this process's environment (``None`` removes a variable); yields its base
+    URL once ``/healthz`` answers, and stops it after."""
+    port = free_port()
+    child_env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for name, value in env.items():
+        if value is None:
+            child_env.pop(name, None)
+        else:
+            child_env[name] = value
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "sanma_lens.api.app:create_app", "--factory",
+         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        cwd=ROOT, env=child_env,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while not _healthy(base):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("the server did not start")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def _healthy(base: str) -> bool:
+    try:
+        with urllib.request.urlopen(base + "/healthz", timeout=5) as r:
+            return r.status == 200
+    except OSError:
+        return False

@@ -9,23 +9,18 @@ Skips when /usr/bin/chromium or Playwright is missing.
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support import checked_page, free_port, open_page
+from tests.support import checked_page, open_page, served_app
 
 from .conftest import drawn_photo, require_engine
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def _get_json(url: str) -> dict:
@@ -35,43 +30,8 @@ def _get_json(url: str) -> dict:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "sanma_lens.api.app:create_app",
-            "--factory",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if _get_json(base + "/healthz") == {"status": "ok"}:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the server did not start")
-            time.sleep(0.2)
+    with served_app() as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _open(browser, server, bypass_csp: bool):  # type: ignore[no-untyped-def]

@@ -8,25 +8,19 @@ them, unticking deletes them.
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from sanma_lens.api.corrections import KeptPhotos
 from sanma_lens.api.storage import Storage
-from tests.support import checked_page, free_port
+from tests.support import checked_page, served_app
 
 from .conftest import drawn_photo
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 TILES = ["1m", "1m", "1m", "2p", "3p", "4p", "5p", "6p", "7p", "1s", "2s", "3s", "7z"]
 
 
@@ -37,31 +31,8 @@ def db(tmp_path_factory) -> str:
 
 @pytest.fixture(scope="module")
 def server(db) -> Iterator[str]:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "sanma_lens.api.app:create_app", "--factory", "--host",
-         "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": db},
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=5):
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the server did not start")
-            time.sleep(0.2)
+    with served_app(DATABASE_URL=db) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def _recognized() -> dict:

@@ -8,24 +8,19 @@ page in Japanese with no English left, /docs listing every endpoint, and no page
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support import checked_page, free_port
+from tests.support import checked_page, served_app
 
 from .conftest import drawn_photo, require_engine
 
 pytestmark = pytest.mark.browser
 
-ROOT = Path(__file__).resolve().parents[2]
 PHONE = {"width": 390, "height": 844}
 
 
@@ -45,35 +40,9 @@ def _post(url: str, body: dict) -> dict:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory) -> Iterator[str]:
     """`sanma serve`'s app on a free port, its games in a temporary SQLite file."""
-    port = free_port()
     db = tmp_path_factory.mktemp("games") / "games.sqlite3"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "SANMA_DB_PATH": str(db)}
-    env.pop("DATABASE_URL", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "sanma_lens.api.app:create_app", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if _get(base + "/healthz") == {"status": "ok"}:
-                    break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the server did not start")
-            time.sleep(0.2)
+    with served_app(SANMA_DB_PATH=str(db), DATABASE_URL=None) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 # What the camera "saw" (the recognizer is tested elsewhere): South's closed hand with one tile

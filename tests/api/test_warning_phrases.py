@@ -11,11 +11,7 @@ in Japanese."""
 from __future__ import annotations
 
 import json
-import os
 import string
-import subprocess
-import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,7 +20,7 @@ from typing import Any
 import pytest
 
 from sanma_lens.vision.warning_catalogue import TEMPLATES, PhotoWarning
-from tests.support import checked_page, free_port
+from tests.support import checked_page, served_app
 
 from .conftest import drawn_photo
 from .test_table_flow import UNTRANSLATED_JS
@@ -273,35 +269,8 @@ def test_every_code_has_examples_the_catalogue_accepts():
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     """`sanma serve`'s app on a free port (the real recognizer when its models are there)."""
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "sanma_lens.api.app:create_app", "--factory",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )  # fmt: skip
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while not _healthy(base):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the server did not start")
-            time.sleep(0.2)
+    with served_app() as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def _healthy(base: str) -> bool:
-    try:
-        with urllib.request.urlopen(base + "/healthz", timeout=5) as r:
-            return bool(json.loads(r.read()) == {"status": "ok"})
-    except OSError:
-        return False
 
 
 def _model_loaded(base: str) -> bool:

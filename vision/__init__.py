@@ -13,6 +13,7 @@
       │      sift ──────────── Recognizer.sift: hits → reported tiles; doubles, unsure hits,
       │       │                not-tiles kept as evidence; flowers left out → flowers_ignored
       │       │                faces.py: a face-up report showing no tile face is set aside
+      │       │                tile_check.py: a report its network calls no tile is set aside
       │       ▼
       │      join ──────────── Recognizer.join (join.py): two small reports on parts of one
       │       │                tile read as one → parts_joined

@@ -68,6 +68,7 @@ from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.settings import Settings
 from sanma_lens.vision.split import split_edits
 from sanma_lens.vision.stacked import STACK_MODEL, StackClassifier
+from sanma_lens.vision.tile_check import TILE_CHECK_MODEL, TileCheck, set_aside_non_tiles
 from sanma_lens.vision.types import Box, Reader, Reading, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning, details
 
@@ -126,6 +127,7 @@ class Recognizer:
 
     settings: Settings = S  # the knobs the find and sift stages read (benchmarks try others)
     stack: StackClassifier | None = None  # the stacked-tile network, when models/ has it
+    check: TileCheck | None = None  # the tile-or-not network, when models/ has it
     limits: Limits = Limits()  # the work one photo may cost (vision/limits.py)
 
     def __init__(self, models: Path | str = MODELS, threads: int = 2,
@@ -144,6 +146,8 @@ class Recognizer:
         )
         if (models / STACK_MODEL).is_file():
             self.stack = StackClassifier(session(models, STACK_MODEL, threads))
+        if (models / TILE_CHECK_MODEL).is_file():
+            self.check = TileCheck(session(models, TILE_CHECK_MODEL, threads))
 
     def recognize_image(
         self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0,
@@ -158,6 +162,7 @@ class Recognizer:
         found = self.find(image, scale, deadline)  # detect and classify every hit
         found = self.sift(found)  # the tiles to report; the rest kept as evidence
         found = set_aside_non_faces(found, image, self.settings)  # no face, no tile
+        found = set_aside_non_tiles(found, image, self.check, self.settings)  # a tile at all?
         found = self.join(found, read)  # two reports on parts of one tile, read as one
         first = lay_out(found, size, deadline)  # the hand from the tiles' places and the rules
         looks = self.looks(image, found, size, read)  # the second looks, proposing edits
@@ -226,6 +231,7 @@ class Recognizer:
         (boxes divided by ``scale``), and the number of flower tiles left out."""
         found = self.sift(self.find(image, scale, deadline))
         found = set_aside_non_faces(found, image, self.settings)
+        found = set_aside_non_tiles(found, image, self.check, self.settings)
         found = self.join(found, self.reader(image, scale, deadline))
         return list(found.tiles), found.flowers
 

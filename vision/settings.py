@@ -79,6 +79,11 @@ class Settings:
     face_ref_quantile: float = 0.75  # the photo's face brightness: this quantile of the levels
     face_min_tiles: int = 4  # fewer face-up reports than this: the photo is not checked
 
+    # sift: the tile check (vision/tile_check.py), a small network's word on whether a report
+    # is a tile (face up or down) at all; it runs when the models folder holds tile_check.onnx
+    tile_check: bool = True  # reports the network calls no tile are set aside
+    tile_check_below: float = 0.05  # ... when it gives them a tile's probability below this
+
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one
     part_size: float = 0.9  # a part's area at most this × the photo's median tile area

@@ -1,0 +1,88 @@
+"""vision/tile_check.py: reports the tile-or-not network calls no tile are set aside (their
+reading kept as an alternative, never changed); nothing happens without the network or with
+the ``tile_check`` setting off; the crop is a square around the box, edges repeated."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sanma_lens.vision.models import PACKAGED
+from sanma_lens.vision.pipeline import Detections, Recognizer
+from sanma_lens.vision.settings import SETTINGS
+from sanma_lens.vision.tile_check import (
+    SIZE,
+    TILE_CHECK_MODEL,
+    TileCheck,
+    cut_square,
+    set_aside_non_tiles,
+)
+from sanma_lens.vision.types import TileDetection
+
+
+class _Input:
+    name = "input"
+
+
+class BrightIsTile:
+    """A stand-in session: the brighter a crop's centre, the likelier a tile (an ivory face
+    about 0.6, a dark LED panel about 0)."""
+
+    def get_inputs(self) -> list[_Input]:
+        return [_Input()]
+
+    def run(self, _names: None, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
+        x = feeds["input"]
+        c = SIZE // 2
+        return [((x[:, :, c - 4:c + 4, c - 4:c + 4].mean(axis=(1, 2, 3)) + 0.5) ** 4)[:, None]]
+
+
+def _photo() -> tuple[np.ndarray, list[TileDetection]]:
+    img = np.full((120, 300, 3), (60, 110, 40), np.uint8)  # felt
+    img[20:76, 20:60] = (215, 235, 245)  # an ivory face
+    img[20:76, 120:160] = (15, 15, 20)  # a dark LED panel
+    tiles = [TileDetection("3p", (20, 20, 60, 76), 0, 0.95, alternatives=(("3s", 0.03),)),
+             TileDetection("1m", (120, 20, 160, 76), 0, 0.9)]
+    return img, tiles
+
+
+def test_a_report_the_network_calls_no_tile_is_set_aside_its_reading_kept() -> None:
+    img, tiles = _photo()
+    out = set_aside_non_tiles(Detections((), tiles=tuple(tiles)), img, TileCheck(BrightIsTile()),
+                              SETTINGS)
+    assert out.tiles == (tiles[0],)  # the face stays, its reading untouched
+    (aside,) = out.no_tiles
+    assert aside.box == tiles[1].box and aside.tile == "none"
+    assert aside.alternatives[0] == ("1m", 0.9)
+
+
+def test_nothing_is_set_aside_without_the_network_or_with_the_setting_off() -> None:
+    img, tiles = _photo()
+    found = Detections((), tiles=tuple(tiles))
+    assert set_aside_non_tiles(found, img, None, SETTINGS) is found
+    off = replace(SETTINGS, tile_check=False)
+    assert set_aside_non_tiles(found, img, TileCheck(BrightIsTile()), off) is found
+
+
+def test_the_crop_is_a_square_around_the_box_with_its_edges_repeated() -> None:
+    img, _tiles = _photo()
+    crop = cut_square(img, (20, 20, 60, 76))
+    assert crop.shape == (SIZE, SIZE, 3) and crop.dtype == np.uint8
+    assert tuple(crop[SIZE // 2, SIZE // 2]) == (215, 235, 245)
+    assert tuple(crop[SIZE // 2, 0]) == (60, 110, 40)  # the felt left of the face
+    off_edge = cut_square(img, (-30, -30, 10, 10))  # cut by the photo's corner
+    assert off_edge.shape == (SIZE, SIZE, 3)
+    assert not cut_square(img, (900, 900, 950, 950)).any()  # wholly outside: nothing
+
+
+def test_the_recognizer_loads_the_network_only_when_its_models_have_it(tmp_path: Path) -> None:
+    for path in PACKAGED.glob("*.onnx"):
+        if path.name != TILE_CHECK_MODEL:
+            (tmp_path / path.name).symlink_to(path)
+    assert Recognizer(tmp_path, threads=1).check is None
+    if not (PACKAGED / TILE_CHECK_MODEL).is_file():
+        pytest.skip("the package ships no tile check")
+    assert Recognizer(PACKAGED, threads=1).check is not None

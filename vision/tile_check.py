@@ -1,0 +1,94 @@
+"""Tile check (the sift stage's step after the face check): is a report a tile at all?
+
+The classifier names a crop among 38 kinds and ``none``; on real tables it still takes some
+things for tiles (an automatic table's LED point display read as 0s/1m/0p, a chip or felt read
+as a back, a laptop key read as an honour). ``models/tile_check.onnx`` (trained by
+``datasets/train_tile_check.py``, model card ``models/tile_check.md``) is a much smaller
+network with one question only: tile (face up or face down, any kind, any back colour, cut by
+the photo's edge or not) or not a tile. It reads a square cut around the report's box with
+``MARGIN`` of the box's long side on every side (the tile's outline against the table is half
+of what tells a tile), shrunk to ``SIZE`` × ``SIZE``.
+
+A report it gives less than ``tile_check_below`` tile probability is set aside with the hits
+read as no tile (its reading kept as the first alternative, as the face check does); the check
+never changes a tile's reading. It runs only when the models folder holds the network and the
+``tile_check`` setting is on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import cv2
+import numpy as np
+
+from sanma_lens.vision.settings import Settings
+
+if TYPE_CHECKING:
+    from sanma_lens.vision.pipeline import Detections
+
+TILE_CHECK_MODEL = "tile_check.onnx"
+SIZE = 32  # the crop's side, pixels
+MARGIN = 0.15  # share of the box's long side cut around it on every side
+
+
+def cut_square(image: np.ndarray, box: Sequence[float], scale: float = 1.0) -> np.ndarray:
+    """A square around the box (photo pixels × ``scale``), its side the box's long side plus
+    ``MARGIN`` of it on each side, resized to SIZE × SIZE BGR (edges beyond the image repeat
+    its border). The square keeps the box's shape: a tile's outline is part of the answer."""
+    x1, y1, x2, y2 = (float(v) * scale for v in box)
+    n = max(2, round(max(x2 - x1, y2 - y1, 1.0) * (1 + 2 * MARGIN)))
+    x0, y0 = round((x1 + x2 - n) / 2), round((y1 + y2 - n) / 2)
+    h, w = image.shape[:2]
+    patch = image[max(0, y0):min(h, y0 + n), max(0, x0):min(w, x0 + n)]
+    if patch.size == 0:  # wholly outside the image: nothing of a tile to see
+        return np.zeros((SIZE, SIZE, 3), np.uint8)
+    pads = (max(0, -y0), max(0, y0 + n - h), max(0, -x0), max(0, x0 + n - w))
+    if any(pads):
+        patch = cv2.copyMakeBorder(patch, *pads, cv2.BORDER_REPLICATE)
+    # shrinking averages (thin strokes and LED segments must not alias away)
+    return cv2.resize(patch, (SIZE, SIZE),
+                      interpolation=cv2.INTER_AREA if n > SIZE else cv2.INTER_LINEAR)
+
+
+def as_input(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """BGR uint8 crops → the network's N×3×SIZE×SIZE float input (centred on 0)."""
+    x = np.stack(crops).astype(np.float32) / 255.0 - 0.5
+    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
+
+
+class TileCheck:
+    """The tile-or-not network in an onnxruntime session; one batched call per photo."""
+
+    def __init__(self, session: object) -> None:
+        self.session = session
+        self._input = session.get_inputs()[0].name  # type: ignore[attr-defined]
+
+    def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
+                      scale: float = 1.0) -> np.ndarray:
+        """How likely each box (photo pixels; the image is ``scale`` × the photo) is a tile."""
+        if not boxes:
+            return np.zeros(0, np.float32)
+        x = as_input([cut_square(image, b, scale) for b in boxes])
+        (p,) = self.session.run(None, {self._input: x})  # type: ignore[attr-defined]
+        return np.asarray(p, np.float32).reshape(-1)
+
+
+def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck | None,
+                        s: Settings) -> Detections:
+    """**tile check**: the reports of ``found`` the network gives less than
+    ``tile_check_below`` tile probability, moved from ``tiles`` to ``no_tiles`` (read
+    ``none``, their readings kept as alternatives); nothing without the network or with
+    ``tile_check`` off."""
+    if check is None or not s.tile_check or not found.tiles:
+        return found
+    p = check.probabilities(image, [t.box for t in found.tiles], found.scale)
+    bad = {id(t) for t, q in zip(found.tiles, p, strict=True) if q < s.tile_check_below}
+    if not bad:
+        return found
+    kept = tuple(t for t in found.tiles if id(t) not in bad)
+    aside = tuple(replace(t, tile="none", alternatives=((t.tile, t.confidence), *t.alternatives))
+                  for t in found.tiles if id(t) in bad)
+    return replace(found, tiles=kept, no_tiles=found.no_tiles + aside)

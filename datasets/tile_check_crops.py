@@ -22,7 +22,7 @@ are kept apart (``part`` "check"): the training never sees them, the threshold i
 them and on the training crops together (datasets/train_tile_check.py).
 
     python -m datasets.tile_check_crops --out .dev/tilecheck/crops.npz \\
-        --render-cache .dev/render_cache
+        --render-cache .dev/render_cache --scatter 200
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ import numpy as np
 
 from datasets import train_data as td
 from datasets.train import render_scenes
+from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.detect import iou
 from sanma_lens.vision.tile_check import MARGIN, cut_square
 
@@ -44,6 +45,7 @@ HARD_IOU = 0.1  # a pipeline report overlapping every tile box less than this is
 FOUND_IOU = 0.5  # ... one overlapping a tile box this much is that tile
 PLAIN_SEED, EXTRAS_SEED = 1_007_000, 1_007_300  # the training renders (datasets/train.py cache)
 EXTRAS = "clutter,backs,slant"
+SCATTER_SEED = 1_008_000  # loose tiles on a tray, the floor, a keyboard (training seeds too)
 
 
 def jitter(box: np.ndarray, rng: np.random.Generator, amount: float = 0.08) -> np.ndarray:
@@ -159,7 +161,10 @@ def add_pipeline(c: Crops, rec, photos: list[td.Photo], parts: list[str], render
     start = time.time()
     for i, (p, part) in enumerate(zip(photos, parts, strict=True)):
         img = p.load()
-        found = rec.sift(rec.find(img))
+        try:
+            found = rec.sift(rec.find(img))
+        except InputError:  # too many tile-like shapes (a keyboard): the product reads none
+            continue
         tiles = [k for k, lab in enumerate(p.labels) if lab != "none"]
         boxes = p.boxes[tiles] if tiles else np.zeros((0, 4), np.float32)
         for t in found.tiles:
@@ -181,6 +186,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plain", type=int, default=300, help="plain scenes, seeds 1007000+")
     ap.add_argument("--extras", type=int, default=500,
                     help=f"scenes with {EXTRAS}, seeds 1007300+")
+    ap.add_argument("--scatter", type=int, default=0,
+                    help="scenes of loose tiles at any angle, seeds 1008000+ (their tiles, "
+                         "and the pipeline's reports on them)")
+    ap.add_argument("--skip-real", action="store_true", help="no real photos")
     ap.add_argument("--check-every", type=int, default=10, help="every N-th real photo kept apart")
     ap.add_argument("--check-renders", type=int, default=50,
                     help="the last N scenes of each render kind kept apart")
@@ -193,20 +202,24 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(29)
     log = lambda m: print(m, flush=True)  # noqa: E731
     c = Crops()
-    photos = td.hk_photos("train") + td.jp_photos(heldout=False)
+    photos = [] if args.skip_real else td.hk_photos("train") + td.jp_photos(heldout=False)
     log(f"real training photos: {len(photos)}")
     add_real(c, photos, args.check_every, args.per_tile, args.textures, rng, log)
     plain = render_scenes(args.plain, PLAIN_SEED, 1, cache=args.render_cache)
     extras = render_scenes(args.extras, EXTRAS_SEED, 1, extras=EXTRAS, cache=args.render_cache)
-    add_renders(c, plain, len(plain) - args.check_renders, args.per_tile, rng)
-    add_renders(c, extras, len(extras) - args.check_renders, args.per_tile, rng)
-    log(f"renders: {len(plain)} plain, {len(extras)} with {EXTRAS}: {len(c.y)} crops")
+    loose = render_scenes(args.scatter, SCATTER_SEED, 1, extras="scatter",
+                          cache=args.render_cache)
+    for scenes in (plain, extras, loose):
+        add_renders(c, scenes, len(scenes) - args.check_renders, args.per_tile, rng)
+    log(f"renders: {len(plain)} plain, {len(extras)} with {EXTRAS}, {len(loose)} scattered: "
+        f"{len(c.y)} crops")
     from sanma_lens.vision.pipeline import Recognizer
 
     rec = Recognizer(threads=args.threads)
-    parts = ["check" if i >= len(extras) - args.check_renders else "train"
-             for i in range(len(extras))]
-    add_pipeline(c, rec, extras, parts, True, log)
+    for scenes in (extras, loose):
+        parts = ["check" if i >= len(scenes) - args.check_renders else "train"
+                 for i in range(len(scenes))]
+        add_pipeline(c, rec, scenes, parts, True, log)
     if args.real_pipeline != "none":
         parts = [real_part(i, args.check_every) for i in range(len(photos))]
         chosen = [i for i, pt in enumerate(parts) if args.real_pipeline == "all" or pt == "check"]

@@ -153,7 +153,8 @@ def report(p: np.ndarray, y: np.ndarray, src: np.ndarray, part: np.ndarray, log)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--crops", required=True, help="datasets.tile_check_crops's .npz")
+    ap.add_argument("--crops", required=True, nargs="+",
+                    help="datasets.tile_check_crops's .npz files, taken together")
     ap.add_argument("--minutes", type=float, default=15.0, help="training time")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -167,8 +168,8 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     log = run_log(out)
     log(f"args {vars(args)}")
-    data = np.load(args.crops)
-    x, y, src, part = data["x"], data["y"], data["src"], data["part"]
+    files = [np.load(f) for f in args.crops]
+    x, y, src, part = (np.concatenate([d[k] for d in files]) for k in ("x", "y", "src", "part"))
     tr = part == "train"
     log(f"crops: {len(y)} ({int(tr.sum())} train, {int(y[tr].sum())} of them tiles)")
     net = TileCheckNet()

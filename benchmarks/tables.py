@@ -17,9 +17,11 @@ tiles and groups the product answers with). Per set:
   as the other;
 - ``angles``: loose tiles at any angle (scatter) and hands at any angle (slant): found and
   named right, for tiles within 10° of a quarter turn and for tiles askew;
-- ``table``: the whole automatic table: precision and recall of face-up tiles, and whether the
-  player's hand stays apart from the others' discards (reports the layout puts in the hand that
-  are another player's tiles).
+- ``table``: the whole automatic table: precision and recall of face-up tiles (all, the
+  player's, the others'), and whether the player's hand stays apart from the others' discards:
+  reports the layout puts in the hand JSON (hand, win, melds, kita, dora: a table's dora
+  indicators lie on its wall, which these renders leave face down) that are another player's
+  tiles.
 
 Real photos: hk-hands valid and jp-upright held out, as ``benchmarks.recognition`` scores them
 (precision and recall printed there; odd and even halves of hk valid). Latency: a 4032×3024
@@ -48,6 +50,8 @@ SEEDS = {"clutter": 8_000_000, "backs": 8_100_000, "scatter": 8_200_000, "slant"
          "table": 8_400_000}
 SETS = ("clutter", "backs", "angles", "table")
 MINE = ("hand", "win", "meld", "kita")
+# the groups whose tiles go into the hand JSON (the table's dora lie on its wall, not here)
+HAND_GROUPS = ("hand", "win", "meld", "kita", "dora")
 SQUARE = 10.0  # a tile within this many degrees of a quarter turn counts as square
 UNTIMED_SECONDS = 3600.0  # the accuracy sets' limit per photo (the product's is 10 s)
 
@@ -209,7 +213,8 @@ def eval_angles(rec: Recognizer, n: int) -> None:
 
 def eval_table(rec: Recognizer, n: int) -> None:
     t = Tally()
-    groups = Counter()
+    groups: Counter = Counter()
+    where = Counter()  # face-up tiles found (and named right), the player's and the others'
     exact = [0, 0]
     for _kind, sc in scenes("table", n):
         pred = read(rec, sc)
@@ -217,18 +222,36 @@ def eval_table(rec: Recognizer, n: int) -> None:
         score_photo(t, pred, boxes, labels)
         hits = match(pred, boxes)
         for i, p in enumerate(pred):
-            if p.group not in ("hand", "win"):
+            if p.group not in HAND_GROUPS:
                 continue
             j = hits.get(i)
-            where = "none" if j is None else ("mine" if sc.tiles[j].group in MINE else "other")
-            groups[where] += 1
+            whose = "none" if j is None else ("mine" if sc.tiles[j].group in MINE else "other")
+            groups[p.group, whose] += 1
+        found = {j: i for i, j in hits.items()}
+        for j, lab in enumerate(sc.tiles):
+            if labels[j] in ("partial", "back"):
+                continue
+            whose = "player's" if lab.group in MINE else "others'"
+            where[whose] += 1
+            where[whose, "found"] += j in found
+            where[whose, "named"] += j in found and pred[found[j]].tile == labels[j]
         exact[0] += mine_exact(sc, pred)
         exact[1] += 1
     print(t.line(f"whole tables (seeds {SEEDS['table']}+), face-up tiles (backs neutral)"))
-    total = sum(groups.values())
-    print(f"  reports grouped into the hand: {total}: the player's tiles "
-          f"{groups['mine'] / max(total, 1):.2%}, another player's "
-          f"{groups['other'] / max(total, 1):.2%}, no tile {groups['none'] / max(total, 1):.2%}")
+    for whose in ("player's", "others'"):
+        k = max(where[whose], 1)
+        print(f"  {whose} face-up tiles {where[whose]}: found {where[whose, 'found'] / k:.2%}, "
+              f"found+named right {where[whose, 'named'] / k:.2%}")
+    for name in ("hand", "win"):  # the concealed tiles and the winning tile
+        total = sum(v for (g, _), v in groups.items() if g == name)
+        print(f"  reports grouped {name}: {total}: the player's tiles "
+              f"{groups[name, 'mine'] / max(total, 1):.2%}, another player's "
+              f"{groups[name, 'other'] / max(total, 1):.2%}, no tile "
+              f"{groups[name, 'none'] / max(total, 1):.2%}")
+    spilled = sum(v for (_, whose), v in groups.items() if whose == "other")
+    print(f"  another player's tiles in the hand JSON: {spilled} in {n} photos ("
+          + ", ".join(f"{g} {groups[g, 'other']}" for g in HAND_GROUPS) + "); no tile there: "
+          + str(sum(v for (_, whose), v in groups.items() if whose == "none")))
     print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
 
 

@@ -135,6 +135,10 @@ class Settings:
     kita_reach: float = 2.0  # kita lie at most this far past a tile's height beyond the melds
     second_box_iou: float = 0.3  # a less sure box overlapping a kita this much is it, again
 
+    # lay out: the other players' discards on a whole-table photo (layout/ponds.py)
+    pond_faces: int = 3  # this many face-up tiles touching one another are a pond, no dora
+    pond_touch: float = 1.3  # ... touching: centres within this × the larger long side
+
     # lay out: the rule-aware reading (probabilities of a tile's next-best readings)
     swap_min_alt: float = 0.05  # a back in the row, a 2m–8m, a fifth: re-read from this likely
     vote_floor: float = 0.01  # a meld's vote: the probability of a kind a tile does not list

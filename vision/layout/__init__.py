@@ -35,7 +35,11 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    (their turns misreported) or two alike and the third possibly alike (misread). A north
    set apart after a row that already holds the 14 tiles is a kita.
 3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
-   one small group of face-up tiles just beyond the hand's left part (with a warning).
+   one small group of face-up tiles just beyond the hand's left part (with a warning). On a
+   photo of the whole table, the other players' discards (``ponds.py``: groups of at least
+   four face-up tiles side by side and row behind row) are left out first: they stay
+   ``other``, tiles reported but in no part of the hand; and where such a pond is seen, a small
+   group just beyond the hand is the player's own first discards, no dora indicators.
 4. **Sanity** (``sanity.py``; docs/rules.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
@@ -89,6 +93,7 @@ from sanma_lens.vision.layout.notation import (
     mpsz,
     readable,
 )
+from sanma_lens.vision.layout.ponds import discard_ponds
 from sanma_lens.vision.layout.reading import (
     _finish_row,
     _read_right,
@@ -212,7 +217,11 @@ def _reconstruct(
     if best.win is not None:
         taken.add(best.win)
     frame = end_frame(best.row, tiles, geo, best.along)
-    dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
+    # another player's discards are no dora indicators (ponds.py); where ponds are seen, the
+    # photo shows the whole table, and a small group beyond the hand is the player's own pond
+    discards = discard_ponds(tiles, geo, taken)
+    dora_idx = _dora_groups(tiles, geo, taken | discards, best.row, frame, warnings,
+                            loose_group=not discards)
 
     # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.
     places = Places(

@@ -144,7 +144,8 @@ def test_a_block_is_started_played_hanchan_after_hanchan_and_summed_from_the_pag
         pg.click('#next-game button[type="submit"]')
         pg.wait_for_selector("#message:has-text('not over yet')")
         assert pg.inner_text("#message").startswith(
-            "The block's last hanchan is not over yet: finish it first."
+            "The block's latest hanchan is not over yet (another phone may have started it): "
+            "open it and finish it first."
         )
         pg.wait_for_selector("#block-latest:not([hidden])")
         assert pg.is_hidden("#next-game")
@@ -242,6 +243,7 @@ def test_a_block_page_in_japanese_leaves_no_english(browser, server, tmp_path): 
         pg.click('#next-game button[type="submit"]')
         pg.wait_for_selector("#message:has-text('まだ終わっていません')")
         assert pg.inner_text("#message") == (
-            "ブロックの前の半荘がまだ終わっていません。先に終わらせてください。"
+            "ブロックの最新の半荘がまだ終わっていません (他の端末で開始された可能性があります)。"
+            "その半荘を開いて先に終わらせてください。"
         )
         assert pg.evaluate(UNTRANSLATED_JS) == []

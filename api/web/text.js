@@ -318,6 +318,8 @@ const ERRORS = {
   bad_rule_option: ["A rule setting has a value it cannot take: check “More rules”.", "ルール設定の値が正しくありません。「ルール詳細」を確認してください。"],
   unknown_rule_option: ["A rule setting is not known on this server: reload the page.", "このサーバーにないルール設定です。ページを再読み込みしてください。"],
   unknown_preset: ["Unknown rules: choose them from the list.", "知らないルールです。一覧から選んでください。"],
+  preset_not_kept: ["ECIP's rules say nothing of a three-player game's points and payments, so the scoreboard keeps ECIP with four players only: choose ECIP (four players), or score three-player ECIP hands with the camera.",
+    "ECIP のルールには三人打ちの持ち点や支払いの定めがないため、点数表は四人の ECIP だけを扱います。ECIP (四人) を選ぶか、三人打ちの手はカメラで点数計算してください。"],
   bad_roles: ["Give each player one of the six roles.", "各競技者に6つの役職のどれかを選んでください。"],
   ability_off: ["This game is played without roles: remove the byakko declaration and the kanpa.", "この対局は役職なしです。白虎宣言と看破を外してください。"],
   aka5man_off: ["This game is played without the aka-5-man rule: clear “Aka-5-man extracted by”.", "この対局は赤五萬ルールなしです。「赤五萬を抜いた人」を空欄にしてください。"],

@@ -100,14 +100,8 @@ function render() {
     li.innerHTML = '<span class="wind"></span><span class="name"></span><span class="score"></span>';
     $(".wind", li).textContent = windName(p.seat);
     $(".name", li).textContent = p.name + (p.dealer && !game.finished ? ` (${t("dealer")})` : "");
-    if (p.role) {
-      // the role badge: a role holds for the whole block (ability mahjong)
-      const badge = document.createElement("span");
-      badge.className = `role r-${p.role}`;
-      badge.dataset.role = p.role;
-      badge.textContent = roleName(p.role);
-      $(".name", li).prepend(badge);
-    }
+    // the role badge: a role holds for the whole block (ability mahjong)
+    if (p.role) $(".name", li).prepend(roleBadge(p.role));
     $(".score", li).textContent = fmt(p.score);
     if (p.score < 0) $(".score", li).classList.add("negative");
     return li;
@@ -272,6 +266,7 @@ async function readBlock(force = false) {
 }
 
 function roleBadge(role) {
+  // a role's badge, one colour per role (game.css)
   const badge = document.createElement("span");
   badge.className = `role r-${role}`;
   badge.dataset.role = role;

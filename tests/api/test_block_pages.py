@@ -222,6 +222,9 @@ def test_a_block_page_in_japanese_leaves_no_english(browser, server, tmp_path): 
         ]
         assert pg.evaluate(UNTRANSLATED_JS) == []
         pg.screenshot(path=str(tmp_path / "block-new-ja.png"), full_page=True)
+        pg.set_viewport_size({"width": 360, "height": 740})
+        assert _fits(pg)
+        pg.set_viewport_size(PHONE)
         pg.click('#new-game button[type="submit"]')
         pg.wait_for_selector("#block:not([hidden])")
         assert pg.inner_text("#block-where") == "能力麻雀ブロック 第1半荘 (全4半荘)"

@@ -273,3 +273,6 @@ def test_a_game_names_its_block_and_its_number_there_so_a_page_can_continue_it(c
     assert alone["block"] is None
     export = client.get(f"/v1/games/{first}/export").json()
     assert client.post("/v1/games/import", json=export).json()["block"] is None
+    # and the service says so in its OpenAPI description
+    described = client.get("/openapi.json").json()["paths"]["/v1/games/{game_id}"]["get"]
+    assert "``block``" in described["description"]

@@ -1,12 +1,12 @@
 """Recognition on what real Japanese tables bring (prints numbers; asserts nothing).
 
     .venv/bin/python -m benchmarks.tables [--n 60] [--sets clutter,backs,angles,table]
-        [--skip-real] [--latency 10] [--models DIR] [--threads 2]
+        [--skip-real] [--latency 10] [--models DIR] [--threads 2] [--seed0 N]
 
 Each set is rendered with datasets.synth's scene options (datasets/synth/extras.py) from fixed
 seeds that no training run uses (training renders 1 000 000+, benchmarks.recognition
-7 000 000+, these 8 000 000+), and read by the whole recognizer (``recognize_image``: the
-tiles and groups the product answers with). Per set:
+7 000 000+, these 8 000 000+; ``--seed0`` moves them on, for fresh scenes), and read by the
+whole recognizer (``recognize_image``: the tiles and groups the product answers with). Per set:
 
 - ``clutter``: hands among things that are not tiles (LED point displays, sticks, chips, coins,
   dice, phones, keyboards) and the usual other tiles: precision (reports that are a labelled
@@ -119,30 +119,33 @@ def things_hit(scene: Scene, pred: list[TileDetection], matched: set[int]) -> Co
     return out
 
 
-def scenes(name: str, n: int) -> list[tuple[str, Scene]]:
-    """The set's ``n`` renders (``angles``: half scattered, half slanted)."""
+def scenes(name: str, n: int, seed0: int = 0) -> list[tuple[str, Scene]]:
+    """The set's ``n`` renders (``angles``: half scattered, half slanted), from its seeds
+    moved on by ``seed0`` (fresh scenes to check settings chosen on the default ones)."""
+    def seed(kind: str, k: int) -> np.random.Generator:
+        return np.random.default_rng(SEEDS[kind] + seed0 + k)
+
     if name == "angles":
         half = n // 2
-        return [("scatter", render_scene(np.random.default_rng(SEEDS["scatter"] + k),
-                                         extras=Extras(scatter=True))) for k in range(half)] + \
-            [("slant", render_scene(np.random.default_rng(SEEDS["slant"] + k),
-                                    extras=Extras(slant=True))) for k in range(n - half)]
+        return [("scatter", render_scene(seed("scatter", k), extras=Extras(scatter=True)))
+                for k in range(half)] + \
+            [("slant", render_scene(seed("slant", k), extras=Extras(slant=True)))
+             for k in range(n - half)]
     extras = {"clutter": Extras(clutter=True), "backs": Extras(backs=True),
               "table": Extras(table=True)}[name]
-    return [(name, render_scene(np.random.default_rng(SEEDS[name] + k), extras=extras))
-            for k in range(n)]
+    return [(name, render_scene(seed(name, k), extras=extras)) for k in range(n)]
 
 
-def eval_clutter(rec: Recognizer, n: int) -> None:
+def eval_clutter(rec: Recognizer, n: int, seed0: int = 0) -> None:
     t, exact, on_things = Tally(), [0, 0], Counter()
-    for _kind, sc in scenes("clutter", n):
+    for _kind, sc in scenes("clutter", n, seed0):
         pred = read(rec, sc)
         boxes, labels = truth(sc)
         score_photo(t, pred, boxes, labels)
         on_things += things_hit(sc, pred, set(match(pred, boxes)))
         exact[0] += mine_exact(sc, pred)
         exact[1] += 1
-    print(t.line(f"clutter renders (seeds {SEEDS['clutter']}+)"))
+    print(t.line(f"clutter renders (seeds {SEEDS['clutter'] + seed0}+)"))
     print(f"  precision {t.true_reports / max(t.reported, 1):.2%}, recall "
           f"{t.found / max(t.gt, 1):.2%}; false reports on things: "
           + (", ".join(f"{k} {v}" for k, v in on_things.most_common()) or "none")
@@ -152,10 +155,10 @@ def eval_clutter(rec: Recognizer, n: int) -> None:
           ", ".join(f"{a}→{b}×{k}" for (a, b), k in t.confusions.most_common(8)))
 
 
-def eval_backs(rec: Recognizer, n: int) -> None:
+def eval_backs(rec: Recognizer, n: int, seed0: int = 0) -> None:
     t, c, exact = Tally(), Counts(), [0, 0]
     colours: Counter = Counter()
-    for _kind, sc in scenes("backs", n):
+    for _kind, sc in scenes("backs", n, seed0):
         pred = read(rec, sc)
         boxes, labels = truth(sc)
         score_photo(t, pred, boxes, labels)
@@ -174,16 +177,16 @@ def eval_backs(rec: Recognizer, n: int) -> None:
         colours[tuple(sc.meta["back"])] += 1
         exact[0] += mine_exact(sc, pred)
         exact[1] += 1
-    print(t.line(f"coloured-back renders (seeds {SEEDS['backs']}+)"))
+    print(t.line(f"coloured-back renders (seeds {SEEDS['backs'] + seed0}+)"))
     print("  " + c.line())
     print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
 
 
-def eval_angles(rec: Recognizer, n: int) -> None:
+def eval_angles(rec: Recognizer, n: int, seed0: int = 0) -> None:
     tallies = {"scatter": Tally(), "slant": Tally()}
     c = Counts()
     exact = [0, 0]
-    for kind, sc in scenes("angles", n):
+    for kind, sc in scenes("angles", n, seed0):
         pred = read(rec, sc)
         boxes, labels = truth(sc)
         score_photo(tallies[kind], pred, boxes, labels)
@@ -198,8 +201,8 @@ def eval_angles(rec: Recognizer, n: int) -> None:
         if kind == "slant":
             exact[0] += mine_exact(sc, pred)
             exact[1] += 1
-    print(tallies["scatter"].line(f"loose tiles at any angle (seeds {SEEDS['scatter']}+)"))
-    print(tallies["slant"].line(f"hands at any angle (seeds {SEEDS['slant']}+)"))
+    print(tallies["scatter"].line(f"loose tiles at any angle (seeds {SEEDS['scatter'] + seed0}+)"))
+    print(tallies["slant"].line(f"hands at any angle (seeds {SEEDS['slant'] + seed0}+)"))
     print("  " + c.line(sorted(c.total)))
     print(f"  slanted: player's tiles exactly right {exact[0] / max(exact[1], 1):.2%} of "
           f"{exact[1]}")
@@ -211,12 +214,12 @@ def eval_angles(rec: Recognizer, n: int) -> None:
           f"{both.gt}")
 
 
-def eval_table(rec: Recognizer, n: int) -> None:
+def eval_table(rec: Recognizer, n: int, seed0: int = 0) -> None:
     t = Tally()
     groups: Counter = Counter()
     where = Counter()  # face-up tiles found (and named right), the player's and the others'
     exact = [0, 0]
-    for _kind, sc in scenes("table", n):
+    for _kind, sc in scenes("table", n, seed0):
         pred = read(rec, sc)
         boxes, labels = truth(sc, backs_neutral=True)
         score_photo(t, pred, boxes, labels)
@@ -237,7 +240,7 @@ def eval_table(rec: Recognizer, n: int) -> None:
             where[whose, "named"] += j in found and pred[found[j]].tile == labels[j]
         exact[0] += mine_exact(sc, pred)
         exact[1] += 1
-    print(t.line(f"whole tables (seeds {SEEDS['table']}+), face-up tiles (backs neutral)"))
+    print(t.line(f"whole tables (seeds {SEEDS['table'] + seed0}+), face-up tiles (backs neutral)"))
     for whose in ("player's", "others'"):
         k = max(where[whose], 1)
         print(f"  {whose} face-up tiles {where[whose]}: found {where[whose, 'found'] / k:.2%}, "
@@ -264,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--latency", type=int, default=10, help="runs of the 12 MP latency check")
     ap.add_argument("--threads", type=int, default=None,
                     help="onnxruntime intra-op threads per model; default: the Recognizer's")
+    ap.add_argument("--seed0", type=int, default=0,
+                    help="move every set's seeds on by this many (fresh scenes; under 100 000)")
     ap.add_argument("--face-check", choices=["on", "off"], default="on",
                     help="set aside face-up reports showing too little tile face "
                          "(vision/faces.py, settings face_check)")
@@ -286,7 +291,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = {"clutter": eval_clutter, "backs": eval_backs, "angles": eval_angles,
             "table": eval_table}
     for name in sets:
-        runs[name](rec, args.n)
+        runs[name](rec, args.n, args.seed0)
     if args.latency:
         latency(rec, args.latency)
     print(f"({time.perf_counter() - t0:.0f} s)")

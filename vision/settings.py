@@ -145,7 +145,7 @@ class Settings:
     second_box_iou: float = 0.3  # a less sure box overlapping a kita this much is it, again
 
     # lay out: the other players' discards on a whole-table photo (layout/ponds.py)
-    pond_faces: int = 3  # this many face-up tiles touching one another are a pond, no dora
+    pond_faces: int = 4  # this many face-up tiles touching one another are a pond, no dora
     pond_touch: float = 1.3  # ... touching: centres within this × the larger long side
     pond_apart: float = 0.6  # a double beside a pond this × a short side from every tile is one
 

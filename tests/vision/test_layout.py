@@ -755,18 +755,6 @@ def test_another_players_discards_beside_a_wall_are_no_dora() -> None:
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
 
 
-def test_on_a_whole_table_a_small_group_beyond_the_hand_is_no_dora() -> None:
-    """Whole-table render 8400001: the player's own first discards, just beyond the hand's
-    left part, read as dora apart; where another player's pond is seen the photo shows the
-    whole table, whose dora indicators lie on the dead wall (extras.py, ponds.py)."""
-    t = Table(y=900.0)
-    t.row("123p456p789s1122z")
-    t.put("2z", "win", gap=0.5)
-    t.elsewhere("7z", 180, 900 - 2.2 * B, "other")
-    whole_table_pond(t, 700.0, 300.0)
-    check(t, hand("123456p789s1122z", "2z"))
-
-
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

@@ -38,8 +38,7 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    one small group of face-up tiles just beyond the hand's left part (with a warning). On a
    photo of the whole table, the other players' discards (``ponds.py``: groups of at least
    four face-up tiles side by side and row behind row) are left out first: they stay
-   ``other``, tiles reported but in no part of the hand; and where such a pond is seen, a small
-   group just beyond the hand is the player's own first discards, no dora indicators.
+   ``other``, tiles reported but in no part of the hand.
 4. **Sanity** (``sanity.py``; docs/rules.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
@@ -217,11 +216,9 @@ def _reconstruct(
     if best.win is not None:
         taken.add(best.win)
     frame = end_frame(best.row, tiles, geo, best.along)
-    # another player's discards are no dora indicators (ponds.py); where ponds are seen, the
-    # photo shows the whole table, and a small group beyond the hand is the player's own pond
+    # another player's discards are no dora indicators (ponds.py)
     discards = discard_ponds(tiles, geo, taken)
-    dora_idx = _dora_groups(tiles, geo, taken | discards, best.row, frame, warnings,
-                            loose_group=not discards)
+    dora_idx = _dora_groups(tiles, geo, taken | discards, best.row, frame, warnings)
 
     # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.
     places = Places(

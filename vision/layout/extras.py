@@ -112,11 +112,9 @@ def _dora_groups(
     row: list[int],
     frame: Frame,
     warnings: list[str],
-    loose_group: bool = True,
 ) -> list[int]:
     """Dora indicators: face-up tiles in a separate cluster among face-down (dead wall) tiles,
-    or else (with ``loose_group``) one small group of face-up tiles lying just beyond the
-    hand's left part."""
+    or else one small group of face-up tiles lying just beyond the hand's left part."""
     rest = [k for k in range(len(tiles)) if k not in taken]
     if not rest:
         return []
@@ -153,7 +151,7 @@ def _dora_groups(
             and _above_row_start(members, row, geo, frame)
         ):
             loose.append(sorted(faces, key=lambda k: geo.centres[k][0]))
-    if not out and len(loose) == 1 and loose_group:  # one small group beyond the hand's left
+    if not out and len(loose) == 1:  # one small group just beyond the hand's left part
         out = loose[0]
         warnings.append(PhotoWarning("dora_apart", tiles=tuple(tiles[k].tile for k in out)))
     return out

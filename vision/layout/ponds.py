@@ -4,19 +4,17 @@ on a photo of the whole table they are reported as tiles, never as the hand's do
 A photo of an automatic table mid-game shows, beyond the player's own area, each seat's
 discards in rows of six, turned towards that seat, often close to what is left of its wall. The
 dora rule (``extras.py``) reads face-up tiles among face-down wall tiles as the dead wall's
-indicators, and one small group just beyond the hand as indicators laid apart; left alone it
-takes a pond beside a wall, or the player's own first discards, for indicators. A pond is told
-from the dead wall by its faces: discards lie side by side and row behind row, so a pond is a
-group of at least ``pond_faces`` face-up tiles each touching another (centres within
-``pond_touch`` × the larger long side of the two: a row's neighbour, the next row's, or
-diagonally), while the dead wall's indicators lie alone on the wall's top layer, with a second
-beside them only after a kan (three take two kans). Such a group's tiles stay in the group
-``other``, and where one is seen the photo shows the whole table (the loose dora group is then
-not read, ``extras.py``).
+indicators; left alone it takes a pond beside a wall for indicators. A pond is told from the
+dead wall by its faces: discards lie side by side and row behind row, so a pond is a group of
+at least ``pond_faces`` face-up tiles each touching another (centres within ``pond_touch`` ×
+the larger long side of the two: a row's neighbour, the next row's, or diagonally), while the
+dead wall's indicators lie on the wall's top layer, one beside the next only after kans (four
+take three). Such a group's tiles stay in the group ``other`` and are left out of the dora
+rule's clusters, so the wall beside them is weighed on its own.
 
-Only the tiles the player's area left (row, winning tile, melds, kita) are weighed. On a photo
-of a hand alone nothing changes unless it holds three face-up tiles touching outside the
-player's area (other tiles on the table, or an indicator with two kan dora laid apart).
+Only the tiles the player's area left (row, winning tile, melds, kita) are weighed. A photo of
+a hand alone changes only where it holds such a group outside the player's area (other tiles
+on the table): there too they are no indicators.
 """
 
 from __future__ import annotations
@@ -56,3 +54,4 @@ def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[
         if len(group) >= S.pond_faces:
             out.update(faces[i] for i in group)
     return out
+

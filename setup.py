@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import sys
+import zlib
 from pathlib import Path
 
 from setuptools import setup
@@ -70,14 +71,16 @@ class BuildNative(build_ext):
 
 
 def _compiled_sources() -> dict[str, dict[str, object]]:
-    """The manifest: each compiled module's source hash and, for engine/native.py's quick
-    check, its ``[size, mtime_ns]``. Taken before mypyc reads the sources, so that a source
+    """The manifest: each compiled module's source hash and, for engine/native.py's quicker
+    checks, its ``[size, mtime_ns]`` and its CRC-32 (the one read where the times differ, as
+    they do in an installed wheel). Taken before mypyc reads the sources, so that a source
     edited during the build is never listed as the one compiled."""
     names = {p: p.removesuffix(".py").replace("/", ".") for p in NATIVE}
     stats = {p: (ROOT / p).stat() for p in NATIVE}
     return {
         "modules": {names[p]: _digest(ROOT / p) for p in NATIVE},
         "stat": {names[p]: [stats[p].st_size, stats[p].st_mtime_ns] for p in NATIVE},
+        "crc32": {names[p]: zlib.crc32((ROOT / p).read_bytes()) for p in NATIVE},
     }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import atexit
 import gc
 import os
 import select
@@ -596,9 +597,24 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     _utf8_stdout()
     try:
-        return int(args.func(args))
+        status = int(args.func(args))
+        if argv is None and getattr(args, "batch", False):
+            _end_of_batch(status)
+        return status
     except BrokenPipeError:
         return _reader_went_away()
+
+
+def _end_of_batch(status: int) -> None:
+    """The process's end after a batch on the command line: its answers flushed, it exits at
+    once rather than through the interpreter's teardown, which frees object by object all
+    that start-up built (about 1k instructions a hand of a 40,000-line batch). Nothing is
+    lost: the output is flushed first and the batch registers no exit handler; with one
+    registered (by an embedding program, a coverage tool) the teardown runs as usual."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if atexit._ncallbacks() == 0:  # noqa: SLF001 - CPython's count of exit handlers
+        os._exit(status)
 
 
 if __name__ == "__main__":

@@ -324,6 +324,8 @@ def game_json(stored: StoredGame, state: GameState, seq: int | None = None) -> d
         "hands": hands,
         "settlement": settlement,
         "warnings": list(stored.warnings),
+        # the ability block this game is part of (api.blocks): the page continues it from here
+        "block": {"id": stored.block.id, "number": stored.block.number} if stored.block else None,
         **({"ability": ability_table_json(state)} if state.rules.ability else {}),
     }
 
@@ -428,9 +430,7 @@ def _check_event(settings: Settings, seq: int, kind: str, body: dict[str, Any]) 
         )
 
 
-def _write(
-    storage: Storage, settings: Settings, game_id: str, body: Any, event: Any
-) -> bytes:
+def _write(storage: Storage, settings: Settings, game_id: str, body: Any, event: Any) -> bytes:
     """Read the game, make the event with ``event(stored, body)`` and append it. With ``seq``
     the client's read must still be the game's; without, a write that landed in between
     makes the server read again and retry (up to RETRIES times)."""
@@ -710,7 +710,8 @@ async def import_game(request: Request, storage: StorageDep) -> Response:
 
 @router.get("/v1/games/{game_id}", tags=["games"])
 async def get_game(game_id: str, storage: StorageDep) -> Response:
-    """The table now, the hand log and, when the game is over, the settlement."""
+    """The table now, the hand log and, when the game is over, the settlement; ``block``: the
+    ability block the game is part of (``{"id", "number"}``, see /v1/blocks) or null."""
     return await _run(_get, storage, game_id)
 
 

@@ -107,6 +107,8 @@ MIGRATIONS: tuple[tuple[int, tuple[str, ...]], ...] = (
             )""",
         ),
     ),
+    # a game names its block (api.games: the scoreboard continues a block from any of its games)
+    (6, ("CREATE INDEX block_games_by_game ON block_games (game_id)",)),
 )
 
 GAME_ID = re.compile(r"^[0-9a-f]{32}$")
@@ -143,6 +145,14 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class GameBlock:
+    """Where a game sits in an ability block: the block's id and the game's number (1–4)."""
+
+    id: str
+    number: int
+
+
+@dataclass(frozen=True)
 class StoredGame:
     id: str
     created_at: str
@@ -153,6 +163,8 @@ class StoredGame:
     events: tuple[StoredEvent, ...]
     #: what was left out of stored events that no longer fit their shape (api.games)
     warnings: tuple[str, ...] = ()
+    #: the ability block the game belongs to and its number there (api.blocks), or None
+    block: GameBlock | None = None
 
 
 class _Connection(Protocol):
@@ -534,6 +546,8 @@ def _read_game(cur: _Cursor, game_id: str) -> StoredGame:
     events = tuple(
         StoredEvent(int(s), str(k), json.loads(b), str(c)) for s, k, b, c in cur.fetchall()
     )
+    cur.execute("SELECT block_id, number FROM block_games WHERE game_id = ?", (game_id,))
+    in_block = cur.fetchone()
     return StoredGame(
         id=row[0],
         created_at=row[1],
@@ -542,6 +556,7 @@ def _read_game(cur: _Cursor, game_id: str) -> StoredGame:
         rules=json.loads(row[4]),
         seq=events[-1].seq if events else 0,
         events=events,
+        block=GameBlock(str(in_block[0]), int(in_block[1])) if in_block else None,
     )
 
 

@@ -49,10 +49,10 @@ from sanma_lens.engine.parse import HandInput, Meld
 from sanma_lens.engine.rules import Rules
 from sanma_lens.engine.suits import (
     DECOMPS_BY_CODE,
-    FLAGS_BY_CODE,
     HONOR_TAG,
     RECEIVERS,
     GroupDecomp,
+    code_flags,
     completing_code,
 )
 from sanma_lens.engine.tiles import (
@@ -247,7 +247,7 @@ class Group:
         decomps = DECOMPS_BY_CODE.get(code, ())
         honor = code >= HONOR_TAG
         self.code = code
-        self.flags = FLAGS_BY_CODE.get(code, 0)
+        self.flags = code_flags(code)
         self.decomps: tuple[GroupDecomp, ...] = decomps
         self.whole: Packed = tuple([_pack(d, honor) for d in decomps])
         #: (rank | flags after << 4, the completed group) of each kind completing it

@@ -872,9 +872,10 @@ def _flags(obj: dict[str, Any]) -> list[bool]:
     names few); a null or a value of another type goes the way of one check per field, so
     the first bad flag in that order is the one an error names."""
     flags = [False] * len(_BOOL_FIELDS)
-    for key, v in obj.items():
+    for key in obj:  # (the keys alone: no (key, value) tuple made for every field)
         i = _FLAG_INDEX.get(key)
         if i is not None:
+            v = obj[key]
             if v is True:
                 flags[i] = True
             elif v is not False:

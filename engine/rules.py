@@ -126,11 +126,17 @@ SANMA_LIMITS: Final[tuple[LimitStep, ...]] = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Rules:
     """A complete rule set. Defaults are sanma-1.3 as written in docs/rules.md.
 
     Options marked [interp] in docs/rules.md keep their documented default and may be overridden.
+
+    Equality, hash and repr are a dataclass's (by the fields, in order), written once below
+    rather than generated: ``dataclass`` writes and compiles the source of each method at
+    every import, and for 90 fields ``__eq__``, ``__hash__`` and ``__repr__`` were most of
+    the engine's start-up after its tables. ``dataclasses.fields`` and ``replace`` work as on
+    any dataclass.
     """
 
     preset: str = "sanma-1.3"
@@ -333,6 +339,26 @@ class Rules:
     @property
     def yaku_index(self) -> dict[str, YakuSpec]:
         return _yaku_index(self.yaku)
+
+    def _values(self) -> tuple[object, ...]:
+        """The fields' values in order (:data:`RULE_FIELDS`), as a dataclass compares them."""
+        return tuple([getattr(self, name) for name in RULE_FIELDS])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Rules or not isinstance(other, Rules):
+            return NotImplemented
+        return self is other or self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join([f"{name}={getattr(self, name)!r}" for name in RULE_FIELDS])
+        return f"Rules({shown})"
+
+
+#: the names of :class:`Rules`' fields, in order
+RULE_FIELDS: Final = tuple([f.name for f in fields(Rules)])
 
 
 _INDEX_CACHE: Final[dict[int, tuple[tuple[YakuSpec, ...], dict[str, YakuSpec]]]] = {}

@@ -117,9 +117,18 @@ def _choose(
 
 #: :func:`pattern_code` → the whole pattern's decompositions in rank indices
 DECOMPS_BY_CODE: Final = _enumerate(9, 7)
-#: :func:`pattern_code` → :func:`group_flags` of the whole patterns (bit 1: whole sets, bit
-#: 2: sets plus one pair, as its decompositions hold a pair or not)
-FLAGS_BY_CODE: Final = {code: 2 if ds[0][0] >= 0 else 1 for code, ds in DECOMPS_BY_CODE.items()}
+
+
+def code_flags(code: int) -> int:
+    """:func:`group_flags` of a :func:`pattern_code`: bit 1, whole sets; bit 2, sets plus one
+    pair (as its decompositions hold a pair or not: all of them alike, by its tile count mod 3);
+    0, neither. Read off the decompositions rather than kept in a table of its own: filling
+    one with 22,000 entries cost more at every start-up than the few patterns a hand meets
+    for the first time."""
+    ds = DECOMPS_BY_CODE.get(code)
+    if ds is None:
+        return 0
+    return 2 if ds[0][0] >= 0 else 1
 #: group base → {whole pattern: its decompositions in kind indices}, filled as asked for
 _BY_GROUP: Final[dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]]] = {
     b: {} for b in GROUP_BASES
@@ -167,7 +176,7 @@ def group_flags(counts: tuple[int, ...]) -> int:
     >>> group_flags((3, 1, 1, 1, 0, 0, 0, 0, 0)), group_flags((3, 1, 1, 0, 0, 0, 0, 0, 0))
     (1, 2)
     """
-    return FLAGS_BY_CODE.get(pattern_code(counts), 0)
+    return code_flags(pattern_code(counts))
 
 
 def combine(per_group: list[tuple[GroupDecomp, ...]]) -> tuple[GroupDecomp, ...]:
@@ -226,7 +235,7 @@ def completing_code(code: int) -> tuple[int, ...]:
     for i in range(n):
         if near >> i & 1 and code >> 3 * i & 7 < 4:
             after = code + (1 << 3 * i)
-            flags = FLAGS_BY_CODE.get(after, 0)
+            flags = code_flags(after)
             if flags:
                 out.append(i | flags << 4 | after << 6)
     return tuple(out)
@@ -245,15 +254,17 @@ def group_additions(counts: tuple[int, ...]) -> tuple[tuple[int, int, tuple[int,
 
 
 def _receivers(flags: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    # (bit tests rather than all()/any() over generator expressions: compiled, each of those
+    # is an object and calls; this runs 256 times at every start-up)
     out = []
     for gi in range(4):
         others = [flags[j] for j in range(4) if j != gi]
         if 0 in others:
             continue
-        all_sets = all(f & 1 for f in others)
-        one_pair = any(
-            others[i] & 2 and all(others[j] & 1 for j in range(3) if j != i) for i in range(3)
-        )
+        a, b, c = others
+        all_sets = bool(a & b & c & 1)
+        # one other can take the pair, the other two whole sets
+        one_pair = bool(a & 2 and b & c & 1 or b & 2 and a & c & 1 or c & 2 and a & b & 1)
         accept = (2 if all_sets else 0) | (1 if one_pair else 0)
         if accept:
             out.append((gi, accept))

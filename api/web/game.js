@@ -3,6 +3,14 @@
 "use strict";
 
 let game = null;
+// The ability block of the game shown (GET /v1/blocks/{id}) and the game state it was read for:
+// its standings change only when one of its games ends.
+let block = null;
+let blockReadFor = "";
+// A block's rules carried into the next block's form (the options the form does not show too).
+let carriedRules = null;
+const GAMES_PER_BLOCK = 4;  // ¶1: four hanchan are one block
+const SEAT_WORDS = ["seatE", "seatS", "seatW"];
 // Ability mahjong's roles (docs/rules/ability.md), in the order the rule lists them.
 const ROLES = ["tenshi", "seiryuu", "suzaku", "byakko", "genbu", "kouryuu"];
 // The tiles a kanpa may name (sanma: no 2m–8m), as MPSZ.
@@ -70,6 +78,7 @@ function applyLanguage() {
     [...select.options].forEach((o) => { o.textContent = roleName(o.value); });
   });
   $("#lang").textContent = t("lang_button");
+  showChoosers();
   if (game) render();
 }
 
@@ -91,14 +100,8 @@ function render() {
     li.innerHTML = '<span class="wind"></span><span class="name"></span><span class="score"></span>';
     $(".wind", li).textContent = windName(p.seat);
     $(".name", li).textContent = p.name + (p.dealer && !game.finished ? ` (${t("dealer")})` : "");
-    if (p.role) {
-      // the role badge: a role holds for the whole block (ability mahjong)
-      const badge = document.createElement("span");
-      badge.className = `role r-${p.role}`;
-      badge.dataset.role = p.role;
-      badge.textContent = roleName(p.role);
-      $(".name", li).prepend(badge);
-    }
+    // the role badge: a role holds for the whole block (ability mahjong)
+    if (p.role) $(".name", li).prepend(roleBadge(p.role));
     $(".score", li).textContent = fmt(p.score);
     if (p.score < 0) $(".score", li).classList.add("negative");
     return li;
@@ -111,6 +114,8 @@ function render() {
   updateCameraLinks();
   renderLog();
   renderSettlement();
+  renderBlock();
+  readBlock();
 }
 
 function renderAbilityStatus() {
@@ -235,6 +240,190 @@ function renderSettlement() {
     return row;
   });
   $("tbody", section).replaceChildren(...rows);
+}
+
+// ------------------------------------------------------------------ the ability block
+
+async function readBlock(force = false) {
+  // The block of the game shown, read again when the game shown or its end changes.
+  if (!game || !game.block) {
+    block = null;
+    renderBlock();
+    return;
+  }
+  const key = `${game.id}:${game.finished}`;
+  if (!force && block && block.id === game.block.id && blockReadFor === key) return;
+  blockReadFor = key;
+  const wanted = game.block.id;
+  try {
+    const data = await api("GET", `/v1/blocks/${wanted}`);
+    if (game && game.block && game.block.id === wanted) block = data;
+  } catch (error) {
+    block = null;
+    message(error.message);
+  }
+  renderBlock();
+}
+
+function roleBadge(role) {
+  // a role's badge, one colour per role (game.css)
+  const badge = document.createElement("span");
+  badge.className = `role r-${role}`;
+  badge.dataset.role = role;
+  badge.textContent = roleName(role);
+  return badge;
+}
+
+function renderBlock() {
+  const inBlock = Boolean(game && game.block);
+  $("#block-line").hidden = !inBlock;
+  if (inBlock) $("#block-where").textContent = t("blockLine", game.block.number, GAMES_PER_BLOCK);
+  const section = $("#block");
+  section.hidden = !(inBlock && block && block.id === game.block.id);
+  if (section.hidden) return;
+  const done = block.games.filter((g) => g.finished).length;
+  $("#block-progress").textContent = t("blockProgress", done, GAMES_PER_BLOCK);
+  const roles = Object.fromEntries(block.players.map((p) => [p.name, p.role]));
+  $("#block-standings tbody").replaceChildren(...block.standings.map((s) => {
+    const row = document.createElement("tr");
+    const rank = 1 + block.standings.filter((o) => o.total > s.total).length;
+    const cells = [String(rank), "", s.games.length ? s.games.map(signed).join(" / ") : t("none"), signed(s.total)];
+    cells.forEach((c, i) => {
+      const td = document.createElement("td");
+      td.textContent = c;
+      if (i !== 1) td.className = "num";
+      row.append(td);
+    });
+    row.children[1].append(roleBadge(roles[s.name]), document.createTextNode(s.name));
+    return row;
+  }));
+  $("#block-games").replaceChildren(...block.games.map((g) => {
+    const li = document.createElement("li");
+    const words = document.createElement("span");
+    const state = g.finished ? t("blockTop", g.next_chooser) : t("blockPlaying");
+    words.textContent = `${t("blockGame", g.number)}: ${g.players.join(" · ")} — ${state}`;
+    li.append(words);
+    if (g.id === game.id) {
+      li.className = "shown";
+      li.append(document.createTextNode(` (${t("blockShown")})`));
+    } else {
+      const open = document.createElement("button");
+      open.type = "button";
+      open.className = "small";
+      open.textContent = t("open");
+      open.addEventListener("click", () => openGame(g.id));
+      li.append(" ", open);
+    }
+    return li;
+  }));
+  $("#block-choosing").textContent = t("choseOrder", block.choosing_order.join(" → "));
+  const latest = block.games[block.games.length - 1];
+  const isLatest = latest.id === game.id;
+  const form = $("#next-game");
+  form.hidden = !(isLatest && game.finished && block.games.length < GAMES_PER_BLOCK);
+  if (!form.hidden) fillNextSeats(latest);
+  $("#block-latest").hidden = isLatest;
+  $("#open-latest").textContent = t("openLatest", latest.number);
+  $("#block-done").hidden = !block.finished;
+  if (block.finished) $("#next-block-order").textContent = t("nextBlockOrder", block.next_choosing_order.join(" → "));
+}
+
+function fillNextSeats(latest) {
+  // The next hanchan's seats, the last one's by default; a choice made stays while the form
+  // is for the same hanchan.
+  const form = $("#next-game");
+  const number = block.games.length + 1;
+  $("#next-title").textContent = t("nextTitle", number);
+  const key = `${block.id}:${number}`;
+  if (form.dataset.for === key) return;
+  form.dataset.for = key;
+  $$(".block-player", form).forEach((select, k) => {
+    select.replaceChildren(...block.players.map((p) => new Option(p.name, p.name)));
+    select.value = latest.players[k];
+  });
+}
+
+async function nextHanchan(e) {
+  e.preventDefault();
+  const form = e.target;
+  const players = $$(".block-player", form).map((select) => select.value);
+  try {
+    const next = await api("POST", `/v1/blocks/${block.id}/games`, { players });
+    const latest = next.games[next.games.length - 1];
+    block = next;
+    blockReadFor = `${latest.id}:false`;
+    show(await api("GET", `/v1/games/${latest.id}`));
+    window.scrollTo(0, 0);
+    message(t("nextStarted", latest.number), true);
+  } catch (error) {
+    message(error.message);
+    readBlock(true);  // another phone may have started it, or the block changed
+  }
+}
+
+function startNextBlock() {
+  // The next block at the same table: its last hanchan's seats, the same rules, and the top
+  // player of that hanchan choosing a role first (¶1).
+  const last = block.games[block.games.length - 1];
+  const first = block.next_choosing_order[0];
+  const rules = block.rules;
+  leave();
+  const form = $("#new-game");
+  form.preset.value = "sanma-1.3";
+  showPreset();
+  last.players.forEach((name, k) => { form[`p${k}`].value = name; });
+  form.aka.checked = Boolean(rules.aka_5man);
+  ["start_points", "return_points", "uma"].forEach((name) => {
+    if (rules[name] !== undefined) form[name].value = rules[name];
+  });
+  if (rules.double_ron_honba) form.double_ron_honba.value = rules.double_ron_honba;
+  form.ability.checked = true;
+  form.block.checked = true;
+  form.roles_may_repeat.checked = rules.roles_may_repeat !== false;
+  $("#role-pick").hidden = false;
+  carriedRules = rules;
+  showChoosers();
+  form.chooses_first.value = String(last.players.indexOf(first));
+  showChoosers();
+  window.scrollTo(0, 0);
+}
+
+// ------------------------------------------------------------------ choosing roles
+
+function seatNames() {
+  // the names typed, or the keeper's own (A, B, C) for a seat left empty
+  const form = $("#new-game");
+  return [0, 1, 2].map((k) => form[`p${k}`].value.trim() || "ABC"[k]);
+}
+
+function showChoosers() {
+  // ¶1: roles are chosen one after another from the first chooser, in turn order: the role
+  // fields stand in that order, each under its player's name.
+  const form = $("#new-game");
+  const names = seatNames();
+  const select = form.chooses_first;
+  const keep = select.value || "0";
+  select.replaceChildren(...names.map((n, k) => new Option(t("nameSeat", n, t(SEAT_WORDS[k])), String(k))));
+  select.value = keep;
+  const first = Number(select.value);
+  const box = $("#role-order");
+  [0, 1, 2].map((i) => (first + i) % 3).forEach((seat, i) => {
+    const label = $(`label[data-seat="${seat}"]`, box);
+    $(".chooser", label).textContent = t("roleChooser", i + 1, names[seat], t(SEAT_WORDS[seat]));
+    box.append(label);
+  });
+  showTakenRoles();
+}
+
+function showTakenRoles() {
+  // Without roles_may_repeat a role chosen earlier is not offered to those who choose later.
+  const repeat = $("#new-game").roles_may_repeat.checked;
+  const taken = new Set();
+  $$("#role-order .role-select").forEach((select) => {
+    [...select.options].forEach((o) => { o.disabled = !repeat && taken.has(o.value); });
+    if (!repeat && taken.has(select.value)) select.value = ROLES.find((r) => !taken.has(r));
+    taken.add(select.value);
+  });
 }
 
 // ------------------------------------------------------------------ the hand form
@@ -489,6 +678,39 @@ async function withConflictReload(action) {
   }
 }
 
+function leave() {
+  game = null;
+  block = null;
+  carriedRules = null;
+  localStorage.removeItem("sanma-game-id");
+  history.replaceState(null, "", location.pathname);
+  $("#table").hidden = true;
+  $("#start").hidden = false;
+  message("");
+}
+
+function showPreset() {
+  // the chosen system's seats, and its own points and uma in the rule fields
+  const form = $("#new-game");
+  const preset = PRESETS[form.preset.value];
+  $$("#new-game .four-only").forEach((el) => { el.hidden = preset.seats !== 4; });
+  $$("#new-game .sanma-only").forEach((el) => { el.hidden = preset.seats !== 3; });
+  $("#role-pick").hidden = preset.seats !== 3 || !form.ability.checked;
+  ["start_points", "return_points", "uma"].forEach((name) => { form[name].value = preset[name]; });
+}
+
+async function createBlock(form, rules, players) {
+  // POST /v1/blocks: the block's first hanchan, with the roles and who chose first
+  const body = { rules, roles: [form.role0.value, form.role1.value, form.role2.value] };
+  if (players.some((n) => n)) body.players = players;
+  body.chooses_first = seatNames()[Number(form.chooses_first.value)];
+  const made = await api("POST", "/v1/blocks", body);
+  block = made;
+  blockReadFor = `${made.games[0].id}:false`;
+  show(await api("GET", `/v1/games/${made.games[0].id}`));
+  message(t("blockStarted"), true);
+}
+
 function init() {
   $("#lang").addEventListener("click", () => {
     Lang.set(Lang.other());
@@ -502,31 +724,44 @@ function init() {
     select.value = ["seiryuu", "suzaku", "byakko"][k];
   });
   $("#new-game").ability.addEventListener("change", (e) => { $("#role-pick").hidden = !e.target.checked; });
+  ["p0", "p1", "p2"].forEach((name) => $("#new-game")[name].addEventListener("input", showChoosers));
+  $("#new-game").chooses_first.addEventListener("change", showChoosers);
+  $("#new-game").roles_may_repeat.addEventListener("change", showTakenRoles);
+  $$("#role-order .role-select").forEach((select) => select.addEventListener("change", showTakenRoles));
   $("#new-game").addEventListener("submit", async (e) => {
     e.preventDefault();
     const form = e.target;
     const preset = form.preset.value;
     const seats = PRESETS[preset].seats;
     const players = [form.p0, form.p1, form.p2, form.p3].slice(0, seats).map((i) => i.value.trim());
-    const body = { rules: { preset, double_ron_honba: form.double_ron_honba.value } };
-    if (seats === 3) body.rules.aka_5man = form.aka.checked;
-    if (seats === 3 && form.ability.checked) {
-      body.rules.ability = true;
-      body.roles = [form.role0.value, form.role1.value, form.role2.value];
-    }
+    const ability = seats === 3 && form.ability.checked;
+    const rules = { ...(ability && carriedRules ? carriedRules : {}), preset, double_ron_honba: form.double_ron_honba.value };
+    if (seats === 3) rules.aka_5man = form.aka.checked;
+    if (ability) rules.roles_may_repeat = form.roles_may_repeat.checked;
     // numbers as typed (the server checks them and says what is wrong); empty = the default
     ["start_points", "return_points", "uma"].forEach((name) => {
-      if (form[name].value.trim() !== "") body.rules[name] = Number(form[name].value);
+      if (form[name].value.trim() !== "") rules[name] = Number(form[name].value);
     });
-    if (players.some((n) => n)) body.players = players;
-    try { show(await api("POST", "/v1/games", body)); message(""); } catch (error) { message(error.message); }
+    try {
+      if (ability && form.block.checked) {
+        await createBlock(form, rules, players);
+        return;
+      }
+      const body = { rules };
+      if (ability) {
+        body.rules.ability = true;
+        body.roles = [form.role0.value, form.role1.value, form.role2.value];
+      }
+      if (players.some((n) => n)) body.players = players;
+      show(await api("POST", "/v1/games", body));
+      message("");
+    } catch (error) {
+      message(error.message);
+    }
   });
-  $('#new-game [name="preset"]').addEventListener("change", (e) => {
-    // the chosen system's seats, and its own points and uma in the rule fields
-    const preset = PRESETS[e.target.value];
-    $$("#new-game .four-only").forEach((el) => { el.hidden = preset.seats !== 4; });
-    $$("#new-game .sanma-only").forEach((el) => { el.hidden = preset.seats !== 3; });
-    ["start_points", "return_points", "uma"].forEach((name) => { e.target.form[name].value = preset[name]; });
+  $('#new-game [name="preset"]').addEventListener("change", () => {
+    carriedRules = null;
+    showPreset();
   });
   $("#import").addEventListener("change", async (e) => {
     const file = e.target.files[0];
@@ -569,13 +804,11 @@ function init() {
     show(await api("POST", `/v1/games/${game.id}/undo`, { seq: game.seq }));
     message(t("undone"), true);
   }));
-  $("#leave").addEventListener("click", () => {
-    game = null;
-    localStorage.removeItem("sanma-game-id");
-    history.replaceState(null, "", location.pathname);
-    $("#table").hidden = true;
-    $("#start").hidden = false;
-  });
+  $("#leave").addEventListener("click", leave);
+  $("#to-block").addEventListener("click", () => $("#block").scrollIntoView());
+  $("#next-game").addEventListener("submit", nextHanchan);
+  $("#open-latest").addEventListener("click", () => openGame(block.games[block.games.length - 1].id));
+  $("#new-block").addEventListener("click", startNextBlock);
   window.addEventListener("hashchange", () => {
     const wanted = location.hash.slice(1);
     if (/^[0-9a-f]{32}$/.test(wanted) && (!game || game.id !== wanted)) openGame(wanted);

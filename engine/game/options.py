@@ -16,7 +16,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from sanma_lens.engine.errors import InputError
-from sanma_lens.engine.game.presets import GAME_PRESETS
+from sanma_lens.engine.game.presets import GAME_PRESETS, SCORING_ONLY_PRESETS
 from sanma_lens.engine.game.state import ABILITY_OPTIONS, TEXT_CHOICES, GameRules
 
 #: the JSON key of ``GameRules.hand_options``: the rules each hand is scored under
@@ -47,7 +47,9 @@ def game_rules_from_json(obj: Any) -> GameRules:
     """A game's rule options from JSON (absent or null → defaults).
 
     InputError ``bad_rules`` (not an object, or values that do not fit together, e.g. an odd
-    uma with ``rank_ties: "split"``), ``unknown_rule_option``, ``bad_rule_option`` (wrong type).
+    uma with ``rank_ties: "split"``), ``unknown_rule_option``, ``bad_rule_option`` (wrong type),
+    ``unknown_preset``, ``preset_not_kept`` (a hand preset no game is kept under, e.g.
+    ``ecip-3p``: ``presets.SCORING_ONLY_PRESETS`` says why).
 
     >>> game_rules_from_json({"uma": 20, "hand_rules": {"kiriage_mangan": True}}).uma
     20
@@ -57,6 +59,8 @@ def game_rules_from_json(obj: Any) -> GameRules:
     if not isinstance(obj, dict):
         raise InputError("bad_rules", "rules must be an object of rule options")
     preset = obj.get("preset", "sanma-1.3")
+    if isinstance(preset, str) and preset in SCORING_ONLY_PRESETS:
+        raise InputError("preset_not_kept", SCORING_ONLY_PRESETS[preset])
     if not isinstance(preset, str) or preset not in GAME_PRESETS:
         raise InputError(
             "unknown_preset",

@@ -67,3 +67,17 @@ GAME_PRESETS: Final[dict[str, GameRules]] = {
     "ecip": ECIP_GAME,
     "standard": STANDARD_GAME,
 }
+
+#: Hand presets (engine.rules) that no game is kept under, and why: the game keeper would have
+#: to invent the whole table. ECIP's text (seed 004, §懸賞牌) says of three players only that
+#: every north is a dora; start and return points, the oka and uma, the rounds and 西入, the
+#: no-ten payments and a tsumo's missing North share are all written for four (§持ち点,
+#: §流局時の罰符), so the keeper refuses ``ecip-3p`` (docs/rules/ecip.md) rather than guess.
+SCORING_ONLY_PRESETS: Final[dict[str, str]] = {
+    "ecip-3p": (
+        "ECIP's rule text says of three players only that every north is a dora; it does not "
+        "say how a three-player game is kept (start points, seats and rounds, payments, "
+        "no-ten payments), so games are kept under 'ecip' with four players; score "
+        "three-player hands with the hand preset 'ecip-3p'"
+    ),
+}

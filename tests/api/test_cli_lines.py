@@ -104,3 +104,46 @@ def test_cli_batch_piped_into_head_ends_quietly(tmp_path: Path) -> None:
         finally:
             proc.kill()
     assert err.read_text() == ""
+
+
+def test_cli_batch_exits_at_once_with_every_answer_written(tmp_path: Path) -> None:
+    """The command ends a batch without the interpreter's teardown (``os._exit``): every
+    answer is still written, to a file and to a pipe, and the exit status is the batch's;
+    with an exit handler registered (an embedding program, a coverage tool) the teardown
+    runs as usual, the handler too."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[2]
+    lines = [json.dumps({**WIN, "honba": k % 5}) for k in range(3000)]
+    lines[1234] = "{"
+    hands = tmp_path / "hands.jsonl"
+    hands.write_text("\n".join(lines) + "\n")
+    command = [sys.executable, "-m", "sanma_lens.api.cli", "score", "--batch", str(hands)]
+
+    def check(out: str) -> None:
+        got = out.split("\n")
+        assert got[-1] == "" and len(got) == len(lines) + 1
+        assert json.loads(got[1234])["error"]["code"] == "bad_json"
+        assert [json.loads(got[k])["total"] for k in (0, 2999)] == [3000, 7000]
+
+    piped = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
+    assert piped.returncode == 2 and piped.stderr == ""
+    check(piped.stdout)
+    out_file = tmp_path / "out.jsonl"
+    with out_file.open("wb") as out:
+        to_file = subprocess.run(command, stdout=out, cwd=root, check=False)
+    assert to_file.returncode == 2
+    check(out_file.read_text())
+    handler = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: print('handler ran', file=sys.stderr))\n"
+        "from sanma_lens.api.cli import main\n"
+        "sys.argv = ['sanma', 'score', '--batch', sys.argv[1]]\n"
+        "sys.exit(main())\n"
+    )
+    embedded = subprocess.run(
+        [sys.executable, "-c", handler, str(hands)], capture_output=True, text=True, cwd=root,
+        check=False,
+    )  # fmt: skip
+    assert embedded.returncode == 2 and embedded.stderr == "handler ran\n"
+    check(embedded.stdout)

@@ -133,3 +133,23 @@ def test_compiled_modules_found_beside_their_sources(tmp_path: Path) -> None:
     (tmp_path / "fold.py").write_text("")
     (tmp_path / f"orphan{suffix}").write_bytes(b"")  # no source: not an engine module
     assert compiled_modules(tmp_path) == {"sanma_lens.engine.fold"}
+
+
+def test_a_source_whose_times_changed_is_checked_by_its_crc32(tmp_path: Path) -> None:
+    """An installed wheel's sources bear the time of the install, not of the build: each is
+    then read and checked against the manifest's CRC-32 (its SHA-256 is not computed), and
+    any edit is still caught."""
+    import zlib
+
+    def manifest(crc_of: str) -> None:
+        (tmp_path / MANIFEST.name).write_text(json.dumps({
+            "modules": {"sanma_lens.engine.fu": "not the SHA-256 of any source"},
+            "stat": {"sanma_lens.engine.fu": [6, 0]},  # not the time the file has
+            "crc32": {"sanma_lens.engine.fu": zlib.crc32(crc_of.encode())},
+        }))  # fmt: skip
+
+    (tmp_path / "fu.py").write_text("X = 1\n")
+    manifest("X = 1\n")
+    assert fresh(tmp_path) == (True, "")
+    manifest("X = 2\n")  # the same size, another text
+    assert fresh(tmp_path) == (False, "fu.py changed since it was compiled")

@@ -254,3 +254,25 @@ def test_ability_block_functions() -> None:
     ]
     assert next_choosing_order(games) == ("B", "C", "A")
     assert next_choosing_order(games[2:]) is None
+
+
+def test_a_game_names_its_block_and_its_number_there_so_a_page_can_continue_it(client):
+    block = new_block(client)
+    first = block["games"][0]["id"]
+    assert client.get(f"/v1/games/{first}").json()["block"] == {"id": block["id"], "number": 1}
+    finish(client, first, 0)
+    block = client.post(f"/v1/blocks/{block['id']}/games").json()
+    second = block["games"][1]["id"]
+    # every answer that shows the game carries it: a read, a hand, an undo
+    assert client.get(f"/v1/games/{second}").json()["block"] == {"id": block["id"], "number": 2}
+    r = client.post(f"/v1/games/{second}/hands", json={"outcome": "draw", "tenpai": []})
+    assert r.status_code == 200 and r.json()["block"]["number"] == 2, r.text
+    assert client.post(f"/v1/games/{second}/undo").json()["block"]["number"] == 2
+    # a game outside any block, and its export's copy re-imported, belong to none
+    alone = client.post("/v1/games", json={}).json()
+    assert alone["block"] is None
+    export = client.get(f"/v1/games/{first}/export").json()
+    assert client.post("/v1/games/import", json=export).json()["block"] is None
+    # and the service says so in its OpenAPI description
+    described = client.get("/openapi.json").json()["paths"]["/v1/games/{game_id}"]["get"]
+    assert "``block``" in described["description"]

@@ -328,3 +328,27 @@ def test_ecip_no_manemann_and_limits_are_mangan_or_yakuman() -> None:
         play(at(), ron(0, 1) | {"wins": [{"winner": 1, "limit": "haneman"}]})
     assert e.value.code == "bad_limit" and "mangan" in e.value.message
     assert play(at(), ron(0, 1, han=7)).scores[1] == 27_000 + 8_000  # tenpane cap
+
+
+# ---- three players (§懸賞牌: "慣習的に三人打ちの場合のみ, 北を常時ドラと扱う") ------------------
+
+
+@pytest.mark.parametrize("players", [None, ["Aki", "Ben", "Chie"], ["Aki", "Ben", "Chie", "Dai"]])
+def test_ecip_three_players_is_scored_but_not_kept_the_seed_gives_no_three_player_table(players):
+    """§懸賞牌 names three players only to make every north a dora; §持ち点 (27,000 / 30,000, +12
+    to the top), §流局時の罰符 (3,000 from the no-ten) and §場の流れ are written for four. The
+    keeper refuses ``ecip-3p`` with the reason rather than invent a three-player table."""
+    with pytest.raises(InputError) as refused:
+        rules = game_rules_from_json({"preset": "ecip-3p"})
+        new_game(players, rules)
+    assert refused.value.code == "preset_not_kept"
+    message = str(refused.value)
+    assert "three-player" in message and "'ecip'" in message and "'ecip-3p'" in message
+    assert "Traceback" not in message and ".py" not in message
+
+
+def test_ecip_three_players_stays_a_hand_preset():
+    """The same name still scores a hand: a north held is a dora, not a kita (§懸賞牌)."""
+    from sanma_lens.engine.rules import rules_from_json
+
+    assert rules_from_json({"preset": "ecip-3p"}).preset == "ecip-3p"

@@ -26,7 +26,7 @@ def test_a_four_player_game_is_created_with_its_preset(client, preset, start):  
         ({"players": ["A", "B", "C"], "rules": {"preset": "ecip"}}, "bad_players"),
         ({"players": FOUR}, "bad_players"),  # sanma seats three
         ({"rules": {"preset": "riichi-4p"}}, "unknown_preset"),
-        ({"rules": {"preset": "ecip-3p"}}, "unknown_preset"),
+        ({"rules": {"preset": "ecip-3p"}}, "preset_not_kept"),
         ({"rules": {"preset": "ecip", "aka_5man": True}}, "bad_rules"),
         ({"rules": {"preset": "ecip", "hand_rules": {"preset": "standard"}}}, "bad_rules"),
         ({"rules": {"preset": "standard", "settle_rounding": "exact"}}, "bad_rules"),

@@ -4,8 +4,8 @@
 
 Each model is loaded as the pipeline loads it (``vision.models.session``) and run on zero input
 of its own shape: the detector on one image of the side the pipeline feeds it, the classifiers
-on ``--batch`` crops (a photo of a hand has about 40 tiles), the stack classifier on 4 crops
-(the called tiles of a few pons).
+and the tile check on ``--batch`` crops (a photo of a hand has about 40 tiles), the stack
+classifier on 4 crops (the called tiles of a few pons).
 Prints file size and p50/p95 wall time of one call; the whole photo's latency is
 ``benchmarks.recognition --latency``.
 """

@@ -275,14 +275,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tile-check", choices=["on", "off"], default="on",
                     help="set aside reports the tile-or-not network calls no tile "
                          "(vision/tile_check.py, settings tile_check)")
-    ap.add_argument("--seed-offset", type=int, default=0,
-                    help="add this to every set's seeds: scenes no setting was chosen on "
-                         "(below 100000 keeps the sets apart)")
     args = ap.parse_args(argv)
-    if not 0 <= args.seed_offset < 100_000:
-        ap.error("--seed-offset must lie in 0..99999")
-    for name in SEEDS:
-        SEEDS[name] += args.seed_offset
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = [s for s in sets if s not in SETS]
     if unknown:
@@ -296,7 +289,7 @@ def main(argv: list[str] | None = None) -> int:
         kw["threads"] = args.threads
     rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
     print(f"models: {args.models or 'models/ (shipped)'}; face check {args.face_check}; "
-          f"tile check {args.tile_check}; seeds +{args.seed_offset}")
+          f"tile check {args.tile_check}")
     t0 = time.perf_counter()
     if not args.skip_real:
         eval_real(rec, corrected=True, halves=True)

@@ -14,7 +14,7 @@
       │       │                not-tiles kept as evidence; flowers left out → flowers_ignored
       │       │                faces.py: a face-up report showing no tile face is set aside
       │       │                blanks.py: a report read as haku or back read by its colour
-      │       │                tile_check.py: a report its network calls no tile is set aside
+      │       │                tile_check.py: a face-up report a small network calls no tile, too
       │       ▼
       │      join ──────────── Recognizer.join (join.py): two small reports on parts of one
       │       │                tile read as one → parts_joined

@@ -91,7 +91,7 @@ class Settings:
     # sift: the tile check (vision/tile_check.py), a small network's word on whether a report
     # is a tile (face up or down) at all; it runs when the models folder holds tile_check.onnx
     tile_check: bool = True  # reports the network calls no tile are set aside
-    tile_check_below: float = 0.05  # ... when it gives them a tile's probability below this
+    tile_check_below: float = 0.015  # ... when it gives them a tile's probability below this
 
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one

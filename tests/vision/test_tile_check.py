@@ -1,6 +1,7 @@
-"""vision/tile_check.py: reports the tile-or-not network calls no tile are set aside (their
-reading kept as an alternative, never changed); nothing happens without the network or with
-the ``tile_check`` setting off; the crop is a square around the box, edges repeated."""
+"""vision/tile_check.py: face-up reports the tile-or-not network calls no tile are set aside
+(their reading kept as an alternative, never changed), backs are not asked; nothing happens
+without the network or with the ``tile_check`` setting off; the crop is a square around the
+box, edges repeated."""
 
 from __future__ import annotations
 
@@ -57,6 +58,14 @@ def test_a_report_the_network_calls_no_tile_is_set_aside_its_reading_kept() -> N
     (aside,) = out.no_tiles
     assert aside.box == tiles[1].box and aside.tile == "none"
     assert aside.alternatives[0] == ("1m", 0.9)
+
+
+def test_a_report_read_as_a_back_is_not_asked() -> None:
+    img, tiles = _photo()
+    back = TileDetection("back", (120, 20, 160, 76), 0, 0.9)  # dark, as a black back is
+    out = set_aside_non_tiles(Detections((), tiles=(tiles[0], back)), img,
+                              TileCheck(BrightIsTile()), SETTINGS)
+    assert out.tiles == (tiles[0], back) and out.no_tiles == ()
 
 
 def test_nothing_is_set_aside_without_the_network_or_with_the_setting_off() -> None:

@@ -13,6 +13,7 @@
       │      sift ──────────── Recognizer.sift: hits → reported tiles; doubles, unsure hits,
       │       │                not-tiles kept as evidence; flowers left out → flowers_ignored
       │       │                faces.py: a face-up report showing no tile face is set aside
+      │       │                blanks.py: a report read as haku or back read by its colour
       │       ▼
       │      join ──────────── Recognizer.join (join.py): two small reports on parts of one
       │       │                tile read as one → parts_joined
@@ -31,6 +32,8 @@
               │                   kakan (probe.py, stacked.py)     a kakan's added tile
               │                   askew (axes.py)                  a tile lying askew read
               │                                                    again along its own axes
+              │                   pond (discards.py)               another player's discard
+              │                                                    dropped as a double
               │                verdict(): laid out again, is the hand better as the edit
               │                meant (count, winning tile, kakan, a surer reading, …), no
               │                fifth tile made?

@@ -4,9 +4,10 @@ After the first layout, the hand as read may be short of tiles (§1: 13 − 3 pe
 winning tile), lack its winning tile, or show a pon where a kakan lies. Each *look* proposes
 :class:`Edit` s of the detections that would read the photo another way — a tile read in a
 hole of the row, a box cut in two, two halves joined, an unsure hit put back, a dropped hit
-taken as an ankan's face-down end, a kakan's added tile — each with the readings'
-likelihood (``evidence``), what it means to achieve (its :class:`Goal`), where its tiles must
-land in the layout and which parts of the hand it must leave as they were.
+taken as an ankan's face-down end, a kakan's added tile, another player's discard dropped as
+a double — each with the readings' likelihood (``evidence``), what it means to achieve (its
+:class:`Goal`), where its tiles must land in the layout and which parts of the hand it must
+leave as they were.
 
 :func:`decode_hand` lays each edit out and :func:`verdict` says whether the new whole-hand
 reading is better: no fifth tile of a kind made, the edit's tiles placed where it meant, the hand
@@ -51,9 +52,10 @@ class Goal(Enum):
 
 # Looks, most trusted first: their prior. The row's own geometry and the rules say most (a hole
 # in the row, the place past its end); a box's size next; the classifier's dropped hits least.
-# A tile read again along its own axes changes no count; it is weighed after the rest.
+# A tile read again along its own axes changes no count; it is weighed after the rest, and
+# another player's discards (vision/discards.py), which change no part of the hand, last.
 PRIORS: tuple[str, ...] = ("hole", "win", "missed", "halves", "split", "refill", "ankan", "kakan",
-                           "askew")
+                           "askew", "pond")
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")  # the hand JSON's tile fields
 
 

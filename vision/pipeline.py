@@ -14,7 +14,9 @@ part filled in and its own warnings added:
   below ``min_tile_prob`` are not reported; a second hit on one tile is dropped
   (``double_iou``, ``double_sure``, ``double_inside``); weak peaks count only when read surely
   (``weak_heat``, ``weak_sure``; the blank white dragon from a lower heat, ``blank_heat``,
-  ``blank_sure``). What is set aside stays as evidence for the second looks: unsure hits,
+  ``blank_sure``). A face-up report showing no tile face is set aside (vision/faces.py), and a
+  report read as haku or back is read again by its colour (vision/blanks.py). What is set
+  aside stays as evidence for the second looks: unsure hits,
   hits read as no tile that may be backs, doubles that may be a kakan's added tile.
 - **join** (:meth:`Recognizer.join`, vision/join.py): two small reports on parts of one tile,
   read as one (``parts_joined``).
@@ -23,8 +25,9 @@ part filled in and its own warnings added:
 - **second looks** (:meth:`Recognizer.looks`, vision/decoder.py ``decode_hand``): the looks
   propose whole-hand edits (a tile in a hole of the row, the winning tile past its end, a box
   cut in two, a called tile's halves joined, an unsure hit put back, an ankan's face-down
-  ends, a kakan's added tile, a tile lying askew read along its own axes) and one verdict
-  chooses among them; an edit taken brings its warnings.
+  ends, a kakan's added tile, a tile lying askew read along its own axes, another player's
+  discards dropped as doubles on a whole-table photo) and one verdict chooses among them; an
+  edit taken brings its warnings.
 - **report** (:func:`report`): the chosen reading's tiles, hand and warnings as the
   recognize JSON.
 
@@ -45,6 +48,7 @@ import numpy as np
 from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.axes import askew_edits
 from sanma_lens.vision.backs import ankan_edits, maybe_backs
+from sanma_lens.vision.blanks import read_blanks_by_colour
 from sanma_lens.vision.classify import CLASSES, NOT_TILES, TileClassifier
 from sanma_lens.vision.decode import decode
 from sanma_lens.vision.decoder import Hypothesis, Look, decode_hand
@@ -57,6 +61,7 @@ from sanma_lens.vision.detect import (
     unsquash,
 )
 from sanma_lens.vision.detect import decode as decode_heat
+from sanma_lens.vision.discards import pond_edits
 from sanma_lens.vision.faces import set_aside_non_faces
 from sanma_lens.vision.join import halves_edits, join_parts
 from sanma_lens.vision.layout import Layout, reconstruct
@@ -158,6 +163,7 @@ class Recognizer:
         found = self.find(image, scale, deadline)  # detect and classify every hit
         found = self.sift(found)  # the tiles to report; the rest kept as evidence
         found = set_aside_non_faces(found, image, self.settings)  # no face, no tile
+        found = read_blanks_by_colour(found, image, self.settings)  # haku or back: by colour
         found = self.join(found, read)  # two reports on parts of one tile, read as one
         first = lay_out(found, size, deadline)  # the hand from the tiles' places and the rules
         looks = self.looks(image, found, size, read)  # the second looks, proposing edits
@@ -226,6 +232,7 @@ class Recognizer:
         (boxes divided by ``scale``), and the number of flower tiles left out."""
         found = self.sift(self.find(image, scale, deadline))
         found = set_aside_non_faces(found, image, self.settings)
+        found = read_blanks_by_colour(found, image, self.settings)
         found = self.join(found, self.reader(image, scale, deadline))
         return list(found.tiles), found.flowers
 
@@ -353,6 +360,7 @@ class Recognizer:
             Look("kakan", lambda now: kakan_edits(now, found.doubles, stacked(now.layout), sure)),
             Look("askew", lambda now: askew_edits(now, image, found.scale,
                                                   self.classifier.probabilities, asked)),
+            Look("pond", lambda now: pond_edits(now, found.doubles)),
         ]
 
     def reader(

@@ -79,6 +79,15 @@ class Settings:
     face_ref_quantile: float = 0.75  # the photo's face brightness: this quantile of the levels
     face_min_tiles: int = 4  # fewer face-up reports than this: the photo is not checked
 
+    # sift: the blank check (vision/blanks.py), a haku or a back told apart by its colour
+    blank_check: bool = True  # reports read as haku (5z) or back are read again by colour
+    blank_sure_face: float = 0.8  # the photo's face colour: reports read this surely as a face
+    blank_sure_back: float = 0.6  # the backs' colour: reports read this surely as a back
+    blank_min_faces: int = 3  # fewer sure faces than this: the photo is not checked
+    blank_far: float = 40.0  # a colour this far (CIELAB, 8-bit scale) from another is not it
+    blank_near: float = 25.0  # ... this near is it
+    blank_alt: float = 0.2  # a back is read haku only with 5z among its readings this likely
+
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one
     part_size: float = 0.9  # a part's area at most this × the photo's median tile area
@@ -134,6 +143,11 @@ class Settings:
     upright_added_iou: float = 0.1  # two upright tiles of a set overlapping this much: one added
     kita_reach: float = 2.0  # kita lie at most this far past a tile's height beyond the melds
     second_box_iou: float = 0.3  # a less sure box overlapping a kita this much is it, again
+
+    # lay out: the other players' discards on a whole-table photo (layout/ponds.py)
+    pond_faces: int = 4  # this many face-up tiles touching one another are a pond, no dora
+    pond_touch: float = 1.3  # ... touching: centres within this × the larger long side
+    pond_apart: float = 0.6  # a double beside a pond this × a short side from every tile is one
 
     # lay out: the rule-aware reading (probabilities of a tile's next-best readings)
     swap_min_alt: float = 0.05  # a back in the row, a 2m–8m, a fifth: re-read from this likely

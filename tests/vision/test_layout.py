@@ -726,6 +726,35 @@ def test_dora_indicators_among_the_wall() -> None:
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
 
 
+def whole_table_pond(t: Table, x: float, y: float) -> None:
+    """Another player's five discards (a row of three, the next of two) right before what is
+    left of that player's wall, on a photo of the whole table (seen smaller: farther away)."""
+    pitch = 1.05 * 0.8 * B  # one row behind the other
+    for k, tiles in enumerate(("19p5s", "46s", "b" * 8)):  # the wall last, just beyond
+        part = Table(x=x, y=y - k * pitch, scale=0.8)
+        part.row(tiles)
+        t.tiles.extend(part.tiles)
+        t.expect.extend(["other"] * len(part.tiles))
+
+
+def test_another_players_discards_beside_a_wall_are_no_dora() -> None:
+    """Whole-table render 8400033: a pond touching its seat's wall read as five dora
+    indicators; discards lie side by side, row behind row (ponds.py), the dead wall's
+    indicator alone among backs."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    whole_table_pond(t, 400.0, 300.0)
+    check(t, hand("123456p789s1122z", "2z"))
+    wall = Table(x=900.0, y=150.0)  # the dead wall with its indicator, elsewhere on the table
+    wall.row("bb")
+    wall.put("3p", "dora")
+    wall.row("bb")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other", "other", "dora", "other", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
+
+
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

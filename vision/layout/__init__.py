@@ -35,7 +35,10 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    (their turns misreported) or two alike and the third possibly alike (misread). A north
    set apart after a row that already holds the 14 tiles is a kita.
 3. **Dora indicators** (``extras.py``): face-up tiles among face-down dead-wall tiles, or else
-   one small group of face-up tiles just beyond the hand's left part (with a warning).
+   one small group of face-up tiles just beyond the hand's left part (with a warning). On a
+   photo of the whole table, the other players' discards (``ponds.py``: groups of at least
+   four face-up tiles side by side and row behind row) are left out first: they stay
+   ``other``, tiles reported but in no part of the hand.
 4. **Sanity** (``sanity.py``; docs/rules.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
@@ -89,6 +92,7 @@ from sanma_lens.vision.layout.notation import (
     mpsz,
     readable,
 )
+from sanma_lens.vision.layout.ponds import discard_ponds
 from sanma_lens.vision.layout.reading import (
     _finish_row,
     _read_right,
@@ -212,7 +216,9 @@ def _reconstruct(
     if best.win is not None:
         taken.add(best.win)
     frame = end_frame(best.row, tiles, geo, best.along)
-    dora_idx = _dora_groups(tiles, geo, taken, best.row, frame, warnings)
+    # another player's discards are no dora indicators (ponds.py)
+    discards = discard_ponds(tiles, geo, taken)
+    dora_idx = _dora_groups(tiles, geo, taken | discards, best.row, frame, warnings)
 
     # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.
     places = Places(

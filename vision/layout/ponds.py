@@ -1,0 +1,57 @@
+"""Stage 3's first step, the other players' discards (捨て牌 sutehai, each player's 河 kawa):
+on a photo of the whole table they are reported as tiles, never as the hand's dora indicators.
+
+A photo of an automatic table mid-game shows, beyond the player's own area, each seat's
+discards in rows of six, turned towards that seat, often close to what is left of its wall. The
+dora rule (``extras.py``) reads face-up tiles among face-down wall tiles as the dead wall's
+indicators; left alone it takes a pond beside a wall for indicators. A pond is told from the
+dead wall by its faces: discards lie side by side and row behind row, so a pond is a group of
+at least ``pond_faces`` face-up tiles each touching another (centres within ``pond_touch`` ×
+the larger long side of the two: a row's neighbour, the next row's, or diagonally), while the
+dead wall's indicators lie on the wall's top layer, one beside the next only after kans (four
+take three). Such a group's tiles stay in the group ``other`` and are left out of the dora
+rule's clusters, so the wall beside them is weighed on its own.
+
+Only the tiles the player's area left (row, winning tile, melds, kita) are weighed. A photo of
+a hand alone changes only where it holds such a group outside the player's area (other tiles
+on the table): there too they are no indicators.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from sanma_lens.vision.layout.geometry import Geo
+from sanma_lens.vision.layout.notation import readable
+from sanma_lens.vision.settings import SETTINGS as S
+from sanma_lens.vision.types import TileDetection
+
+
+def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[int]:
+    """The tiles of ``tiles`` (outside ``taken``, the player's area) lying in a discard pond:
+    a group of at least ``pond_faces`` face-up tiles, each within ``pond_touch`` × the larger
+    long side of the pair from another of the group."""
+    faces = [k for k in range(len(tiles)) if k not in taken and readable(tiles[k])]
+    if len(faces) < S.pond_faces:
+        return set()
+    idx = np.array(faces)
+    long_side = np.maximum(geo.widths[idx], geo.heights[idx])
+    reach = S.pond_touch * np.maximum(long_side[:, None], long_side[None, :])
+    touching = geo.apart[np.ix_(idx, idx)] < reach
+    out: set[int] = set()
+    seen = np.zeros(len(faces), dtype=bool)
+    for start in range(len(faces)):
+        if seen[start]:
+            continue
+        group, todo = [], [start]
+        seen[start] = True
+        while todo:  # the faces touching one another, one group at a time
+            i = todo.pop()
+            group.append(i)
+            for j in np.nonzero(touching[i] & ~seen)[0]:
+                seen[j] = True
+                todo.append(int(j))
+        if len(group) >= S.pond_faces:
+            out.update(faces[i] for i in group)
+    return out
+

@@ -37,6 +37,7 @@ NATIVE = [
     "sanma_lens/engine/fold.py",
     "sanma_lens/engine/waits.py",
     "sanma_lens/engine/score.py",
+    "sanma_lens/engine/service.py",
 ]
 MANIFEST = "sanma_lens/engine/_native.json"
 

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+import orjson
+
 from sanma_lens.api import jsonio
 from sanma_lens.engine.errors import InputError
 
@@ -172,7 +174,10 @@ def _run_batch(
     does not read goes the long way, which says exactly why (:func:`_line_error`). The loop
     is the command's whole work for a large batch: it calls as little as it can per line."""
     status = 0
-    emit = _line_writer(out)
+    emit = _line_writer(out)  # (it flushes what went through the text layer before)
+    buffer = getattr(out, "buffer", None)
+    write = buffer.write if buffer is not None else None  # the bytes under it, as emit's
+    encode, newline = orjson.dumps, orjson.OPT_APPEND_NEWLINE
     loads = jsonio.loads_fast
     step = progress.step if progress.shown else None
     n = 0
@@ -196,7 +201,14 @@ def _run_batch(
         except Exception:  # noqa: BLE001 - a bug must not lose the other lines of a batch
             result = _internal_error(f"line {n}")
             status = _worst(status, EXIT_FAILURE)
-        emit(result)
+        if write is None:
+            emit(result)
+            continue
+        try:  # jsonio.dumps_line, written out here: a call less a line
+            line = encode(result, option=newline)
+        except TypeError:
+            line = jsonio.dumps(result) + b"\n"
+        write(line)
     progress.finish()
     return status
 

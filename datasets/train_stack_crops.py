@@ -32,7 +32,8 @@ import torch
 from torch import nn
 
 from datasets.synth.scene import render_scene
-from datasets.train import cosine_lr, export, run_log
+from datasets.train import export, run_log
+from datasets.train_binary import Draw, predict, train_balanced
 from datasets.train_nets import cbr
 from sanma_lens.vision.stacked import SIZE, as_input, cut_stack
 
@@ -127,37 +128,14 @@ def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(x, 0, 255).astype(np.uint8)
 
 
-def train(net: nn.Module, x: np.ndarray, y: np.ndarray, seconds: float, batch: int, lr: float,
-          log) -> None:
-    """Balanced batches (half stacked) until ``seconds`` have passed, cosine learning rate."""
-    rng = np.random.default_rng(0)
+def draw_batches(x: np.ndarray, y: np.ndarray, batch: int) -> Draw:
+    """Balanced batches (half stacked), augmented together."""
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    loss_fn = nn.BCEWithLogitsLoss()
-    start, step, run = time.time(), 0, 0.0
-    net.train()
-    while (spent := time.time() - start) < seconds:
-        cosine_lr(opt, lr, spent / seconds)
+
+    def draw(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         idx = np.concatenate([rng.choice(pos, batch // 2), rng.choice(neg, batch - batch // 2)])
-        xb = torch.from_numpy(as_input(list(augment(x[idx], rng))))
-        loss = loss_fn(net(xb).squeeze(1), torch.from_numpy(y[idx]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
-        step += 1
-        if step % 200 == 0:
-            log(f"step {step} loss {run:.4f} ({spent:.0f}/{seconds:.0f} s)")
-    log(f"trained {step} steps of {batch}")
-
-
-def predict(net: nn.Module, x: np.ndarray, batch: int = 256) -> np.ndarray:
-    net.eval()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(x), batch):
-            out.append(torch.sigmoid(net(torch.from_numpy(as_input(list(x[i:i + batch]))))))
-    return torch.cat(out).squeeze(1).numpy() if out else np.zeros(0, np.float32)
+        return as_input(list(augment(x[idx], rng))), y[idx]
+    return draw
 
 
 def report(p: np.ndarray, y: np.ndarray, kinds: np.ndarray, log) -> None:
@@ -215,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.init:
         net.load_state_dict(torch.load(args.init))
         log(f"from {args.init}")
-    train(net, x, y, 60 * args.minutes, args.batch, args.lr, log)
-    report(predict(net, ex), ey, ek, log)
+    train_balanced(net, draw_batches(x, y, args.batch), 60 * args.minutes, args.lr, log)
+    report(predict(net, ex, as_input), ey, ek, log)
     torch.save(net.state_dict(), out / "stack_classifier.pt")
     export(WithSigmoid(net), torch.zeros(1, 3, SIZE, SIZE), out / "stack_classifier.onnx",
            {"input": {0: "n"}, "output": {0: "n"}})

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
 import cv2
@@ -26,7 +25,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from datasets.train import cosine_lr, export, run_log
+from datasets.train import export, run_log
+from datasets.train_binary import Draw, predict, train_balanced
 from datasets.train_nets import cbr
 from sanma_lens.vision.tile_check import SIZE, as_input
 
@@ -96,38 +96,16 @@ def sampling(y: np.ndarray, src: np.ndarray, hard_weight: float
     return pos, wp / wp.sum(), neg, wn / wn.sum()
 
 
-def train(net: nn.Module, x: np.ndarray, y: np.ndarray, src: np.ndarray, seconds: float,
-          batch: int, lr: float, hard_weight: float, log) -> None:
-    """Balanced batches (half tiles) until ``seconds`` have passed, cosine learning rate."""
-    rng = np.random.default_rng(0)
+def draw_batches(x: np.ndarray, y: np.ndarray, src: np.ndarray, batch: int,
+                 hard_weight: float) -> Draw:
+    """Balanced batches (half tiles, :func:`sampling`'s weights), each crop augmented."""
     pos, pp, neg, pn = sampling(y, src, hard_weight)
-    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    loss_fn = nn.BCEWithLogitsLoss()
-    start, step, run = time.time(), 0, 0.0
-    net.train()
-    while (spent := time.time() - start) < seconds:
-        cosine_lr(opt, lr, spent / seconds)
+
+    def draw(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         idx = np.concatenate([rng.choice(pos, batch // 2, p=pp),
                               rng.choice(neg, batch - batch // 2, p=pn)])
-        xb = torch.from_numpy(as_input([augment(x[i], rng) for i in idx]))
-        loss = loss_fn(net(xb).squeeze(1), torch.from_numpy(y[idx]))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
-        step += 1
-        if step % 200 == 0:
-            log(f"step {step} loss {run:.4f} ({spent:.0f}/{seconds:.0f} s)")
-    log(f"trained {step} steps of {batch}")
-
-
-def predict(net: nn.Module, x: np.ndarray, batch: int = 512) -> np.ndarray:
-    net.eval()
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(x), batch):
-            out.append(torch.sigmoid(net(torch.from_numpy(as_input(list(x[i:i + batch]))))))
-    return torch.cat(out).squeeze(1).numpy() if out else np.zeros(0, np.float32)
+        return as_input([augment(x[i], rng) for i in idx]), y[idx]
+    return draw
 
 
 def report(p: np.ndarray, y: np.ndarray, src: np.ndarray, part: np.ndarray, log) -> None:
@@ -173,10 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     tr = part == "train"
     log(f"crops: {len(y)} ({int(tr.sum())} train, {int(y[tr].sum())} of them tiles)")
     net = TileCheckNet()
-    train(net, x[tr], y[tr], src[tr], 60 * args.minutes, args.batch, args.lr, args.hard_weight,
-          log)
+    draw = draw_batches(x[tr], y[tr], src[tr], args.batch, args.hard_weight)
+    train_balanced(net, draw, 60 * args.minutes, args.lr, log)
     torch.save(net.state_dict(), out / "tile_check.pt")
-    p = predict(net, x)
+    p = predict(net, x, as_input, batch=512)
     np.save(out / "p.npy", p)
     report(p, y, src, part, log)
     export(WithSigmoid(net), torch.zeros(1, 3, SIZE, SIZE), out / "tile_check.onnx",

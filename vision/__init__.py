@@ -15,6 +15,7 @@
       │       │                faces.py: a face-up report showing no tile face is set aside
       │       │                blanks.py: a report read as haku or back read by its colour
       │       │                tile_check.py: a face-up report a small network calls no tile, too
+      │       │                (patches.py: the pieces of a photo these checks measure)
       │       ▼
       │      join ──────────── Recognizer.join (join.py): two small reports on parts of one
       │       │                tile read as one → parts_joined

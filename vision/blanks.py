@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from sanma_lens.vision.patches import shrunk_patch
 from sanma_lens.vision.settings import Settings
 from sanma_lens.vision.types import TileDetection
 
@@ -45,19 +46,12 @@ def box_colours(image: np.ndarray, boxes: list[tuple[float, float, float, float]
     """The commonest CIELAB colour (OpenCV's 8-bit scale: L, a, b in 0–255) of the middle of
     each box (image px) of a BGR image (:func:`_dominant`); NaN for a box too small to
     measure."""
-    h, w = image.shape[:2]
     out = np.full((len(boxes), 3), np.nan)
     for k, (x1, y1, x2, y2) in enumerate(boxes):
         dx, dy = (x2 - x1) * MIDDLE, (y2 - y1) * MIDDLE
-        a, b = max(0, int(x1 + dx)), min(w, int(np.ceil(x2 - dx)))
-        c, d = max(0, int(y1 + dy)), min(h, int(np.ceil(y2 - dy)))
-        if b - a < 2 or d - c < 2:
+        crop = shrunk_patch(image, (x1 + dx, y1 + dy, x2 - dx, y2 - dy), SAMPLE_SIDE)
+        if crop is None:
             continue
-        crop = image[c:d, a:b]
-        f = SAMPLE_SIDE / max(b - a, d - c)
-        if f < 1.0:
-            crop = cv2.resize(crop, (max(2, round((b - a) * f)), max(2, round((d - c) * f))),
-                              interpolation=cv2.INTER_AREA)
         lab = cv2.cvtColor(crop, cv2.COLOR_BGR2LAB).reshape(-1, 3)
         out[k] = _dominant(lab)
     return out

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from sanma_lens.vision.patches import shrunk_patch
 from sanma_lens.vision.settings import Settings
 
 if TYPE_CHECKING:
@@ -38,21 +39,14 @@ def face_shares(image: np.ndarray, boxes: list[tuple[float, float, float, float]
     ``face_box_quantile`` of brightness), so the brightest faces of the photo set the scale."""
     if not boxes:
         return np.zeros(0)
-    h, w = image.shape[:2]
     values: list[np.ndarray] = []
     sats: list[np.ndarray] = []
-    for x1, y1, x2, y2 in boxes:
-        a, b = max(0, int(x1)), min(w, int(np.ceil(x2)))
-        c, d = max(0, int(y1)), min(h, int(np.ceil(y2)))
-        if b - a < 2 or d - c < 2:
+    for box in boxes:
+        crop = shrunk_patch(image, box, SAMPLE_SIDE)
+        if crop is None:
             values.append(np.zeros(1, np.float32))
             sats.append(np.ones(1, np.float32))
             continue
-        crop = image[c:d, a:b]
-        f = SAMPLE_SIDE / max(b - a, d - c)
-        if f < 1.0:
-            crop = cv2.resize(crop, (max(2, round((b - a) * f)), max(2, round((d - c) * f))),
-                              interpolation=cv2.INTER_AREA)
         hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV)
         values.append(hsv[..., 2].ravel().astype(np.float32) / 255.0)
         sats.append(hsv[..., 1].ravel().astype(np.float32) / 255.0)
@@ -74,6 +68,13 @@ def set_aside_non_faces(found: Detections, image: np.ndarray, s: Settings) -> De
     boxes = [(x1 * k, y1 * k, x2 * k, y2 * k) for x1, y1, x2, y2 in (t.box for t in faces)]
     shares = face_shares(image, boxes, s)
     bad = {id(t) for t, share in zip(faces, shares, strict=True) if share < s.face_min_share}
+    return set_aside(found, bad)
+
+
+def set_aside(found: Detections, bad: set[int]) -> Detections:
+    """``found`` with the reports whose ``id`` is in ``bad`` moved from ``tiles`` to
+    ``no_tiles``, read ``none`` with their readings kept as alternatives (the sift stage's
+    checks set aside what they find no tile in this way)."""
     if not bad:
         return found
     kept = tuple(t for t in found.tiles if id(t) not in bad)

@@ -21,6 +21,8 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from sanma_lens.vision.patches import as_input
+
 STACK_MODEL = "stack_classifier.onnx"
 SIZE = 80  # the crop's side, pixels
 # share of the box's width / height cut on each side around it: the crop holds the neighbours'
@@ -39,12 +41,6 @@ def cut_stack(image: np.ndarray, box: Sequence[float], scale: float = 1.0) -> np
     warp = np.array([[sx, 0.0, -x1 * sx], [0.0, sy, -y1 * sy]], np.float32)
     return cv2.warpAffine(image, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
-
-
-def as_input(crops: Sequence[np.ndarray]) -> np.ndarray:
-    """BGR uint8 crops → the network's N×3×SIZE×SIZE float input (centred on 0)."""
-    x = np.stack(crops).astype(np.float32) / 255.0 - 0.5
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
 
 
 class StackClassifier:

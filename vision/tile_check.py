@@ -20,12 +20,13 @@ and the ``tile_check`` setting is on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from sanma_lens.vision.faces import set_aside
+from sanma_lens.vision.patches import as_input
 from sanma_lens.vision.settings import Settings
 
 if TYPE_CHECKING:
@@ -56,12 +57,6 @@ def cut_square(image: np.ndarray, box: Sequence[float], scale: float = 1.0) -> n
                       interpolation=cv2.INTER_AREA if n > SIZE else cv2.INTER_LINEAR)
 
 
-def as_input(crops: Sequence[np.ndarray]) -> np.ndarray:
-    """BGR uint8 crops → the network's N×3×SIZE×SIZE float input (centred on 0)."""
-    x = np.stack(crops).astype(np.float32) / 255.0 - 0.5
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2))
-
-
 class TileCheck:
     """The tile-or-not network in an onnxruntime session; one batched call per photo."""
 
@@ -90,9 +85,4 @@ def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck |
         return found
     p = check.probabilities(image, [t.box for t in faces], found.scale)
     bad = {id(t) for t, q in zip(faces, p, strict=True) if q < s.tile_check_below}
-    if not bad:
-        return found
-    kept = tuple(t for t in found.tiles if id(t) not in bad)
-    aside = tuple(replace(t, tile="none", alternatives=((t.tile, t.confidence), *t.alternatives))
-                  for t in found.tiles if id(t) in bad)
-    return replace(found, tiles=kept, no_tiles=found.no_tiles + aside)
+    return set_aside(found, bad)

@@ -35,7 +35,6 @@ from pathlib import Path
 import numpy as np
 
 from datasets import train_data as td
-from datasets.train import render_scenes
 from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.detect import iou
 from sanma_lens.vision.tile_check import MARGIN, cut_square
@@ -199,6 +198,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the pipeline's reports on these real photos too (about 1 s each)")
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
+    # the renderer's cache lives with the training code, which needs torch (the train extra):
+    # imported here so that the crop functions above work without it
+    from datasets.train import render_scenes
+
     rng = np.random.default_rng(29)
     log = lambda m: print(m, flush=True)  # noqa: E731
     c = Crops()

@@ -17,6 +17,17 @@ from datasets.train import cosine_lr
 Draw = Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]]
 
 
+class WithSigmoid(nn.Module):
+    """The network as exported: its logit turned into the yes probability."""
+
+    def __init__(self, net: nn.Module) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(self.net(x))
+
+
 def train_balanced(net: nn.Module, draw: Draw, seconds: float, lr: float,
                    log: Callable[[str], None]) -> None:
     """Batches from ``draw`` (seeded, so a run repeats) until ``seconds`` have passed, AdamW

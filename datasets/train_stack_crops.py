@@ -33,7 +33,7 @@ from torch import nn
 
 from datasets.synth.scene import render_scene
 from datasets.train import export, run_log
-from datasets.train_binary import Draw, predict, train_balanced
+from datasets.train_binary import Draw, WithSigmoid, predict, train_balanced
 from datasets.train_nets import cbr
 from sanma_lens.vision.stacked import SIZE, as_input, cut_stack
 
@@ -104,15 +104,6 @@ class StackNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x).mean(dim=(2, 3)))
-
-
-class WithSigmoid(nn.Module):
-    def __init__(self, net: nn.Module) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.sigmoid(self.net(x))
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:

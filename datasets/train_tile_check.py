@@ -26,7 +26,7 @@ import torch
 from torch import nn
 
 from datasets.train import export, run_log
-from datasets.train_binary import Draw, predict, train_balanced
+from datasets.train_binary import Draw, WithSigmoid, predict, train_balanced
 from datasets.train_nets import cbr
 from sanma_lens.vision.tile_check import SIZE, as_input
 
@@ -49,15 +49,6 @@ class TileCheckNet(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.head(self.features(x).mean(dim=(2, 3)))
-
-
-class WithSigmoid(nn.Module):
-    def __init__(self, net: nn.Module) -> None:
-        super().__init__()
-        self.net = net
-
-    def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return torch.sigmoid(self.net(x))
 
 
 def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:

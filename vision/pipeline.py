@@ -166,9 +166,7 @@ class Recognizer:
         read = self.reader(image, scale, deadline)  # the classifier on any crop, each read once
         found = self.find(image, scale, deadline)  # detect and classify every hit
         found = self.sift(found)  # the tiles to report; the rest kept as evidence
-        found = set_aside_non_faces(found, image, self.settings)  # no face, no tile
-        found = read_blanks_by_colour(found, image, self.settings)  # haku or back: by colour
-        found = set_aside_non_tiles(found, image, self.check, self.settings)  # a tile at all?
+        found = self.look_at_faces(found, image)  # a tile's face at all? haku or back?
         found = self.join(found, read)  # two reports on parts of one tile, read as one
         first = lay_out(found, size, deadline)  # the hand from the tiles' places and the rules
         looks = self.looks(image, found, size, read)  # the second looks, proposing edits
@@ -179,6 +177,15 @@ class Recognizer:
              ) -> Detections:
         """**find**: every detector hit read by the classifier (:meth:`hits`)."""
         return Detections(tuple(self.hits(image, deadline)), scale)
+
+    def look_at_faces(self, found: Detections, image: np.ndarray) -> Detections:
+        """The sift stage's checks on the photo itself, in order: a face-up report showing no
+        tile face is set aside (vision/faces.py), a report read as haku or back is read again
+        by its colour (vision/blanks.py), and a face-up report the tile check's network calls
+        no tile is set aside (vision/tile_check.py, when the models folder holds it)."""
+        found = set_aside_non_faces(found, image, self.settings)
+        found = read_blanks_by_colour(found, image, self.settings)
+        return set_aside_non_tiles(found, image, self.check, self.settings)
 
     def sift(self, found: Detections) -> Detections:
         """**sift**: the hits reported as tiles, and the rest set aside as the second looks'
@@ -235,10 +242,7 @@ class Recognizer:
               ) -> tuple[list[TileDetection], int]:
         """The tiles of a decoded BGR image as found, sifted and joined, before any layout
         (boxes divided by ``scale``), and the number of flower tiles left out."""
-        found = self.sift(self.find(image, scale, deadline))
-        found = set_aside_non_faces(found, image, self.settings)
-        found = read_blanks_by_colour(found, image, self.settings)
-        found = set_aside_non_tiles(found, image, self.check, self.settings)
+        found = self.look_at_faces(self.sift(self.find(image, scale, deadline)), image)
         found = self.join(found, self.reader(image, scale, deadline))
         return list(found.tiles), found.flowers
 

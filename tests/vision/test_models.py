@@ -22,7 +22,7 @@ def test_the_package_holds_every_model_with_its_card() -> None:
     assert Path(str(folder)) == PACKAGED
     for name in SHIPPED:
         assert (folder / name).is_file(), name
-        assert (folder / name.replace(".onnx", ".md")).is_file(), name
+        assert (folder / name.replace(".onnx", ".MODEL_CARD.md")).is_file(), name
 
 
 def test_models_come_from_the_package_unless_sanma_models_names_a_folder(

@@ -158,6 +158,30 @@ def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras
     return out
 
 
+def render_blocks(seed: int, plain: int, kakan: int, extras: list[str]
+                  ) -> list[tuple[int, int, str, str]]:
+    """The training renders as (count, first seed, hands, extras) blocks, seeds one after the
+    other from 1,000,000 + ``seed``: ``plain`` ordinary scenes, ``kakan`` scenes whose hands
+    have kakans (rare in ordinary hands, and their two sideways tiles side by side look like
+    one upright tile, so the detector needs many), then each ``N:NAMES`` of ``extras``
+    (datasets/synth/extras.py names). ValueError on a block that is not ``N:NAMES``."""
+    from datasets.synth.extras import parse_extras
+
+    blocks = [(plain, "random", ""), (kakan, "kakan", "")]
+    for block in extras:
+        count, _, names = block.partition(":")
+        if not count.isdigit() or not names:
+            raise ValueError(f"--renders-extras wants N:NAMES (e.g. 300:clutter,backs), "
+                             f"not {block!r}")
+        parse_extras(names)
+        blocks.append((int(count), "random", names))
+    out, next_seed = [], 1_000_000 + seed
+    for count, hands, names in blocks:
+        out.append((count, next_seed, hands, names))
+        next_seed += count
+    return out
+
+
 def cache_folder(cache: Path | str, hands: str, extras: str) -> Path:
     """The folder of ``cache`` holding one kind of scene: named by the hands, the extras and a
     digest of the renderer's source (datasets/synth/*.py), so that a changed renderer never
@@ -637,9 +661,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rotate", default="0,0",
                     help="classifier crops: P,DEG = turn a crop by up to ±DEG degrees with "
                          "probability P (train_data.ROTATE_P/ROTATE_DEG; default off)")
-    ap.add_argument("--renders-extras", default=None, metavar="N:NAMES",
+    ap.add_argument("--renders-extras", action="append", default=[], metavar="N:NAMES",
                     help="also N scenes with what real tables add, e.g. 300:clutter,backs "
-                         "(datasets/synth/extras.py; seeds after the other renders')")
+                         "(datasets/synth/extras.py); repeatable, each block's seeds after "
+                         "the ones before it")
     ap.add_argument("--render-cache", default=None, metavar="DIR",
                     help="keep rendered scenes in DIR and reuse them in later runs with the "
                          "same seeds (a changed renderer renders afresh)")
@@ -650,6 +675,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="classifier shares of real, rendered-scene, art, camerash crops "
                          "(the rest: none)")
     args = ap.parse_args(argv)
+    try:
+        blocks = render_blocks(args.seed, args.renders, args.renders_kakan, args.renders_extras)
+    except ValueError as exc:  # a bad block, or an unknown extras name
+        ap.error(str(exc))
     finetune = bool(args.init or args.init_onnx)
     rot_p, rot_deg = (float(v) for v in args.rotate.split(","))
     td.ROTATE_P, td.ROTATE_DEG = rot_p, rot_deg
@@ -677,16 +706,9 @@ def main(argv: list[str] | None = None) -> int:
     for p in tqdm(photos + kept_det, desc="load photos", file=sys.stdout, mininterval=5):
         p.load()
     cache = args.render_cache
-    renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers),
-                            cache=cache)
-    # Kakans are rare in ordinary hands; their two sideways tiles side by side look like one
-    # upright tile, so the detector needs many of them. Seeds after the ordinary scenes'.
-    renders += render_scenes(args.renders_kakan, 1_000_000 + args.seed + args.renders,
-                             max(1, args.workers), hands="kakan", cache=cache)
-    if args.renders_extras:
-        count, _, names = args.renders_extras.partition(":")
-        renders += render_scenes(int(count), 1_000_000 + args.seed + args.renders
-                                 + args.renders_kakan, max(1, args.workers), extras=names,
+    renders: list[td.Photo] = []
+    for count, seed, hands, extras in blocks:
+        renders += render_scenes(count, seed, max(1, args.workers), hands=hands, extras=extras,
                                  cache=cache)
     n_real = len(photos)
     log(f"real photos {n_real} (hk train + jp-upright train + {len(kept)} kept corrected, "

@@ -344,3 +344,18 @@ def test_training_renders_label_things_none_for_the_classifier_only():
     data = Spy([p], np.ones(1), 1, size=256)
     data[0]
     assert seen == [sum(lab != "none" for lab in p.labels)]
+
+
+def test_training_render_blocks_follow_one_another_in_seeds():
+    """`datasets.train --renders-extras` is repeatable: each block's seeds start where the
+    one before ends, so a render cache keeps serving the same scenes."""
+    pytest.importorskip("torch")
+    from datasets.train import render_blocks
+
+    blocks = render_blocks(7000, 300, 0, ["500:clutter,backs,slant", "200:table", "200:scatter"])
+    assert blocks == [(300, 1_007_000, "random", ""), (0, 1_007_300, "kakan", ""),
+                      (500, 1_007_300, "random", "clutter,backs,slant"),
+                      (200, 1_007_800, "random", "table"), (200, 1_008_000, "random", "scatter")]
+    for bad in ("clutter", "x:table", "10:", "10:dice"):
+        with pytest.raises(ValueError):
+            render_blocks(0, 1, 0, [bad])

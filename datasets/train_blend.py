@@ -1,4 +1,4 @@
-"""Blend a classifier fine-tune with the model it started from, and export the blend to ONNX.
+"""Blend a fine-tune (classifier or detector) with the model it started from; export to ONNX.
 
 A fine-tune that teaches something new (here: what is not a tile) may lose a little of what the
 starting model knew (a few Hong Kong photos read less exactly). Weights on the straight line
@@ -11,7 +11,8 @@ speed as either::
 
 The start is read from its ONNX (``datasets/train_init.py``, exact); the fine-tune's
 ``.pt`` has the same BatchNorm statistics (a fine-tune keeps them frozen), so every weight,
-statistics included, blends alike.
+statistics included, blends alike. ``--model detector`` blends a detector fine-tune
+(``tile_detector.pt``) the same way.
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from pathlib import Path
 
 import torch
 
-from datasets.train_init import classifier_from_onnx
-from datasets.train_nets import ClsNet
+from datasets.train_init import classifier_from_onnx, detector_from_onnx
+from datasets.train_nets import ClsNet, DetNet
 from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W
 
 
@@ -54,20 +55,34 @@ def blended_classifier(start_onnx: Path | str, tuned_pt: Path | str, share: floa
     return net.eval()
 
 
+def blended_detector(start_onnx: Path | str, tuned_pt: Path | str, share: float) -> DetNet:
+    """The detector whose weights blend ``start_onnx``'s and ``tuned_pt``'s."""
+    net = detector_from_onnx(start_onnx)
+    tuned = torch.load(tuned_pt, map_location="cpu")
+    net.load_state_dict(blend(net.state_dict(), tuned, share))
+    return net.eval()
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--start", required=True, help="the starting classifier's ONNX")
-    ap.add_argument("--tuned", required=True, help="the fine-tune's tile_classifier.pt")
+    ap.add_argument("--model", choices=["classifier", "detector"], default="classifier")
+    ap.add_argument("--start", required=True, help="the starting model's ONNX")
+    ap.add_argument("--tuned", required=True,
+                    help="the fine-tune's tile_classifier.pt (tile_detector.pt)")
     ap.add_argument("--share", type=float, required=True,
                     help="the fine-tune's share of each weight, 0 to 1")
     ap.add_argument("--out", required=True, help="the blend's ONNX file")
     args = ap.parse_args(argv)
     from datasets.train import export  # torch's exporter, as the training runs use it
 
-    net = blended_classifier(args.start, args.tuned, args.share)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    export(net, torch.zeros(1, 3, CROP_H, CROP_W), out, {"input": {0: "n"}, "output": {0: "n"}})
+    if args.model == "detector":  # exported as datasets.train exports it
+        export(blended_detector(args.start, args.tuned, args.share), torch.zeros(1, 3, 512, 512),
+               out, {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
+    else:
+        export(blended_classifier(args.start, args.tuned, args.share),
+               torch.zeros(1, 3, CROP_H, CROP_W), out, {"input": {0: "n"}, "output": {0: "n"}})
     print(f"wrote {out} ({args.share:g} of {args.tuned}, {1 - args.share:g} of {args.start})")
     return 0
 

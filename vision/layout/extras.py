@@ -193,22 +193,21 @@ def _alike(geo: Geo, j: int, k: int) -> bool:
     return bool(0.6 < geo.sizes[j] / geo.sizes[k] < 1.6)
 
 
-def _walk(geo: Geo, start: int, step: np.ndarray, members: set[int]) -> list[int]:
+def _walk(geo: Geo, start: int, step: np.ndarray, members: set[int], most: int = 6) -> list[int]:
     """The tiles that go on from ``start`` by ``step`` at a time (each within a quarter of a
     tile of where the step points: a wall is straight), one after the other, among
-    ``members``."""
+    ``members``; at most ``most`` of them (an indicator lies a few stacks from the dead wall's
+    end, and a long wall must not cost a photo much)."""
     line: list[int] = []
     here = start
-    left = set(members)
-    while left:
-        want = geo.centres[here] + step
-        near = min(left, key=lambda j: float(np.hypot(*(geo.centres[j] - want))))
-        if float(np.hypot(*(geo.centres[near] - want))) > 0.25 * geo.sizes[here] or not _alike(
-            geo, near, here
-        ):
-            return line
+    left = sorted(members)
+    while left and len(line) < most:
+        gaps = np.hypot(*(geo.centres[left] - (geo.centres[here] + step)).T)
+        near = left[int(np.argmin(gaps))]
+        if float(gaps.min()) > 0.25 * geo.sizes[here] or not _alike(geo, near, here):
+            break
         line.append(near)
-        left.discard(near)
+        left.remove(near)
         here = near
     return line
 

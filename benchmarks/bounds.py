@@ -11,7 +11,8 @@ Two measurements:
   A photo still running after ``--timeout`` seconds is stopped and reported as slower than that.
   The photos: grids of R × C white tile-like rectangles with coloured dots on felt (the same
   pictures as ``shared/tools/make_adversarial.py``: 21x25 is 525 rectangles, 20x40 is 800), and a
-  640×480 JPEG whose scan data is garbage (it decodes to noise the detector fires on).
+  640×480 JPEG whose scan data is garbage (refused as ``corrupt_image`` since 2026-11-28;
+  before, it decoded to noise that the detector read as about a hundred tiles).
 - **many photos, one process**: the resident memory (``VmRSS``) of one recognizer after each
   tenth of ``--many`` photos, which cycle through the garbage JPEG, a 10x10 grid, a rendered
   12-megapixel table scene and, when ``../shared/datasets`` is there, real hk valid photos.

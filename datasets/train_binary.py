@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import numpy as np
 import torch
 from torch import nn
 
-from datasets.train import cosine_lr
+from datasets.train import cosine_lr, export
 
 #: a batch drawn with the generator: the network's input and the labels (1 yes, 0 no)
 Draw = Callable[[np.random.Generator], tuple[np.ndarray, np.ndarray]]
@@ -26,6 +27,13 @@ class WithSigmoid(nn.Module):
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return torch.sigmoid(self.net(x))
+
+
+def export_binary(net: nn.Module, side: int, path: Path) -> None:
+    """Export a one-logit crop network with its sigmoid, for ``side``×``side`` crops in
+    batches of any size."""
+    export(WithSigmoid(net), torch.zeros(1, 3, side, side), path,
+           {"input": {0: "n"}, "output": {0: "n"}})
 
 
 def train_balanced(net: nn.Module, draw: Draw, seconds: float, lr: float,

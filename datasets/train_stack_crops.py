@@ -32,8 +32,8 @@ import torch
 from torch import nn
 
 from datasets.synth.scene import render_scene
-from datasets.train import export, run_log
-from datasets.train_binary import Draw, WithSigmoid, predict, train_balanced
+from datasets.train import run_log
+from datasets.train_binary import Draw, export_binary, predict, train_balanced
 from datasets.train_nets import cbr
 from sanma_lens.vision.stacked import SIZE, as_input, cut_stack
 
@@ -187,8 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     train_balanced(net, draw_batches(x, y, args.batch), 60 * args.minutes, args.lr, log)
     report(predict(net, ex, as_input), ey, ek, log)
     torch.save(net.state_dict(), out / "stack_classifier.pt")
-    export(WithSigmoid(net), torch.zeros(1, 3, SIZE, SIZE), out / "stack_classifier.onnx",
-           {"input": {0: "n"}, "output": {0: "n"}})
+    export_binary(net, SIZE, out / "stack_classifier.onnx")
     log(f"wrote {out / 'stack_classifier.onnx'}")
     return 0
 

@@ -25,8 +25,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from datasets.train import export, run_log
-from datasets.train_binary import Draw, WithSigmoid, predict, train_balanced
+from datasets.train import run_log
+from datasets.train_binary import Draw, export_binary, predict, train_balanced
 from datasets.train_nets import cbr
 from sanma_lens.vision.tile_check import SIZE, as_input
 
@@ -148,8 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     p = predict(net, x, as_input, batch=512)
     np.save(out / "p.npy", p)
     report(p, y, src, part, log)
-    export(WithSigmoid(net), torch.zeros(1, 3, SIZE, SIZE), out / "tile_check.onnx",
-           {"input": {0: "n"}, "output": {0: "n"}})
+    export_binary(net, SIZE, out / "tile_check.onnx")
     log(f"wrote {out / 'tile_check.onnx'}")
     return 0
 

@@ -27,7 +27,6 @@ from sanma_lens.vision.settings import Settings
 if TYPE_CHECKING:
     from sanma_lens.vision.pipeline import Detections
 
-BACK = "back"
 SAMPLE_SIDE = 32  # each box is measured shrunk to at most this many pixels a side (cheap)
 
 
@@ -61,7 +60,7 @@ def set_aside_non_faces(found: Detections, image: np.ndarray, s: Settings) -> De
     ``face_min_share`` tile face, moved from ``tiles`` to ``no_tiles`` (read ``none``, their
     readings kept as alternatives); nothing with ``face_check`` off or on a photo with fewer
     than ``face_min_tiles`` face-up reports."""
-    faces = [t for t in found.tiles if t.tile != BACK]
+    faces = [t for t in found.tiles if not t.face_down]
     if not s.face_check or len(faces) < s.face_min_tiles:
         return found
     k = found.scale  # boxes are photo px, the image is scaled

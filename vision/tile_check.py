@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from sanma_lens.vision.pipeline import Detections
 
 TILE_CHECK_MODEL = "tile_check.onnx"
-BACK = "back"
 SIZE = 32  # the crop's side, pixels
 MARGIN = 0.15  # share of the box's long side cut around it on every side
 
@@ -80,7 +79,7 @@ def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck |
     ``tile_check_below`` tile probability, moved from ``tiles`` to ``no_tiles`` (read
     ``none``, their readings kept as alternatives); nothing without the network or with
     ``tile_check`` off. Reports read as backs are not asked (module notes)."""
-    faces = [t for t in found.tiles if t.tile != BACK]
+    faces = [t for t in found.tiles if not t.face_down]
     if check is None or not s.tile_check or not faces:
         return found
     p = check.probabilities(image, [t.box for t in faces], found.scale)

@@ -325,6 +325,7 @@ const ERRORS = {
   not_an_image: ["The file is not a JPEG, PNG or WebP photo: choose a photo.", "JPEG・PNG・WebP の写真ではありません。写真を選んでください。"],
   empty_image: ["The photo file is empty: take or choose it again.", "写真のファイルが空です。撮り直すか選び直してください。"],
   truncated_image: ["The photo file is cut off: take or choose it again.", "写真のファイルが途中で切れています。撮り直すか選び直してください。"],
+  corrupt_image: ["The photo file is damaged: take or choose it again.", "写真のファイルが壊れています。撮り直すか選び直してください。"],
   unsupported_image: ["This kind of image cannot be read: use a JPEG, PNG or WebP photo.", "この形式の画像は読めません。JPEG・PNG・WebP の写真を使ってください。"],
   upload_too_large: ["The photo is too large: take it at a lower resolution.", "写真が大きすぎます。解像度を下げて撮ってください。"],
   image_too_large: ["The photo has too many pixels: take it at a lower resolution.", "写真の画素数が多すぎます。解像度を下げて撮ってください。"],

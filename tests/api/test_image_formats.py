@@ -49,6 +49,21 @@ def _motion_photo() -> bytes:
     return drawn_photo(320, 180) + b"\x00\x00\x00\x18ftypmp42" + bytes(300_000)
 
 
+def _garbage_scan() -> bytes:
+    """A JPEG whose compressed data is noise: headers of a grey picture, then 100 kB of bytes
+    that libjpeg reads as blocks of noise, with kilobytes left over."""
+    base = cv2.imencode(".jpg", np.full((480, 640, 3), 128, np.uint8))[1].tobytes()
+    scan = base.find(b"\xff\xda")
+    junk = bytes(range(256)).replace(b"\xff", b"\x00") * 400
+    return base[: scan + 14] + junk + b"\xff\xd9"
+
+
+def _stray_bytes() -> bytes:
+    """A whole photo with two stray bytes before its end marker, as some cameras write."""
+    data = drawn_photo(320, 180)
+    return data[:-2] + b"\x00\x00\xff\xd9"
+
+
 # name: (bytes, None when the photo is read, else the error code)
 PHOTOS: dict[str, tuple[Callable[[], bytes], str | None]] = {
     "jpeg": (lambda: drawn_photo(320, 180), None),
@@ -59,8 +74,11 @@ PHOTOS: dict[str, tuple[Callable[[], bytes], str | None]] = {
     "gif": (lambda: b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "not_an_image"),
     "empty": (lambda: b"", "empty_image"),
     "truncated_jpeg": (lambda: drawn_photo(320, 180)[:-600], "truncated_image"),
+    "jpeg_garbage_scan": (_garbage_scan, "corrupt_image"),
+    "jpeg_stray_bytes": (_stray_bytes, None),
 }
-HTTP_STATUS = {"not_an_image": 415, "empty_image": 415, "truncated_image": 422}
+HTTP_STATUS = {"not_an_image": 415, "empty_image": 415, "truncated_image": 422,
+               "corrupt_image": 422}
 
 
 @pytest.fixture()

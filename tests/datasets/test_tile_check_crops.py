@@ -73,7 +73,8 @@ def test_pipeline_reports_on_a_tile_are_tiles_and_on_nothing_are_hard_negatives(
 
 def test_the_augmented_crop_keeps_its_shape_and_the_network_gives_one_probability() -> None:
     torch = pytest.importorskip("torch")
-    from datasets.train_tile_check import TileCheckNet, WithSigmoid, augment, sampling
+    from datasets.train_binary import WithSigmoid
+    from datasets.train_tile_check import TileCheckNet, augment, sampling
 
     rng = np.random.default_rng(0)
     crop = np.full((SIZE, SIZE, 3), 200, np.uint8)

@@ -38,7 +38,26 @@ def test_rule_23_the_tile_on_a_stacked_kakan_is_the_positive_the_rest_are_negati
 
 def test_the_network_gives_one_probability_per_crop() -> None:
     torch = pytest.importorskip("torch")
-    from datasets.train_stack_crops import StackNet, WithSigmoid
+    from datasets.train_binary import WithSigmoid
+    from datasets.train_stack_crops import StackNet
 
     p = WithSigmoid(StackNet()).eval()(torch.zeros(5, 3, SIZE, SIZE))
     assert p.shape == (5, 1) and bool(((p > 0) & (p < 1)).all())
+
+
+def test_export_binary_writes_the_networks_probability_for_any_batch(tmp_path):
+    """datasets.train_binary.export_binary, as both crop networks (stack classifier, tile
+    check) are exported: onnxruntime answers the sigmoid of the network's logit."""
+    torch = pytest.importorskip("torch")
+    ort = pytest.importorskip("onnxruntime")
+    from datasets.train_binary import export_binary
+    from datasets.train_stack_crops import StackNet
+
+    net = StackNet().eval()
+    export_binary(net, SIZE, tmp_path / "net.onnx")
+    x = np.random.default_rng(0).random((3, 3, SIZE, SIZE), dtype=np.float32)
+    sess = ort.InferenceSession(str(tmp_path / "net.onnx"), providers=["CPUExecutionProvider"])
+    got = sess.run(None, {sess.get_inputs()[0].name: x})[0]
+    with torch.no_grad():
+        want = torch.sigmoid(net(torch.from_numpy(x))).numpy()
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -755,6 +755,56 @@ def test_another_players_discards_beside_a_wall_are_no_dora() -> None:
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
 
 
+def test_dora_indicators_in_a_wall_along_the_photos_height() -> None:
+    """A dead wall seen from the side (it runs along the photo's height): two indicators
+    (a kan dora) in its row, backs above and below."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    wall = Table(x=900.0, y=100.0, deg=90.0)
+    wall.row("b")
+    wall.put("3p", "dora")
+    wall.put("7z", "dora")
+    wall.row("bb")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other", "dora", "dora", "other", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["3p", "7z"]))
+
+
+def test_a_discard_beside_a_wall_is_no_dora_indicator() -> None:
+    """Whole-table render 8450000: a discard lying just beyond a wall's row, touching it,
+    makes one cluster with the backs but is not in their row. (Another player's pond, found
+    elsewhere, says the photo shows the whole table.)"""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    whole_table_pond(t, 100.0, 300.0)
+    wall = Table(x=700.0, y=300.0, scale=0.8)
+    wall.row("bbbbbb")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other"] * 6)
+    t.elsewhere("6s", 700.0 + 2.5 * 0.8 * A, 300.0 - 1.1 * 0.8 * B, "other")
+    check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_a_felt_patch_read_as_a_back_among_discards_makes_no_dead_wall() -> None:
+    """Whole-table render 8450000: one false back among a pond's tiles, two backs of a wall
+    across the pond: the pond's tiles are in no row holding two backs (on a photo of the
+    whole table: another player's pond is found)."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    whole_table_pond(t, 100.0, 300.0)
+    pond = Table(x=700.0, y=300.0)
+    pond.row("4s")
+    pond.put("back", "other")
+    pond.row("6s")
+    t.tiles.extend(pond.tiles)
+    t.expect.extend(["other"] * 3)
+    t.elsewhere("bb", 700.0 + A, 300.0 + 1.1 * B, "other")
+    check(t, hand("123456p789s1122z", "2z"))
+
+
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

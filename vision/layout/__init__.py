@@ -218,7 +218,9 @@ def _reconstruct(
     frame = end_frame(best.row, tiles, geo, best.along)
     # another player's discards are no dora indicators (ponds.py)
     discards = discard_ponds(tiles, geo, taken)
-    dora_idx = _dora_groups(tiles, geo, taken | discards, best.row, frame, warnings)
+    dora_idx = _dora_groups(
+        tiles, geo, taken | discards, best.row, frame, warnings, whole_table=bool(discards)
+    )
 
     # Rule-aware reading (rulefix.py): misreads corrected by what the rules allow.
     places = Places(

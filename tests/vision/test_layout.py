@@ -805,6 +805,47 @@ def test_a_felt_patch_read_as_a_back_among_discards_makes_no_dead_wall() -> None
     check(t, hand("123456p789s1122z", "2z"))
 
 
+def test_an_indicator_on_a_wall_right_behind_a_pond_is_a_dora_indicator() -> None:
+    """Whole-table render 8460000: the dead wall right behind its seat's pond, touching it;
+    the indicator on the wall touches the pond's last row too, but lies inside the wall's row
+    (backs on both sides), so the pond does not take it for a discard."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    pitch = 1.05 * 0.8 * B
+    for k, tiles in enumerate(("19p5s4z", "46s8m")):  # the pond, row behind row
+        part = Table(x=400.0, y=300.0 - k * pitch, scale=0.8)
+        part.row(tiles)
+        t.tiles.extend(part.tiles)
+        t.expect.extend(["other"] * len(part.tiles))
+    wall = Table(x=400.0, y=300.0 - 2 * pitch, scale=0.8)
+    wall.row("bb")
+    wall.put("3p", "dora")
+    wall.row("bbbb")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other", "other", "dora", "other", "other", "other", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
+
+
+def test_on_a_whole_table_a_face_read_unsure_in_a_wall_is_no_dora_indicator() -> None:
+    """Whole-table render 8460003: a far wall's back seen on its edge (the back's colour
+    over the ivory side) read as an 8p at p 0.29 in the wall's row; on a photo of the whole
+    table an indicator is read surely (``table_dora_sure``), so this is no dora. The same
+    face read surely is one."""
+    for confidence, group in ((0.29, "other"), (0.9, "dora")):
+        t = Table(y=900.0)
+        t.row("123p456p789s1122z")
+        t.put("2z", "win", gap=0.5)
+        whole_table_pond(t, 100.0, 300.0)
+        wall = Table(x=800.0, y=300.0, scale=0.8)
+        wall.row("bb")
+        wall.put("8p", group, confidence=confidence)
+        wall.row("bbb")
+        t.tiles.extend(wall.tiles)
+        t.expect.extend(["other", "other", group, "other", "other", "other"])
+        check(t, hand("123456p789s1122z", "2z", **({"dora": ["8p"]} if group == "dora" else {})))
+
+
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

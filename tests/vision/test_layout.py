@@ -737,6 +737,16 @@ def whole_table_pond(t: Table, x: float, y: float) -> None:
         t.expect.extend(["other"] * len(part.tiles))
 
 
+def hand_beside_a_pond() -> Table:
+    """The player's hand with its winning tile, and another player's pond up the photo (a
+    photo of the whole table)."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    whole_table_pond(t, 100.0, 300.0)
+    return t
+
+
 def test_another_players_discards_beside_a_wall_are_no_dora() -> None:
     """Whole-table render 8400033: a pond touching its seat's wall read as five dora
     indicators; discards lie side by side, row behind row (ponds.py), the dead wall's
@@ -775,10 +785,7 @@ def test_a_discard_beside_a_wall_is_no_dora_indicator() -> None:
     """Whole-table render 8450000: a discard lying just beyond a wall's row, touching it,
     makes one cluster with the backs but is not in their row. (Another player's pond, found
     elsewhere, says the photo shows the whole table.)"""
-    t = Table(y=900.0)
-    t.row("123p456p789s1122z")
-    t.put("2z", "win", gap=0.5)
-    whole_table_pond(t, 100.0, 300.0)
+    t = hand_beside_a_pond()
     wall = Table(x=700.0, y=300.0, scale=0.8)
     wall.row("bbbbbb")
     t.tiles.extend(wall.tiles)
@@ -791,10 +798,7 @@ def test_a_felt_patch_read_as_a_back_among_discards_makes_no_dead_wall() -> None
     """Whole-table render 8450000: one false back among a pond's tiles, two backs of a wall
     across the pond: the pond's tiles are in no row holding two backs (on a photo of the
     whole table: another player's pond is found)."""
-    t = Table(y=900.0)
-    t.row("123p456p789s1122z")
-    t.put("2z", "win", gap=0.5)
-    whole_table_pond(t, 100.0, 300.0)
+    t = hand_beside_a_pond()
     pond = Table(x=700.0, y=300.0)
     pond.row("4s")
     pond.put("back", "other")
@@ -833,10 +837,7 @@ def test_on_a_whole_table_a_face_read_unsure_in_a_wall_is_no_dora_indicator() ->
     table an indicator is read surely (``table_dora_sure``), so this is no dora. The same
     face read surely is one."""
     for confidence, group in ((0.29, "other"), (0.9, "dora")):
-        t = Table(y=900.0)
-        t.row("123p456p789s1122z")
-        t.put("2z", "win", gap=0.5)
-        whole_table_pond(t, 100.0, 300.0)
+        t = hand_beside_a_pond()
         wall = Table(x=800.0, y=300.0, scale=0.8)
         wall.row("bb")
         wall.put("8p", group, confidence=confidence)

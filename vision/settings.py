@@ -92,6 +92,7 @@ class Settings:
     # is a tile (face up or down) at all; it runs when the models folder holds tile_check.onnx
     tile_check: bool = True  # reports the network calls no tile are set aside
     tile_check_below: float = 0.015  # ... when it gives them a tile's probability below this
+    tile_check_unsure: float = 0.5  # ... and the classifier read them less surely than this
 
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one

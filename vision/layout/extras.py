@@ -122,10 +122,10 @@ def _dora_groups(
     indicators. Where none is, a close-up of the hand still takes the cluster's faces (a dead
     wall seen askew, or indicators laid beside it), but a photo of the whole table
     (``whole_table``: other players' ponds were found) does not: there, faces by a wall are
-    mostly discards along it.
-    On a whole table the walls are small and far, and a back seen on its edge (the back's
-    colour over the ivory side) is read as an unsure face; in a wall's row only faces read at
-    least ``table_dora_sure`` are indicators, and so are the faces of a group apart.
+    mostly discards along it. On a whole table the walls are small and far, and a back seen on
+    its edge (the back's colour over the ivory side) is read as an unsure face: there only
+    faces read at least ``table_dora_sure`` are indicators, in a wall's row or in a group
+    apart.
     """
     rest = [k for k in range(len(tiles)) if k not in taken]
     if not rest:

@@ -32,7 +32,7 @@ from sanma_lens.vision.types import TileDetection
 
 def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[int]:
     """The tiles of ``tiles`` (outside ``taken``, the player's area) lying in a discard pond:
-    a group of at least ``pond_faces`` face-up tiles, none in a wall's row, each within
+    a group of at least ``pond_faces`` face-up tiles, none inside a wall's row, each within
     ``pond_touch`` × the larger long side of the pair from another of the group."""
     faces = [k for k in range(len(tiles)) if k not in taken and readable(tiles[k])]
     if len(faces) < S.pond_faces:

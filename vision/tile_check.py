@@ -3,7 +3,7 @@
 The classifier names a crop among 38 kinds and ``none``; on real tables it still takes some
 things for tiles (an automatic table's LED point display read as 0s/1m/0p, a chip or felt read
 as a back, a laptop key read as an honour). ``tile_check.onnx`` in the models folder (trained
-by ``datasets/train_tile_check.py``; its card is in models/MODEL_CARD.md) is a
+by ``datasets/train_tile_check.py``; its card is models/tile_check.md) is a
 much smaller network with one question only: tile (face up or face down, any kind, any back
 colour, cut by the photo's edge or not) or not a tile. It reads a square cut around the
 report's box with ``MARGIN`` of the box's long side on every side (the tile's outline against

@@ -22,48 +22,50 @@ def in_wall_row(faces: list[int], backs: list[int], geo: Geo, within: bool = Fal
     patch read as a back among discards makes no row. ``within``: the face lies inside the
     row, backs on both sides of it and three in all, as an indicator lies on the dead wall
     (a pond's face at a row's end, next to a wall's corner, does not)."""
-    members = set(faces) | set(backs)
-    if not faces or len(members) < 3:
+    pool = np.array(sorted(set(faces) | set(backs)))
+    if not faces or len(pool) < 3:
         return []
-    back = set(backs)
-    pool = np.array(sorted(members))
+    centres, sizes = geo.centres[pool], geo.sizes[pool]
+    is_back = np.isin(pool, backs)
     kept = []
     for k in faces:
+        here = int(np.searchsorted(pool, k))
         # a row's next tile: a step of about one tile, to a tile of about its size
-        dist = np.hypot(*(geo.centres[pool] - geo.centres[k]).T) / geo.sizes[k]
-        ratio = geo.sizes[pool] / geo.sizes[k]
-        near = pool[(dist > 0.4) & (dist < 1.6) & (ratio > 0.6) & (ratio < 1.6)]
-        for j in (int(j) for j in near):
-            step = geo.centres[j] - geo.centres[k]
-            rest = members - {k, j}
-            ahead = [j, *_walk(geo, j, step, rest)]
-            behind = _walk(geo, k, -step, rest)
-            n_ahead, n_behind = sum(t in back for t in ahead), sum(t in back for t in behind)
-            if within and n_ahead and n_behind and n_ahead + n_behind >= 3 or \
-                    not within and n_ahead + n_behind >= 2:
+        dist = np.hypot(*(centres - centres[here]).T) / sizes[here]
+        ratio = sizes / sizes[here]
+        for there in np.flatnonzero((dist > 0.4) & (dist < 1.6) & (ratio > 0.6) & (ratio < 1.6)):
+            step = centres[there] - centres[here]
+            taken = np.zeros(len(pool), dtype=bool)
+            taken[[here, there]] = True
+            ahead = [int(there), *_walk(centres, sizes, int(there), step, taken)]
+            behind = _walk(centres, sizes, here, -step, taken)
+            n_ahead, n_behind = int(is_back[ahead].sum()), int(is_back[behind].sum())
+            if within:
+                found = n_ahead > 0 and n_behind > 0 and n_ahead + n_behind >= 3
+            else:
+                found = n_ahead + n_behind >= 2
+            if found:
                 kept.append(k)
                 break
     return kept
 
 
-def _alike(geo: Geo, j: int, k: int) -> bool:
-    return bool(0.6 < geo.sizes[j] / geo.sizes[k] < 1.6)
-
-
-def _walk(geo: Geo, start: int, step: np.ndarray, members: set[int], most: int = 6) -> list[int]:
-    """The tiles that go on from ``start`` by ``step`` at a time (each within a quarter of a
-    tile of where the step points: a wall is straight), one after the other, among
-    ``members``; at most ``most`` of them (an indicator lies a few stacks from the dead wall's
-    end, and a long wall must not cost a photo much)."""
+def _walk(centres: np.ndarray, sizes: np.ndarray, start: int, step: np.ndarray,
+          taken: np.ndarray, most: int = 6) -> list[int]:
+    """The tiles (positions in ``centres``) that go on from ``start`` by ``step`` at a time,
+    each within a quarter of a tile of where the step points (a wall is straight) and of
+    about the size of the one before, none of ``taken``; at most ``most`` of them (an
+    indicator lies a few stacks from the dead wall's end, and a long wall must not cost a
+    photo much)."""
     line: list[int] = []
+    free = ~taken
     here = start
-    left = sorted(members)
-    while left and len(line) < most:
-        gaps = np.hypot(*(geo.centres[left] - (geo.centres[here] + step)).T)
-        near = left[int(np.argmin(gaps))]
-        if float(gaps.min()) > 0.25 * geo.sizes[here] or not _alike(geo, near, here):
+    while free.any() and len(line) < most:
+        gaps = np.where(free, np.hypot(*(centres - (centres[here] + step)).T), np.inf)
+        near = int(np.argmin(gaps))
+        if gaps[near] > 0.25 * sizes[here] or not 0.6 < sizes[near] / sizes[here] < 1.6:
             break
         line.append(near)
-        left.remove(near)
+        free[near] = False
         here = near
     return line

@@ -33,11 +33,12 @@ def in_wall_row(faces: list[int], backs: list[int], geo: Geo, within: bool = Fal
         # a row's next tile: a step of about one tile, to a tile of about its size
         dist = np.hypot(*(centres - centres[here]).T) / sizes[here]
         ratio = sizes / sizes[here]
-        for there in np.flatnonzero((dist > 0.4) & (dist < 1.6) & (ratio > 0.6) & (ratio < 1.6)):
+        near = np.flatnonzero((dist > 0.4) & (dist < 1.6) & (ratio > 0.6) & (ratio < 1.6))
+        for there in (int(j) for j in near):
             step = centres[there] - centres[here]
             taken = np.zeros(len(pool), dtype=bool)
-            taken[[here, there]] = True
-            ahead = [int(there), *_walk(centres, sizes, int(there), step, taken)]
+            taken[here] = taken[there] = True
+            ahead = [there, *_walk(centres, sizes, there, step, taken)]
             behind = _walk(centres, sizes, here, -step, taken)
             n_ahead, n_behind = int(is_back[ahead].sum()), int(is_back[behind].sum())
             if within:

@@ -414,7 +414,7 @@ def stack_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt,
 
 # ---------------------------------------------------------------- classifier data
 # The fine-tune's focus (``--focus``): the confusions on real photos
-# (models/MODEL_CARD.md, tile_classifier.onnx: HK 7m→9m, 4p→2p, 3z→2z, red-ink 5m/5s read as 0m/0s)
+# (models/tile_classifier.md: HK 7m→9m, 4p→2p, 3z→2z, red-ink 5m/5s read as 0m/0s)
 # and, on renders, the player's tiles that the layout depends on: red fives and the plain fives
 # they must be told from, backs, sideways.
 FOCUS_REAL = {"7m": 2.0, "9m": 2.0, "4p": 2.0, "2p": 2.0, "3z": 2.0, "2z": 2.0, "5m": 2.0,

@@ -12,7 +12,7 @@ likeliest class, all the readings are averaged, otherwise the first reading stan
 learnt from boxes that are often loose (hk-hands' train photos are rotated copies whose boxes
 grew around the turned tiles), so a tight detector box alone can hide what a tile's neighbours
 and edges tell it. The settings were measured on real held-out photos and renders
-(models/MODEL_CARD.md, tile_classifier.onnx).
+(models/tile_classifier.md).
 
 The entry point is :meth:`TileClassifier.classify_boxes` (photo, boxes, sideways flags): it
 cuts every crop itself, so it can cut an unsure tile again looser. :meth:`TileClassifier.
@@ -30,7 +30,7 @@ and is left out).
 
 Second opinion: a reading less sure than ``second_below`` is averaged (weight
 ``second_weight``) with that of a second classifier, when one is given: the same network
-fine-tuned on more rendered table scenes (models/MODEL_CARD.md, tile_classifier_second.onnx). Two
+fine-tuned on more rendered table scenes (models/tile_classifier_second.md). Two
 networks trained apart err apart, so where the first hesitates the second often tips the
 reading (HK 西 read 南, rendered 4p read 2p); a sure reading is left alone, so the second
 model costs one small batch.

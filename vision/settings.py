@@ -92,6 +92,7 @@ class Settings:
     # is a tile (face up or down) at all; it runs when the models folder holds tile_check.onnx
     tile_check: bool = True  # reports the network calls no tile are set aside
     tile_check_below: float = 0.015  # ... when it gives them a tile's probability below this
+    tile_check_unsure: float = 0.5  # ... and the classifier read them less surely than this
 
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one
@@ -153,6 +154,7 @@ class Settings:
     pond_faces: int = 4  # this many face-up tiles touching one another are a pond, no dora
     pond_touch: float = 1.3  # ... touching: centres within this × the larger long side
     pond_apart: float = 0.6  # a double beside a pond this × a short side from every tile is one
+    table_dora_sure: float = 0.5  # on a whole table a dora indicator is read at least this surely
 
     # lay out: the rule-aware reading (probabilities of a tile's next-best readings)
     swap_min_alt: float = 0.05  # a back in the row, a 2m–8m, a fifth: re-read from this likely

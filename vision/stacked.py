@@ -4,8 +4,7 @@ A kakan's added tile may lie right on top of the called (sideways) tile. The det
 one tile, and the layout reads the kakan as a pon. From any but a steep camera the pair shows
 what a single tile does not: the side of the tile below, a second band of the tile's thickness
 under the top tile's own side. ``models/stack_classifier.onnx`` (trained by
-``datasets/train_stack_crops.py`` on rendered scenes, model card
-``models/MODEL_CARD.md``, ``stack_classifier.onnx``)
+``datasets/train_stack_crops.py`` on rendered scenes, model card ``models/stack_classifier.md``)
 reads a crop cut around a called tile's box with ``MARGIN`` of its size on every side — enough
 to hold that second band and the sides of the tiles beside it, whose single thickness is the
 measure to compare with — and gives the probability that another tile lies under it.

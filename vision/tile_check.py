@@ -3,7 +3,7 @@
 The classifier names a crop among 38 kinds and ``none``; on real tables it still takes some
 things for tiles (an automatic table's LED point display read as 0s/1m/0p, a chip or felt read
 as a back, a laptop key read as an honour). ``tile_check.onnx`` in the models folder (trained
-by ``datasets/train_tile_check.py``; none ships yet, see models/HISTORY.md, 2026-11-28) is a
+by ``datasets/train_tile_check.py``; its card is models/tile_check.md) is a
 much smaller network with one question only: tile (face up or face down, any kind, any back
 colour, cut by the photo's edge or not) or not a tile. It reads a square cut around the
 report's box with ``MARGIN`` of the box's long side on every side (the tile's outline against
@@ -11,7 +11,10 @@ the table is half of what tells a tile), shrunk to ``SIZE`` × ``SIZE``.
 
 A face-up report it gives less than ``tile_check_below`` tile probability is set aside with the
 hits read as no tile (its reading kept as the first alternative, as the face check does); the
-check never changes a tile's reading. Reports read as backs are not asked: asked too, the
+check never changes a tile's reading. It is asked only about reports the classifier read less
+surely than ``tile_check_unsure``: on real photos a few tiles the classifier is sure of get a
+tile probability near 0 (a close-up series of hk valid, 0.0006 at p 0.91), while the things it
+is there for are mostly read unsure. Reports read as backs are not asked: asked too, the
 first network (2026-11-28) set aside 3 of 466 coloured backs on the benchmark's renders and
 caught none of the chips read as backs. It runs only when the models folder holds the network
 and the ``tile_check`` setting is on.
@@ -78,8 +81,9 @@ def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck |
     """**tile check**: the face-up reports of ``found`` the network gives less than
     ``tile_check_below`` tile probability, moved from ``tiles`` to ``no_tiles`` (read
     ``none``, their readings kept as alternatives); nothing without the network or with
-    ``tile_check`` off. Reports read as backs are not asked (module notes)."""
-    faces = [t for t in found.tiles if not t.face_down]
+    ``tile_check`` off. Reports read as backs, or read at least ``tile_check_unsure``, are not
+    asked (module notes)."""
+    faces = [t for t in found.tiles if not t.face_down and t.confidence < s.tile_check_unsure]
     if check is None or not s.tile_check or not faces:
         return found
     p = check.probabilities(image, [t.box for t in faces], found.scale)

@@ -14,6 +14,8 @@ from datasets.synth.faces import BACK_COLOURS, FACE_H, FACE_W, FaceBank, back_fa
 from datasets.synth.geometry import BOTTOM, SIGNS, TOP, Body, Camera, Dims, corners
 
 LOW = 4  # light and shadow maps are computed at 1/LOW resolution
+# a face seen at a cosine under EDGE_ON[0] from its normal shows nothing; over EDGE_ON[1], all
+EDGE_ON = (0.1, 0.3)
 
 
 def _poly(img: np.ndarray, pts: np.ndarray, colour: np.ndarray) -> None:
@@ -287,9 +289,23 @@ def post_process(img: np.ndarray, rng: np.random.Generator, pitch: float = 90.0)
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
 
 
+def facing(b: Body, d: Dims, cam: Camera) -> float:
+    """How squarely the camera sees the body's labelled face (the symbol, or a face-down
+    tile's back): 0 for a face turned away or seen edge on (the camera within
+    ``EDGE_ON[0]`` of the face's plane, as a cosine), 1 from ``EDGE_ON[1]`` on. A standing
+    tile seen steeply from above shows its top edge, not its face, however little hides it."""
+    normal = b.axes[:, 2] * (-1.0 if b.face_down else 1.0)
+    centre = b.center + normal * d.t / 2
+    ray = cam.c - centre
+    cos = float(normal @ ray) / max(float(np.linalg.norm(ray)), 1e-9)
+    lo, hi = EDGE_ON
+    return float(np.clip((cos - lo) / (hi - lo), 0.0, 1.0))
+
+
 def face_visibility(bodies: list[Body], order: np.ndarray, d: Dims, cam: Camera,
                      size: tuple[int, int]) -> list[float]:
-    """Share of each body's face (top quad) not hidden by nearer bodies, at 1/2 resolution."""
+    """Share of each body's face (top quad) not hidden by nearer bodies, at 1/2 resolution,
+    times how squarely it is seen (:func:`facing`)."""
     s = 2
     w, h = size
     ids = np.full((h // s + 1, w // s + 1), -1, np.int32)
@@ -317,5 +333,5 @@ def face_visibility(bodies: list[Body], order: np.ndarray, d: Dims, cam: Camera,
         m = np.zeros((y1 - y0, x1 - x0), np.uint8)
         cv2.fillConvexPoly(m, np.round(q - [x0, y0]).astype(np.int32), 1)
         mine = int(((ids[y0:y1, x0:x1] == i) & (m > 0)).sum())
-        out.append(float(min(1.0, mine / max(full, float(m.sum()), 1.0))))
+        out.append(float(min(1.0, mine / max(full, float(m.sum()), 1.0))) * facing(b, d, cam))
     return out

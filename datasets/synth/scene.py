@@ -216,8 +216,6 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
         raise ValueError(f"hands must be one of {sorted(HANDS)}, not {hands!r}")
     if spec is None:
         spec = backs_hand_spec(rng) if extras.backs else HANDS[hands](rng)
-    if extras.table:
-        spec = replace(spec, dora=())  # on a whole table the dora lie on the dead wall
     w, h = size
     tw = rng.uniform(24, 28)
     d = Dims(tw, tw * rng.uniform(1.3, 1.4), tw * rng.uniform(0.62, 0.8), rng.uniform(0.5, 0.7))
@@ -228,6 +226,8 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
         bodies = scatter_layout(rng, d)
     elif extras.table:
         bodies = table_layout(rng, spec, d)
+        # the indicators the table shows (none where no wall left was long enough for them)
+        spec = replace(spec, dora=tuple(b.tile for b in bodies if b.group == "dora"))
     else:
         bodies = hand_layout(spec, d, rng, askew=4.0 if extras.slant else 1.0)
     pts = np.concatenate([corners(b, d) for b in bodies])

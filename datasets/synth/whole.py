@@ -120,6 +120,21 @@ def _wall(rng: np.random.Generator, d: Dims, near: float) -> list[list[Body]]:
     return stacks
 
 
+def _turn_up(stacks: list[list[Body]], dora: tuple[str, ...], d: Dims,
+             rng: np.random.Generator) -> None:
+    """The dora indicators (ドラ表示牌) turned face up on the dead wall: the top tile of the
+    third stack from the wall's end, then, for each kan's new indicator, of the next stacks."""
+    from_end = list(range(2, 2 + len(dora)))
+    order = from_end if rng.random() < 0.5 else [len(stacks) - 1 - i for i in from_end]
+    for i, tile in zip(order, dora, strict=True):
+        stack = stacks[i]
+        bottom = stack[0]
+        bottom.occluded = True
+        axes = bottom.axes.copy()
+        axes[:, 2] = -axes[:, 2]  # the same turn on the table, face up
+        stack[1:] = [Body(tile, "dora", bottom.center + [0, 0, d.t], axes, 0)]
+
+
 def _standing_hand(rng: np.random.Generator, d: Dims, near: float, n: int) -> list[Body]:
     """Another player's concealed hand: ``n`` tiles standing ``near`` mm from the centre,
     faces towards that player, so we see backs."""
@@ -155,14 +170,17 @@ def _called(rng: np.random.Generator, wall: Wall, d: Dims, near: float, x0: floa
 
 
 def table_layout(rng: np.random.Generator, spec: HandSpec, d: Dims) -> list[Body]:
-    """The player's hand at the near edge (y from 0, as :func:`hand_layout` lays it; the
-    spec's dora are left out: here they would lie on the dead wall) and the table around it.
+    """The player's hand at the near edge (y from 0, as :func:`hand_layout` lays it) and the
+    table around it; the spec's dora indicators lie face up on one seat's wall (the dead wall,
+    :func:`_turn_up`), or are left out where no wall left is long enough (or their stack
+    would meet the player's tiles).
     Every body is important (the camera frames the whole table); a part that would meet one
     already placed is left out."""
+    dora = spec.dora
     spec = replace(spec, dora=())
     mine = hand_layout(spec, d, rng)
     wall = Wall(spec.aka_5man)
-    for t in spec.all_tiles():
+    for t in [*spec.all_tiles(), *dora]:
         wall.left[t] -= 1
     seats = [0, 1, 2, 3]
     if rng.random() < 0.6:  # three players: one seat of the four stays empty
@@ -188,7 +206,11 @@ def table_layout(rng: np.random.Generator, spec: HandSpec, d: Dims) -> list[Body
         parts: list[list[Body]] = []
         count = int(rng.integers(0, 19))
         parts += [[b] for b in _discards(rng, wall, d, pond, count)]
-        parts += _wall(rng, d, wall_near)
+        stacks = _wall(rng, d, wall_near)
+        if dora and len(stacks) >= len(dora) + 3:
+            _turn_up(stacks, dora, d, rng)
+            dora = ()
+        parts += stacks
         if seat != 0:
             n_called = int(rng.choice(3, p=[0.6, 0.3, 0.1]))
             hand = _standing_hand(rng, d, hand_near, 13 - 3 * n_called)

@@ -287,6 +287,30 @@ def test_sideways_called_tiles_have_angle_90(scene_bank):
     assert pon[0].angle == 90 and pon[1].angle == 0
 
 
+def test_a_face_seen_edge_on_or_from_behind_is_not_visible():
+    """Whole-table render 8460038: the player's tiles stood up, the camera steeply above
+    them, showed their top edges, yet were labelled as faces in full view. A face counts as
+    seen only as squarely as the camera sees it (draw.facing)."""
+    from datasets.synth.draw import facing
+    from datasets.synth.geometry import Body, Dims, flat_axes, look_at, standing_axes
+
+    d = Dims(26.0, 35.0, 18.0, 0.6)
+    here = np.zeros(3)
+
+    def seen(body: Body, pitch: float) -> float:
+        return facing(body, d, look_at(pitch, 600.0, here, 1000.0, 640.0, 480.0))
+
+    lying = Body("1p", "hand", here + [0, 0, d.t / 2], flat_axes(0), 0)
+    back = Body("back", "other", here + [0, 0, d.t / 2], flat_axes(0, True), 0, face_down=True)
+    standing = Body("1p", "hand", here + [0, 0, d.h / 2], standing_axes(0), 0, standing=True)
+    turned = Body("back", "other", here + [0, 0, d.h / 2], standing_axes(180), 0,
+                  face_down=False, standing=True)
+    assert seen(lying, 60) == seen(back, 60) == 1.0  # a face lying on the table, from above
+    assert seen(standing, 30) == 1.0  # a standing hand seen from the player's seat
+    assert seen(standing, 88) == 0.0  # ... from straight above: its top edge only
+    assert seen(turned, 30) == 0.0  # another player's standing tile: its face turned away
+
+
 def test_stacked_kakan_marks_the_covered_tile(scene_bank):
     spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
                     (Meld("kakan", ("9s", "9s", "9s", "9s"), called=1, stacked=True),))

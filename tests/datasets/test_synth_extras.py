@@ -9,6 +9,7 @@ and the table conventions of called melds (§23: one tile sideways, an ankan's e
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -245,10 +246,15 @@ def test_slanted_hands_keep_their_labels_and_turn_far(bank):
 
 
 def test_whole_table_keeps_the_hand_apart_from_the_others_tiles(bank):
+    shown = 0
     for seed in range(6):
         s = _render(seed, bank, Extras(table=True), size=(1280, 960))
         assert sorted(_mine(s)) == sorted(_hand_tiles(s.hand))
-        assert "dora" not in s.hand and not any(t.group == "dora" for t in s.tiles)
+        # the dora indicators lie face up on the dead wall, and only those are in the hand
+        dora = [t for t in s.tiles if t.group == "dora"]
+        assert sorted(t.tile for t in dora) == sorted(s.hand.get("dora", []))
+        assert not any(t.face_down for t in dora)
+        shown += bool(dora)
         assert hand_problems(s.hand) == []
         other = [t for t in s.tiles if t.group == "other"]
         assert len(other) >= 20
@@ -261,6 +267,40 @@ def test_whole_table_keeps_the_hand_apart_from_the_others_tiles(bank):
         mine = [t for t in s.tiles if t.group in ("hand", "win")]
         near = max(t.box[3] for t in other if not t.truncated)
         assert np.median([t.box[3] for t in mine]) > 0.8 * near  # the hand is nearest
+    assert shown
+
+
+def test_whole_table_dora_indicators_lie_inside_a_wall():
+    """The indicators are the top tiles of the dead wall's third stack from its end and the
+    next (kan dora): face up, on a face-down tile, with wall stacks on both sides."""
+    from datasets.synth.geometry import Dims
+    from datasets.synth.hands import random_hand_spec
+    from datasets.synth.whole import table_layout
+
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(12):
+        d = Dims(rng.uniform(24, 28), 35.0, 18.0, 0.6)
+        spec = replace(random_hand_spec(rng), dora=("3p", "7z"))
+        bodies = table_layout(rng, spec, d)
+        dora = [b for b in bodies if b.group == "dora"]
+        if not dora:
+            continue
+        if len(dora) < 2:
+            continue  # a stack that would meet the player's tiles is left out
+        seen += 1
+        assert sorted(b.tile for b in dora) == ["3p", "7z"] and not any(b.face_down for b in dora)
+        tops = [b for b in bodies if b.face_down and not b.standing
+                and abs(b.center[2] - dora[0].center[2]) < 1e-6]
+        for b in dora:
+            under = [u for u in bodies if u.face_down
+                     and np.allclose(u.center[:2], b.center[:2]) and u.center[2] < b.center[2]]
+            assert under and under[0].occluded
+            beside = [float(np.linalg.norm(t.center[:2] - b.center[:2])) for t in tops]
+            assert sum(x < 2.2 * d.w for x in beside) >= 1
+        gap = float(np.linalg.norm(dora[0].center[:2] - dora[1].center[:2]))
+        assert d.w < gap < 1.2 * d.w  # side by side on the wall
+    assert seen >= 6
 
 
 def test_whole_table_parts_never_intersect():

@@ -737,6 +737,16 @@ def whole_table_pond(t: Table, x: float, y: float) -> None:
         t.expect.extend(["other"] * len(part.tiles))
 
 
+def hand_beside_a_pond() -> Table:
+    """The player's hand with its winning tile, and another player's pond up the photo (a
+    photo of the whole table)."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    whole_table_pond(t, 100.0, 300.0)
+    return t
+
+
 def test_another_players_discards_beside_a_wall_are_no_dora() -> None:
     """Whole-table render 8400033: a pond touching its seat's wall read as five dora
     indicators; discards lie side by side, row behind row (ponds.py), the dead wall's
@@ -775,10 +785,7 @@ def test_a_discard_beside_a_wall_is_no_dora_indicator() -> None:
     """Whole-table render 8450000: a discard lying just beyond a wall's row, touching it,
     makes one cluster with the backs but is not in their row. (Another player's pond, found
     elsewhere, says the photo shows the whole table.)"""
-    t = Table(y=900.0)
-    t.row("123p456p789s1122z")
-    t.put("2z", "win", gap=0.5)
-    whole_table_pond(t, 100.0, 300.0)
+    t = hand_beside_a_pond()
     wall = Table(x=700.0, y=300.0, scale=0.8)
     wall.row("bbbbbb")
     t.tiles.extend(wall.tiles)
@@ -791,10 +798,7 @@ def test_a_felt_patch_read_as_a_back_among_discards_makes_no_dead_wall() -> None
     """Whole-table render 8450000: one false back among a pond's tiles, two backs of a wall
     across the pond: the pond's tiles are in no row holding two backs (on a photo of the
     whole table: another player's pond is found)."""
-    t = Table(y=900.0)
-    t.row("123p456p789s1122z")
-    t.put("2z", "win", gap=0.5)
-    whole_table_pond(t, 100.0, 300.0)
+    t = hand_beside_a_pond()
     pond = Table(x=700.0, y=300.0)
     pond.row("4s")
     pond.put("back", "other")
@@ -803,6 +807,44 @@ def test_a_felt_patch_read_as_a_back_among_discards_makes_no_dead_wall() -> None
     t.expect.extend(["other"] * 3)
     t.elsewhere("bb", 700.0 + A, 300.0 + 1.1 * B, "other")
     check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_an_indicator_on_a_wall_right_behind_a_pond_is_a_dora_indicator() -> None:
+    """Whole-table render 8460000: the dead wall right behind its seat's pond, touching it;
+    the indicator on the wall touches the pond's last row too, but lies inside the wall's row
+    (backs on both sides), so the pond does not take it for a discard."""
+    t = Table(y=900.0)
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    pitch = 1.05 * 0.8 * B
+    for k, tiles in enumerate(("19p5s4z", "46s8m")):  # the pond, row behind row
+        part = Table(x=400.0, y=300.0 - k * pitch, scale=0.8)
+        part.row(tiles)
+        t.tiles.extend(part.tiles)
+        t.expect.extend(["other"] * len(part.tiles))
+    wall = Table(x=400.0, y=300.0 - 2 * pitch, scale=0.8)
+    wall.row("bb")
+    wall.put("3p", "dora")
+    wall.row("bbbb")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other", "other", "dora", "other", "other", "other", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
+
+
+def test_on_a_whole_table_a_face_read_unsure_in_a_wall_is_no_dora_indicator() -> None:
+    """Whole-table render 8460003: a far wall's back seen on its edge (the back's colour
+    over the ivory side) read as an 8p at p 0.29 in the wall's row; on a photo of the whole
+    table an indicator is read surely (``table_dora_sure``), so this is no dora. The same
+    face read surely is one."""
+    for confidence, group in ((0.29, "other"), (0.9, "dora")):
+        t = hand_beside_a_pond()
+        wall = Table(x=800.0, y=300.0, scale=0.8)
+        wall.row("bb")
+        wall.put("8p", group, confidence=confidence)
+        wall.row("bbb")
+        t.tiles.extend(wall.tiles)
+        t.expect.extend(["other", "other", group, "other", "other", "other"])
+        check(t, hand("123456p789s1122z", "2z", **({"dora": ["8p"]} if group == "dora" else {})))
 
 
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:

@@ -14,16 +14,18 @@ from sanma_lens.vision.models import PACKAGED, ModelError, models_folder, sessio
 from sanma_lens.vision.pipeline import CLASSIFIER, DETECTOR, Recognizer
 
 SHIPPED = ("tile_detector.onnx", "tile_classifier.onnx", "tile_classifier_second.onnx",
-           "stack_classifier.onnx")
+           "stack_classifier.onnx", "tile_check.onnx")
 
 
 def test_the_package_holds_every_model_with_its_card() -> None:
     folder = resources.files("sanma_lens") / "models"
     assert Path(str(folder)) == PACKAGED
-    cards = (folder / "MODEL_CARD.md").read_text(encoding="utf-8")
+    index = (folder / "MODEL_CARD.md").read_text(encoding="utf-8")
     for name in SHIPPED:
         assert (folder / name).is_file(), name
-        assert f"\n## `{name}`\n" in cards, name
+        card = folder / name.replace(".onnx", ".md")
+        assert card.read_text(encoding="utf-8").startswith(f"# Model card: `{name}`"), name
+        assert f"]({card.name})" in index, name
 
 
 def test_models_come_from_the_package_unless_sanma_models_names_a_folder(

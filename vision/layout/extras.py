@@ -9,6 +9,7 @@ import numpy as np
 from sanma_lens.vision.detect import iou
 from sanma_lens.vision.layout.geometry import Frame, Geo, _unit
 from sanma_lens.vision.layout.notation import north_like, readable
+from sanma_lens.vision.layout.walls import in_wall_row
 from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
@@ -117,10 +118,14 @@ def _dora_groups(
     """Dora indicators: face-up tiles in a separate cluster among face-down (dead wall) tiles,
     or else one small group of face-up tiles lying just beyond the hand's left part.
 
-    In a cluster, the faces in the wall's own row (:func:`_in_wall`) are the indicators. Where
-    none is, a close-up of the hand still takes the cluster's faces (a dead wall seen askew, or
-    indicators laid beside it), but a photo of the whole table (``whole_table``: other
-    players' ponds were found) does not: there, faces by a wall are mostly discards along it.
+    In a cluster, the faces in the wall's own row (:func:`walls.in_wall_row`) are the
+    indicators. Where none is, a close-up of the hand still takes the cluster's faces (a dead
+    wall seen askew, or indicators laid beside it), but a photo of the whole table
+    (``whole_table``: other players' ponds were found) does not: there, faces by a wall are
+    mostly discards along it. On a whole table the walls are small and far, and a back seen on
+    its edge (the back's colour over the ivory side) is read as an unsure face: there only
+    faces read at least ``table_dora_sure`` are indicators, in a wall's row or in a group
+    apart.
     """
     rest = [k for k in range(len(tiles)) if k not in taken]
     if not rest:
@@ -150,12 +155,15 @@ def _dora_groups(
         backs = [k for k in members if tiles[k].face_down]
         faces = [k for k in members if readable(tiles[k])]
         if len(backs) >= 2 and 1 <= len(faces) <= 5 and len(faces) < len(backs) + 2:
-            wall = _in_wall(faces, backs, geo) or ([] if whole_table else faces)
+            wall = in_wall_row(faces, backs, geo) or ([] if whole_table else faces)
+            if whole_table:
+                wall = [k for k in wall if tiles[k].confidence >= S.table_dora_sure]
             out.extend(sorted(wall, key=lambda k: geo.centres[k][0]))
         elif (
             not backs
             and len(faces) == len(members) <= 3
             and all(tiles[k].angle == 0 for k in members)
+            and not (whole_table and any(tiles[k].confidence < S.table_dora_sure for k in members))
             and _above_row_start(members, row, geo, frame)
         ):
             loose.append(sorted(faces, key=lambda k: geo.centres[k][0]))
@@ -163,53 +171,6 @@ def _dora_groups(
         out = loose[0]
         warnings.append(PhotoWarning("dora_apart", tiles=tuple(tiles[k].tile for k in out)))
     return out
-
-
-def _in_wall(faces: list[int], backs: list[int], geo: Geo) -> list[int]:
-    """The faces that lie in the dead wall's row: a line of evenly spaced tiles through the
-    face, at whatever angle the photo shows it, holds at least two backs. A discard beside a
-    wall (on a photo of the whole table, a pond along someone's wall) lies beside the row, and
-    one felt patch read as a back among discards makes no row."""
-    members = set(faces) | set(backs)
-    back = set(backs)
-    kept = []
-    for k in faces:
-        for j in members - {k}:
-            step = geo.centres[j] - geo.centres[k]
-            if not (_alike(geo, j, k) and 0.4 < float(np.hypot(*step)) / geo.sizes[k] < 1.6):
-                continue
-            line = [
-                j,
-                *_walk(geo, j, step, members - {k, j}),
-                *_walk(geo, k, -step, members - {k, j}),
-            ]
-            if sum(t in back for t in line) >= 2:
-                kept.append(k)
-                break
-    return kept
-
-
-def _alike(geo: Geo, j: int, k: int) -> bool:
-    return bool(0.6 < geo.sizes[j] / geo.sizes[k] < 1.6)
-
-
-def _walk(geo: Geo, start: int, step: np.ndarray, members: set[int], most: int = 6) -> list[int]:
-    """The tiles that go on from ``start`` by ``step`` at a time (each within a quarter of a
-    tile of where the step points: a wall is straight), one after the other, among
-    ``members``; at most ``most`` of them (an indicator lies a few stacks from the dead wall's
-    end, and a long wall must not cost a photo much)."""
-    line: list[int] = []
-    here = start
-    left = sorted(members)
-    while left and len(line) < most:
-        gaps = np.hypot(*(geo.centres[left] - (geo.centres[here] + step)).T)
-        near = left[int(np.argmin(gaps))]
-        if float(gaps.min()) > 0.25 * geo.sizes[here] or not _alike(geo, near, here):
-            break
-        line.append(near)
-        left.remove(near)
-        here = near
-    return line
 
 
 def _above_row_start(members: list[int], row: list[int], geo: Geo, frame: Frame) -> bool:

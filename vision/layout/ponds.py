@@ -10,7 +10,9 @@ at least ``pond_faces`` face-up tiles each touching another (centres within ``po
 the larger long side of the two: a row's neighbour, the next row's, or diagonally), while the
 dead wall's indicators lie on the wall's top layer, one beside the next only after kans (four
 take three). Such a group's tiles stay in the group ``other`` and are left out of the dora
-rule's clusters, so the wall beside them is weighed on its own.
+rule's clusters, so the wall beside them is weighed on its own. A face lying inside a wall's
+row, backs on both sides (``walls.py``), is never a discard, however close a pond lies: it is
+the dora rule's to weigh.
 
 Only the tiles the player's area left (row, winning tile, melds, kita) are weighed. A photo of
 a hand alone changes only where it holds such a group outside the player's area (other tiles
@@ -23,15 +25,21 @@ import numpy as np
 
 from sanma_lens.vision.layout.geometry import Geo
 from sanma_lens.vision.layout.notation import readable
+from sanma_lens.vision.layout.walls import in_wall_row
 from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 
 def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[int]:
     """The tiles of ``tiles`` (outside ``taken``, the player's area) lying in a discard pond:
-    a group of at least ``pond_faces`` face-up tiles, each within ``pond_touch`` × the larger
-    long side of the pair from another of the group."""
+    a group of at least ``pond_faces`` face-up tiles, none inside a wall's row, each within
+    ``pond_touch`` × the larger long side of the pair from another of the group."""
     faces = [k for k in range(len(tiles)) if k not in taken and readable(tiles[k])]
+    if len(faces) < S.pond_faces:
+        return set()
+    backs = [k for k in range(len(tiles)) if k not in taken and tiles[k].face_down]
+    on_walls = set(in_wall_row(faces, backs, geo, within=True))
+    faces = [k for k in faces if k not in on_walls]  # indicators on a wall, by a pond or not
     if len(faces) < S.pond_faces:
         return set()
     idx = np.array(faces)

@@ -847,6 +847,33 @@ def test_on_a_whole_table_a_face_read_unsure_in_a_wall_is_no_dora_indicator() ->
         check(t, hand("123456p789s1122z", "2z", **({"dora": ["8p"]} if group == "dora" else {})))
 
 
+def test_on_a_whole_table_a_called_set_in_line_with_standing_tiles_is_no_dora() -> None:
+    """Whole-table renders 8460007, 8460022 and 8460023: another player's called set lies at
+    the end of that player's standing tiles (backs), in their line; an indicator lies inside
+    the dead wall, with backs on both sides, never at a row's end."""
+    t = hand_beside_a_pond()
+    seat = Table(x=900.0, y=150.0, scale=0.8, deg=90.0)
+    seat.row("bbbbbb")
+    seat.row("3s3s")
+    t.tiles.extend(seat.tiles)
+    t.expect.extend(["other"] * 8)
+    check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_on_a_whole_table_a_short_dead_wall_gives_its_indicators() -> None:
+    """Whole-table render 8460032: a dead wall of four stacks, a back at each end and two
+    indicators between them; one back on each side is enough."""
+    t = hand_beside_a_pond()
+    wall = Table(x=800.0, y=300.0, scale=0.8)
+    wall.row("b")
+    wall.put("1m", "dora")
+    wall.put("2s", "dora")
+    wall.row("b")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other", "dora", "dora", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["1m", "2s"]))
+
+
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

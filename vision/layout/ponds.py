@@ -38,7 +38,7 @@ def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[
     if len(faces) < S.pond_faces:
         return set()
     backs = [k for k in range(len(tiles)) if k not in taken and tiles[k].face_down]
-    on_walls = set(in_wall_row(faces, backs, geo, within=True))
+    on_walls = set(in_wall_row(faces, backs, geo, within=True, least=3))
     faces = [k for k in faces if k not in on_walls]  # indicators on a wall, by a pond or not
     if len(faces) < S.pond_faces:
         return set()

@@ -1046,6 +1046,34 @@ def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
     assert "turned by 90" in layout.warnings[0]
 
 
+def test_hand_photographed_from_across_the_table_is_read_upside_down() -> None:
+    """Slanted render 8360005: the photo taken from the far side of the hand (turned by
+    180°) shows its winning tile, pon and kita left of the row; read upside down they lie
+    right of it again, and a warning says so."""
+    from sanma_lens.vision.layout.turn import turn_half
+
+    t = Table()
+    hand_with_pon_of_7z(t)
+    t.put("4z", "kita", gap=0.8)
+    t.put("4z", "kita", gap=0.3)
+    w, h = 1600, 1200
+    t.tiles = [turn_half(d, w, h) for d in t.tiles]
+    layout = reconstruct(t.tiles, (w, h))
+    assert layout.hand == hand("234p5567899s", "9s", ["pon:777z"], kita=2)
+    assert [d.group for d in layout.tiles] == t.expect
+    assert "across the table" in layout.warnings[0]
+    assert [d.box for d in layout.tiles] == [d.box for d in t.tiles]  # the photo's own frame
+
+
+def test_a_hand_read_as_well_upside_down_is_read_as_photographed() -> None:
+    """A plain row with its winning tile: upside down, the winning tile is the row's first
+    tile and the reading finds as much of a hand, so the photo is read as it is."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    check(t, hand("123456p789s1122z", "2z"))
+
+
 def test_pon_with_one_misread_tile_is_still_a_pon_with_a_warning() -> None:
     t = Table()
     t.row("234p678s5599s")

@@ -62,8 +62,9 @@ classified (``vision/split.py``), and a hit dropped as a double of a pon's tile 
 kakan's added tile; each tile so added is named in a warning.
 
 Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
-a called tile reported upright, a set with one misread tile, a whole photo turned by 90°
-(``dedupe.py``, ``melds.py``, ``turn.py``).
+a called tile reported upright, a set with one misread tile, a whole photo turned by 90°,
+a hand photographed from across the table (read upside down when that sets more of it
+aside) (``dedupe.py``, ``melds.py``, ``turn.py``).
 
 Shared pieces: ``geometry.py`` (centres, sizes, the row end's frame, line fits),
 ``notation.py`` (tile kinds, MPSZ strings); the tuning knobs are in vision/settings.py.
@@ -104,7 +105,7 @@ from sanma_lens.vision.layout.rows import _candidate_rows
 from sanma_lens.vision.layout.rulefix import Places, correct, faces_up, where_map
 from sanma_lens.vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
 from sanma_lens.vision.layout.tanki import tanki_readings
-from sanma_lens.vision.layout.turn import _plausibility, turn_tile
+from sanma_lens.vision.layout.turn import more_of_a_hand, turn_half, turn_tile
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -146,22 +147,21 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     kept = [usable[k] for k in kept]
     cut = edge_cut(chosen, image_size)
     inputs, layout = chosen, _reconstruct(chosen, dup_warnings, cut)
+    w, h = image_size
+    # Another side of the hand: upside down (the photo taken from across the table), and,
+    # when most tiles lie sideways, turned by 90° either way. A turned reading is kept only
+    # when it finds more of a hand: upside down, more melds and kita (they lie right of the
+    # row), not just a winning tile (a row's first tile may lie as far apart as its last).
+    turns: list[tuple[list[TileDetection], str]] = [
+        ([turn_half(t, w, h) for t in chosen], "photo_upside_down")]
     sideways = sum(t.angle == 90 for t in chosen)
     if sideways > len(chosen) / 2 and sideways >= 5:
-        # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
-        # keep the reading that finds more of a hand (melds and the winning tile sit right).
-        w, h = image_size
-        turned = [[turn_tile(t, w, h, cw) for t in chosen] for cw in (1, 0)]
-        readings = [_reconstruct(dets, dup_warnings, cut) for dets in turned]
-        i = max(range(2), key=lambda j: _plausibility(readings[j]))
-        if _plausibility(readings[i]) > _plausibility(layout):
-            inputs, layout = turned[i], replace(
-                readings[i],
-                warnings=[
-                    PhotoWarning("photo_turned"),
-                    *readings[i].warnings,
-                ],
-            )
+        turns += [([turn_tile(t, w, h, cw) for t in chosen], "photo_turned") for cw in (1, 0)]
+    for dets, code in turns:
+        reading = _reconstruct(dets, dup_warnings, cut)
+        if more_of_a_hand(reading, layout, upside_down=code == "photo_upside_down"):
+            inputs = dets
+            layout = replace(reading, warnings=[PhotoWarning(code), *reading.warnings])
     # Kept tiles come back as read (rule-aware corrections and turns included) in the photo's
     # own frame: a tile the layout turned is turned in the photo too.
     read = {k: (layout.tiles[i], inputs[i]) for i, k in enumerate(kept)}

@@ -1065,6 +1065,19 @@ def test_hand_photographed_from_across_the_table_is_read_upside_down() -> None:
     assert [d.box for d in layout.tiles] == [d.box for d in t.tiles]  # the photo's own frame
 
 
+def test_one_north_more_upside_down_leaves_the_photo_as_taken() -> None:
+    """Clutter render 8050051: upside down, a stray tile beyond the row's far end reads as
+    the winning tile and a lone north past it as a kita, one more tile taken and one set
+    aside; most photos are taken from the player's seat, so that is no sign, and the north
+    stays another tile."""
+    t = Table()
+    t.elsewhere("1m", 100.0 - 1.1 * A, 600.0, "other")
+    t.elsewhere("4z", 100.0 - 3.0 * A, 600.0 - 0.3 * B, "other")
+    t.row("123p456p789s1122z")
+    t.put("3z", "win", gap=0.5)
+    check(t, hand("123456p789s1122z", "3z"), warnings=None)
+
+
 def test_a_hand_read_as_well_upside_down_is_read_as_photographed() -> None:
     """A plain row with its winning tile: upside down, the winning tile is the row's first
     tile and the reading finds as much of a hand, so the photo is read as it is."""

@@ -30,16 +30,17 @@ def turn_half(t: TileDetection, w: float, h: float) -> TileDetection:
 def more_of_a_hand(turned: Layout, layout: Layout, upside_down: bool = False) -> bool:
     """The reading of the photo turned finds more of a hand than ``layout``: a 13/14-tile
     hand first, then more tiles placed in it, then fewer warnings. Upside down it must be as
-    complete, take more of the photo's tiles into the hand and set more aside, as melds or
-    kita: they lie right of the row, so read from the wrong side they lie left of it and are
-    left out. A tile gained as the winning tile does not count (a stray tile beyond the row's
-    far end reads as one), nor the same tiles counted otherwise (a row's triplets next to its
-    melds read as more melds)."""
+    complete, take more of the photo's tiles into the hand and set at least two more aside,
+    called tiles or kita: they lie right of the row, so read from the wrong side they lie
+    left of it and are left out. Most photos are taken from the player's seat, so less is no
+    sign: a tile gained as the winning tile (a stray tile beyond the row's far end reads as
+    one), one lone north far from the row, the same tiles counted otherwise (a row's
+    triplets next to its melds read as more melds)."""
     if not upside_down:
         return _plausibility(turned) > _plausibility(layout)
     return (_plausibility(turned)[0] >= _plausibility(layout)[0]
             and _placed(turned) > _placed(layout)
-            and _set_aside(turned) > _set_aside(layout))
+            and _set_aside(turned) >= _set_aside(layout) + 2)
 
 
 def _placed(layout: Layout) -> int:
@@ -48,8 +49,11 @@ def _placed(layout: Layout) -> int:
 
 
 def _set_aside(layout: Layout) -> int:
-    """The melds and kita a reading found."""
-    return len(layout.hand["melds"]) + int(layout.hand["kita"])  # type: ignore[arg-type, call-overload]
+    """The tiles a reading set aside as only a hand's own tiles lie: its melds' called
+    (sideways) and face-down tiles, and its kita. A set of upright tiles alike is no such
+    sign: the row's far end, small in a steep photo, can be read as one."""
+    called = sum(t.group == "meld" and (t.angle == 90 or t.face_down) for t in layout.tiles)
+    return called + int(layout.hand["kita"])  # type: ignore[call-overload]
 
 
 def _plausibility(layout: Layout) -> tuple[int, int, int]:

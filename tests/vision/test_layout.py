@@ -874,6 +874,36 @@ def test_on_a_whole_table_a_short_dead_wall_gives_its_indicators() -> None:
     check(t, hand("123456p789s1122z", "2z", dora=["1m", "2s"]))
 
 
+def test_on_a_whole_table_a_pond_row_is_no_hand() -> None:
+    """Whole-table renders 8460022 and 8460038: the player holds the hand standing, seen
+    from behind; the longest row of faces in view is the player's own pond (six, the next
+    row touching it, in front or beyond), read as a six-tile hand. A pond's row is no hand:
+    no hand is read, a warning says why, and the dead wall's indicator is still read."""
+    for pitch in (1.05 * B, -1.05 * B):  # the pond's next row in front of the row, or beyond
+        t = Table(x=400.0, y=700.0)
+        t.row("19p4567s", "other")
+        t.elsewhere("2z7z", 400.0 + 0.5 * A, 700.0 + pitch, "other")
+        whole_table_pond(t, 100.0, 300.0)  # another player's pond: a whole table
+        wall = Table(x=900.0, y=150.0, scale=0.8)
+        wall.row("bb")
+        wall.put("3p", "dora")
+        wall.row("bb")
+        t.tiles.extend(wall.tiles)
+        t.expect.extend(["other", "other", "dora", "other", "other"])
+        layout = check(t, {**hand("", None), "dora": ["3p"]}, warnings=1)
+        assert "discard pond" in layout.warnings[0]
+
+
+def test_a_short_row_with_no_faces_beside_it_is_still_read_as_the_hand() -> None:
+    """A whole table's row of six faces with nothing touching it in front or beyond is read
+    as the hand (short, with the count's warning), not set aside as a pond."""
+    t = Table(x=400.0, y=700.0)
+    t.row("19p4567s")
+    whole_table_pond(t, 100.0, 300.0)
+    layout = check(t, hand("19p4567s", None), warnings=None)
+    assert not any("discard pond" in w for w in layout.warnings)
+
+
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

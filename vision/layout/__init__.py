@@ -38,7 +38,9 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    one small group of face-up tiles just beyond the hand's left part (with a warning). On a
    photo of the whole table, the other players' discards (``ponds.py``: groups of at least
    four face-up tiles side by side and row behind row) are left out first: they stay
-   ``other``, tiles reported but in no part of the hand.
+   ``other``, tiles reported but in no part of the hand. A row read as the hand that is a
+   pond's row (six tiles at most, the pond's next row touching it) is no hand: the player
+   holds the hand standing, and only a warning and the indicators come back.
 4. **Sanity** (``sanity.py``; docs/rules.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
@@ -82,7 +84,7 @@ import numpy as np
 
 from sanma_lens.vision.layout.dedupe import _dedupe
 from sanma_lens.vision.layout.extras import _dora_groups
-from sanma_lens.vision.layout.geometry import Geo, edge_cut, end_frame
+from sanma_lens.vision.layout.geometry import Frame, Geo, edge_cut, end_frame
 from sanma_lens.vision.layout.melds import reread_meld
 from sanma_lens.vision.layout.notation import (
     AKA_MAN,
@@ -93,7 +95,7 @@ from sanma_lens.vision.layout.notation import (
     mpsz,
     readable,
 )
-from sanma_lens.vision.layout.ponds import discard_ponds
+from sanma_lens.vision.layout.ponds import discard_ponds, row_in_pond
 from sanma_lens.vision.layout.reading import (
     _finish_row,
     _read_right,
@@ -218,6 +220,8 @@ def _reconstruct(
     frame = end_frame(best.row, tiles, geo, best.along)
     # another player's discards are no dora indicators (ponds.py)
     discards = discard_ponds(tiles, geo, taken)
+    if discards and not best.melds and not best.kita and row_in_pond(best.row, tiles, geo, frame):
+        return _no_open_hand(tiles, geo, frame, discards | set(best.row), warnings_in)
     dora_idx = _dora_groups(
         tiles, geo, taken | discards, best.row, frame, warnings, whole_table=bool(discards)
     )
@@ -291,6 +295,25 @@ def _reconstruct(
 
 
 UPRIGHT = ("hand", "win")  # the groups whose tiles stand upright
+
+
+def _no_open_hand(
+    tiles: list[TileDetection], geo: Geo, frame: Frame, discards: set[int],
+    warnings_in: list[str],
+) -> Layout:
+    """A photo of the whole table whose player's hand is not laid open (``ponds.row_in_pond``):
+    no hand to read, but the dead wall's indicators are read as on any whole table."""
+    warnings = [*warnings_in, PhotoWarning("hand_is_a_pond")]
+    dora_idx = _dora_groups(tiles, geo, discards, [], frame, warnings, whole_table=True)
+    hand = _empty_hand()
+    dora = [as_sanma(tiles[k].tile) for k in dora_idx if readable(tiles[k])]
+    if dora:
+        hand["dora"] = dora
+    return Layout(
+        [replace(t, group="dora" if k in dora_idx else "other") for k, t in enumerate(tiles)],
+        hand,
+        warnings,
+    )
 
 
 def _empty_hand() -> dict[str, object]:

@@ -21,10 +21,9 @@ from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying
 from sanma_lens.vision.layout.geometry import Geo
 from sanma_lens.vision.layout.ponds import discard_ponds
 from sanma_lens.vision.settings import SETTINGS as S
-from sanma_lens.vision.types import TileDetection
+from sanma_lens.vision.types import PLAYER_GROUPS, TileDetection
 
 HAND_FIELDS = frozenset({"hand", "win", "melds", "kita", "kita_aka", "dora"})
-PLAYERS = ("hand", "win", "meld", "kita")  # the groups of the player's own area
 
 
 def pond_edits(now: Hypothesis, doubles: Sequence[TileDetection]) -> list[Edit]:
@@ -34,7 +33,7 @@ def pond_edits(now: Hypothesis, doubles: Sequence[TileDetection]) -> list[Edit]:
     tiles = list(now.layout.tiles)
     if not doubles or len(tiles) < S.pond_faces:
         return []
-    taken = {k for k, t in enumerate(tiles) if t.group in PLAYERS}
+    taken = {k for k, t in enumerate(tiles) if t.group in PLAYER_GROUPS}
     geo = Geo.of(tiles)
     pond = sorted(discard_ponds(tiles, geo, taken))
     if not pond:

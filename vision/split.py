@@ -25,11 +25,8 @@ import numpy as np
 from sanma_lens.vision.decoder import Edit, Goal, Hypothesis, saying
 from sanma_lens.vision.layout.notation import is_face
 from sanma_lens.vision.settings import SETTINGS as S
-from sanma_lens.vision.types import Box, Reader, TileDetection
+from sanma_lens.vision.types import PLAYER_GROUPS, Box, Reader, TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
-
-PLAYER = ("hand", "win", "meld", "kita")  # the player's tiles (dora indicators are not)
-
 
 
 @dataclass(frozen=True)
@@ -67,7 +64,7 @@ def _neighbour_size(tiles: Sequence[TileDetection], k: int) -> tuple[float, floa
     near = sorted(
         (float(np.linalg.norm(np.array(t.center) - c)), j)
         for j, t in enumerate(tiles)
-        if j != k and t.group in PLAYER
+        if j != k and t.group in PLAYER_GROUPS
     )[:S.split_neighbours]
     if not near:
         return None

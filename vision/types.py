@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 # Where a tile sits in the player's layout (docs/api.md, recognize JSON `group`).
 GROUPS = ("hand", "win", "meld", "kita", "dora", "other")
+PLAYER_GROUPS = GROUPS[:4]  # the player's own tiles (dora indicators are not)
 RED_TILES = frozenset({"0m", "0p", "0s"})  # red 5p/5s and the aka-5-man
 
 Box = tuple[float, float, float, float]  # photo pixels, x1 y1 x2 y2

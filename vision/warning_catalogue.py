@@ -36,6 +36,10 @@ TEMPLATES: Final[Mapping[str, str]] = MappingProxyType({
                    "hand from your seat, its tiles standing face up",
     "photo_turned": "The photo seems turned by 90°: it was read turned upright; check which "
                     "end of the hand holds the winning tile",
+    "hand_is_a_pond": "No hand laid open: the row of faces read as one lies in a discard pond; "
+                      "lay the hand face up in one row and photograph it from your seat",
+    "photo_upside_down": "The hand seems photographed from across the table: it was read "
+                         "upside down; check which end of the hand holds the winning tile",
     "flowers_ignored": "{count} flower or season tile(s) left out: they are no riichi tiles",
     # tiles that cannot be read, or were read unsure
     "hand_tile_unreadable": "Tile {position} of the hand is face down or unreadable: add it by "

@@ -515,6 +515,10 @@ const WARNINGS = {
     () => "手牌が見つかりません。手牌を表向きに一列に並べ、自分の席から撮ってください。"],
   photo_turned: [() => "The photo looked turned by 90°, so it was read turned upright: check which end of the hand holds the winning tile.",
     () => "写真が90°回っていたので、向きを直して読みました。和了牌が手牌の左右どちらにあるか確認してください。"],
+  hand_is_a_pond: [() => "No hand found: the row of face-up tiles that looked like one lies in a discard pond. Lay the hand face up in one row and photograph it from your seat.",
+    () => "手牌が見つかりません。手牌に見えた表向きの列は捨て牌（河）の一部でした。手牌を表向きに一列に並べ、自分の席から撮ってください。"],
+  photo_upside_down: [() => "The hand looked photographed from across the table, so it was read upside down: check which end of the hand holds the winning tile.",
+    () => "手牌を向かい側から撮った写真に見えたので、上下を逆にして読みました。和了牌が手牌の左右どちらにあるか確認してください。"],
   flowers_ignored: [(p, w) => `${p.count} flower or season ${w.n(p.count, "tile was", "tiles were")} left out: riichi mahjong does not use ${w.n(p.count, "it", "them")}.`,
     (p) => `花牌・季節牌が${p.count}枚ありました。使わない牌なので除いています。`],
   // tiles that cannot be read, or were read unsure

@@ -847,6 +847,63 @@ def test_on_a_whole_table_a_face_read_unsure_in_a_wall_is_no_dora_indicator() ->
         check(t, hand("123456p789s1122z", "2z", **({"dora": ["8p"]} if group == "dora" else {})))
 
 
+def test_on_a_whole_table_a_called_set_in_line_with_standing_tiles_is_no_dora() -> None:
+    """Whole-table renders 8460007, 8460022 and 8460023: another player's called set lies at
+    the end of that player's standing tiles (backs), in their line; an indicator lies inside
+    the dead wall, with backs on both sides, never at a row's end."""
+    t = hand_beside_a_pond()
+    seat = Table(x=900.0, y=150.0, scale=0.8, deg=90.0)
+    seat.row("bbbbbb")
+    seat.row("3s3s")
+    t.tiles.extend(seat.tiles)
+    t.expect.extend(["other"] * 8)
+    check(t, hand("123456p789s1122z", "2z"))
+
+
+def test_on_a_whole_table_a_short_dead_wall_gives_its_indicators() -> None:
+    """Whole-table render 8460032: a dead wall of four stacks, a back at each end and two
+    indicators between them; one back on each side is enough."""
+    t = hand_beside_a_pond()
+    wall = Table(x=800.0, y=300.0, scale=0.8)
+    wall.row("b")
+    wall.put("1m", "dora")
+    wall.put("2s", "dora")
+    wall.row("b")
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other", "dora", "dora", "other"])
+    check(t, hand("123456p789s1122z", "2z", dora=["1m", "2s"]))
+
+
+def test_on_a_whole_table_a_pond_row_is_no_hand() -> None:
+    """Whole-table renders 8460022 and 8460038: the player holds the hand standing, seen
+    from behind; the longest row of faces in view is the player's own pond (six, the next
+    row touching it, in front or beyond), read as a six-tile hand. A pond's row is no hand:
+    no hand is read, a warning says why, and the dead wall's indicator is still read."""
+    for pitch in (1.05 * B, -1.05 * B):  # the pond's next row in front of the row, or beyond
+        t = Table(x=400.0, y=700.0)
+        t.row("19p4567s", "other")
+        t.elsewhere("2z7z", 400.0 + 0.5 * A, 700.0 + pitch, "other")
+        whole_table_pond(t, 100.0, 300.0)  # another player's pond: a whole table
+        wall = Table(x=900.0, y=150.0, scale=0.8)
+        wall.row("bb")
+        wall.put("3p", "dora")
+        wall.row("bb")
+        t.tiles.extend(wall.tiles)
+        t.expect.extend(["other", "other", "dora", "other", "other"])
+        layout = check(t, {**hand("", None), "dora": ["3p"]}, warnings=1)
+        assert "discard pond" in layout.warnings[0]
+
+
+def test_a_short_row_with_no_faces_beside_it_is_still_read_as_the_hand() -> None:
+    """A whole table's row of six faces with nothing touching it in front or beyond is read
+    as the hand (short, with the count's warning), not set aside as a pond."""
+    t = Table(x=400.0, y=700.0)
+    t.row("19p4567s")
+    whole_table_pond(t, 100.0, 300.0)
+    layout = check(t, hand("19p4567s", None), warnings=None)
+    assert not any("discard pond" in w for w in layout.warnings)
+
+
 def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")
@@ -1017,6 +1074,47 @@ def test_photo_turned_by_90_degrees_is_read_upright(clockwise: int) -> None:
     assert layout.hand == hand("234p5567899s", "9s", ["pon:777z"], kita=1, kita_aka=1)
     assert [d.group for d in layout.tiles] == t.expect
     assert "turned by 90" in layout.warnings[0]
+
+
+def test_hand_photographed_from_across_the_table_is_read_upside_down() -> None:
+    """Slanted render 8360005: the photo taken from the far side of the hand (turned by
+    180°) shows its winning tile, pon and kita left of the row; read upside down they lie
+    right of it again, and a warning says so."""
+    from sanma_lens.vision.layout.turn import turn_half
+
+    t = Table()
+    hand_with_pon_of_7z(t)
+    t.put("4z", "kita", gap=0.8)
+    t.put("4z", "kita", gap=0.3)
+    w, h = 1600, 1200
+    t.tiles = [turn_half(d, w, h) for d in t.tiles]
+    layout = reconstruct(t.tiles, (w, h))
+    assert layout.hand == hand("234p5567899s", "9s", ["pon:777z"], kita=2)
+    assert [d.group for d in layout.tiles] == t.expect
+    assert "across the table" in layout.warnings[0]
+    assert [d.box for d in layout.tiles] == [d.box for d in t.tiles]  # the photo's own frame
+
+
+def test_one_north_more_upside_down_leaves_the_photo_as_taken() -> None:
+    """Clutter render 8050051: upside down, a stray tile beyond the row's far end reads as
+    the winning tile and a lone north past it as a kita, one more tile taken and one set
+    aside; most photos are taken from the player's seat, so that is no sign, and the north
+    stays another tile."""
+    t = Table()
+    t.elsewhere("1m", 100.0 - 1.1 * A, 600.0, "other")
+    t.elsewhere("4z", 100.0 - 3.0 * A, 600.0 - 0.3 * B, "other")
+    t.row("123p456p789s1122z")
+    t.put("3z", "win", gap=0.5)
+    check(t, hand("123456p789s1122z", "3z"), warnings=None)
+
+
+def test_a_hand_read_as_well_upside_down_is_read_as_photographed() -> None:
+    """A plain row with its winning tile: upside down, the winning tile is the row's first
+    tile and the reading finds as much of a hand, so the photo is read as it is."""
+    t = Table()
+    t.row("123p456p789s1122z")
+    t.put("2z", "win", gap=0.5)
+    check(t, hand("123456p789s1122z", "2z"))
 
 
 def test_pon_with_one_misread_tile_is_still_a_pon_with_a_warning() -> None:

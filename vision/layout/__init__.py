@@ -38,7 +38,9 @@ Pure geometry and rules, no model. The stages, each a small module of this packa
    one small group of face-up tiles just beyond the hand's left part (with a warning). On a
    photo of the whole table, the other players' discards (``ponds.py``: groups of at least
    four face-up tiles side by side and row behind row) are left out first: they stay
-   ``other``, tiles reported but in no part of the hand.
+   ``other``, tiles reported but in no part of the hand. A row read as the hand that is a
+   pond's row (six tiles at most, the pond's next row touching it) is no hand: the player
+   holds the hand standing, and only a warning and the indicators come back.
 4. **Sanity** (``sanity.py``; docs/rules.md "Tiles"): at most four of a kind (red fives count as
    fives, ``0m`` as a north), no 2m–8m in sanma, 14 tiles plus one per kan for a win (13 for
    tenpai). Candidate rows are ranked by how well their reading makes a hand (``reading.py``; of two
@@ -62,8 +64,9 @@ classified (``vision/split.py``), and a hit dropped as a double of a pon's tile 
 kakan's added tile; each tile so added is named in a warning.
 
 Detector slips are absorbed where the geometry allows: one tile read twice (kept once),
-a called tile reported upright, a set with one misread tile, a whole photo turned by 90°
-(``dedupe.py``, ``melds.py``, ``turn.py``).
+a called tile reported upright, a set with one misread tile, a whole photo turned by 90°,
+a hand photographed from across the table (read upside down when that sets more of it
+aside) (``dedupe.py``, ``melds.py``, ``turn.py``).
 
 Shared pieces: ``geometry.py`` (centres, sizes, the row end's frame, line fits),
 ``notation.py`` (tile kinds, MPSZ strings); the tuning knobs are in vision/settings.py.
@@ -81,7 +84,7 @@ import numpy as np
 
 from sanma_lens.vision.layout.dedupe import _dedupe
 from sanma_lens.vision.layout.extras import _dora_groups
-from sanma_lens.vision.layout.geometry import Geo, edge_cut, end_frame
+from sanma_lens.vision.layout.geometry import Frame, Geo, edge_cut, end_frame
 from sanma_lens.vision.layout.melds import reread_meld
 from sanma_lens.vision.layout.notation import (
     AKA_MAN,
@@ -92,7 +95,7 @@ from sanma_lens.vision.layout.notation import (
     mpsz,
     readable,
 )
-from sanma_lens.vision.layout.ponds import discard_ponds
+from sanma_lens.vision.layout.ponds import discard_ponds, row_in_pond
 from sanma_lens.vision.layout.reading import (
     _finish_row,
     _read_right,
@@ -104,7 +107,7 @@ from sanma_lens.vision.layout.rows import _candidate_rows
 from sanma_lens.vision.layout.rulefix import Places, correct, faces_up, where_map
 from sanma_lens.vision.layout.sanity import _count_warnings, _sanity, fifth_warnings
 from sanma_lens.vision.layout.tanki import tanki_readings
-from sanma_lens.vision.layout.turn import _plausibility, turn_tile
+from sanma_lens.vision.layout.turn import more_of_a_hand, turn_half, turn_tile
 from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
@@ -146,22 +149,21 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     kept = [usable[k] for k in kept]
     cut = edge_cut(chosen, image_size)
     inputs, layout = chosen, _reconstruct(chosen, dup_warnings, cut)
+    w, h = image_size
+    # Another side of the hand: upside down (the photo taken from across the table), and,
+    # when most tiles lie sideways, turned by 90° either way. A turned reading is kept only
+    # when it finds more of a hand: upside down, more melds and kita (they lie right of the
+    # row), not just a winning tile (a row's first tile may lie as far apart as its last).
+    turns: list[tuple[list[TileDetection], str]] = [
+        ([turn_half(t, w, h) for t in chosen], "photo_upside_down")]
     sideways = sum(t.angle == 90 for t in chosen)
     if sideways > len(chosen) / 2 and sideways >= 5:
-        # Most tiles lie sideways: the photo is turned by 90°. Read it turned both ways and
-        # keep the reading that finds more of a hand (melds and the winning tile sit right).
-        w, h = image_size
-        turned = [[turn_tile(t, w, h, cw) for t in chosen] for cw in (1, 0)]
-        readings = [_reconstruct(dets, dup_warnings, cut) for dets in turned]
-        i = max(range(2), key=lambda j: _plausibility(readings[j]))
-        if _plausibility(readings[i]) > _plausibility(layout):
-            inputs, layout = turned[i], replace(
-                readings[i],
-                warnings=[
-                    PhotoWarning("photo_turned"),
-                    *readings[i].warnings,
-                ],
-            )
+        turns += [([turn_tile(t, w, h, cw) for t in chosen], "photo_turned") for cw in (1, 0)]
+    for dets, code in turns:
+        reading = _reconstruct(dets, dup_warnings, cut)
+        if more_of_a_hand(reading, layout, upside_down=code == "photo_upside_down"):
+            inputs = dets
+            layout = replace(reading, warnings=[PhotoWarning(code), *reading.warnings])
     # Kept tiles come back as read (rule-aware corrections and turns included) in the photo's
     # own frame: a tile the layout turned is turned in the photo too.
     read = {k: (layout.tiles[i], inputs[i]) for i, k in enumerate(kept)}
@@ -218,6 +220,8 @@ def _reconstruct(
     frame = end_frame(best.row, tiles, geo, best.along)
     # another player's discards are no dora indicators (ponds.py)
     discards = discard_ponds(tiles, geo, taken)
+    if discards and not best.melds and not best.kita and row_in_pond(best.row, tiles, geo, frame):
+        return _no_open_hand(tiles, geo, frame, discards | set(best.row), warnings_in)
     dora_idx = _dora_groups(
         tiles, geo, taken | discards, best.row, frame, warnings, whole_table=bool(discards)
     )
@@ -291,6 +295,25 @@ def _reconstruct(
 
 
 UPRIGHT = ("hand", "win")  # the groups whose tiles stand upright
+
+
+def _no_open_hand(
+    tiles: list[TileDetection], geo: Geo, frame: Frame, discards: set[int],
+    warnings_in: list[str],
+) -> Layout:
+    """A photo of the whole table whose player's hand is not laid open (``ponds.row_in_pond``):
+    no hand to read, but the dead wall's indicators are read as on any whole table."""
+    warnings = [*warnings_in, PhotoWarning("hand_is_a_pond")]
+    dora_idx = _dora_groups(tiles, geo, discards, [], frame, warnings, whole_table=True)
+    hand = _empty_hand()
+    dora = [as_sanma(tiles[k].tile) for k in dora_idx if readable(tiles[k])]
+    if dora:
+        hand["dora"] = dora
+    return Layout(
+        [replace(t, group="dora" if k in dora_idx else "other") for k, t in enumerate(tiles)],
+        hand,
+        warnings,
+    )
 
 
 def _empty_hand() -> dict[str, object]:

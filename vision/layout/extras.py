@@ -122,7 +122,9 @@ def _dora_groups(
     indicators. Where none is, a close-up of the hand still takes the cluster's faces (a dead
     wall seen askew, or indicators laid beside it), but a photo of the whole table
     (``whole_table``: other players' ponds were found) does not: there, faces by a wall are
-    mostly discards along it. On a whole table the walls are small and far, and a back seen on
+    mostly discards along it, and a face at a row's end is mostly a called set laid in line
+    with its player's standing tiles, so an indicator must lie inside the row, backs on both
+    sides of it. On a whole table the walls are small and far, and a back seen on
     its edge (the back's colour over the ivory side) is read as an unsure face: there only
     faces read at least ``table_dora_sure`` are indicators, in a wall's row or in a group
     apart.
@@ -155,7 +157,9 @@ def _dora_groups(
         backs = [k for k in members if tiles[k].face_down]
         faces = [k for k in members if readable(tiles[k])]
         if len(backs) >= 2 and 1 <= len(faces) <= 5 and len(faces) < len(backs) + 2:
-            wall = in_wall_row(faces, backs, geo) or ([] if whole_table else faces)
+            wall = in_wall_row(faces, backs, geo, within=whole_table)
+            if not wall and not whole_table:
+                wall = faces
             if whole_table:
                 wall = [k for k in wall if tiles[k].confidence >= S.table_dora_sure]
             out.extend(sorted(wall, key=lambda k: geo.centres[k][0]))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from sanma_lens.vision.layout.geometry import Geo
+from sanma_lens.vision.layout.geometry import Frame, Geo
 from sanma_lens.vision.layout.notation import readable
 from sanma_lens.vision.layout.walls import in_wall_row
 from sanma_lens.vision.settings import SETTINGS as S
@@ -38,7 +38,7 @@ def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[
     if len(faces) < S.pond_faces:
         return set()
     backs = [k for k in range(len(tiles)) if k not in taken and tiles[k].face_down]
-    on_walls = set(in_wall_row(faces, backs, geo, within=True))
+    on_walls = set(in_wall_row(faces, backs, geo, within=True, least=3))
     faces = [k for k in faces if k not in on_walls]  # indicators on a wall, by a pond or not
     if len(faces) < S.pond_faces:
         return set()
@@ -63,3 +63,23 @@ def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[
             out.update(faces[i] for i in group)
     return out
 
+
+
+def row_in_pond(row: list[int], tiles: list[TileDetection], geo: Geo, frame: Frame) -> bool:
+    """The row read as the hand is a pond's row: at most ``pond_row`` tiles (a hand without
+    melds holds 13 or 14), and touching it, in front or beyond, at least ``pond_next_row``
+    face-up tiles of the pond's next row over the same stretch. On a photo of the whole
+    table whose player holds the hand standing, unreadable, the player's own pond shows the
+    longest rows of faces in view; a hand is laid open in one row, no faces touching it from
+    in front or beyond."""
+    if len(row) > S.pond_row:
+        return False
+    along = [frame.coords(geo.centres[k])[0] for k in row]
+    lo, hi = min(along) - 0.5 * frame.a, max(along) + 0.5 * frame.a
+    beside = 0
+    for k, tile in enumerate(tiles):
+        if k in row or not readable(tile):
+            continue
+        t, n = frame.coords(geo.centres[k])
+        beside += lo < t < hi and 0.7 * frame.b < abs(n) < 1.5 * frame.b
+    return beside >= S.pond_next_row

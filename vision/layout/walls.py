@@ -14,14 +14,16 @@ import numpy as np
 from sanma_lens.vision.layout.geometry import Geo
 
 
-def in_wall_row(faces: list[int], backs: list[int], geo: Geo, within: bool = False
-                ) -> list[int]:
+def in_wall_row(
+    faces: list[int], backs: list[int], geo: Geo, within: bool = False, least: int = 2
+) -> list[int]:
     """The faces that lie in a wall's row: a line of evenly spaced tiles through the face, at
-    whatever angle the photo shows it, holds at least two backs. A discard beside a wall (on
-    a photo of the whole table, a pond along someone's wall) lies beside the row, and one felt
-    patch read as a back among discards makes no row. ``within``: the face lies inside the
-    row, backs on both sides of it and three in all, as an indicator lies on the dead wall
-    (a pond's face at a row's end, next to a wall's corner, does not)."""
+    whatever angle the photo shows it, holds at least ``least`` backs. A discard beside a
+    wall (on a photo of the whole table, a pond along someone's wall) lies beside the row,
+    and one felt patch read as a back among discards makes no row. ``within``: the face lies
+    inside the row, backs on both sides of it, as an indicator lies on the dead wall (a
+    pond's face at a row's end, next to a wall's corner, does not, nor a called set laid in
+    line with a player's standing tiles)."""
     pool = np.array(sorted(set(faces) | set(backs)))
     if not faces or len(pool) < 3:
         return []
@@ -41,18 +43,20 @@ def in_wall_row(faces: list[int], backs: list[int], geo: Geo, within: bool = Fal
             ahead = [there, *_walk(centres, sizes, there, step, taken)]
             behind = _walk(centres, sizes, here, -step, taken)
             n_ahead, n_behind = int(is_back[ahead].sum()), int(is_back[behind].sum())
-            if within:
-                found = n_ahead > 0 and n_behind > 0 and n_ahead + n_behind >= 3
-            else:
-                found = n_ahead + n_behind >= 2
-            if found:
+            if n_ahead + n_behind >= least and (not within or (n_ahead and n_behind)):
                 kept.append(k)
                 break
     return kept
 
 
-def _walk(centres: np.ndarray, sizes: np.ndarray, start: int, step: np.ndarray,
-          taken: np.ndarray, most: int = 6) -> list[int]:
+def _walk(
+    centres: np.ndarray,
+    sizes: np.ndarray,
+    start: int,
+    step: np.ndarray,
+    taken: np.ndarray,
+    most: int = 6,
+) -> list[int]:
     """The tiles (positions in ``centres``) that go on from ``start`` by ``step`` at a time,
     each within a quarter of a tile of where the step points (a wall is straight) and of
     about the size of the one before, none of ``taken``; at most ``most`` of them (an

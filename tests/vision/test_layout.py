@@ -716,14 +716,32 @@ def test_dora_indicators_among_the_wall() -> None:
     t = Table()
     t.row("123p456p789s1122z")
     t.put("2z", "win", gap=0.5)
-    wall = Table(x=300.0, y=150.0)
-    wall.row("bb")
-    wall.put("3p", "dora")
-    wall.row("bb")
-    for det in wall.tiles:
-        t.tiles.append(det)
-    t.expect.extend(["other", "other", "dora", "other", "other"])
+    dead_wall(t, 300.0, 150.0, 2, ["3p"], 2)
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
+
+
+def dead_wall(
+    t: Table,
+    x: float,
+    y: float,
+    before: int,
+    dora: list[str],
+    after: int,
+    *,
+    scale: float = 1.0,
+    deg: float = 0.0,
+    group: str = "dora",
+    confidence: float = 0.97,
+) -> None:
+    """A dead wall on the table at (x, y): ``before`` backs, the indicators ``dora`` face up
+    (expected in ``group``), ``after`` backs (expected ``other``)."""
+    wall = Table(x=x, y=y, scale=scale, deg=deg)
+    wall.row("b" * before)
+    for tile in dora:
+        wall.put(tile, group, confidence=confidence)
+    wall.row("b" * after)
+    t.tiles.extend(wall.tiles)
+    t.expect.extend(["other"] * before + [group] * len(dora) + ["other"] * after)
 
 
 def whole_table_pond(t: Table, x: float, y: float) -> None:
@@ -756,12 +774,7 @@ def test_another_players_discards_beside_a_wall_are_no_dora() -> None:
     t.put("2z", "win", gap=0.5)
     whole_table_pond(t, 400.0, 300.0)
     check(t, hand("123456p789s1122z", "2z"))
-    wall = Table(x=900.0, y=150.0)  # the dead wall with its indicator, elsewhere on the table
-    wall.row("bb")
-    wall.put("3p", "dora")
-    wall.row("bb")
-    t.tiles.extend(wall.tiles)
-    t.expect.extend(["other", "other", "dora", "other", "other"])
+    dead_wall(t, 900.0, 150.0, 2, ["3p"], 2)  # with its indicator, elsewhere on the table
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
 
 
@@ -771,13 +784,7 @@ def test_dora_indicators_in_a_wall_along_the_photos_height() -> None:
     t = Table()
     t.row("123p456p789s1122z")
     t.put("2z", "win", gap=0.5)
-    wall = Table(x=900.0, y=100.0, deg=90.0)
-    wall.row("b")
-    wall.put("3p", "dora")
-    wall.put("7z", "dora")
-    wall.row("bb")
-    t.tiles.extend(wall.tiles)
-    t.expect.extend(["other", "dora", "dora", "other", "other"])
+    dead_wall(t, 900.0, 100.0, 1, ["3p", "7z"], 2, deg=90.0)
     check(t, hand("123456p789s1122z", "2z", dora=["3p", "7z"]))
 
 
@@ -822,12 +829,7 @@ def test_an_indicator_on_a_wall_right_behind_a_pond_is_a_dora_indicator() -> Non
         part.row(tiles)
         t.tiles.extend(part.tiles)
         t.expect.extend(["other"] * len(part.tiles))
-    wall = Table(x=400.0, y=300.0 - 2 * pitch, scale=0.8)
-    wall.row("bb")
-    wall.put("3p", "dora")
-    wall.row("bbbb")
-    t.tiles.extend(wall.tiles)
-    t.expect.extend(["other", "other", "dora", "other", "other", "other", "other"])
+    dead_wall(t, 400.0, 300.0 - 2 * pitch, 2, ["3p"], 4, scale=0.8)
     check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
 
 
@@ -838,12 +840,7 @@ def test_on_a_whole_table_a_face_read_unsure_in_a_wall_is_no_dora_indicator() ->
     face read surely is one."""
     for confidence, group in ((0.29, "other"), (0.9, "dora")):
         t = hand_beside_a_pond()
-        wall = Table(x=800.0, y=300.0, scale=0.8)
-        wall.row("bb")
-        wall.put("8p", group, confidence=confidence)
-        wall.row("bbb")
-        t.tiles.extend(wall.tiles)
-        t.expect.extend(["other", "other", group, "other", "other", "other"])
+        dead_wall(t, 800.0, 300.0, 2, ["8p"], 3, scale=0.8, group=group, confidence=confidence)
         check(t, hand("123456p789s1122z", "2z", **({"dora": ["8p"]} if group == "dora" else {})))
 
 
@@ -864,13 +861,7 @@ def test_on_a_whole_table_a_short_dead_wall_gives_its_indicators() -> None:
     """Whole-table render 8460032: a dead wall of four stacks, a back at each end and two
     indicators between them; one back on each side is enough."""
     t = hand_beside_a_pond()
-    wall = Table(x=800.0, y=300.0, scale=0.8)
-    wall.row("b")
-    wall.put("1m", "dora")
-    wall.put("2s", "dora")
-    wall.row("b")
-    t.tiles.extend(wall.tiles)
-    t.expect.extend(["other", "dora", "dora", "other"])
+    dead_wall(t, 800.0, 300.0, 1, ["1m", "2s"], 1, scale=0.8)
     check(t, hand("123456p789s1122z", "2z", dora=["1m", "2s"]))
 
 
@@ -884,12 +875,7 @@ def test_on_a_whole_table_a_pond_row_is_no_hand() -> None:
         t.row("19p4567s", "other")
         t.elsewhere("2z7z", 400.0 + 0.5 * A, 700.0 + pitch, "other")
         whole_table_pond(t, 100.0, 300.0)  # another player's pond: a whole table
-        wall = Table(x=900.0, y=150.0, scale=0.8)
-        wall.row("bb")
-        wall.put("3p", "dora")
-        wall.row("bb")
-        t.tiles.extend(wall.tiles)
-        t.expect.extend(["other", "other", "dora", "other", "other"])
+        dead_wall(t, 900.0, 150.0, 2, ["3p"], 2, scale=0.8)
         layout = check(t, {**hand("", None), "dora": ["3p"]}, warnings=1)
         assert "discard pond" in layout.warnings[0]
 

@@ -152,8 +152,8 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     w, h = image_size
     # Another side of the hand: upside down (the photo taken from across the table), and,
     # when most tiles lie sideways, turned by 90° either way. A turned reading is kept only
-    # when it finds more of a hand: upside down, more melds and kita (they lie right of the
-    # row), not just a winning tile (a row's first tile may lie as far apart as its last).
+    # when it finds more of a hand (turn.more_of_a_hand: upside down, at least two more
+    # called tiles or kita set aside, since most photos are taken from the player's seat).
     turns: list[tuple[list[TileDetection], str]] = [
         ([turn_half(t, w, h) for t in chosen], "photo_upside_down")]
     sideways = sum(t.angle == 90 for t in chosen)

@@ -64,7 +64,6 @@ def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[
     return out
 
 
-
 def row_in_pond(row: list[int], tiles: list[TileDetection], geo: Geo, frame: Frame) -> bool:
     """The row read as the hand is a pond's row: at most ``pond_row`` tiles (a hand without
     melds holds 13 or 14), and touching it, in front or beyond, at least ``pond_next_row``

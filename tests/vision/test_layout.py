@@ -1094,6 +1094,32 @@ def test_one_north_more_upside_down_leaves_the_photo_as_taken() -> None:
     check(t, hand("123456p789s1122z", "3z"), warnings=None)
 
 
+def test_upside_down_only_called_tiles_and_kita_count_as_set_aside() -> None:
+    """Renders 900024 and 900102: read upside down, a row's triplets of upright tiles beside
+    its melds were read as more pons, one tile more taken; upright sets alike are no sign of
+    the hand's right end. The same sets with their called tiles sideways are."""
+    from sanma_lens.vision.layout.turn import more_of_a_hand
+
+    def reading(groups: list[str], called: bool, melds: int) -> Layout:
+        """Tiles in ``groups``; each meld's first tile sideways when ``called``."""
+        tiles = [
+            TileDetection("1p", (0.0, 0.0, 10.0, 14.0),
+                          90 if called and g == "meld" and groups[:k].count("meld") % 3 == 0
+                          else 0, 0.9, g)
+            for k, g in enumerate(groups)
+        ]
+        hand: dict[str, object] = {
+            "hand": "1" * groups.count("hand") + "p", "win": None,
+            "melds": ["pon:111p"] * melds, "kita": 0, "kita_aka": 0,
+        }
+        return Layout(tiles, hand, [])
+
+    as_taken = reading(["hand"] * 13 + ["other"], False, 0)
+    for called in (False, True):
+        turned = reading(["hand"] * 8 + ["meld"] * 6, called, 2)
+        assert more_of_a_hand(turned, as_taken, upside_down=True) is called
+
+
 def test_a_hand_read_as_well_upside_down_is_read_as_photographed() -> None:
     """A plain row with its winning tile: upside down, the winning tile is the row's first
     tile and the reading finds as much of a hand, so the photo is read as it is."""

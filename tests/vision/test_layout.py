@@ -1120,15 +1120,6 @@ def test_upside_down_only_called_tiles_and_kita_count_as_set_aside() -> None:
         assert more_of_a_hand(turned, as_taken, upside_down=True) is called
 
 
-def test_a_hand_read_as_well_upside_down_is_read_as_photographed() -> None:
-    """A plain row with its winning tile: upside down, the winning tile is the row's first
-    tile and the reading finds as much of a hand, so the photo is read as it is."""
-    t = Table()
-    t.row("123p456p789s1122z")
-    t.put("2z", "win", gap=0.5)
-    check(t, hand("123456p789s1122z", "2z"))
-
-
 def test_pon_with_one_misread_tile_is_still_a_pon_with_a_warning() -> None:
     t = Table()
     t.row("234p678s5599s")

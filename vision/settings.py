@@ -93,6 +93,11 @@ class Settings:
     tile_check: bool = True  # reports the network calls no tile are set aside
     tile_check_below: float = 0.015  # ... when it gives them a tile's probability below this
     tile_check_unsure: float = 0.5  # ... and the classifier read them less surely than this
+    # ... or read more surely, on a photo whose surest reports (read at least this) the
+    # network calls tiles (their median tile probability at least ``tile_check_trust``): on
+    # some real close-ups it calls nearly every tile no tile
+    tile_check_surest: float = 0.9
+    tile_check_trust: float = 0.9  # ... the median that makes a photo one it is at home in
 
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one

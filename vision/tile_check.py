@@ -11,13 +11,16 @@ the table is half of what tells a tile), shrunk to ``SIZE`` × ``SIZE``.
 
 A face-up report it gives less than ``tile_check_below`` tile probability is set aside with the
 hits read as no tile (its reading kept as the first alternative, as the face check does); the
-check never changes a tile's reading. It is asked only about reports the classifier read less
-surely than ``tile_check_unsure``: on real photos a few tiles the classifier is sure of get a
-tile probability near 0 (a close-up series of hk valid, 0.0006 at p 0.91), while the things it
-is there for are mostly read unsure. Reports read as backs are not asked: asked too, the
-first network (2026-11-28) set aside 3 of 466 coloured backs on the benchmark's renders and
-caught none of the chips read as backs. It runs only when the models folder holds the network
-and the ``tile_check`` setting is on.
+check never changes a tile's reading. A report the classifier read at least
+``tile_check_unsure`` is set aside so only on a photo the network is at home in: one whose
+surest reports (read at least ``tile_check_surest``) it calls tiles, their median tile
+probability at least ``tile_check_trust``. On some real close-ups
+(hk valid's close-up series, large tiles, the photo cut tight around them) it gives nearly
+every tile a tile probability near 0 (0.0006 at p 0.91), while a laptop key or a coin read
+surely as a tile sits among faces it calls tiles. Reports read as backs are not asked: asked
+too, the first network (2026-11-28) set aside 3 of 466 coloured backs on the benchmark's
+renders and caught none of the chips read as backs. It runs only when the models folder holds
+the network and the ``tile_check`` setting is on.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from sanma_lens.vision.settings import Settings
 
 if TYPE_CHECKING:
     from sanma_lens.vision.pipeline import Detections
+    from sanma_lens.vision.types import TileDetection
 
 TILE_CHECK_MODEL = "tile_check.onnx"
 SIZE = 32  # the crop's side, pixels
@@ -78,14 +82,23 @@ class TileCheck:
 
 def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck | None,
                         s: Settings) -> Detections:
-    """**tile check**: the face-up reports of ``found`` the network gives less than
-    ``tile_check_below`` tile probability, moved from ``tiles`` to ``no_tiles`` (read
-    ``none``, their readings kept as alternatives); nothing without the network or with
-    ``tile_check`` off. Reports read as backs, or read at least ``tile_check_unsure``, are not
-    asked (module notes)."""
-    faces = [t for t in found.tiles if not t.face_down and t.confidence < s.tile_check_unsure]
+    """**tile check**: the face-up reports of ``found`` the network calls no tile, moved from
+    ``tiles`` to ``no_tiles`` (read ``none``, their readings kept as alternatives); nothing
+    without the network or with ``tile_check`` off. Reports read as backs are not asked; a
+    report read at least ``tile_check_unsure`` is set aside only on a photo the network is at
+    home in (:func:`trusted`, module notes)."""
+    faces = [t for t in found.tiles if not t.face_down]
     if check is None or not s.tile_check or not faces:
         return found
     p = check.probabilities(image, [t.box for t in faces], found.scale)
-    bad = {id(t) for t, q in zip(faces, p, strict=True) if q < s.tile_check_below}
+    every = trusted(faces, p, s)
+    bad = {id(t) for t, q in zip(faces, p, strict=True)
+           if q < s.tile_check_below and (every or t.confidence < s.tile_check_unsure)}
     return set_aside(found, bad)
+
+
+def trusted(faces: Sequence[TileDetection], p: np.ndarray, s: Settings) -> bool:
+    """The network calls this photo's surest reports tiles: their median tile probability is
+    at least ``tile_check_trust`` (a photo without such reports is not trusted)."""
+    surest = [q for t, q in zip(faces, p, strict=True) if t.confidence >= s.tile_check_surest]
+    return bool(surest) and float(np.median(surest)) >= s.tile_check_trust

@@ -1,8 +1,8 @@
-"""vision/tile_check.py: face-up reports read unsure that the tile-or-not network calls no tile
-are set aside (their reading kept as an alternative, never changed), backs and sure readings
-are not asked; nothing happens without the network or with the ``tile_check`` setting off; the
-crop is a square around the box, edges repeated; the shipped network tells a rendered LED
-point display from rendered faces."""
+"""vision/tile_check.py: face-up reports that the tile-or-not network calls no tile are set
+aside (their reading kept as an alternative, never changed), sure readings only on a photo whose
+surest faces it calls tiles, backs never; nothing happens without the network or with the
+``tile_check`` setting off; the crop is a square around the box, edges repeated; the shipped
+network tells a rendered LED point display from rendered faces."""
 
 from __future__ import annotations
 
@@ -61,14 +61,36 @@ def test_a_report_the_network_calls_no_tile_is_set_aside_its_reading_kept() -> N
     assert aside.alternatives[0] == ("1m", 0.4)
 
 
-def test_a_report_read_surely_is_not_asked() -> None:
-    """On real close-ups the network gives a few tiles the classifier is sure of a tile
-    probability near 0; it speaks only on readings under ``tile_check_unsure``."""
-    img, tiles = _photo()
-    sure = replace(tiles[1], confidence=SETTINGS.tile_check_unsure)
-    out = set_aside_non_tiles(Detections((), tiles=(tiles[0], sure)), img,
+def _sure_photo(face: tuple[int, int, int]) -> tuple[np.ndarray, list[TileDetection]]:
+    """Two faces of colour ``face`` and a dark key between them, all read surely."""
+    img = np.full((120, 300, 3), (60, 110, 40), np.uint8)  # felt
+    tiles = []
+    for x, name in ((20, "3p"), (120, "4z"), (220, "5s")):
+        img[20:76, x:x + 40] = (15, 15, 20) if name == "4z" else face
+        tiles.append(TileDetection(name, (x, 20, x + 40, 76), 0, 0.95))
+    return img, tiles
+
+
+def test_a_report_read_surely_is_set_aside_on_a_photo_whose_surest_faces_are_tiles() -> None:
+    """A laptop key read surely as an honour, among faces the network calls tiles
+    (``trusted``: their median tile probability at least ``tile_check_trust``)."""
+    img, tiles = _sure_photo((250, 250, 250))  # tile probability 0.92 from the stand-in
+    out = set_aside_non_tiles(Detections((), tiles=tuple(tiles)), img,
                               TileCheck(BrightIsTile()), SETTINGS)
-    assert out.tiles == (tiles[0], sure) and out.no_tiles == ()
+    assert out.tiles == (tiles[0], tiles[2])
+    assert [(t.box, t.tile) for t in out.no_tiles] == [(tiles[1].box, "none")]
+
+
+def test_a_report_read_surely_is_kept_on_a_photo_whose_surest_faces_the_network_doubts() -> None:
+    """On real close-ups the network gives nearly every tile a tile probability near 0: there
+    it speaks only on readings under ``tile_check_unsure``."""
+    img, tiles = _sure_photo((215, 235, 245))  # tile probability 0.68 from the stand-in
+    found = Detections((), tiles=tuple(tiles))
+    assert set_aside_non_tiles(found, img, TileCheck(BrightIsTile()), SETTINGS) is found
+    unsure = replace(tiles[1], confidence=SETTINGS.tile_check_unsure - 0.01)
+    out = set_aside_non_tiles(Detections((), tiles=(tiles[0], unsure, tiles[2])), img,
+                              TileCheck(BrightIsTile()), SETTINGS)
+    assert out.tiles == (tiles[0], tiles[2])
 
 
 def test_a_report_read_as_a_back_is_not_asked() -> None:

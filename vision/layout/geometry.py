@@ -40,6 +40,18 @@ class Geo:
         return np.sqrt(self.widths * self.heights)
 
     @cached_property
+    def alike(self) -> np.ndarray:
+        """The n×n pairs of boxes alike in size, as a row's neighbours are (``alike[i, j]``:
+        ``j``'s size over ``i``'s within ``size_ratio`` either way)."""
+        ratio = self.sizes[None, :] / self.sizes[:, None]
+        return (ratio < S.size_ratio) & (ratio > 1 / S.size_ratio)
+
+    @cached_property
+    def sides(self) -> list[tuple[float, float]]:
+        """Every box's width and height as plain floats (quicker to reach one by one)."""
+        return list(zip(self.widths.tolist(), self.heights.tolist(), strict=True))
+
+    @cached_property
     def apart(self) -> np.ndarray:
         """The n×n distances between the centres (``apart[i, j]``: from ``i`` to ``j``)."""
         r = self.centres[None, :, :] - self.centres[:, None, :]
@@ -63,7 +75,9 @@ def edge_cut(tiles: list[TileDetection], image_size: tuple[int, int]) -> np.ndar
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
+    # √(v·v) is np.linalg.norm's own arithmetic for a 1-D float array (the same dot product,
+    # so the same rounding), without its checks: the row search calls this most.
+    n = math.sqrt(float(v.dot(v)))
     return v / n if n > 0 else np.array([1.0, 0.0])
 
 

@@ -22,11 +22,33 @@ from sanma_lens.vision.settings import SETTINGS as S
 from sanma_lens.vision.types import TileDetection
 
 
+class _Links:
+    """Which links between tiles among ``allowed`` a row may take (:func:`_touching`, and not
+    :func:`_skips`), each worked out once: the chains grown from every pair of a row meet the
+    row's links again and again."""
+
+    def __init__(self, geo: Geo, allowed: np.ndarray) -> None:
+        self.geo = geo
+        self.allowed = allowed
+        self.tried: dict[tuple[int, int], bool] = {}
+
+    def joins(self, i: int, j: int) -> bool:
+        """Tiles ``i`` and ``j`` touch side by side, and no tile lies between them."""
+        key = (i, j)
+        if key not in self.tried:
+            link = self.geo.centres[j] - self.geo.centres[i]
+            self.tried[key] = _touching(self.geo, i, j, link) and not _skips(
+                self.geo, i, j, self.allowed)
+        return self.tried[key]
+
+
 def _grow(
-    geo: Geo, start: int, d: np.ndarray, step: float, allowed: np.ndarray, used: set[int]
+    geo: Geo, start: int, d: np.ndarray, step: float, free: np.ndarray, links: _Links
 ) -> list[int]:
     """Follow touching tiles from ``start`` in direction ``d``; returns the tiles added (at most
-    ``max_grow``: longer than any row on a table, so a grid of rectangles costs no more)."""
+    ``max_grow``: longer than any row on a table, so a grid of rectangles costs no more).
+    ``free``: the tiles the chain may still take (allowed, not in it yet); those added are
+    taken from it."""
     added: list[int] = []
     cur = start
     cos_turn = math.cos(math.radians(S.max_turn_deg))
@@ -35,34 +57,29 @@ def _grow(
         r = geo.centres - pred
         along = r @ d
         across = r @ np.array([-d[1], d[0]])
-        ratio = geo.sizes / geo.sizes[cur]
         ok = (
-            allowed
+            free
+            & geo.alike[cur]
             & (along < S.along_tol * step)
             & (along > -S.along_short * step)
             & (np.abs(across) < S.across_tol * step)
-            & (ratio < S.size_ratio)
-            & (ratio > 1 / S.size_ratio)
         )
-        for i in used:
-            ok[i] = False
-        cands = np.flatnonzero(ok)
+        cands = ok.nonzero()[0]  # np.flatnonzero without its wrapper: called at every step
         if cands.size == 0:
             return added
-        j = int(cands[np.argmin(np.hypot(along[cands], across[cands]))])
+        if cands.size == 1:
+            j = int(cands[0])  # one candidate: no distances to weigh
+        else:
+            j = int(cands[np.argmin(np.hypot(along[cands], across[cands]))])
         link = geo.centres[j] - geo.centres[cur]
         new_d = _unit(link)
-        if (
-            float(new_d @ d) < cos_turn
-            or not _touching(geo, cur, j, link)
-            or _skips(geo, cur, j, allowed)
-        ):
+        if float(new_d @ d) < cos_turn or not links.joins(cur, j):
             return added
         added.append(j)
-        used.add(j)
+        free[j] = False
         if along[j] < -S.along_tol * step:
             return added  # a tile nearer than a pitch ends the row: no pitch to go on from
-        step = 0.5 * step + 0.5 * math.hypot(*link)
+        step = 0.5 * step + 0.5 * math.hypot(link[0], link[1])
         d = _unit(d + new_d)
         cur = j
     return added
@@ -71,13 +88,15 @@ def _grow(
 def _touching(geo: Geo, i: int, j: int, link: np.ndarray) -> bool:
     """Upright tiles ``i`` and ``j`` touch side by side: the link is about one tile width."""
     theta = math.atan2(float(link[1]), float(link[0]))
-    ai, _ = true_dims(float(geo.widths[i]), float(geo.heights[i]), theta, False)
-    aj, _ = true_dims(float(geo.widths[j]), float(geo.heights[j]), theta, False)
+    wi, hi = geo.sides[i]
+    wj, hj = geo.sides[j]
+    ai, _ = true_dims(wi, hi, theta, False)
+    aj, _ = true_dims(wj, hj, theta, False)
     # The link's angle is noisy where boxes differ in height (centres shift): do not let the
     # tilt correction shrink a tile below most of its box's short side.
-    ai = max(ai, S.min_short * min(geo.widths[i], geo.heights[i]))
-    aj = max(aj, S.min_short * min(geo.widths[j], geo.heights[j]))
-    ratio = math.hypot(*link) / ((ai + aj) / 2)
+    ai = max(ai, S.min_short * min(wi, hi))
+    aj = max(aj, S.min_short * min(wj, hj))
+    ratio = math.hypot(link[0], link[1]) / ((ai + aj) / 2)
     return S.touch[0] < ratio < S.touch[1]
 
 
@@ -163,29 +182,32 @@ def _chains(
     max_slope = math.cos(math.radians(S.max_row_slope_deg))
     chains: dict[frozenset[int], list[int]] = {}
     joined: dict[frozenset[int], list[int]] = {}
+    links = _Links(geo, upright)
+    grown: set[tuple[int, ...]] = set()
     for i in (int(k) for k in np.flatnonzero(upright)):
         dist = geo.apart[i]
         short = min(geo.widths[i], geo.heights[i])
-        near = [
-            int(j)
-            for j in np.argsort(dist)
-            if j != i and upright[j] and 0.45 * short < dist[j] < 1.6 * short
-        ][:3]
+        close = upright & (0.45 * short < dist) & (dist < 1.6 * short)
+        close[i] = False
+        order = np.argsort(dist)
+        near = [int(j) for j in order[close[order]][:3]]  # the three nearest close ones
         for j in near:
             d = _unit(geo.centres[j] - geo.centres[i])
             if abs(d[0]) < max_slope:
                 continue
             if d[0] < 0:
                 continue  # the pair (j, i) covers this direction
-            if not _touching(geo, i, j, geo.centres[j] - geo.centres[i]):
-                continue
-            if _skips(geo, i, j, upright):
+            if not links.joins(i, j):
                 continue
             step = float(dist[j])
-            used: set[int] = {i, j}
-            right = _grow(geo, j, d, step, upright, used)
-            left = _grow(geo, i, -d, step, upright, used)
+            free = upright.copy()
+            free[i] = free[j] = False
+            right = _grow(geo, j, d, step, free, links)
+            left = _grow(geo, i, -d, step, free, links)
             whole = [*reversed(left), i, j, *right]
+            if tuple(whole) in grown:
+                continue  # grown from another pair of the row: kept already, cut and whole
+            grown.add(tuple(whole))
             pieces = _split_at_gaps(whole, geo)
             for chain in pieces:
                 chain = _trim(chain, tiles)

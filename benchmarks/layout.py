@@ -5,7 +5,8 @@ Four measurements, each printed with its failure categories:
 (a) **renders, ground-truth detections**: scenes from ``datasets.synth.scene.render_scene`` with
     seeds ``900000 + i`` (a range the training scripts never use); the ground-truth tile labels
     become detections with box jitter (±``--jitter`` of the tile width on every edge), shuffled;
-    the share whose whole hand JSON (hand, win, melds, kita, kita_aka) is exactly right.
+    the share whose whole hand JSON (hand, win, melds, kita, kita_aka) is exactly right, and
+    the layout's CPU time per scene (``time.process_time`` around ``reconstruct``).
 (b) **renders, end to end**: the same scenes' photos through ``vision.pipeline`` (the shipped
     ONNX models), when ``models/`` holds them; same measure.
 (e), (f) **winning-hand renders**: (a) and (b) on scenes drawn with ``hands="winning"``
@@ -134,6 +135,7 @@ def bench_renders(
     examples: list[str] = []
     examples_b: list[str] = []
     dora_n = dora_ok = dora_false = 0
+    spent: list[float] = []  # CPU seconds of each scene's reconstruct (steadier than wall time)
     t0 = time.perf_counter()
     for i in range(n):
         seed = seed0 + i
@@ -143,7 +145,9 @@ def bench_renders(
         want = normalise(truth)
         dets = jittered(_labels_to_detections(labels), random.Random(seed), jitter)
         h, w = image.shape[:2]
+        cpu = time.process_time()
         got_hand: dict[str, Any] = reconstruct(dets, (w, h)).hand
+        spent.append(time.process_time() - cpu)
         got = normalise(got_hand)
         want_dora = sorted(str(t) for t in truth.get("dora", []) or [])
         got_dora = sorted(str(t) for t in got_hand.get("dora", []) or [])
@@ -188,6 +192,9 @@ def bench_renders(
         f"    dora indicators (not in the exact-hand measure): {dora_ok}/{dora_n} scenes with "
         f"indicators read exactly; {dora_false}/{n - dora_n} scenes without got some"
     )
+    ms = np.array(spent) * 1000
+    print(f"    layout CPU time per scene (reconstruct): p50 {np.percentile(ms, 50):.1f} ms, "
+          f"p95 {np.percentile(ms, 95):.1f} ms")
     if recognizer is not None:
         print(
             f"{e2e_part} renders of {hands} hands, end to end through vision.pipeline: "

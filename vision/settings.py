@@ -98,6 +98,7 @@ class Settings:
     # some real close-ups it calls nearly every tile no tile
     tile_check_surest: float = 0.9
     tile_check_trust: float = 0.9  # ... the median that makes a photo one it is at home in
+    tile_check_trusted_below: float = 0.05  # on such a photo, any face-up report below this
 
     # join: two reports on parts of one tile
     join: bool = True  # two small reports on parts of one tile are read again as one

@@ -14,7 +14,8 @@ hits read as no tile (its reading kept as the first alternative, as the face che
 check never changes a tile's reading. A report the classifier read at least
 ``tile_check_unsure`` is set aside so only on a photo the network is at home in: one whose
 surest reports (read at least ``tile_check_surest``) it calls tiles, their median tile
-probability at least ``tile_check_trust``. On some real close-ups
+probability at least ``tile_check_trust``; on such a photo any face-up report is held to
+the higher bar ``tile_check_trusted_below``. On some real close-ups
 (hk valid's close-up series, large tiles, the photo cut tight around them) it gives nearly
 every tile a tile probability near 0 (0.0006 at p 0.91), while a laptop key or a coin read
 surely as a tile sits among faces it calls tiles. Reports read as backs are not asked: asked
@@ -86,14 +87,15 @@ def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck |
     ``tiles`` to ``no_tiles`` (read ``none``, their readings kept as alternatives); nothing
     without the network or with ``tile_check`` off. Reports read as backs are not asked; a
     report read at least ``tile_check_unsure`` is set aside only on a photo the network is at
-    home in (:func:`trusted`, module notes)."""
+    home in (:func:`trusted`, module notes), where the bar is ``tile_check_trusted_below``."""
     faces = [t for t in found.tiles if not t.face_down]
     if check is None or not s.tile_check or not faces:
         return found
     p = check.probabilities(image, [t.box for t in faces], found.scale)
-    every = trusted(faces, p, s)
-    bad = {id(t) for t, q in zip(faces, p, strict=True)
-           if q < s.tile_check_below and (every or t.confidence < s.tile_check_unsure)}
+    at_home = trusted(faces, p, s)
+    bad = {id(t) for t, q in zip(faces, p, strict=True) if q < (
+        s.tile_check_trusted_below if at_home
+        else s.tile_check_below if t.confidence < s.tile_check_unsure else 0.0)}
     return set_aside(found, bad)
 
 

@@ -93,6 +93,21 @@ def test_a_report_read_surely_is_kept_on_a_photo_whose_surest_faces_the_network_
     assert out.tiles == (tiles[0], tiles[2])
 
 
+def test_on_a_photo_whose_surest_faces_are_tiles_the_bar_is_higher() -> None:
+    """A grey key (tile probability 0.03 from the stand-in: above ``tile_check_below``, under
+    ``tile_check_trusted_below``) is set aside among faces the network calls tiles, and kept
+    on a photo whose surest faces it doubts."""
+    for face, aside in (((250, 250, 250), True), ((215, 235, 245), False)):
+        img, tiles = _sure_photo(face)
+        img[20:76, 120:160] = 105
+        key = replace(tiles[1], confidence=0.4)
+        q = TileCheck(BrightIsTile()).probabilities(img, [key.box])[0]
+        assert SETTINGS.tile_check_below < q < SETTINGS.tile_check_trusted_below
+        out = set_aside_non_tiles(Detections((), tiles=(tiles[0], key, tiles[2])), img,
+                                  TileCheck(BrightIsTile()), SETTINGS)
+        assert (key not in out.tiles) is aside
+
+
 def test_a_report_read_as_a_back_is_not_asked() -> None:
     img, tiles = _photo()
     back = TileDetection("back", (120, 20, 160, 76), 0, 0.9)  # dark, as a black back is

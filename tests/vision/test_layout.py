@@ -880,6 +880,19 @@ def test_on_a_whole_table_a_pond_row_is_no_hand() -> None:
         assert "discard pond" in layout.warnings[0]
 
 
+def test_on_a_whole_table_with_no_hand_laid_open_an_indicator_is_checked_as_any() -> None:
+    """With no hand read (a pond's row), an indicator read as a middle manzu still gets the
+    warning any indicator gets (sanity.py: no 2m–8m in sanma)."""
+    t = Table(x=400.0, y=700.0)
+    t.row("19p4567s", "other")
+    t.elsewhere("2z7z", 400.0 + 0.5 * A, 700.0 + 1.05 * B, "other")
+    whole_table_pond(t, 100.0, 300.0)
+    dead_wall(t, 900.0, 150.0, 2, ["3m"], 2, scale=0.8)
+    layout = check(t, {**hand("", None), "dora": ["3m"]}, warnings=2)
+    assert "discard pond" in layout.warnings[0]
+    assert layout.warnings[1].code == "read_2m_8m" and layout.warnings[1].params["place"] == "dora"
+
+
 def test_a_short_row_with_no_faces_beside_it_is_still_read_as_the_hand() -> None:
     """A whole table's row of six faces with nothing touching it in front or beyond is read
     as the hand (short, with the count's warning), not set aside as a pond."""

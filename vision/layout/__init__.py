@@ -302,13 +302,21 @@ def _no_open_hand(
     warnings_in: list[str],
 ) -> Layout:
     """A photo of the whole table whose player's hand is not laid open (``ponds.row_in_pond``):
-    no hand to read, but the dead wall's indicators are read as on any whole table."""
+    no hand to read, but the dead wall's indicators are read as on any whole table, with the
+    same rule-aware reading and checks (no 2m–8m, four of a kind at most)."""
     warnings = [*warnings_in, PhotoWarning("hand_is_a_pond")]
     dora_idx = _dora_groups(tiles, geo, discards, [], frame, warnings, whole_table=True)
+    places = Places(row=(), win=None, melds=(), kita=(), dora=tuple(dora_idx))
+    tiles, fix_warnings = correct(tiles, places)
+    warnings += fix_warnings
+    groups: dict[str, list[int]] = {"hand": [], "win": [], "meld": [], "kita": [],
+                                    "dora": dora_idx}
+    _sanity(groups, tiles, where_map(places), warnings)
     hand = _empty_hand()
     dora = [as_sanma(tiles[k].tile) for k in dora_idx if readable(tiles[k])]
     if dora:
         hand["dora"] = dora
+    fifth_warnings(hand, dora, warnings)
     return Layout(
         [replace(t, group="dora" if k in dora_idx else "other") for k, t in enumerate(tiles)],
         hand,

@@ -160,6 +160,8 @@ class Settings:
     pond_faces: int = 4  # this many face-up tiles touching one another are a pond, no dora
     pond_row: int = 6  # a pond's row holds at most this many tiles (a hand without melds, 13)
     pond_next_row: int = 2  # ... and a row read as the hand touched by this many faces is one
+    pond_row_beyond: float = 0.5  # ... faces counted up to this × a tile's width past its ends
+    pond_row_gap: tuple[float, float] = (0.7, 1.5)  # ... this far off its line (× tile height)
     pond_touch: float = 1.3  # ... touching: centres within this × the larger long side
     pond_apart: float = 0.6  # a double beside a pond this × a short side from every tile is one
     table_dora_sure: float = 0.5  # on a whole table a dora indicator is read at least this surely

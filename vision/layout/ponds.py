@@ -67,18 +67,19 @@ def discard_ponds(tiles: list[TileDetection], geo: Geo, taken: set[int]) -> set[
 def row_in_pond(row: list[int], tiles: list[TileDetection], geo: Geo, frame: Frame) -> bool:
     """The row read as the hand is a pond's row: at most ``pond_row`` tiles (a hand without
     melds holds 13 or 14), and touching it, in front or beyond, at least ``pond_next_row``
-    face-up tiles of the pond's next row over the same stretch. On a photo of the whole
-    table whose player holds the hand standing, unreadable, the player's own pond shows the
-    longest rows of faces in view; a hand is laid open in one row, no faces touching it from
-    in front or beyond."""
+    face-up tiles of the pond's next row over the same stretch (``pond_row_beyond``,
+    ``pond_row_gap``). On a photo of the whole table whose player holds the hand standing,
+    unreadable, the player's own pond shows the longest rows of faces in view; a hand is laid
+    open in one row, no faces touching it from in front or beyond."""
     if len(row) > S.pond_row:
         return False
     along = [frame.coords(geo.centres[k])[0] for k in row]
-    lo, hi = min(along) - 0.5 * frame.a, max(along) + 0.5 * frame.a
+    lo, hi = min(along) - S.pond_row_beyond * frame.a, max(along) + S.pond_row_beyond * frame.a
+    near, far = S.pond_row_gap
     beside = 0
     for k, tile in enumerate(tiles):
         if k in row or not readable(tile):
             continue
         t, n = frame.coords(geo.centres[k])
-        beside += lo < t < hi and 0.7 * frame.b < abs(n) < 1.5 * frame.b
+        beside += lo < t < hi and near * frame.b < abs(n) < far * frame.b
     return beside >= S.pond_next_row

@@ -12,7 +12,10 @@ its box, in CIELAB) against the colour of the photo's surely read backs (at leas
 - read ``5z`` but of the backs' colour (within ``blank_near``), and nearer it than the faces':
   read ``back``;
 - read ``back`` with ``5z`` among its next readings (``blank_alt``), far from the backs' colour
-  (``blank_far``) and nearer the faces': read ``5z``.
+  (``blank_far``) and nearer the faces': read ``5z``. A black-faced haku on a set with
+  orange backs may be read back with 5z only a little likely: a colour at most
+  ``blank_nearer`` × as far from the faces' as from the backs' needs 5z only ``blank_alt_weak``
+  likely.
 
 The reading's probability is kept as its confidence, the old reading first among its
 alternatives. A photo with no sure back, or fewer than ``blank_min_faces`` sure faces, is not
@@ -105,9 +108,11 @@ def blank_readings(tiles: tuple[TileDetection, ...], image: np.ndarray, scale: f
         to_face, to_back = _distance(colour[k], face_ref), _distance(colour[k], back_ref)
         if t.tile == HAKU and to_back <= s.blank_near and not to_face <= to_back:
             out[k] = _read_as(t, BACK)
-        elif (t.tile == BACK and to_back >= s.blank_far and to_face < to_back
-              and any(a == HAKU and p >= s.blank_alt for a, p in t.alternatives)):
-            out[k] = _read_as(t, HAKU)
+        elif t.tile == BACK and to_back >= s.blank_far and to_face < to_back:
+            # the clearer the colour says face, the less the classifier need say haku
+            least = s.blank_alt_weak if to_face <= s.blank_nearer * to_back else s.blank_alt
+            if any(a == HAKU and p >= least for a, p in t.alternatives):
+                out[k] = _read_as(t, HAKU)
     return tuple(out)
 
 

@@ -87,6 +87,8 @@ class Settings:
     blank_far: float = 40.0  # a colour this far (CIELAB, 8-bit scale) from another is not it
     blank_near: float = 25.0  # ... this near is it
     blank_alt: float = 0.2  # a back is read haku only with 5z among its readings this likely
+    blank_alt_weak: float = 0.05  # ... or this likely, its colour far nearer the faces' (below)
+    blank_nearer: float = 0.5  # ... at most this × as far from the faces' colour as the backs'
 
     # sift: the tile check (vision/tile_check.py), a small network's word on whether a report
     # is a tile (face up or down) at all; it runs when the models folder holds tile_check.onnx

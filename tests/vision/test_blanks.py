@@ -87,3 +87,32 @@ def test_boxes_in_photo_pixels_are_measured_on_the_scaled_image() -> None:
     big = tuple(replace(t, box=tuple(v * 2 for v in t.box)) for t in tiles)
     read = blank_readings(big, img, 0.5, SETTINGS)
     assert [t.tile for t in read][6:] == ["back", "5z", "5z", "5z", "5z"]
+
+
+def test_a_black_haku_read_back_with_5z_a_little_likely_is_haku_only_when_its_colour_says_face(
+) -> None:
+    """A set with black faces and orange backs (seen in render 16,260,030): its haku are read
+    back, 5z only 0.17 likely, under ``blank_alt``. Their colour is the faces' and far from the
+    backs': that is enough with 5z at least ``blank_alt_weak`` likely. A brown report, nearer the
+    faces' colour than the backs' but not by far (a back in shadow), needs 5z ``blank_alt``
+    likely, as before."""
+    black, chalk, brown = (25, 25, 25), (225, 225, 225), (30, 60, 120)
+    img = np.zeros((240, 640, 3), np.uint8)
+    img[:] = FELT
+    tiles = []
+    for k, t in enumerate(("1m", "9p", "4z", "7s")):
+        box = _paint(img, (10 + 42 * k, 20, 50 + 42 * k, 76), black)
+        img[32:36, 18 + 42 * k:42 + 42 * k] = chalk
+        tiles.append(TileDetection(t, box, 0, 0.97))
+    tiles += [TileDetection("back", _paint(img, (200 + 42 * k, 20, 240 + 42 * k, 76),
+                                           ORANGE_BACK), 0, 0.93) for k in range(2)]
+    weak = (("5z", 0.17),)
+    tiles += [TileDetection("back", _paint(img, (10 + 42 * k, 120, 50 + 42 * k, 176), black), 0,
+                            0.48, alternatives=weak) for k in range(3)]
+    tiles.append(TileDetection("back", _paint(img, (300, 120, 340, 176), brown), 0, 0.48,
+                               alternatives=weak))
+    assert SETTINGS.blank_alt_weak <= 0.17 < SETTINGS.blank_alt
+    read = blank_readings(tuple(tiles), img, 1.0, SETTINGS)
+    assert [t.tile for t in read[6:]] == ["5z", "5z", "5z", "back"]
+    strict = replace(SETTINGS, blank_alt_weak=SETTINGS.blank_alt)
+    assert [t.tile for t in blank_readings(tuple(tiles), img, 1.0, strict)[6:]] == ["back"] * 4

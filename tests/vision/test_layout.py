@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sanma_lens.vision.layout import Layout, kind, mpsz, reconstruct
+from sanma_lens.vision.layout import Layout, kind, mpsz, reconstruct, walls
 from sanma_lens.vision.types import GROUPS, TileDetection
 
 A = 40.0  # tile width (short side) in pixels
@@ -863,6 +863,28 @@ def test_on_a_whole_table_a_short_dead_wall_gives_its_indicators() -> None:
     t = hand_beside_a_pond()
     dead_wall(t, 800.0, 300.0, 1, ["1m", "2s"], 1, scale=0.8)
     check(t, hand("123456p789s1122z", "2z", dora=["1m", "2s"]))
+
+
+def test_on_a_whole_table_a_wall_whose_stacks_are_boxed_off_its_line_gives_its_indicator(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Whole-table render 8460000: the dead wall's two-high stacks seen from the side are
+    boxed some at the upper tile, some at the lower, so that their centres step up and down
+    off the wall's line (here by 0.08 of a tile's size each way). Every other stack then lies
+    0.32 of a tile from where the step points: within ``wall_straight``, the indicator is in
+    the wall's row; with the old bar of a quarter tile it was not (the wall taken for no
+    wall, its indicator for a discard)."""
+    t = hand_beside_a_pond()
+    dead_wall(t, 800.0, 300.0, 3, ["3p"], 3, scale=0.8)
+    off = 0.08 * math.sqrt(A * B) * 0.8
+    for k in range(-7, 0):
+        x1, y1, x2, y2 = t.tiles[k].box
+        dy = off if k % 2 else -off
+        t.tiles[k] = replace(t.tiles[k], box=(x1, y1 + dy, x2, y2 + dy))
+    check(t, hand("123456p789s1122z", "2z", dora=["3p"]))
+    monkeypatch.setattr(walls, "S", replace(walls.S, wall_straight=0.25))
+    t.expect[-4] = "other"
+    check(t, hand("123456p789s1122z", "2z"))
 
 
 def test_on_a_whole_table_a_pond_row_is_no_hand() -> None:

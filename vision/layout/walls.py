@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from sanma_lens.vision.layout.geometry import Geo
+from sanma_lens.vision.settings import SETTINGS as S
 
 
 def in_wall_row(
@@ -35,7 +36,9 @@ def in_wall_row(
         # a row's next tile: a step of about one tile, to a tile of about its size
         dist = np.hypot(*(centres - centres[here]).T) / sizes[here]
         ratio = sizes / sizes[here]
-        near = np.flatnonzero((dist > 0.4) & (dist < 1.6) & (ratio > 0.6) & (ratio < 1.6))
+        (step_lo, step_hi), (size_lo, size_hi) = S.wall_step, S.wall_sizes
+        near = np.flatnonzero((dist > step_lo) & (dist < step_hi)
+                              & (ratio > size_lo) & (ratio < size_hi))
         for there in (int(j) for j in near):
             step = centres[there] - centres[here]
             taken = np.zeros(len(pool), dtype=bool)
@@ -58,17 +61,19 @@ def _walk(
     most: int = 6,
 ) -> list[int]:
     """The tiles (positions in ``centres``) that go on from ``start`` by ``step`` at a time,
-    each within a quarter of a tile of where the step points (a wall is straight) and of
-    about the size of the one before, none of ``taken``; at most ``most`` of them (an
-    indicator lies a few stacks from the dead wall's end, and a long wall must not cost a
-    photo much)."""
+    each within ``wall_straight`` × a tile of where the step points (a wall is straight, but
+    its two-high stacks seen from the side are boxed at the upper tile or the lower, a little
+    off the line) and of about the size of the one before, none of ``taken``; at most
+    ``most`` of them (an indicator lies a few stacks from the dead wall's end, and a long wall
+    must not cost a photo much)."""
     line: list[int] = []
     free = ~taken
     here = start
     while free.any() and len(line) < most:
         gaps = np.where(free, np.hypot(*(centres - (centres[here] + step)).T), np.inf)
         near = int(np.argmin(gaps))
-        if gaps[near] > 0.25 * sizes[here] or not 0.6 < sizes[near] / sizes[here] < 1.6:
+        if (gaps[near] > S.wall_straight * sizes[here]
+                or not S.wall_sizes[0] < sizes[near] / sizes[here] < S.wall_sizes[1]):
             break
         line.append(near)
         free[near] = False

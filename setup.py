@@ -56,8 +56,10 @@ class BuildNative(build_ext):
         try:
             super().run()
         except Exception as exc:  # noqa: BLE001 - any compile failure: stay pure Python
-            print(f"engine: compiled modules not built ({exc}); the engine runs as plain "
-                  "Python", file=sys.stderr)
+            print(
+                f"engine: compiled modules not built ({exc}); the engine runs as plain Python",
+                file=sys.stderr,
+            )
             return
         manifest.parent.mkdir(parents=True, exist_ok=True)
         manifest.write_text(json.dumps(COMPILED_SOURCES, indent=1) + "\n")

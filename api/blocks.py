@@ -122,9 +122,7 @@ def _create(storage: Storage, settings: Settings, client: str, body: Any) -> dic
         raise InputError("bad_request", f"unknown field(s) {sorted(unknown)}")
     rules = body.get("rules") or {}
     if not isinstance(rules, dict) or "roles" in rules or "ability" in rules:
-        raise InputError(
-            "bad_rules", "a block's rules are game options; its roles go beside them"
-        )
+        raise InputError("bad_rules", "a block's rules are game options; its roles go beside them")
     # the rules and the roles checked as a game's (the names from the first game's table)
     first_rules = game_rules_from_json({**rules, "ability": True, "roles": body.get("roles")})
     players = body.get("players")
@@ -193,6 +191,8 @@ NEXT_GAME_SCHEMA = {
     "type": "object",
     "properties": {"players": {"type": "array", "items": {"type": "string"}}},
 }
+
+
 @router.post(
     "/v1/blocks",
     status_code=201,

@@ -504,8 +504,7 @@ def _cmd_export_corrections(args: argparse.Namespace) -> int:
         print("sanma export-corrections: the database cannot be reached", file=sys.stderr)
         return EXIT_BAD_INPUT
     except OSError as exc:
-        print(f"sanma export-corrections: cannot write the folder: {exc.strerror}",
-              file=sys.stderr)
+        print(f"sanma export-corrections: cannot write the folder: {exc.strerror}", file=sys.stderr)
         return EXIT_BAD_INPUT
     print(f"{n} kept photos written")
     return 0
@@ -573,11 +572,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(func=_cmd_serve)
 
-    p = sub.add_parser("export-corrections",
-                       help="write the photos players kept with their corrected tiles as a "
-                            "training set (YOLO labels, as datasets.train reads them)")
-    p.add_argument("dir", help="folder to write (images/, labels/, classes.json, "
-                               "corrections.json); an earlier export there is added to")
+    p = sub.add_parser(
+        "export-corrections",
+        help="write the photos players kept with their corrected tiles as a "
+        "training set (YOLO labels, as datasets.train reads them)",
+    )
+    p.add_argument(
+        "dir",
+        help="folder to write (images/, labels/, classes.json, "
+        "corrections.json); an earlier export there is added to",
+    )
     p.set_defaults(func=_cmd_export_corrections)
     return parser
 

@@ -86,17 +86,23 @@ def check_tiles(raw: Any, width: int, height: int) -> tuple[KeptTile, ...]:
     out = []
     for k, t in enumerate(raw):
         if not isinstance(t, dict) or set(t) - {"tile", "box", "angle", "group"}:
-            raise InputError("invalid_request",
-                             f"tiles[{k}] must be an object of tile, box, angle and group")
-        tile, box, angle, group = t.get("tile"), t.get("box"), t.get("angle", 0), \
-            t.get("group", "other")
+            raise InputError(
+                "invalid_request", f"tiles[{k}] must be an object of tile, box, angle and group"
+            )
+        tile, box, angle, group = (
+            t.get("tile"),
+            t.get("box"),
+            t.get("angle", 0),
+            t.get("group", "other"),
+        )
         if tile not in LABELS:
             raise InputError("unknown_tile", f"tiles[{k}].tile {tile!r} is not a tile")
         if angle not in (0, 90) or isinstance(angle, bool):
             raise InputError("invalid_request", f"tiles[{k}].angle must be 0 or 90")
         if group not in GROUPS:
-            raise InputError("invalid_request",
-                             f"tiles[{k}].group must be one of {', '.join(GROUPS)}")
+            raise InputError(
+                "invalid_request", f"tiles[{k}].group must be one of {', '.join(GROUPS)}"
+            )
         out.append(KeptTile(tile, _box(box, width, height, k), int(angle), str(group)))
     return tuple(out)
 
@@ -104,14 +110,18 @@ def check_tiles(raw: Any, width: int, height: int) -> tuple[KeptTile, ...]:
 def _box(box: Any, width: int, height: int, k: int) -> tuple[float, float, float, float] | None:
     if box is None:
         return None
-    if not (isinstance(box, list) and len(box) == 4 and all(
-            isinstance(v, int | float) and not isinstance(v, bool) for v in box)):
+    if not (
+        isinstance(box, list)
+        and len(box) == 4
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in box)
+    ):
         raise InputError("invalid_request", f"tiles[{k}].box must be [x1, y1, x2, y2] or null")
     x1, y1, x2, y2 = (float(v) for v in box)
     slack = 0.02 * max(width, height)  # a detector box may reach a little past the edge
     if not (-slack <= x1 < x2 <= width + slack and -slack <= y1 < y2 <= height + slack):
-        raise InputError("invalid_request",
-                         f"tiles[{k}].box {box} does not lie in the {width}×{height} photo")
+        raise InputError(
+            "invalid_request", f"tiles[{k}].box {box} does not lie in the {width}×{height} photo"
+        )
     return (max(x1, 0.0), max(y1, 0.0), min(x2, float(width)), min(y2, float(height)))
 
 
@@ -128,16 +138,30 @@ class KeptPhotos:
             cur.execute(
                 "UPDATE kept_photos SET kept_at = ?, image = ?, kind = ?, width = ?, height = ?,"
                 " tiles = ? WHERE id = ?",
-                (photo.kept_at, photo.image, photo.kind, photo.width, photo.height, tiles,
-                 photo.id),
+                (
+                    photo.kept_at,
+                    photo.image,
+                    photo.kind,
+                    photo.width,
+                    photo.height,
+                    tiles,
+                    photo.id,
+                ),
             )
             if cur.rowcount == 1:
                 return False
             cur.execute(
                 "INSERT INTO kept_photos (id, kept_at, image, kind, width, height, tiles)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (photo.id, photo.kept_at, photo.image, photo.kind, photo.width, photo.height,
-                 tiles),
+                (
+                    photo.id,
+                    photo.kept_at,
+                    photo.image,
+                    photo.kind,
+                    photo.width,
+                    photo.height,
+                    tiles,
+                ),
             )
         return True
 
@@ -154,15 +178,23 @@ class KeptPhotos:
 
     def get(self, photo_id: str) -> KeptPhoto | None:
         with self.storage.transaction(write=False) as cur:
-            cur.execute("SELECT id, kept_at, image, kind, width, height, tiles FROM kept_photos"
-                        " WHERE id = ?", (photo_id,))
+            cur.execute(
+                "SELECT id, kept_at, image, kind, width, height, tiles FROM kept_photos"
+                " WHERE id = ?",
+                (photo_id,),
+            )
             row = cur.fetchone()
         if row is None:
             return None
-        tiles = tuple(KeptTile(t["tile"], None if t["box"] is None else tuple(t["box"]),
-                               t["angle"], t["group"]) for t in json.loads(row[6]))
-        return KeptPhoto(str(row[0]), str(row[1]), bytes(row[2]), str(row[3]), int(row[4]),
-                         int(row[5]), tiles)
+        tiles = tuple(
+            KeptTile(
+                t["tile"], None if t["box"] is None else tuple(t["box"]), t["angle"], t["group"]
+            )
+            for t in json.loads(row[6])
+        )
+        return KeptPhoto(
+            str(row[0]), str(row[1]), bytes(row[2]), str(row[3]), int(row[4]), int(row[5]), tiles
+        )
 
     def all(self) -> Iterator[KeptPhoto]:
         """Every record, oldest first, one at a time (photos are large)."""
@@ -187,8 +219,10 @@ def export(photos: KeptPhotos, out: Path) -> int:
     (out / "images").mkdir(parents=True, exist_ok=True)
     (out / "labels").mkdir(exist_ok=True)
     index = {c: k for k, c in enumerate(LABELS)}
-    classes = {"format": "YOLO txt: class cx cy w h (normalised)",
-               "classes": {str(k): c for k, c in enumerate(LABELS)}}
+    classes = {
+        "format": "YOLO txt: class cx cy w h (normalised)",
+        "classes": {str(k): c for k, c in enumerate(LABELS)},
+    }
     (out / "classes.json").write_text(json.dumps(classes, indent=1))
     manifest_path = out / "corrections.json"
     entries: dict[str, dict[str, Any]] = {}
@@ -206,15 +240,25 @@ def export(photos: KeptPhotos, out: Path) -> int:
             if t.box is None:
                 continue
             x1, y1, x2, y2 = t.box
-            lines.append(f"{index[t.tile]} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
-                         f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}")
+            lines.append(
+                f"{index[t.tile]} {(x1 + x2) / 2 / w:.6f} {(y1 + y2) / 2 / h:.6f} "
+                f"{(x2 - x1) / w:.6f} {(y2 - y1) / h:.6f}"
+            )
         (out / "labels" / f"{photo.id}.txt").write_text("".join(s + "\n" for s in lines))
-        entries[photo.id] = {"image": name, "width": w, "height": h, "kept_at": photo.kept_at,
-                             "tiles": [t.to_json() for t in photo.tiles],
-                             "unboxed": photo.unboxed}
+        entries[photo.id] = {
+            "image": name,
+            "width": w,
+            "height": h,
+            "kept_at": photo.kept_at,
+            "tiles": [t.to_json() for t in photo.tiles],
+            "unboxed": photo.unboxed,
+        }
         n += 1
-    manifest = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION,
-                "photos": [entries[k] for k in sorted(entries)]}
+    manifest = {
+        "format": EXPORT_FORMAT,
+        "version": EXPORT_VERSION,
+        "photos": [entries[k] for k in sorted(entries)],
+    }
     manifest_path.write_text(json.dumps(manifest, indent=1, ensure_ascii=False))
     return n
 
@@ -230,8 +274,7 @@ async def _stored(fn: Any, *args: Any) -> Any:
     try:
         return await run_in_threadpool(fn, *args)
     except StorageUnavailable as exc:
-        raise ServiceError(503, "storage_unavailable", "the database cannot be reached") \
-            from exc
+        raise ServiceError(503, "storage_unavailable", "the database cannot be reached") from exc
 
 
 def _photo_id(photo_id: str) -> str:
@@ -240,20 +283,30 @@ def _photo_id(photo_id: str) -> str:
     return photo_id
 
 
-@router.post("/v1/corrections", tags=["corrections"], status_code=201, responses={
-    200: {"description": "A record of this id was replaced."},
-    201: {"description": "The photo was kept."},
-    415: {"description": "The upload is not a JPEG/PNG/WebP image."},
-    422: {"description": "A bad id, tile, box, angle or group."},
-})
+@router.post(
+    "/v1/corrections",
+    tags=["corrections"],
+    status_code=201,
+    responses={
+        200: {"description": "A record of this id was replaced."},
+        201: {"description": "The photo was kept."},
+        415: {"description": "The upload is not a JPEG/PNG/WebP image."},
+        422: {"description": "A bad id, tile, box, angle or group."},
+    },
+)
 async def keep_photo(
     request: Request,
     storage: KeptStore,
     id: Annotated[str, Form(description="The page's id for this photo: 32 hex digits.")],
     image: Annotated[UploadFile, File(description="The photo as recognized (JPEG/PNG/WebP).")],
-    tiles: Annotated[str, Form(description="JSON list of {tile, box, angle, group}: the "
-                                           "tiles as corrected; box [x1, y1, x2, y2] in the "
-                                           "photo's pixels, null for a tile added by hand.")],
+    tiles: Annotated[
+        str,
+        Form(
+            description="JSON list of {tile, box, angle, group}: the "
+            "tiles as corrected; box [x1, y1, x2, y2] in the "
+            "photo's pixels, null for a tile added by hand."
+        ),
+    ],
 ) -> JSONResponse:
     """Keep a photo with its corrected tiles for training (the player opted in on the page).
     The same id again replaces the record."""
@@ -277,8 +330,11 @@ async def keep_photo(
     return JSONResponse(body, status_code=201 if new else 200)
 
 
-@router.delete("/v1/corrections/{photo_id}", tags=["corrections"], responses={
-    404: {"description": "No photo kept under this id."}})
+@router.delete(
+    "/v1/corrections/{photo_id}",
+    tags=["corrections"],
+    responses={404: {"description": "No photo kept under this id."}},
+)
 async def forget_photo(photo_id: str, storage: KeptStore) -> JSONResponse:
     """Delete a kept photo (the player unticked "keep")."""
     _photo_id(photo_id)

@@ -61,7 +61,6 @@ HandForm = Annotated[
 ]
 
 
-
 class StrictJsonRequest(Request):
     """A request whose JSON body is read by :func:`api.jsonio.loads_bounded`: no NaN or
     Infinity, no number past a double, at most ``jsonio.MAX_DEPTH`` deep (pydantic fails at
@@ -96,7 +95,6 @@ ExplainQuery = Annotated[
         "apart, and a false win's reason and failing waits (engine/explain.py)."
     ),
 ]
-
 
 
 @router.get("/healthz", response_model=schemas.HealthOut, tags=["service"])

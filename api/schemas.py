@@ -379,8 +379,9 @@ class RecognizedHandOut(BaseModel):
 class WarningDetailOut(BaseModel):
     model_config = _OUT
     code: str = Field(..., description="Stable code (vision/warning_catalogue.py).")
-    params: dict[str, Any] = Field(..., description="What the message names: tiles, "
-                                   "confidences, where the tile sits, …")
+    params: dict[str, Any] = Field(
+        ..., description="What the message names: tiles, confidences, where the tile sits, …"
+    )
     message: str = Field(..., description="The English message, as in `warnings`.")
 
 

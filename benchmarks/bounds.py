@@ -112,8 +112,17 @@ def one(name: str) -> None:
     t0 = time.perf_counter()
     outcome = recognize(rec, data)
     seconds = time.perf_counter() - t0
-    print(json.dumps({"photo": name, "seconds": round(seconds, 2), "outcome": outcome,
-                      "rss_loaded_mb": round(loaded), "peak_mb": round(peak_mb())}))
+    print(
+        json.dumps(
+            {
+                "photo": name,
+                "seconds": round(seconds, 2),
+                "outcome": outcome,
+                "rss_loaded_mb": round(loaded),
+                "peak_mb": round(peak_mb()),
+            }
+        )
+    )
 
 
 def fresh(name: str, timeout: float) -> str:
@@ -126,8 +135,10 @@ def fresh(name: str, timeout: float) -> str:
     if done.returncode != 0:
         return f"{name:>9}: failed: {done.stderr.strip().splitlines()[-1:]}"
     r = json.loads(done.stdout.strip().splitlines()[-1])
-    return (f"{name:>9}: {r['seconds']:7.2f} s, {r['outcome']}, peak RSS {r['peak_mb']} MB "
-            f"(models loaded: {r['rss_loaded_mb']} MB)")
+    return (
+        f"{name:>9}: {r['seconds']:7.2f} s, {r['outcome']}, peak RSS {r['peak_mb']} MB "
+        f"(models loaded: {r['rss_loaded_mb']} MB)"
+    )
 
 
 def many(n: int) -> None:
@@ -137,21 +148,27 @@ def many(n: int) -> None:
     photos = [("garbage", garbage_jpeg()), ("10x10", grid_jpeg(10, 10)), ("render", render_jpeg())]
     photos += [(p.name[:12], p.read_bytes()) for p in sorted(HK_VALID.glob("*.jpg"))[:20]]
     rec = Recognizer()
-    print(f"many photos: {len(photos)} distinct, cycled; RSS after loading the models "
-          f"{rss_mb():.0f} MB")
+    print(
+        f"many photos: {len(photos)} distinct, cycled; RSS after loading the models "
+        f"{rss_mb():.0f} MB"
+    )
     step = max(1, n // 10)
     t0 = time.perf_counter()
     for k in range(n):
         recognize(rec, photos[k % len(photos)][1])
         if (k + 1) % step == 0 or k + 1 == n:
-            print(f"  after {k + 1:4d} photos: RSS {rss_mb():6.0f} MB, peak {peak_mb():6.0f} MB, "
-                  f"{time.perf_counter() - t0:6.1f} s", flush=True)
+            print(
+                f"  after {k + 1:4d} photos: RSS {rss_mb():6.0f} MB, peak {peak_mb():6.0f} MB, "
+                f"{time.perf_counter() - t0:6.1f} s",
+                flush=True,
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--grids", nargs="*", default=["21x25", "20x40"],
-                    help="grids of rectangles, ROWSxCOLS")
+    ap.add_argument(
+        "--grids", nargs="*", default=["21x25", "20x40"], help="grids of rectangles, ROWSxCOLS"
+    )
     ap.add_argument("--timeout", type=float, default=300, help="seconds before a photo is stopped")
     ap.add_argument("--many", type=int, default=200, help="photos through one recognizer (0: skip)")
     ap.add_argument("--one", help=argparse.SUPPRESS)

@@ -203,9 +203,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--phases", action="store_true", help="also time growing prefixes of score's work"
     )
-    ap.add_argument(
-        "--cli", action="store_true", help="also time `sanma score --batch` end to end"
-    )
+    ap.add_argument("--cli", action="store_true", help="also time `sanma score --batch` end to end")
     args = ap.parse_args(argv)
 
     from mahjong.hand_calculating.hand import HandCalculator

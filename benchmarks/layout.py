@@ -193,8 +193,10 @@ def bench_renders(
         f"indicators read exactly; {dora_false}/{n - dora_n} scenes without got some"
     )
     ms = np.array(spent) * 1000
-    print(f"    layout CPU time per scene (reconstruct): p50 {np.percentile(ms, 50):.1f} ms, "
-          f"p95 {np.percentile(ms, 95):.1f} ms")
+    print(
+        f"    layout CPU time per scene (reconstruct): p50 {np.percentile(ms, 50):.1f} ms, "
+        f"p95 {np.percentile(ms, 95):.1f} ms"
+    )
     if recognizer is not None:
         print(
             f"{e2e_part} renders of {hands} hands, end to end through vision.pipeline: "

@@ -47,9 +47,11 @@ def main(argv: list[str] | None = None) -> int:
             times.append((time.perf_counter() - t) * 1000)
         times.sort()
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        print(f"{path.name:30s} {path.stat().st_size / 1e6:5.1f} MB  input {shape}  "
-              f"p50 {statistics.median(times):6.1f} ms  p95 {p95:6.1f} ms  ({args.runs} calls, "
-              f"{args.threads} threads)")
+        print(
+            f"{path.name:30s} {path.stat().st_size / 1e6:5.1f} MB  input {shape}  "
+            f"p50 {statistics.median(times):6.1f} ms  p95 {p95:6.1f} ms  ({args.runs} calls, "
+            f"{args.threads} threads)"
+        )
     return 0
 
 

@@ -56,9 +56,11 @@ class Tally:
         p = self.true_reports / max(self.reported, 1)
         a = self.named / max(self.found, 1)
         e = self.exact / max(self.photos, 1)
-        return (f"{name}: photos {self.photos}, labelled tiles {self.gt} | found {r:.2%} | "
-                f"found+named right {n:.2%} | precision {p:.2%} | class accuracy {a:.2%} | "
-                f"photos exactly right {e:.2%} | reports on flowers {self.flower_reports}")
+        return (
+            f"{name}: photos {self.photos}, labelled tiles {self.gt} | found {r:.2%} | "
+            f"found+named right {n:.2%} | precision {p:.2%} | class accuracy {a:.2%} | "
+            f"photos exactly right {e:.2%} | reports on flowers {self.flower_reports}"
+        )
 
 
 def _inside(pt: tuple[float, float], box: tuple[float, ...]) -> bool:
@@ -159,12 +161,21 @@ def _error_summary(errors: list[list[str]]) -> str:
         kinds.update(e.split()[0] for e in errs)
         if got:
             photos["+".join(got)] += 1
-    return (", ".join(f"{k} {n}" for k, n in sorted(kinds.items())) + " | photos with: "
-            + ", ".join(f"{k} {n}" for k, n in sorted(photos.items())))
+    return (
+        ", ".join(f"{k} {n}" for k, n in sorted(kinds.items()))
+        + " | photos with: "
+        + ", ".join(f"{k} {n}" for k, n in sorted(photos.items()))
+    )
 
 
-def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = True,
-              halves: bool = False, errors: bool = False) -> list[Tally]:
+def eval_real(
+    rec: Recognizer,
+    corrected: bool,
+    worst: int = 0,
+    added: bool = True,
+    halves: bool = False,
+    errors: bool = False,
+) -> list[Tally]:
     """Both real held-out sets; ``worst`` > 0 also lists the photos losing most tiles;
     ``halves`` also scores hk valid's odd- and even-indexed photos apart (settings are chosen
     on the odd half and checked on the even one, models/README.md); ``errors`` lists each
@@ -172,8 +183,11 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
     from datasets import train_data as td
 
     out = []
-    labels = ("raw labels" if not corrected else
-              "corrected labels" + (" + audited additions" if added else ""))
+    labels = (
+        "raw labels"
+        if not corrected
+        else "corrected labels" + (" + audited additions" if added else "")
+    )
     hk = td.hk_photos("valid", corrected=corrected, added=added)
     jp = td.jp_photos(heldout=True, added=added and corrected)
     jp_name = "jp-upright held-out" + (" (+ audited additions)" if added and corrected else "")
@@ -206,8 +220,10 @@ def eval_real(rec: Recognizer, corrected: bool, worst: int = 0, added: bool = Tr
                 print("  errors, even half: " + _error_summary(found[0]))
             else:
                 print("  errors: " + _error_summary(found[0] + found[1]))
-        print("  top confusions (label→read):",
-              ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
+        print(
+            "  top confusions (label→read):",
+            ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)),
+        )
         for _s, lost, wrong, fname in sorted(losses, reverse=True)[:worst]:
             print(f"  {fname[:48]}: {lost} labelled tiles not named right, {wrong} false reports")
         out.append(t)
@@ -227,8 +243,10 @@ def eval_renders(rec: Recognizer, n: int) -> None:
         sc = render_scene(np.random.default_rng(RENDER_SEED + k))
         pred, _ = rec.tiles(sc.image)
         boxes = np.array([lab.box for lab in sc.tiles], np.float32)
-        labels = ["partial" if lab.occluded else ("back" if lab.face_down else lab.tile)
-                  for lab in sc.tiles]
+        labels = [
+            "partial" if lab.occluded else ("back" if lab.face_down else lab.tile)
+            for lab in sc.tiles
+        ]
         score_photo(t, pred, boxes, labels)
         mine = [j for j, lab in enumerate(sc.tiles) if lab.group != "other"]
         hits = match(pred, boxes)
@@ -251,12 +269,16 @@ def eval_renders(rec: Recognizer, n: int) -> None:
             down[1] += 1
     print(t.line(f"renders (seeds {RENDER_SEED}+), all tiles incl. distractors"))
     print(own.line("renders, the player's tiles (hand/win/meld/kita/dora)"))
-    print("  top confusions (label→read):",
-          ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)))
-    print(f"  red-or-not on found fives: {red[0] / max(red[1], 1):.2%} of {red[1]} "
-          f"(the player's: {red_own[0] / max(red_own[1], 1):.2%} of {red_own[1]}) | "
-          f"sideways right: {side[0] / max(side[1], 1):.2%} of {side[1]} | "
-          f"face-down right: {down[0] / max(down[1], 1):.2%} of {down[1]}")
+    print(
+        "  top confusions (label→read):",
+        ", ".join(f"{a}→{b}×{n}" for (a, b), n in t.confusions.most_common(8)),
+    )
+    print(
+        f"  red-or-not on found fives: {red[0] / max(red[1], 1):.2%} of {red[1]} "
+        f"(the player's: {red_own[0] / max(red_own[1], 1):.2%} of {red_own[1]}) | "
+        f"sideways right: {side[0] / max(side[1], 1):.2%} of {side[1]} | "
+        f"face-down right: {down[0] / max(down[1], 1):.2%} of {down[1]}"
+    )
 
 
 def latency(rec: Recognizer, runs: int) -> None:
@@ -272,8 +294,10 @@ def latency(rec: Recognizer, runs: int) -> None:
         rec.recognize_bytes(data)
         times.append(time.perf_counter() - t0)
     ms = np.array(times) * 1000
-    print(f"latency 4032×3024 JPEG ({len(data) / 1e6:.1f} MB) → JSON: "
-          f"p50 {np.percentile(ms, 50):.0f} ms, p95 {np.percentile(ms, 95):.0f} ms ({runs} runs)")
+    print(
+        f"latency 4032×3024 JPEG ({len(data) / 1e6:.1f} MB) → JSON: "
+        f"p50 {np.percentile(ms, 50):.0f} ms, p95 {np.percentile(ms, 95):.0f} ms ({runs} runs)"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -282,77 +306,154 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--renders", type=int, default=200)
     ap.add_argument("--latency", type=int, default=20)
     ap.add_argument("--raw-labels", action="store_true", help="hk valid without corrections")
-    ap.add_argument("--no-added", action="store_true",
-                    help="without the audited added tiles (hk valid, jp held-out)")
+    ap.add_argument(
+        "--no-added",
+        action="store_true",
+        help="without the audited added tiles (hk valid, jp held-out)",
+    )
     ap.add_argument("--skip-real", action="store_true")
-    ap.add_argument("--worst", type=int, default=0,
-                    help="list the N real photos losing most tiles (fast check: "
-                         "--renders 0 --latency 0 --worst 10)")
-    ap.add_argument("--halves", action="store_true",
-                    help="also score hk valid's odd- and even-indexed photos apart")
-    ap.add_argument("--errors", action="store_true",
-                    help="list each real photo not exactly right with its errors (MISS a "
-                         "labelled tile not found, NAME found but misread, EXTRA a report on "
-                         "no label) and tally them per set (hk: per half)")
-    ap.add_argument("--turn", choices=["on", "off"], default=None,
-                    help="classifier test-time augmentation (crop + crop turned 180°); "
-                         "default: the pipeline's setting")
-    ap.add_argument("--wide", choices=["on", "off"], default=None,
-                    help="classifier's looser second looks at unsure crops "
-                         "(settings wide_margins); default: on")
-    ap.add_argument("--weak-sure", type=float, default=None,
-                    help="classifier probability a weak detector peak needs "
-                         "(settings weak_sure); default: the pipeline's setting")
-    ap.add_argument("--join", choices=["on", "off"], default=None,
-                    help="read two part-of-a-tile reports again as one tile (vision/join.py); "
-                         "default: the pipeline's setting")
-    ap.add_argument("--blank-heat", type=float, default=None,
-                    help="heat from which a weak peak read as the white dragon 5z may count "
-                         "(settings blank_heat); default: the pipeline's setting")
-    ap.add_argument("--blank-sure", type=float, default=None,
-                    help="... when read 5z with at least this probability (blank_sure)")
-    ap.add_argument("--threads", type=int, default=None,
-                    help="onnxruntime intra-op threads per model; default: the Recognizer's")
-    ap.add_argument("--double-inside", type=float, default=None,
-                    help="drop a hit this much covered by a stronger tile hit "
-                         "(settings double_inside); default: the pipeline's setting")
-    ap.add_argument("--double-inside-sure", type=float, default=None,
-                    help="... when read below this probability (double_inside_sure)")
-    ap.add_argument("--face-check", choices=["on", "off"], default=None,
-                    help="set aside face-up reports showing too little tile face "
-                         "(vision/faces.py, settings face_check); default: on")
+    ap.add_argument(
+        "--worst",
+        type=int,
+        default=0,
+        help="list the N real photos losing most tiles (fast check: "
+        "--renders 0 --latency 0 --worst 10)",
+    )
+    ap.add_argument(
+        "--halves",
+        action="store_true",
+        help="also score hk valid's odd- and even-indexed photos apart",
+    )
+    ap.add_argument(
+        "--errors",
+        action="store_true",
+        help="list each real photo not exactly right with its errors (MISS a "
+        "labelled tile not found, NAME found but misread, EXTRA a report on "
+        "no label) and tally them per set (hk: per half)",
+    )
+    ap.add_argument(
+        "--turn",
+        choices=["on", "off"],
+        default=None,
+        help="classifier test-time augmentation (crop + crop turned 180°); "
+        "default: the pipeline's setting",
+    )
+    ap.add_argument(
+        "--wide",
+        choices=["on", "off"],
+        default=None,
+        help="classifier's looser second looks at unsure crops "
+        "(settings wide_margins); default: on",
+    )
+    ap.add_argument(
+        "--weak-sure",
+        type=float,
+        default=None,
+        help="classifier probability a weak detector peak needs "
+        "(settings weak_sure); default: the pipeline's setting",
+    )
+    ap.add_argument(
+        "--join",
+        choices=["on", "off"],
+        default=None,
+        help="read two part-of-a-tile reports again as one tile (vision/join.py); "
+        "default: the pipeline's setting",
+    )
+    ap.add_argument(
+        "--blank-heat",
+        type=float,
+        default=None,
+        help="heat from which a weak peak read as the white dragon 5z may count "
+        "(settings blank_heat); default: the pipeline's setting",
+    )
+    ap.add_argument(
+        "--blank-sure",
+        type=float,
+        default=None,
+        help="... when read 5z with at least this probability (blank_sure)",
+    )
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="onnxruntime intra-op threads per model; default: the Recognizer's",
+    )
+    ap.add_argument(
+        "--double-inside",
+        type=float,
+        default=None,
+        help="drop a hit this much covered by a stronger tile hit "
+        "(settings double_inside); default: the pipeline's setting",
+    )
+    ap.add_argument(
+        "--double-inside-sure",
+        type=float,
+        default=None,
+        help="... when read below this probability (double_inside_sure)",
+    )
+    ap.add_argument(
+        "--face-check",
+        choices=["on", "off"],
+        default=None,
+        help="set aside face-up reports showing too little tile face "
+        "(vision/faces.py, settings face_check); default: on",
+    )
     args = ap.parse_args(argv)
-    tried = {k: v for k, v in {
-        "weak_sure": args.weak_sure, "blank_heat": args.blank_heat, "blank_sure": args.blank_sure,
-        "double_inside": args.double_inside, "double_inside_sure": args.double_inside_sure,
-        "join": None if args.join is None else args.join == "on",
-        "face_check": None if args.face_check is None else args.face_check == "on",
-    }.items() if v is not None}
+    tried = {
+        k: v
+        for k, v in {
+            "weak_sure": args.weak_sure,
+            "blank_heat": args.blank_heat,
+            "blank_sure": args.blank_sure,
+            "double_inside": args.double_inside,
+            "double_inside_sure": args.double_inside_sure,
+            "join": None if args.join is None else args.join == "on",
+            "face_check": None if args.face_check is None else args.face_check == "on",
+        }.items()
+        if v is not None
+    }
     kw = {"threads": args.threads} if args.threads else {}
     settings = replace(SETTINGS, **tried)
-    rec = (Recognizer(args.models, settings=settings, **kw) if args.models
-           else Recognizer(settings=settings, **kw))
+    rec = (
+        Recognizer(args.models, settings=settings, **kw)
+        if args.models
+        else Recognizer(settings=settings, **kw)
+    )
     if args.turn:
         rec.classifier.turn = args.turn == "on"
     if args.wide == "off":
         rec.classifier.wide = ()
     s = rec.settings
-    print(f"weak peaks kept at p >= {s.weak_sure} (a 5z from heat {s.blank_heat} at p >= "
-          f"{s.blank_sure}); hits covered >= {s.double_inside} by a "
-          f"stronger one dropped below p {s.double_inside_sure}")
+    print(
+        f"weak peaks kept at p >= {s.weak_sure} (a 5z from heat {s.blank_heat} at p >= "
+        f"{s.blank_sure}); hits covered >= {s.double_inside} by a "
+        f"stronger one dropped below p {s.double_inside_sure}"
+    )
     print(f"parts of one tile joined: {'on' if s.join else 'off'}")
-    print(f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
-          f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}; "
-          f"second opinion: "
-          + (f"below p {rec.classifier.second_below}" if rec.classifier.second else "off"))
-    for name in ("tile_detector.onnx", "tile_classifier.onnx", "tile_classifier_second.onnx",
-                 "stack_classifier.onnx"):
+    print(
+        f"classifier turn-averaging: {'on' if rec.classifier.turn else 'off'}; looser second "
+        f"looks: {rec.classifier.wide or 'off'} below p {rec.classifier.wide_below}; "
+        f"second opinion: "
+        + (f"below p {rec.classifier.second_below}" if rec.classifier.second else "off")
+    )
+    for name in (
+        "tile_detector.onnx",
+        "tile_classifier.onnx",
+        "tile_classifier_second.onnx",
+        "stack_classifier.onnx",
+    ):
         p = Path(args.models or "models") / name
         if p.exists():
             print(f"{name}: {p.stat().st_size / 1e6:.1f} MB")
     if not args.skip_real:
-        eval_real(rec, corrected=not args.raw_labels, worst=args.worst, added=not args.no_added,
-                  halves=args.halves, errors=args.errors)
+        eval_real(
+            rec,
+            corrected=not args.raw_labels,
+            worst=args.worst,
+            added=not args.no_added,
+            halves=args.halves,
+            errors=args.errors,
+        )
     if args.renders:
         eval_renders(rec, args.renders)
     if args.latency:

@@ -53,8 +53,7 @@ RULE_DIFFERENCES: dict[str, str] = {
     "open_pinfu_20_fu": "ECIP: an open pinfu shape is 20 fu (30 only at 1 han); the library "
     "always 30: fu and payments differ at 2 han and more",
     "double_wind_pair": "standard: a double wind pair is 2 fu; the library 4: fu may differ",
-    "rinshan_fu": "standard: a rinshan kaihou has no tsumo fu; the library adds 2: fu may "
-    "differ",
+    "rinshan_fu": "standard: a rinshan kaihou has no tsumo fu; the library adds 2: fu may differ",
     "renhou_4": "standard: renhou is 4 han; the library's is 5",
     "one_yakuman": "standard: several yakuman are one; the library adds them up",
     "chankan_kan_dora": "standard: the robbed kan's indicator (the last) does not count on a "

@@ -45,8 +45,13 @@ from sanma_lens.vision.pipeline import Recognizer
 from sanma_lens.vision.settings import SETTINGS
 from sanma_lens.vision.types import TileDetection
 
-SEEDS = {"clutter": 8_000_000, "backs": 8_100_000, "scatter": 8_200_000, "slant": 8_300_000,
-         "table": 8_400_000}
+SEEDS = {
+    "clutter": 8_000_000,
+    "backs": 8_100_000,
+    "scatter": 8_200_000,
+    "slant": 8_300_000,
+    "table": 8_400_000,
+}
 SETS = ("clutter", "backs", "angles", "table")
 MINE = ("hand", "win", "meld", "kita")
 # the groups whose tiles go into the hand JSON (a table's dora indicators lie on its wall)
@@ -68,16 +73,19 @@ class Counts:
 
     def line(self, names: list[str] | None = None) -> str:
         keys = names if names is not None else list(self.total)
-        return " | ".join(f"{k} {self.hits[k] / max(self.total[k], 1):.2%} of {self.total[k]}"
-                          for k in keys)
+        return " | ".join(
+            f"{k} {self.hits[k] / max(self.total[k], 1):.2%} of {self.total[k]}" for k in keys
+        )
 
 
 def read(rec: Recognizer, scene: Scene) -> list[TileDetection]:
     """The recognizer's answer for a rendered photo, as detections with their groups."""
     h, w = scene.image.shape[:2]
     out = rec.recognize_image(scene.image, (w, h))
-    return [TileDetection(t["tile"], tuple(t["box"]), t["angle"], t["confidence"], t["group"])
-            for t in out["tiles"]]
+    return [
+        TileDetection(t["tile"], tuple(t["box"]), t["angle"], t["confidence"], t["group"])
+        for t in out["tiles"]
+    ]
 
 
 def truth(scene: Scene, backs_neutral: bool = False) -> tuple[np.ndarray, list[str]]:
@@ -121,17 +129,24 @@ def things_hit(scene: Scene, pred: list[TileDetection], matched: set[int]) -> Co
 def scenes(name: str, n: int, seed0: int = 0) -> list[tuple[str, Scene]]:
     """The set's ``n`` renders (``angles``: half scattered, half slanted), from its seeds
     moved on by ``seed0`` (fresh scenes to check settings chosen on the default ones)."""
+
     def seed(kind: str, k: int) -> np.random.Generator:
         return np.random.default_rng(SEEDS[kind] + seed0 + k)
 
     if name == "angles":
         half = n // 2
-        return [("scatter", render_scene(seed("scatter", k), extras=Extras(scatter=True)))
-                for k in range(half)] + \
-            [("slant", render_scene(seed("slant", k), extras=Extras(slant=True)))
-             for k in range(n - half)]
-    extras = {"clutter": Extras(clutter=True), "backs": Extras(backs=True),
-              "table": Extras(table=True)}[name]
+        return [
+            ("scatter", render_scene(seed("scatter", k), extras=Extras(scatter=True)))
+            for k in range(half)
+        ] + [
+            ("slant", render_scene(seed("slant", k), extras=Extras(slant=True)))
+            for k in range(n - half)
+        ]
+    extras = {
+        "clutter": Extras(clutter=True),
+        "backs": Extras(backs=True),
+        "table": Extras(table=True),
+    }[name]
     return [(name, render_scene(seed(name, k), extras=extras)) for k in range(n)]
 
 
@@ -145,13 +160,17 @@ def eval_clutter(rec: Recognizer, n: int, seed0: int = 0) -> None:
         exact[0] += mine_exact(sc, pred)
         exact[1] += 1
     print(t.line(f"clutter renders (seeds {SEEDS['clutter'] + seed0}+)"))
-    print(f"  precision {t.true_reports / max(t.reported, 1):.2%}, recall "
-          f"{t.found / max(t.gt, 1):.2%}; false reports on things: "
-          + (", ".join(f"{k} {v}" for k, v in on_things.most_common()) or "none")
-          + f" ({sum(on_things.values())} in {n} photos)")
+    print(
+        f"  precision {t.true_reports / max(t.reported, 1):.2%}, recall "
+        f"{t.found / max(t.gt, 1):.2%}; false reports on things: "
+        + (", ".join(f"{k} {v}" for k, v in on_things.most_common()) or "none")
+        + f" ({sum(on_things.values())} in {n} photos)"
+    )
     print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
-    print("  top confusions (label→read):",
-          ", ".join(f"{a}→{b}×{k}" for (a, b), k in t.confusions.most_common(8)))
+    print(
+        "  top confusions (label→read):",
+        ", ".join(f"{a}→{b}×{k}" for (a, b), k in t.confusions.most_common(8)),
+    )
 
 
 def eval_backs(rec: Recognizer, n: int, seed0: int = 0) -> None:
@@ -203,14 +222,16 @@ def eval_angles(rec: Recognizer, n: int, seed0: int = 0) -> None:
     print(tallies["scatter"].line(f"loose tiles at any angle (seeds {SEEDS['scatter'] + seed0}+)"))
     print(tallies["slant"].line(f"hands at any angle (seeds {SEEDS['slant'] + seed0}+)"))
     print("  " + c.line(sorted(c.total)))
-    print(f"  slanted: player's tiles exactly right {exact[0] / max(exact[1], 1):.2%} of "
-          f"{exact[1]}")
+    print(
+        f"  slanted: player's tiles exactly right {exact[0] / max(exact[1], 1):.2%} of {exact[1]}"
+    )
     both = Tally()
     for tl in tallies.values():
         for f in ("gt", "found", "named", "reported", "true_reports"):
             setattr(both, f, getattr(both, f) + getattr(tl, f))
-    print(f"  rotated tiles, found and named right: {both.named / max(both.gt, 1):.2%} of "
-          f"{both.gt}")
+    print(
+        f"  rotated tiles, found and named right: {both.named / max(both.gt, 1):.2%} of {both.gt}"
+    )
 
 
 def eval_table(rec: Recognizer, n: int, seed0: int = 0) -> None:
@@ -233,8 +254,11 @@ def eval_table(rec: Recognizer, n: int, seed0: int = 0) -> None:
         for j, lab in enumerate(sc.tiles):
             if lab.group == "dora":
                 where["dora"] += 1
-                where["dora", "read"] += j in found and pred[found[j]].group == "dora" \
+                where["dora", "read"] += (
+                    j in found
+                    and pred[found[j]].group == "dora"
                     and pred[found[j]].tile == lab.tile
+                )
         for j, lab in enumerate(sc.tiles):
             if labels[j] in ("partial", "back"):
                 continue
@@ -247,20 +271,29 @@ def eval_table(rec: Recognizer, n: int, seed0: int = 0) -> None:
     print(t.line(f"whole tables (seeds {SEEDS['table'] + seed0}+), face-up tiles (backs neutral)"))
     for whose in ("player's", "others'"):
         k = max(where[whose], 1)
-        print(f"  {whose} face-up tiles {where[whose]}: found {where[whose, 'found'] / k:.2%}, "
-              f"found+named right {where[whose, 'named'] / k:.2%}")
+        print(
+            f"  {whose} face-up tiles {where[whose]}: found {where[whose, 'found'] / k:.2%}, "
+            f"found+named right {where[whose, 'named'] / k:.2%}"
+        )
     for name in ("hand", "win"):  # the concealed tiles and the winning tile
         total = sum(v for (g, _), v in groups.items() if g == name)
-        print(f"  reports grouped {name}: {total}: the player's tiles "
-              f"{groups[name, 'mine'] / max(total, 1):.2%}, another player's "
-              f"{groups[name, 'other'] / max(total, 1):.2%}, no tile "
-              f"{groups[name, 'none'] / max(total, 1):.2%}")
+        print(
+            f"  reports grouped {name}: {total}: the player's tiles "
+            f"{groups[name, 'mine'] / max(total, 1):.2%}, another player's "
+            f"{groups[name, 'other'] / max(total, 1):.2%}, no tile "
+            f"{groups[name, 'none'] / max(total, 1):.2%}"
+        )
     spilled = sum(v for (_, whose), v in groups.items() if whose == "other")
-    print(f"  another player's tiles in the hand JSON: {spilled} in {n} photos ("
-          + ", ".join(f"{g} {groups[g, 'other']}" for g in HAND_GROUPS) + "); no tile there: "
-          + str(sum(v for (_, whose), v in groups.items() if whose == "none")))
-    print(f"  dora indicators on the dead wall: {where['dora']}, read as dora and named right "
-          f"{where['dora', 'read']}")
+    print(
+        f"  another player's tiles in the hand JSON: {spilled} in {n} photos ("
+        + ", ".join(f"{g} {groups[g, 'other']}" for g in HAND_GROUPS)
+        + "); no tile there: "
+        + str(sum(v for (_, whose), v in groups.items() if whose == "none"))
+    )
+    print(
+        f"  dora indicators on the dead wall: {where['dora']}, read as dora and named right "
+        f"{where['dora', 'read']}"
+    )
     print(f"  player's tiles exactly right: {exact[0] / max(exact[1], 1):.2%} of {exact[1]}")
 
 
@@ -271,16 +304,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated: " + ", ".join(SETS))
     ap.add_argument("--skip-real", action="store_true", help="no hk valid / jp held-out")
     ap.add_argument("--latency", type=int, default=10, help="runs of the 12 MP latency check")
-    ap.add_argument("--threads", type=int, default=None,
-                    help="onnxruntime intra-op threads per model; default: the Recognizer's")
-    ap.add_argument("--seed0", type=int, default=0,
-                    help="move every set's seeds on by this many (fresh scenes; under 100 000)")
-    ap.add_argument("--face-check", choices=["on", "off"], default="on",
-                    help="set aside face-up reports showing too little tile face "
-                         "(vision/faces.py, settings face_check)")
-    ap.add_argument("--tile-check", choices=["on", "off"], default="on",
-                    help="set aside reports the tile-or-not network calls no tile "
-                         "(vision/tile_check.py, settings tile_check)")
+    ap.add_argument(
+        "--threads",
+        type=int,
+        default=None,
+        help="onnxruntime intra-op threads per model; default: the Recognizer's",
+    )
+    ap.add_argument(
+        "--seed0",
+        type=int,
+        default=0,
+        help="move every set's seeds on by this many (fresh scenes; under 100 000)",
+    )
+    ap.add_argument(
+        "--face-check",
+        choices=["on", "off"],
+        default="on",
+        help="set aside face-up reports showing too little tile face "
+        "(vision/faces.py, settings face_check)",
+    )
+    ap.add_argument(
+        "--tile-check",
+        choices=["on", "off"],
+        default="on",
+        help="set aside reports the tile-or-not network calls no tile "
+        "(vision/tile_check.py, settings tile_check)",
+    )
     args = ap.parse_args(argv)
     sets = [s.strip() for s in args.sets.split(",") if s.strip()]
     unknown = [s for s in sets if s not in SETS]
@@ -288,19 +337,28 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown sets {unknown}; known: {', '.join(SETS)}")
     # an accuracy measure, not a latency one: on a loaded machine a slow photo must not turn
     # into a crash (photo_timeout); latency is measured apart (--latency)
-    kw: dict = {"limits": Limits(seconds=UNTIMED_SECONDS),
-                "settings": replace(SETTINGS, face_check=args.face_check == "on",
-                                    tile_check=args.tile_check == "on")}
+    kw: dict = {
+        "limits": Limits(seconds=UNTIMED_SECONDS),
+        "settings": replace(
+            SETTINGS, face_check=args.face_check == "on", tile_check=args.tile_check == "on"
+        ),
+    }
     if args.threads:
         kw["threads"] = args.threads
     rec = Recognizer(args.models, **kw) if args.models else Recognizer(**kw)
-    print(f"models: {args.models or 'models/ (shipped)'}; face check {args.face_check}; "
-          f"tile check {args.tile_check}")
+    print(
+        f"models: {args.models or 'models/ (shipped)'}; face check {args.face_check}; "
+        f"tile check {args.tile_check}"
+    )
     t0 = time.perf_counter()
     if not args.skip_real:
         eval_real(rec, corrected=True, halves=True)
-    runs = {"clutter": eval_clutter, "backs": eval_backs, "angles": eval_angles,
-            "table": eval_table}
+    runs = {
+        "clutter": eval_clutter,
+        "backs": eval_backs,
+        "angles": eval_angles,
+        "table": eval_table,
+    }
     for name in sets:
         runs[name](rec, args.n, args.seed0)
     if args.latency:

@@ -63,8 +63,9 @@ def covered(box: tuple[float, ...], boxes: np.ndarray) -> float:
     return float((iw * ih).sum() / max((box[2] - box[0]) * (box[3] - box[1]), 1e-6))
 
 
-def texture_boxes(photo: td.Photo, rng: np.random.Generator, n: int
-                  ) -> list[tuple[float, float, float, float]]:
+def texture_boxes(
+    photo: td.Photo, rng: np.random.Generator, n: int
+) -> list[tuple[float, float, float, float]]:
     """Up to ``n`` tile-sized windows on ``photo`` away from every labelled tile."""
     img = photo.load()
     h, w = img.shape[:2]
@@ -106,16 +107,28 @@ class Crops:
 
     def save(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(path, x=np.stack(self.x), y=np.array(self.y, np.float32),
-                            src=np.array(self.src), part=np.array(self.part))
+        np.savez_compressed(
+            path,
+            x=np.stack(self.x),
+            y=np.array(self.y, np.float32),
+            src=np.array(self.src),
+            part=np.array(self.part),
+        )
 
 
 def real_part(i: int, every: int) -> str:
     return "check" if every and i % every == every // 2 else "train"
 
 
-def add_real(c: Crops, photos: list[td.Photo], every: int, per_tile: int, textures: int,
-             rng: np.random.Generator, log) -> None:
+def add_real(
+    c: Crops,
+    photos: list[td.Photo],
+    every: int,
+    per_tile: int,
+    textures: int,
+    rng: np.random.Generator,
+    log,
+) -> None:
     """Each labelled tile ``per_tile`` times (jittered; a check photo's once, as labelled) and
     ``textures`` windows of non-tile texture per photo."""
     start = time.time()
@@ -132,12 +145,14 @@ def add_real(c: Crops, photos: list[td.Photo], every: int, per_tile: int, textur
             c.add(img, box, 0, "texture", part)
         p.image = None  # the photos are big: keep only their crops
         if (i + 1) % 200 == 0:
-            log(f"real photos {i + 1}/{len(photos)}: {len(c.y)} crops "
-                f"({time.time() - start:.0f} s)")
+            log(
+                f"real photos {i + 1}/{len(photos)}: {len(c.y)} crops ({time.time() - start:.0f} s)"
+            )
 
 
-def add_renders(c: Crops, scenes: list[td.Photo], check_from: int, per_tile: int,
-                rng: np.random.Generator) -> None:
+def add_renders(
+    c: Crops, scenes: list[td.Photo], check_from: int, per_tile: int, rng: np.random.Generator
+) -> None:
     """The rendered tiles (``per_tile`` jittered crops each) and the distractor windows
     (``none``) of the scenes; scenes from index ``check_from`` on are check scenes."""
     for i, p in enumerate(scenes):
@@ -152,8 +167,9 @@ def add_renders(c: Crops, scenes: list[td.Photo], check_from: int, per_tile: int
                 c.add(img, box, label, "render", part)
 
 
-def add_pipeline(c: Crops, rec, photos: list[td.Photo], parts: list[str], rendered: bool,
-                 log) -> None:
+def add_pipeline(
+    c: Crops, rec, photos: list[td.Photo], parts: list[str], rendered: bool, log
+) -> None:
     """The pipeline's reports (find, sift) on ``photos``: those on a labelled tile as tiles
     (``found``), and on rendered scenes those on no tile at all as no tile (``hard``); a real
     photo's reports off its labels are left out (some real tiles are not labelled)."""
@@ -183,19 +199,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", required=True, help="the crops' .npz")
     ap.add_argument("--render-cache", default=None, help="rendered scenes kept by datasets.train")
     ap.add_argument("--plain", type=int, default=300, help="plain scenes, seeds 1007000+")
-    ap.add_argument("--extras", type=int, default=500,
-                    help=f"scenes with {EXTRAS}, seeds 1007300+")
-    ap.add_argument("--scatter", type=int, default=0,
-                    help="scenes of loose tiles at any angle, seeds 1008000+ (their tiles, "
-                         "and the pipeline's reports on them)")
+    ap.add_argument("--extras", type=int, default=500, help=f"scenes with {EXTRAS}, seeds 1007300+")
+    ap.add_argument(
+        "--scatter",
+        type=int,
+        default=0,
+        help="scenes of loose tiles at any angle, seeds 1008000+ (their tiles, "
+        "and the pipeline's reports on them)",
+    )
     ap.add_argument("--skip-real", action="store_true", help="no real photos")
     ap.add_argument("--check-every", type=int, default=10, help="every N-th real photo kept apart")
-    ap.add_argument("--check-renders", type=int, default=50,
-                    help="the last N scenes of each render kind kept apart")
+    ap.add_argument(
+        "--check-renders",
+        type=int,
+        default=50,
+        help="the last N scenes of each render kind kept apart",
+    )
     ap.add_argument("--per-tile", type=int, default=2, help="jittered crops of a training tile")
     ap.add_argument("--textures", type=int, default=6, help="texture windows per real photo")
-    ap.add_argument("--real-pipeline", choices=["none", "check", "all"], default="check",
-                    help="the pipeline's reports on these real photos too (about 1 s each)")
+    ap.add_argument(
+        "--real-pipeline",
+        choices=["none", "check", "all"],
+        default="check",
+        help="the pipeline's reports on these real photos too (about 1 s each)",
+    )
     ap.add_argument("--threads", type=int, default=1)
     args = ap.parse_args(argv)
     # the renderer's cache lives with the training code, which needs torch (the train extra):
@@ -210,18 +237,21 @@ def main(argv: list[str] | None = None) -> int:
     add_real(c, photos, args.check_every, args.per_tile, args.textures, rng, log)
     plain = render_scenes(args.plain, PLAIN_SEED, 1, cache=args.render_cache)
     extras = render_scenes(args.extras, EXTRAS_SEED, 1, extras=EXTRAS, cache=args.render_cache)
-    loose = render_scenes(args.scatter, SCATTER_SEED, 1, extras="scatter",
-                          cache=args.render_cache)
+    loose = render_scenes(args.scatter, SCATTER_SEED, 1, extras="scatter", cache=args.render_cache)
     for scenes in (plain, extras, loose):
         add_renders(c, scenes, len(scenes) - args.check_renders, args.per_tile, rng)
-    log(f"renders: {len(plain)} plain, {len(extras)} with {EXTRAS}, {len(loose)} scattered: "
-        f"{len(c.y)} crops")
+    log(
+        f"renders: {len(plain)} plain, {len(extras)} with {EXTRAS}, {len(loose)} scattered: "
+        f"{len(c.y)} crops"
+    )
     from sanma_lens.vision.pipeline import Recognizer
 
     rec = Recognizer(threads=args.threads)
     for scenes in (extras, loose):
-        parts = ["check" if i >= len(scenes) - args.check_renders else "train"
-                 for i in range(len(scenes))]
+        parts = [
+            "check" if i >= len(scenes) - args.check_renders else "train"
+            for i in range(len(scenes))
+        ]
         add_pipeline(c, rec, scenes, parts, True, log)
     if args.real_pipeline != "none":
         parts = [real_part(i, args.check_every) for i in range(len(photos))]

@@ -95,13 +95,11 @@ def _render_one(seed: int, hands: str = "random", extras: str = "") -> td.Photo 
     s = min(1.0, 1024 / max(h, w))  # keep memory small; tiles stay larger than the crops
     if s < 1:
         image = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-    p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side, image,
-                 stacked)
+    p = td.Photo(f"render:{seed}", np.array(boxes, np.float32) * s, labels, side, image, stacked)
     return p
 
 
-def _render_seed(seed: int, hands: str = "random", extras: str = ""
-                 ) -> tuple[int, td.Photo | None]:
+def _render_seed(seed: int, hands: str = "random", extras: str = "") -> tuple[int, td.Photo | None]:
     """(seed, :func:`_render_one`'s scene): the pool hands scenes back in any order."""
     return seed, _render_one(seed, hands, extras)
 
@@ -116,14 +114,25 @@ def stacked_flags(tiles: list) -> list[bool | None]:
             continue
         flags[i] = True if under.meld is not None else None
         for j, top in enumerate(tiles):
-            if j != i and not top.occluded and top.meld == under.meld and top.angle == \
-                    under.angle and iou(top.box, under.box) > 0.2:
+            if (
+                j != i
+                and not top.occluded
+                and top.meld == under.meld
+                and top.angle == under.angle
+                and iou(top.box, under.box) > 0.2
+            ):
                 flags[j] = flags[i]
     return flags
 
 
-def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras: str = "",
-                  cache: Path | str | None = None) -> list[td.Photo]:
+def render_scenes(
+    n: int,
+    seed: int,
+    workers: int,
+    hands: str = "random",
+    extras: str = "",
+    cache: Path | str | None = None,
+) -> list[td.Photo]:
     """``n`` scenes of seeds ``seed``… (``hands``: datasets.synth.scene.HANDS; ``extras``:
     datasets/synth/extras.py names) as Photos. ``cache``: a folder where each scene is kept
     once rendered (:func:`cache_folder`) and read back by later runs instead of rendered
@@ -147,10 +156,10 @@ def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras
         return out
     load_bank()  # build once, before forking: the workers share it
     with get_context("fork").Pool(workers) as pool:
-        it = pool.imap_unordered(partial(_render_seed, hands=hands, extras=extras), todo,
-                                 chunksize=4)
-        for s, p in tqdm(it, total=len(todo), desc="render scenes", file=sys.stdout,
-                         mininterval=5):
+        it = pool.imap_unordered(
+            partial(_render_seed, hands=hands, extras=extras), todo, chunksize=4
+        )
+        for s, p in tqdm(it, total=len(todo), desc="render scenes", file=sys.stdout, mininterval=5):
             if folder is not None:
                 write_cached(folder, s, p)
             if p is not None:
@@ -158,8 +167,9 @@ def render_scenes(n: int, seed: int, workers: int, hands: str = "random", extras
     return out
 
 
-def render_blocks(seed: int, plain: int, kakan: int, extras: list[str]
-                  ) -> list[tuple[int, int, str, str]]:
+def render_blocks(
+    seed: int, plain: int, kakan: int, extras: list[str]
+) -> list[tuple[int, int, str, str]]:
     """The training renders as (count, first seed, hands, extras) blocks, seeds one after the
     other from 1,000,000 + ``seed``: ``plain`` ordinary scenes, ``kakan`` scenes whose hands
     have kakans (rare in ordinary hands, and their two sideways tiles side by side look like
@@ -171,8 +181,9 @@ def render_blocks(seed: int, plain: int, kakan: int, extras: list[str]
     for block in extras:
         count, _, names = block.partition(":")
         if not count.isdigit() or not names:
-            raise ValueError(f"--renders-extras wants N:NAMES (e.g. 300:clutter,backs), "
-                             f"not {block!r}")
+            raise ValueError(
+                f"--renders-extras wants N:NAMES (e.g. 300:clutter,backs), not {block!r}"
+            )
         parse_extras(names)
         blocks.append((int(count), "random", names))
     out, next_seed = [], 1_000_000 + seed
@@ -202,8 +213,12 @@ def write_cached(folder: Path, seed: int, photo: td.Photo | None) -> None:
     meta: dict = {"labels": []}
     if photo is not None:
         cv2.imwrite(str(folder / f"{seed}.png"), photo.load(), [cv2.IMWRITE_PNG_COMPRESSION, 1])
-        meta = {"boxes": photo.boxes.tolist(), "labels": photo.labels,
-                "sideways": photo.sideways, "stacked": photo.stacked}
+        meta = {
+            "boxes": photo.boxes.tolist(),
+            "labels": photo.labels,
+            "sideways": photo.sideways,
+            "stacked": photo.stacked,
+        }
     tmp = folder / f"{seed}.json.tmp"
     tmp.write_text(json.dumps(meta))
     tmp.replace(folder / f"{seed}.json")  # the labels last: a half-written scene is not kept
@@ -221,8 +236,14 @@ def read_cached(folder: Path, seed: int) -> td.Photo | None:
     image = cv2.imread(str(folder / f"{seed}.png"), cv2.IMREAD_COLOR)
     if image is None:
         return None
-    return td.Photo(f"render:{seed}", np.array(meta["boxes"], np.float32).reshape(-1, 4),
-                    meta["labels"], meta["sideways"], image, meta["stacked"])
+    return td.Photo(
+        f"render:{seed}",
+        np.array(meta["boxes"], np.float32).reshape(-1, 4),
+        meta["labels"],
+        meta["sideways"],
+        image,
+        meta["stacked"],
+    )
 
 
 # ---------------------------------------------------------------- detector data
@@ -252,8 +273,14 @@ def _gaussian(heat: np.ndarray, cx: float, cy: float, sx: float, sy: float) -> N
 class DetData(Dataset):
     """Random crops of photos at random scale/turn, with CenterNet targets."""
 
-    def __init__(self, photos: list[td.Photo], weights: np.ndarray, length: int,
-                 size: int = DET_SIZE, focus: float = 0.0) -> None:
+    def __init__(
+        self,
+        photos: list[td.Photo],
+        weights: np.ndarray,
+        length: int,
+        size: int = DET_SIZE,
+        focus: float = 0.0,
+    ) -> None:
         """``focus``: the share of crops centred (± a quarter window) on a tile known to lie
         sideways — the called tiles, where the stacked map has its cases (train_stack.py)."""
         self.photos, self.weights, self.length = photos, weights / weights.sum(), length
@@ -271,8 +298,11 @@ class DetData(Dataset):
         boxes = p.boxes[tiles].copy()
         sideways = [p.sideways[j] for j in tiles]
         side = np.array([-1 if s is None else int(s) for s in sideways], np.int64)
-        stack = np.array([-1 if p.stacked[j] is None else int(p.stacked[j]) for j in tiles],
-                         np.int64) if p.stacked else np.full(len(side), -1, np.int64)
+        stack = (
+            np.array([-1 if p.stacked[j] is None else int(p.stacked[j]) for j in tiles], np.int64)
+            if p.stacked
+            else np.full(len(side), -1, np.int64)
+        )
         h, w = img.shape[:2]
         k = int(rng.integers(0, 4)) if rng.random() < 0.5 else 0
         if k:
@@ -300,15 +330,24 @@ class DetData(Dataset):
             y0 = rng.uniform(min(0, h - win), max(0, h - win))
         mat = np.float32([[s, 0, -x0 * s], [0, s, -y0 * s]])
         bg = rng.uniform(0, 255, 3).tolist()
-        out = cv2.warpAffine(img, mat, (size, size), flags=cv2.INTER_AREA if s < 1 else
-                             cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg)
+        out = cv2.warpAffine(
+            img,
+            mat,
+            (size, size),
+            flags=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR,
+            borderMode=cv2.BORDER_CONSTANT,
+            borderValue=bg,
+        )
         out = td.photometric(out, rng, 0.8)
         b = (boxes - [x0, y0, x0, y0]) * s
-        return (torch.from_numpy(out[..., ::-1].transpose(2, 0, 1).copy()),
-                *self.targets(b, side, stack))
+        return (
+            torch.from_numpy(out[..., ::-1].transpose(2, 0, 1).copy()),
+            *self.targets(b, side, stack),
+        )
 
-    def targets(self, boxes: np.ndarray, side: np.ndarray, stack: np.ndarray | None = None
-                ) -> tuple[torch.Tensor, ...]:
+    def targets(
+        self, boxes: np.ndarray, side: np.ndarray, stack: np.ndarray | None = None
+    ) -> tuple[torch.Tensor, ...]:
         """CenterNet targets at stride 4: heat, its weight, offsets and log sizes with their
         mask, sideways and its mask, stacked (``stack``: 1/0 per box, −1 unknown) and its mask."""
         if stack is None:
@@ -345,16 +384,21 @@ class DetData(Dataset):
                         wgt = 1.0 if dx == dy == 0 else 0.5
                         if wgt < regm[jy, jx]:
                             continue
-                        reg[:, jy, jx] = (cx - jx, cy - jy, math.log(bw / SIZE_UNIT),
-                                          math.log(bh / SIZE_UNIT))
+                        reg[:, jy, jx] = (
+                            cx - jx,
+                            cy - jy,
+                            math.log(bw / SIZE_UNIT),
+                            math.log(bh / SIZE_UNIT),
+                        )
                         regm[jy, jx] = wgt
                         if sd >= 0:
                             sidet[jy, jx], sidem[jy, jx] = float(sd), wgt
                         # a stacked tile's cells win over a neighbour's where they overlap
                         if st >= 0 and wgt >= stackm[jy, jx] and (st or not stackt[jy, jx]):
                             stackt[jy, jx], stackm[jy, jx] = float(st), wgt
-        return tuple(torch.from_numpy(a) for a in (heat, weight, reg, regm, sidet, sidem,
-                                                   stackt, stackm))
+        return tuple(
+            torch.from_numpy(a) for a in (heat, weight, reg, regm, sidet, sidem, stackt, stackm)
+        )
 
 
 def det_weights(n_hk: int, n_jp: int, n_rend: int, mix: str | None) -> np.ndarray:
@@ -403,8 +447,9 @@ def det_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, *_stack) 
     return hl + rl + 0.5 * sl
 
 
-def stack_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt, stackm
-               ) -> torch.Tensor:
+def stack_loss(
+    out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt, stackm
+) -> torch.Tensor:
     """BCE of the seventh (stacked) map at the tiles' centre cells (datasets/train_stack.py:
     the other maps are frozen). Unweighted: a called tile the map cannot tell should come out
     below one half, since a pon read as a kakan is as wrong as the reverse."""
@@ -417,8 +462,16 @@ def stack_loss(out: torch.Tensor, heat, weight, reg, regm, sidet, sidem, stackt,
 # (models/tile_classifier.md: HK 7m→9m, 4p→2p, 3z→2z, red-ink 5m/5s read as 0m/0s)
 # and, on renders, the player's tiles that the layout depends on: red fives and the plain fives
 # they must be told from, backs, sideways.
-FOCUS_REAL = {"7m": 2.0, "9m": 2.0, "4p": 2.0, "2p": 2.0, "3z": 2.0, "2z": 2.0, "5m": 2.0,
-              "5s": 2.0}
+FOCUS_REAL = {
+    "7m": 2.0,
+    "9m": 2.0,
+    "4p": 2.0,
+    "2p": 2.0,
+    "3z": 2.0,
+    "2z": 2.0,
+    "5m": 2.0,
+    "5s": 2.0,
+}
 FOCUS_REND = {"0m": 3.0, "0p": 3.0, "0s": 3.0, "5m": 2.0, "5p": 2.0, "5s": 2.0, "back": 2.0}
 MISREAD_WEIGHT = 4.0  # a real training crop the starting model misreads is drawn this much more
 
@@ -430,9 +483,18 @@ class ClsData(Dataset):
     ``real_w`` / ``rend_w`` weight the individual real / rendered crops (None = uniform).
     """
 
-    def __init__(self, photos: list[td.Photo], renders: list[td.Photo], camerash, faces,
-                 black_faces, length: int, mix: tuple[float, ...] = (0.40, 0.25, 0.20, 0.08),
-                 real_w: np.ndarray | None = None, rend_w: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        photos: list[td.Photo],
+        renders: list[td.Photo],
+        camerash,
+        faces,
+        black_faces,
+        length: int,
+        mix: tuple[float, ...] = (0.40, 0.25, 0.20, 0.08),
+        real_w: np.ndarray | None = None,
+        rend_w: np.ndarray | None = None,
+    ) -> None:
         self.length = length
         self.real = real_crops(photos)
         self.rend = rend_crops(renders)
@@ -518,9 +580,13 @@ def parse_focus(spec: str | None) -> dict[str, float]:
     return out
 
 
-def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Photo],
-                  log, focus_real: dict[str, float] | None = None
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def focus_weights(
+    model: nn.Module,
+    photos: list[td.Photo],
+    renders: list[td.Photo],
+    log,
+    focus_real: dict[str, float] | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Sampling weights for ``--focus``: real crops the starting model misreads (read once,
     un-augmented) ×MISREAD_WEIGHT, the ``focus_real`` kinds (default FOCUS_REAL) and the
     FOCUS_REND render crops more, sideways render crops ×2."""
@@ -529,21 +595,26 @@ def focus_weights(model: nn.Module, photos: list[td.Photo], renders: list[td.Pho
     wrong = np.zeros(len(real), bool)
     model.eval()
     with torch.no_grad():
-        for a in tqdm(range(0, len(real), 256), desc="score real crops", file=sys.stdout,
-                      mininterval=10):
+        for a in tqdm(
+            range(0, len(real), 256), desc="score real crops", file=sys.stdout, mininterval=10
+        ):
             chunk = real[a : a + 256]
             x = torch.from_numpy(to_input([td.photo_crop(p, j, None) for p, j in chunk]))
             device = next(model.parameters()).device  # the model may already sit on a GPU
             pred = model(x.to(device)).argmax(1).cpu().numpy()
-            wrong[a : a + 256] = [CLASSES[k] != p.labels[j]
-                                  for k, (p, j) in zip(pred, chunk, strict=True)]
+            wrong[a : a + 256] = [
+                CLASSES[k] != p.labels[j] for k, (p, j) in zip(pred, chunk, strict=True)
+            ]
     real_w = np.array([focus_real.get(p.labels[j], 1.0) for p, j in real])
     real_w[wrong] *= MISREAD_WEIGHT
-    log(f"focus: {int(wrong.sum())} of {len(real)} real training crops misread by the start "
-        f"model (weight ×{MISREAD_WEIGHT:g})")
+    log(
+        f"focus: {int(wrong.sum())} of {len(real)} real training crops misread by the start "
+        f"model (weight ×{MISREAD_WEIGHT:g})"
+    )
     rend = rend_crops(renders)
-    rend_w = np.array([FOCUS_REND.get(p.labels[j], 1.0) * (2.0 if p.sideways[j] else 1.0)
-                       for p, j in rend])
+    rend_w = np.array(
+        [FOCUS_REND.get(p.labels[j], 1.0) * (2.0 if p.sideways[j] else 1.0) for p, j in rend]
+    )
     return real_w, rend_w
 
 
@@ -553,7 +624,6 @@ def _worker_init(_: int) -> None:
     torch.set_num_threads(1)
 
 
-
 def cosine_lr(opt, base: float, frac: float) -> None:
     warm = min(1.0, frac / 0.03)
     lr = base * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(frac, 1.0))))
@@ -561,8 +631,18 @@ def cosine_lr(opt, base: float, frac: float) -> None:
         g["lr"] = lr
 
 
-def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, log,
-               freeze_bn: bool = False, ckpt: Path | None = None) -> None:
+def train_loop(
+    name,
+    model,
+    loader,
+    loss_fn,
+    seconds: float,
+    device,
+    lr: float,
+    log,
+    freeze_bn: bool = False,
+    ckpt: Path | None = None,
+) -> None:
     """AdamW with warm-up and cosine decay for ``seconds``; ``ckpt`` gets the weights every
     10 minutes; ``freeze_bn`` keeps BatchNorm statistics fixed (fine-tunes)."""
     opt = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=1e-4)
@@ -572,8 +652,7 @@ def train_loop(name, model, loader, loss_fn, seconds: float, device, lr: float, 
     saved = time.time()
     start = time.time()
     step = 0
-    bar = tqdm(total=int(seconds), desc=f"train {name}", unit="s", file=sys.stdout,
-               mininterval=10)
+    bar = tqdm(total=int(seconds), desc=f"train {name}", unit="s", file=sys.stdout, mininterval=10)
     amp = device.type == "cuda"
     done = False
     while not done:
@@ -624,8 +703,16 @@ def run_log(out: Path) -> Callable[[str], None]:
 
 def export(model: nn.Module, example: torch.Tensor, path: Path, dynamic: dict) -> None:
     model.eval().cpu()
-    torch.onnx.export(model, example, str(path), input_names=["input"], output_names=["output"],
-                      dynamic_axes=dynamic, opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        example,
+        str(path),
+        input_names=["input"],
+        output_names=["output"],
+        dynamic_axes=dynamic,
+        opset_version=17,
+        dynamo=False,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -634,8 +721,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--minutes", type=float, default=170.0, help="total training time budget")
     ap.add_argument("--det-share", type=float, default=0.6, help="share of time for the detector")
     ap.add_argument("--renders", type=int, default=0, help="scenes to render with datasets.synth")
-    ap.add_argument("--renders-kakan", type=int, default=0,
-                    help="more scenes whose hands have 1-3 melds, kakans common (HANDS['kakan'])")
+    ap.add_argument(
+        "--renders-kakan",
+        type=int,
+        default=0,
+        help="more scenes whose hands have 1-3 melds, kakans common (HANDS['kakan'])",
+    )
     ap.add_argument("--workers", type=int, default=min(16, os.cpu_count() or 1))
     ap.add_argument("--det-batch", type=int, default=32)
     ap.add_argument("--cls-batch", type=int, default=256)
@@ -643,37 +734,76 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default="models")
     ap.add_argument("--only", choices=["det", "cls"], default=None)
     ap.add_argument("--threads", type=int, default=0, help="torch CPU threads (0: all cores)")
-    ap.add_argument("--lr", type=float, default=None, help="peak learning rate "
-                    "(default 2e-3 detector, 3e-3 classifier)")
+    ap.add_argument(
+        "--lr",
+        type=float,
+        default=None,
+        help="peak learning rate (default 2e-3 detector, 3e-3 classifier)",
+    )
     ap.add_argument("--init", default=None, help="start the classifier from this .pt")
-    ap.add_argument("--init-onnx", default=None,
-                    help="with --only det|cls: start that model from this exported ONNX "
-                         "(datasets/train_init.py)")
-    ap.add_argument("--det-size", type=int, default=DET_SIZE,
-                    help="detector training crop side in pixels (a multiple of 32)")
-    ap.add_argument("--det-mix", default=None,
-                    help="detector shares of hk, jp and rendered photos as HK,JP,REND "
-                         "(default: real and rendered half each, every photo alike)")
-    ap.add_argument("--focus", action="store_true",
-                    help="classifier: draw misread real crops and FOCUS_* kinds more often")
-    ap.add_argument("--focus-real", default=None,
-                    help="with --focus: real kinds' weights as KIND:W,... (default FOCUS_REAL)")
-    ap.add_argument("--rotate", default="0,0",
-                    help="classifier crops: P,DEG = turn a crop by up to ±DEG degrees with "
-                         "probability P (train_data.ROTATE_P/ROTATE_DEG; default off)")
-    ap.add_argument("--renders-extras", action="append", default=[], metavar="N:NAMES",
-                    help="also N scenes with what real tables add, e.g. 300:clutter,backs "
-                         "(datasets/synth/extras.py); repeatable, each block's seeds after "
-                         "the ones before it")
-    ap.add_argument("--render-cache", default=None, metavar="DIR",
-                    help="keep rendered scenes in DIR and reuse them in later runs with the "
-                         "same seeds (a changed renderer renders afresh)")
-    ap.add_argument("--corrections", action="append", default=[], metavar="DIR",
-                    help="a folder written by `sanma export-corrections` (players' corrected "
-                         "photos), trained on beside jp-upright; repeatable")
-    ap.add_argument("--cls-mix", default="0.40,0.25,0.20,0.08",
-                    help="classifier shares of real, rendered-scene, art, camerash crops "
-                         "(the rest: none)")
+    ap.add_argument(
+        "--init-onnx",
+        default=None,
+        help="with --only det|cls: start that model from this exported ONNX "
+        "(datasets/train_init.py)",
+    )
+    ap.add_argument(
+        "--det-size",
+        type=int,
+        default=DET_SIZE,
+        help="detector training crop side in pixels (a multiple of 32)",
+    )
+    ap.add_argument(
+        "--det-mix",
+        default=None,
+        help="detector shares of hk, jp and rendered photos as HK,JP,REND "
+        "(default: real and rendered half each, every photo alike)",
+    )
+    ap.add_argument(
+        "--focus",
+        action="store_true",
+        help="classifier: draw misread real crops and FOCUS_* kinds more often",
+    )
+    ap.add_argument(
+        "--focus-real",
+        default=None,
+        help="with --focus: real kinds' weights as KIND:W,... (default FOCUS_REAL)",
+    )
+    ap.add_argument(
+        "--rotate",
+        default="0,0",
+        help="classifier crops: P,DEG = turn a crop by up to ±DEG degrees with "
+        "probability P (train_data.ROTATE_P/ROTATE_DEG; default off)",
+    )
+    ap.add_argument(
+        "--renders-extras",
+        action="append",
+        default=[],
+        metavar="N:NAMES",
+        help="also N scenes with what real tables add, e.g. 300:clutter,backs "
+        "(datasets/synth/extras.py); repeatable, each block's seeds after "
+        "the ones before it",
+    )
+    ap.add_argument(
+        "--render-cache",
+        default=None,
+        metavar="DIR",
+        help="keep rendered scenes in DIR and reuse them in later runs with the "
+        "same seeds (a changed renderer renders afresh)",
+    )
+    ap.add_argument(
+        "--corrections",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="a folder written by `sanma export-corrections` (players' corrected "
+        "photos), trained on beside jp-upright; repeatable",
+    )
+    ap.add_argument(
+        "--cls-mix",
+        default="0.40,0.25,0.20,0.08",
+        help="classifier shares of real, rendered-scene, art, camerash crops (the rest: none)",
+    )
     args = ap.parse_args(argv)
     try:
         blocks = render_blocks(args.seed, args.renders, args.renders_kakan, args.renders_extras)
@@ -708,16 +838,23 @@ def main(argv: list[str] | None = None) -> int:
     cache = args.render_cache
     renders: list[td.Photo] = []
     for count, seed, hands, extras in blocks:
-        renders += render_scenes(count, seed, max(1, args.workers), hands=hands, extras=extras,
-                                 cache=cache)
+        renders += render_scenes(
+            count, seed, max(1, args.workers), hands=hands, extras=extras, cache=cache
+        )
     n_real = len(photos)
-    log(f"real photos {n_real} (hk train + jp-upright train + {len(kept)} kept corrected, "
-        f"{len(kept_det)} of them fully boxed), rendered scenes {len(renders)}")
+    log(
+        f"real photos {n_real} (hk train + jp-upright train + {len(kept)} kept corrected, "
+        f"{len(kept_det)} of them fully boxed), rendered scenes {len(renders)}"
+    )
     all_photos = hk + jp + kept_det + renders
     wts = det_weights(len(hk), len(jp) + len(kept_det), len(renders), args.det_mix)
     total = args.minutes * 60
-    kw = dict(num_workers=args.workers, pin_memory=device.type == "cuda",
-              persistent_workers=args.workers > 0, drop_last=True)
+    kw = dict(
+        num_workers=args.workers,
+        pin_memory=device.type == "cuda",
+        persistent_workers=args.workers > 0,
+        drop_last=True,
+    )
     if args.workers > 0:
         kw["prefetch_factor"] = 4
         kw["worker_init_fn"] = _worker_init
@@ -727,10 +864,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.init_onnx:
             det = detector_from_onnx(args.init_onnx)
             probe = photos[:: max(1, n_real // 4)][:4]
-            diff = max(check_against_onnx(det, args.init_onnx, prepare(p.load())[0])
-                       for p in probe)
-            log(f"imported {args.init_onnx}: max |output − onnxruntime| = {diff:.2e} on "
-                f"{len(probe)} photos")
+            diff = max(check_against_onnx(det, args.init_onnx, prepare(p.load())[0]) for p in probe)
+            log(
+                f"imported {args.init_onnx}: max |output − onnxruntime| = {diff:.2e} on "
+                f"{len(probe)} photos"
+            )
             if diff > 1e-3:
                 raise SystemExit("the imported detector does not reproduce the ONNX outputs")
         else:
@@ -739,11 +877,25 @@ def main(argv: list[str] | None = None) -> int:
         data = DetData(all_photos, wts, 10**7, args.det_size)
         loader = DataLoader(data, batch_size=args.det_batch, **kw)
         secs = total * (args.det_share if args.only is None else 1.0)
-        train_loop("detector", det, loader, det_loss, secs, device, args.lr or 2e-3, log,
-                   freeze_bn=finetune, ckpt=out / "tile_detector.pt")
+        train_loop(
+            "detector",
+            det,
+            loader,
+            det_loss,
+            secs,
+            device,
+            args.lr or 2e-3,
+            log,
+            freeze_bn=finetune,
+            ckpt=out / "tile_detector.pt",
+        )
         torch.save(det.state_dict(), out / "tile_detector.pt")  # for fine-tuning later
-        export(det, torch.zeros(1, 3, 512, 512), out / "tile_detector.onnx",
-               {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
+        export(
+            det,
+            torch.zeros(1, 3, 512, 512),
+            out / "tile_detector.onnx",
+            {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}},
+        )
         log(f"wrote {out / 'tile_detector.onnx'}")
         del loader
 
@@ -765,8 +917,7 @@ def main(argv: list[str] | None = None) -> int:
         cls = cls.to(device)
         real_w = rend_w = None
         if args.focus:
-            real_w, rend_w = focus_weights(cls, photos, renders, log,
-                                           parse_focus(args.focus_real))
+            real_w, rend_w = focus_weights(cls, photos, renders, log, parse_focus(args.focus_real))
         mix = tuple(float(v) for v in args.cls_mix.split(","))
         data = ClsData(photos, renders, cam, faces, black, 10**8, mix, real_w, rend_w)
         loader = DataLoader(data, batch_size=args.cls_batch, **kw)
@@ -775,11 +926,25 @@ def main(argv: list[str] | None = None) -> int:
             return F.cross_entropy(out, y, label_smoothing=0.05)
 
         secs = total * ((1 - args.det_share) if args.only is None else 1.0)
-        train_loop("classifier", cls, loader, ce, secs, device, args.lr or 3e-3, log,
-                   freeze_bn=finetune, ckpt=out / "tile_classifier.pt")
+        train_loop(
+            "classifier",
+            cls,
+            loader,
+            ce,
+            secs,
+            device,
+            args.lr or 3e-3,
+            log,
+            freeze_bn=finetune,
+            ckpt=out / "tile_classifier.pt",
+        )
         torch.save(cls.state_dict(), out / "tile_classifier.pt")
-        export(cls, torch.zeros(1, 3, CROP_H, CROP_W), out / "tile_classifier.onnx",
-               {"input": {0: "n"}, "output": {0: "n"}})
+        export(
+            cls,
+            torch.zeros(1, 3, CROP_H, CROP_W),
+            out / "tile_classifier.onnx",
+            {"input": {0: "n"}, "output": {0: "n"}},
+        )
         log(f"wrote {out / 'tile_classifier.onnx'}")
     (out / "train_stats.json").write_text(json.dumps(stats, indent=1))
     return 0

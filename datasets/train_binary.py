@@ -32,12 +32,17 @@ class WithSigmoid(nn.Module):
 def export_binary(net: nn.Module, side: int, path: Path) -> None:
     """Export a one-logit crop network with its sigmoid, for ``side``×``side`` crops in
     batches of any size."""
-    export(WithSigmoid(net), torch.zeros(1, 3, side, side), path,
-           {"input": {0: "n"}, "output": {0: "n"}})
+    export(
+        WithSigmoid(net),
+        torch.zeros(1, 3, side, side),
+        path,
+        {"input": {0: "n"}, "output": {0: "n"}},
+    )
 
 
-def train_balanced(net: nn.Module, draw: Draw, seconds: float, lr: float,
-                   log: Callable[[str], None]) -> None:
+def train_balanced(
+    net: nn.Module, draw: Draw, seconds: float, lr: float, log: Callable[[str], None]
+) -> None:
     """Batches from ``draw`` (seeded, so a run repeats) until ``seconds`` have passed, AdamW
     with a cosine learning rate, the running loss logged every 200 steps."""
     rng = np.random.default_rng(0)
@@ -60,13 +65,16 @@ def train_balanced(net: nn.Module, draw: Draw, seconds: float, lr: float,
     log(f"trained {step} steps of {size}")
 
 
-def predict(net: nn.Module, x: np.ndarray,
-            as_input: Callable[[Sequence[np.ndarray]], np.ndarray],
-            batch: int = 256) -> np.ndarray:
+def predict(
+    net: nn.Module,
+    x: np.ndarray,
+    as_input: Callable[[Sequence[np.ndarray]], np.ndarray],
+    batch: int = 256,
+) -> np.ndarray:
     """The network's yes probability for each crop of ``x`` (BGR uint8), ``batch`` at a time."""
     net.eval()
     out = []
     with torch.no_grad():
         for i in range(0, len(x), batch):
-            out.append(torch.sigmoid(net(torch.from_numpy(as_input(list(x[i:i + batch]))))))
+            out.append(torch.sigmoid(net(torch.from_numpy(as_input(list(x[i : i + batch]))))))
     return torch.cat(out).squeeze(1).numpy() if out else np.zeros(0, np.float32)

@@ -28,8 +28,9 @@ from datasets.train_nets import ClsNet, DetNet
 from sanma_lens.vision.classify import CLASSES, CROP_H, CROP_W
 
 
-def blend(start: dict[str, torch.Tensor], tuned: dict[str, torch.Tensor], share: float
-          ) -> dict[str, torch.Tensor]:
+def blend(
+    start: dict[str, torch.Tensor], tuned: dict[str, torch.Tensor], share: float
+) -> dict[str, torch.Tensor]:
     """``(1 − share) × start + share × tuned``, tensor by tensor; counters (BatchNorm's
     ``num_batches_tracked``) are the tuned model's. The two must have the same tensors."""
     if not 0.0 <= share <= 1.0:
@@ -41,8 +42,11 @@ def blend(start: dict[str, torch.Tensor], tuned: dict[str, torch.Tensor], share:
         b = tuned[name]
         if a.shape != b.shape:
             raise ValueError(f"{name}: shapes {tuple(a.shape)} and {tuple(b.shape)} differ")
-        out[name] = ((1 - share) * a.float() + share * b.float()).to(a.dtype) \
-            if a.is_floating_point() else b.clone()
+        out[name] = (
+            ((1 - share) * a.float() + share * b.float()).to(a.dtype)
+            if a.is_floating_point()
+            else b.clone()
+        )
     return out
 
 
@@ -67,10 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", choices=["classifier", "detector"], default="classifier")
     ap.add_argument("--start", required=True, help="the starting model's ONNX")
-    ap.add_argument("--tuned", required=True,
-                    help="the fine-tune's tile_classifier.pt (tile_detector.pt)")
-    ap.add_argument("--share", type=float, required=True,
-                    help="the fine-tune's share of each weight, 0 to 1")
+    ap.add_argument(
+        "--tuned", required=True, help="the fine-tune's tile_classifier.pt (tile_detector.pt)"
+    )
+    ap.add_argument(
+        "--share", type=float, required=True, help="the fine-tune's share of each weight, 0 to 1"
+    )
     ap.add_argument("--out", required=True, help="the blend's ONNX file")
     args = ap.parse_args(argv)
     from datasets.train import export  # torch's exporter, as the training runs use it
@@ -78,11 +84,19 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     if args.model == "detector":  # exported as datasets.train exports it
-        export(blended_detector(args.start, args.tuned, args.share), torch.zeros(1, 3, 512, 512),
-               out, {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
+        export(
+            blended_detector(args.start, args.tuned, args.share),
+            torch.zeros(1, 3, 512, 512),
+            out,
+            {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}},
+        )
     else:
-        export(blended_classifier(args.start, args.tuned, args.share),
-               torch.zeros(1, 3, CROP_H, CROP_W), out, {"input": {0: "n"}, "output": {0: "n"}})
+        export(
+            blended_classifier(args.start, args.tuned, args.share),
+            torch.zeros(1, 3, CROP_H, CROP_W),
+            out,
+            {"input": {0: "n"}, "output": {0: "n"}},
+        )
     print(f"wrote {out} ({args.share:g} of {args.tuned}, {1 - args.share:g} of {args.start})")
     return 0
 

@@ -78,8 +78,12 @@ def _class_map(root: Path, null_as: str) -> dict[int, str]:
     return {int(k): (v if v is not None else null_as) for k, v in raw.items()}
 
 
-def _photos(root: Path, names: list[str], null_as: str,
-            face_fixes: dict[str, dict[int | None, Exclusion]] | None = None) -> list[Photo]:
+def _photos(
+    root: Path,
+    names: list[str],
+    null_as: str,
+    face_fixes: dict[str, dict[int | None, Exclusion]] | None = None,
+) -> list[Photo]:
     cmap = _class_map(root.parent if root.name in ("train", "valid") else root, null_as)
     fixes = face_fixes or {}
     photos = []
@@ -148,8 +152,9 @@ def load_corrections() -> dict[str, dict[int, str | None]]:
 ADDABLE = ("back", "partial", "unlabelled")
 
 
-def load_additions(manifest: str = "hk_valid_corrections.json"
-                   ) -> dict[str, list[tuple[str, np.ndarray]]]:
+def load_additions(
+    manifest: str = "hk_valid_corrections.json",
+) -> dict[str, list[tuple[str, np.ndarray]]]:
     """Tiles a real set leaves unlabelled, found by an audit of the benchmark's extra reports
     (the ``added`` list of hk valid's manifest, or of ``jp_upright_corrections.json`` for
     jp-upright): image → [(label, 640×640 box)]. A label is a riichi tile seen by eye,
@@ -238,20 +243,35 @@ def correction_photos(root: Path | str, complete_only: bool = False) -> list[Pho
         if complete_only and entry["unboxed"]:
             continue
         name = Path(entry["image"]).name
-        rows = read_yolo(root / "labels" / (Path(name).stem + ".txt"), int(entry["width"]),
-                         int(entry["height"]))
+        rows = read_yolo(
+            root / "labels" / (Path(name).stem + ".txt"), int(entry["width"]), int(entry["height"])
+        )
         if not rows:
             continue
         boxed = [t for t in entry["tiles"] if t["box"] is not None]
-        sideways: list[bool | None] = [t["angle"] == 90 for t in boxed] \
-            if len(boxed) == len(rows) else [None] * len(rows)
-        photos.append(Photo(str(root / "images" / name), np.stack([b for _, b, _ in rows]),
-                            [cmap[c] for c, _, _ in rows], sideways))
+        sideways: list[bool | None] = (
+            [t["angle"] == 90 for t in boxed] if len(boxed) == len(rows) else [None] * len(rows)
+        )
+        photos.append(
+            Photo(
+                str(root / "images" / name),
+                np.stack([b for _, b, _ in rows]),
+                [cmap[c] for c, _, _ in rows],
+                sideways,
+            )
+        )
     return photos
 
 
-_CAMERASH = {"east": "1z", "south": "2z", "west": "3z", "north": "4z", "white": "5z",
-             "green": "6z", "red": "7z"}
+_CAMERASH = {
+    "east": "1z",
+    "south": "2z",
+    "west": "3z",
+    "north": "4z",
+    "white": "5z",
+    "green": "6z",
+    "red": "7z",
+}
 
 
 def camerash_crops() -> list[tuple[np.ndarray, str]]:
@@ -277,8 +297,19 @@ def camerash_crops() -> list[tuple[np.ndarray, str]]:
     return out
 
 
-_ART = {"Ton": "1z", "Nan": "2z", "Shaa": "3z", "Pei": "4z", "Haku": "5z", "Hatsu": "6z",
-        "Chun": "7z", "Man5-Dora": "0m", "Pin5-Dora": "0p", "Sou5-Dora": "0s", "Back": "back"}
+_ART = {
+    "Ton": "1z",
+    "Nan": "2z",
+    "Shaa": "3z",
+    "Pei": "4z",
+    "Haku": "5z",
+    "Hatsu": "6z",
+    "Chun": "7z",
+    "Man5-Dora": "0m",
+    "Pin5-Dora": "0p",
+    "Sou5-Dora": "0s",
+    "Back": "back",
+}
 for _i in range(1, 10):
     for _n, _s in (("Man", "m"), ("Pin", "p"), ("Sou", "s")):
         _ART[f"{_n}{_i}"] = f"{_i}{_s}"
@@ -333,8 +364,9 @@ def render_art_crop(face: np.ndarray, rng: np.random.Generator, label: str) -> n
     dst = np.float32([[0, 0], [dst_w, 0], [dst_w, dst_h], [0, dst_h]]) + j
     dst += [out_w * m, out_h * m]
     mat = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    img = cv2.warpPerspective(canvas, mat, (out_w, out_h), borderMode=cv2.BORDER_CONSTANT,
-                              borderValue=bg.tolist())
+    img = cv2.warpPerspective(
+        canvas, mat, (out_w, out_h), borderMode=cv2.BORDER_CONSTANT, borderValue=bg.tolist()
+    )
     img = cv2.resize(img, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
     return photometric(img.clip(0, 255).astype(np.uint8), rng)
 
@@ -400,8 +432,9 @@ def rotated_crop(img: np.ndarray, box: np.ndarray, deg: float, sideways: bool) -
         patch = cv2.copyMakeBorder(patch, *pads, cv2.BORDER_REPLICATE)
     pc = (cx - ix + r, cy - iy + r)
     m = cv2.getRotationMatrix2D(pc, deg, 1.0)
-    patch = cv2.warpAffine(patch, m, (2 * r, 2 * r), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REPLICATE)
+    patch = cv2.warpAffine(
+        patch, m, (2 * r, 2 * r), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
     nbox = (pc[0] - nw / 2, pc[1] - nh / 2, pc[0] + nw / 2, pc[1] + nh / 2)
     return cut_tile(patch, nbox, sideways)
 

@@ -50,13 +50,13 @@ def trunk_session(path: Path | str, threads: int = 1) -> object:
     gemm = [n for n in model.graph.node if n.op_type == FEATURE_OP][-1]
     feat = gemm.input[0]
     del model.graph.output[:]
-    model.graph.output.append(onnx.helper.make_tensor_value_info(feat, onnx.TensorProto.FLOAT,
-                                                                 None))
+    model.graph.output.append(
+        onnx.helper.make_tensor_value_info(feat, onnx.TensorProto.FLOAT, None)
+    )
     model.graph.node.remove(gemm)
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = threads
-    return ort.InferenceSession(model.SerializeToString(), opts,
-                                providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(model.SerializeToString(), opts, providers=["CPUExecutionProvider"])
 
 
 def features(session: object, crops: list[np.ndarray], batch: int = 256) -> np.ndarray:
@@ -64,7 +64,7 @@ def features(session: object, crops: list[np.ndarray], batch: int = 256) -> np.n
     name = session.get_inputs()[0].name  # type: ignore[attr-defined]
     out = []
     for i in range(0, len(crops), batch):
-        (f,) = session.run(None, {name: to_input(crops[i:i + batch])})  # type: ignore[attr-defined]
+        (f,) = session.run(None, {name: to_input(crops[i : i + batch])})  # type: ignore[attr-defined]
         out.append(np.asarray(f, np.float32))
     return np.concatenate(out) if out else np.zeros((0, 0), np.float32)
 
@@ -85,9 +85,17 @@ def write_head(src: Path | str, dst: Path | str, weight: np.ndarray, bias: np.nd
     onnx.save(model, str(dst))
 
 
-def fit_head(feats: np.ndarray, labels: np.ndarray, w0: np.ndarray, b0: np.ndarray,
-             epochs: int, anchor: float, lr: float = 3e-3, seed: int = 0,
-             weights: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def fit_head(
+    feats: np.ndarray,
+    labels: np.ndarray,
+    w0: np.ndarray,
+    b0: np.ndarray,
+    epochs: int,
+    anchor: float,
+    lr: float = 3e-3,
+    seed: int = 0,
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Softmax regression from (w0, b0): cross-entropy + anchor·|W−w0|², Adam, minibatches."""
     import torch
 
@@ -104,7 +112,7 @@ def fit_head(feats: np.ndarray, labels: np.ndarray, w0: np.ndarray, b0: np.ndarr
         order = torch.randperm(len(x), generator=gen)
         total = 0.0
         for i in range(0, len(x), 512):
-            idx = order[i:i + 512]
+            idx = order[i : i + 512]
             logits = x[idx] @ w.T + b
             ce = torch.nn.functional.cross_entropy(logits, y[idx], reduction="none")
             ce = (ce * sw[idx]).sum() / sw[idx].sum() if sw is not None else ce.mean()
@@ -123,8 +131,9 @@ def _noisy_1p(probs: np.ndarray, label: str) -> bool:
     return label == "1p" and CLASSES[k] != "1p" and probs[k] >= 0.9
 
 
-def collect(init: Path, renders: int, views: int, seed: int) -> tuple[np.ndarray, np.ndarray,
-                                                                      list[str]]:
+def collect(
+    init: Path, renders: int, views: int, seed: int
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """Features (crop and crop turned 180°) and class indices of the training crops."""
     from sanma_lens.vision.classify import softmax
 
@@ -132,7 +141,9 @@ def collect(init: Path, renders: int, views: int, seed: int) -> tuple[np.ndarray
     w0, b0 = head_weights(init)
     rng = np.random.default_rng(seed)
     sources: list[tuple[str, list[td.Photo]]] = [
-        ("hk", td.hk_photos("train")), ("jp", td.jp_photos(heldout=False))]
+        ("hk", td.hk_photos("train")),
+        ("jp", td.jp_photos(heldout=False)),
+    ]
     if renders:
         from datasets.train import render_scenes
 
@@ -157,8 +168,11 @@ def collect(init: Path, renders: int, views: int, seed: int) -> tuple[np.ndarray
             f = features(sess, crops)
             if name == "hk":
                 pr = softmax(f @ w0.T + b0)
-                keep = [i for i in range(0, len(labs), 2)
-                        if not _noisy_1p(0.5 * (pr[i] + pr[i + 1]), labs[i])]
+                keep = [
+                    i
+                    for i in range(0, len(labs), 2)
+                    if not _noisy_1p(0.5 * (pr[i] + pr[i + 1]), labs[i])
+                ]
                 dropped += len(labs) // 2 - len(keep)
                 keep = [i + d for i in keep for d in (0, 1)]
                 f, labs = f[keep], [labs[i] for i in keep]
@@ -166,11 +180,16 @@ def collect(init: Path, renders: int, views: int, seed: int) -> tuple[np.ndarray
             labels += [td.class_index(lab) for lab in labs]
             origin += [name] * len(labs)
             if n % 200 == 0:
-                print(f"{name} {n}/{len(photos)} photos, {len(labels)} crops, "
-                      f"{time.time() - t0:.0f} s", flush=True)
+                print(
+                    f"{name} {n}/{len(photos)} photos, {len(labels)} crops, "
+                    f"{time.time() - t0:.0f} s",
+                    flush=True,
+                )
         if name == "hk":
-            print(f"hk train: {dropped} crops labelled 1p read as another tile (p>=0.9) "
-                  "left out", flush=True)
+            print(
+                f"hk train: {dropped} crops labelled 1p read as another tile (p>=0.9) left out",
+                flush=True,
+            )
     return np.concatenate(feats), np.array(labels), origin
 
 
@@ -204,8 +223,10 @@ def main(argv: list[str] | None = None) -> int:
         weights[sel] = len(labels) / (len(set(origin)) * sel.sum())
     w, b = fit_head(feats, labels, w0, b0, args.epochs, args.anchor, args.lr, args.seed, weights)
     write_head(init, args.out, w, b)
-    print(f"wrote {args.out}; head moved by |dW| {np.abs(w - w0).mean():.4f} "
-          f"(|W0| {np.abs(w0).mean():.4f})")
+    print(
+        f"wrote {args.out}; head moved by |dW| {np.abs(w - w0).mean():.4f} "
+        f"(|W0| {np.abs(w0).mean():.4f})"
+    )
     return 0
 
 

@@ -76,8 +76,10 @@ def _import_folded(net: nn.Module, path: Path, example: torch.Tensor, allowed: s
     linears = [m for m in net.modules() if isinstance(m, nn.Linear)]
     names = _conv_call_order(net, example)
     if len(convs) != len(names) or len(gemms) != len(linears):
-        raise ValueError(f"{path}: {len(convs)} convs / {len(gemms)} gemms, expected "
-                         f"{len(names)} / {len(linears)}")
+        raise ValueError(
+            f"{path}: {len(convs)} convs / {len(gemms)} gemms, expected "
+            f"{len(names)} / {len(linears)}"
+        )
 
     def put(param: torch.Tensor, key: str) -> None:
         value = np.array(inits[key])

@@ -24,21 +24,29 @@ def pack(dest: Path) -> None:
     s, d = SHARED, dest
     (d / "real/hk-hands/train/images").mkdir(parents=True, exist_ok=True)
     shutil.copy(s / "real/hk-hands/classes.json", d / "real/hk-hands/classes.json")
-    shutil.copytree(s / "real/hk-hands/train/labels", d / "real/hk-hands/train/labels",
-                    dirs_exist_ok=True)
+    shutil.copytree(
+        s / "real/hk-hands/train/labels", d / "real/hk-hands/train/labels", dirs_exist_ok=True
+    )
     shutil.copytree(s / "real/jp-upright", d / "real/jp-upright", dirs_exist_ok=True)
     (d / "crops/camerash/tiles-data").mkdir(parents=True, exist_ok=True)
     shutil.copy(s / "crops/camerash/tiles-data/data.csv", d / "crops/camerash/tiles-data/")
-    shutil.copytree(s / "crops/camerash/tiles-resized", d / "crops/camerash/tiles-resized",
-                    dirs_exist_ok=True)
+    shutil.copytree(
+        s / "crops/camerash/tiles-resized", d / "crops/camerash/tiles-resized", dirs_exist_ok=True
+    )
     for style in ("Regular", "Black"):
-        shutil.copytree(s / "art/fluffystuff/Export" / style,
-                        d / "art/fluffystuff/Export" / style, dirs_exist_ok=True)
+        shutil.copytree(
+            s / "art/fluffystuff/Export" / style,
+            d / "art/fluffystuff/Export" / style,
+            dirs_exist_ok=True,
+        )
     src = s / "real/hk-hands/train/images"
     for p in tqdm(sorted(src.iterdir()), desc="hk-hands train → webp", file=sys.stdout):
         img = cv2.imread(str(p), cv2.IMREAD_COLOR)
-        cv2.imwrite(str(d / "real/hk-hands/train/images" / (p.stem + ".webp")), img,
-                    [cv2.IMWRITE_WEBP_QUALITY, 75])
+        cv2.imwrite(
+            str(d / "real/hk-hands/train/images" / (p.stem + ".webp")),
+            img,
+            [cv2.IMWRITE_WEBP_QUALITY, 75],
+        )
 
 
 if __name__ == "__main__":

@@ -55,8 +55,13 @@ def freeze_all_but_stack(net: torch.nn.Module) -> list[str]:
     return names
 
 
-def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = SETTINGS.stacked_map_sure,
-             hands: str = "kakan") -> dict[str, float]:
+def evaluate(
+    onnx_path: Path,
+    n: int,
+    seed0: int,
+    threshold: float = SETTINGS.stacked_map_sure,
+    hands: str = "kakan",
+) -> dict[str, float]:
     """The stacked map on ``n`` rendered scenes (seeds ``seed0``…): of the detector's hits that
     match (IoU ≥ 0.5) a stacked tile, a pon's called tile, another sideways tile (a minkan's,
     a side-by-side kakan's, a kita) and an upright tile, the share called stacked (prob ≥
@@ -70,8 +75,9 @@ def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = SETTINGS.st
     opts.intra_op_num_threads = 1
     sess = ort.InferenceSession(str(onnx_path), opts, providers=["CPUExecutionProvider"])
     counts = {k: [0, 0] for k in ("stacked", "pon", "sideways", "upright")}
-    for seed in tqdm(range(seed0, seed0 + n), desc="check stacked map", file=sys.stdout,
-                     mininterval=5):
+    for seed in tqdm(
+        range(seed0, seed0 + n), desc="check stacked map", file=sys.stdout, mininterval=5
+    ):
         scene = render_scene(np.random.default_rng(seed), hands=hands)
         melds = [str(m) for m in scene.hand.get("melds") or []]  # type: ignore[attr-defined]
         x, scale = prepare(scene.image)
@@ -85,26 +91,39 @@ def evaluate(onnx_path: Path, n: int, seed0: int, threshold: float = SETTINGS.st
             if best is None or iou(best.box, t.box) < 0.5:
                 continue
             pon = t.meld is not None and melds[t.meld].startswith("pon:")
-            key = ("stacked" if flag else "upright" if t.angle != 90
-                   else "pon" if pon else "sideways")
+            key = (
+                "stacked" if flag else "upright" if t.angle != 90 else "pon" if pon else "sideways"
+            )
             counts[key][0] += 1
             counts[key][1] += best.stacked_prob >= threshold
-    return {f"{k}_called_stacked": round(hit / total, 4) if total else 0.0
-            for k, (total, hit) in counts.items()} | {
-        f"{k}_tiles": total for k, (total, _hit) in counts.items()}
+    return {
+        f"{k}_called_stacked": round(hit / total, 4) if total else 0.0
+        for k, (total, hit) in counts.items()
+    } | {f"{k}_tiles": total for k, (total, _hit) in counts.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--init-onnx", default="models/tile_detector.onnx",
-                    help="the detector to extend (six maps, or seven to train the branch on)")
+    ap.add_argument(
+        "--init-onnx",
+        default="models/tile_detector.onnx",
+        help="the detector to extend (six maps, or seven to train the branch on)",
+    )
     ap.add_argument("--minutes", type=float, default=60.0)
     ap.add_argument("--renders", type=int, default=1500, help="scenes to render for training")
     ap.add_argument("--seed", type=int, default=20_000, help="renders use 1_000_000 + seed …")
-    ap.add_argument("--stacked-boost", type=float, default=4.0,
-                    help="draw scenes holding a stacked pair this many times as often")
-    ap.add_argument("--focus", type=float, default=0.7,
-                    help="share of crops centred on a called (sideways) tile")
+    ap.add_argument(
+        "--stacked-boost",
+        type=float,
+        default=4.0,
+        help="draw scenes holding a stacked pair this many times as often",
+    )
+    ap.add_argument(
+        "--focus",
+        type=float,
+        default=0.7,
+        help="share of crops centred on a called (sideways) tile",
+    )
     ap.add_argument("--batch", type=int, default=8)
     ap.add_argument("--size", type=int, default=384, help="training crop side (multiple of 32)")
     ap.add_argument("--lr", type=float, default=2e-3)
@@ -124,23 +143,37 @@ def main(argv: list[str] | None = None) -> int:
     net = detector_from_onnx(args.init_onnx, stacked=True)
     trained = freeze_all_but_stack(net)
     log(f"training {len(trained)} tensors of the stacked branch; the rest is frozen")
-    renders = render_scenes(args.renders, 1_000_000 + args.seed, max(1, args.workers),
-                            hands="kakan")
+    renders = render_scenes(
+        args.renders, 1_000_000 + args.seed, max(1, args.workers), hands="kakan"
+    )
     has_stack = np.array([any(p.stacked) for p in renders])
     log(f"rendered scenes {len(renders)}, {int(has_stack.sum())} with a stacked pair")
     weights = np.where(has_stack, args.stacked_boost, 1.0)
     data = DetData(renders, weights, 10**7, args.size, focus=args.focus)
-    kw: dict = dict(num_workers=args.workers, persistent_workers=args.workers > 0,
-                    drop_last=True)
+    kw: dict = dict(num_workers=args.workers, persistent_workers=args.workers > 0, drop_last=True)
     if args.workers > 0:
         kw |= dict(prefetch_factor=4, worker_init_fn=_worker_init)
     loader = DataLoader(data, batch_size=args.batch, **kw)
-    train_loop("stacked", net, loader, stack_loss, args.minutes * 60, torch.device("cpu"),
-               args.lr, log, freeze_bn=True, ckpt=out / "tile_detector.pt")
+    train_loop(
+        "stacked",
+        net,
+        loader,
+        stack_loss,
+        args.minutes * 60,
+        torch.device("cpu"),
+        args.lr,
+        log,
+        freeze_bn=True,
+        ckpt=out / "tile_detector.pt",
+    )
     torch.save(net.state_dict(), out / "tile_detector.pt")
     path = out / "tile_detector.onnx"
-    export(net, torch.zeros(1, 3, 512, 512), path,
-           {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
+    export(
+        net,
+        torch.zeros(1, 3, 512, 512),
+        path,
+        {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}},
+    )
     # the six old maps must be exactly the starting detector's
     base = detector_from_onnx(args.init_onnx, stacked=False)
     probe = prepare(renders[0].load())[0]
@@ -148,10 +181,16 @@ def main(argv: list[str] | None = None) -> int:
         mine = net.eval()(torch.from_numpy(probe))[:, :6].numpy()
         ref = base(torch.from_numpy(probe)).numpy()
     drift = float(np.abs(mine - ref).max())
-    log(f"wrote {path}; six old maps differ from {args.init_onnx} by at most {drift:.2e}; "
-        f"ONNX vs torch {check_against_onnx(net, path, probe):.2e}")
-    stats = {"args": vars(args), "renders": len(renders), "with_stack": int(has_stack.sum()),
-             "old_maps_drift": drift}
+    log(
+        f"wrote {path}; six old maps differ from {args.init_onnx} by at most {drift:.2e}; "
+        f"ONNX vs torch {check_against_onnx(net, path, probe):.2e}"
+    )
+    stats = {
+        "args": vars(args),
+        "renders": len(renders),
+        "with_stack": int(has_stack.sum()),
+        "old_maps_drift": drift,
+    }
     if args.eval:
         stats["heldout"] = evaluate(path, args.eval, args.eval_seed0)
         log(f"held-out scenes {args.eval_seed0}+{args.eval}: {stats['heldout']}")

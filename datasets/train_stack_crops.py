@@ -45,8 +45,9 @@ BOX_BIAS = (0.044, -0.015, -0.05, -0.026)
 BOX_SD = 0.07
 
 
-def scene_crops(seed: int, hands: str, pos_crops: int, neg_crops: int = 1
-                ) -> tuple[list[np.ndarray], list[int], list[str]]:
+def scene_crops(
+    seed: int, hands: str, pos_crops: int, neg_crops: int = 1
+) -> tuple[list[np.ndarray], list[int], list[str]]:
     """Crops (``pos_crops`` of each stacked tile, ``neg_crops`` of each other called tile),
     labels and the meld kind of each called tile of one rendered scene."""
     rng = np.random.default_rng(seed)
@@ -68,8 +69,9 @@ def scene_crops(seed: int, hands: str, pos_crops: int, neg_crops: int = 1
     return crops, labels, kinds
 
 
-def make_crops(n: int, seed0: int, ordinary: int, pos_crops: int, neg_crops: int, log
-               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def make_crops(
+    n: int, seed0: int, ordinary: int, pos_crops: int, neg_crops: int, log
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops of ``n`` scenes from ``seed0`` (every ``ordinary``-th an ordinary random hand)."""
     crops: list[np.ndarray] = []
     labels: list[int] = []
@@ -82,11 +84,12 @@ def make_crops(n: int, seed0: int, ordinary: int, pos_crops: int, neg_crops: int
         labels += lab
         kinds += k
         if (i + 1) % 500 == 0 or i + 1 == n:
-            log(f"scenes {i + 1}/{n}: {len(crops)} crops, {sum(labels)} stacked "
-                f"({time.time() - start:.0f} s)")
+            log(
+                f"scenes {i + 1}/{n}: {len(crops)} crops, {sum(labels)} stacked "
+                f"({time.time() - start:.0f} s)"
+            )
     empty = np.zeros((0, SIZE, SIZE, 3), np.uint8)
-    return (np.stack(crops) if crops else empty, np.array(labels, np.float32),
-            np.array(kinds))
+    return (np.stack(crops) if crops else empty, np.array(labels, np.float32), np.array(kinds))
 
 
 class StackNet(nn.Module):
@@ -126,6 +129,7 @@ def draw_batches(x: np.ndarray, y: np.ndarray, batch: int) -> Draw:
     def draw(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         idx = np.concatenate([rng.choice(pos, batch // 2), rng.choice(neg, batch - batch // 2)])
         return as_input(list(augment(x[idx], rng))), y[idx]
+
     return draw
 
 
@@ -137,16 +141,19 @@ def report(p: np.ndarray, y: np.ndarray, kinds: np.ndarray, log) -> None:
         found = float((p[y == 1] >= th).mean()) if y.sum() else 0.0
         false = float((p[pons] >= th).mean()) if pons.any() else 0.0
         other = float((p[(y == 0) & ~pons] >= th).mean()) if ((y == 0) & ~pons).any() else 0.0
-        log(f"  p >= {th:.2f}: stacked found {100 * found:.1f} %, pons called stacked "
-            f"{100 * false:.2f} %, other called tiles {100 * other:.2f} %")
+        log(
+            f"  p >= {th:.2f}: stacked found {100 * found:.1f} %, pons called stacked "
+            f"{100 * false:.2f} %, other called tiles {100 * other:.2f} %"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--scenes", type=int, default=8000, help="training scenes to render")
     ap.add_argument("--eval-scenes", type=int, default=1500)
-    ap.add_argument("--ordinary", type=int, default=4,
-                    help="every N-th scene an ordinary random hand (0: none)")
+    ap.add_argument(
+        "--ordinary", type=int, default=4, help="every N-th scene an ordinary random hand (0: none)"
+    )
     ap.add_argument("--pos-crops", type=int, default=3, help="crops per stacked tile")
     ap.add_argument("--neg-crops", type=int, default=2, help="crops per other called tile")
     ap.add_argument("--minutes", type=float, default=20.0, help="training time")
@@ -155,10 +162,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--seed0", type=int, default=SEED0)
     ap.add_argument("--eval-seed0", type=int, default=EVAL_SEED0)
-    ap.add_argument("--init", default=None,
-                    help="start from this .pt (a run's stack_classifier.pt)")
-    ap.add_argument("--crops", default=None,
-                    help="read the crops from this crops.npz (a run's) instead of rendering")
+    ap.add_argument(
+        "--init", default=None, help="start from this .pt (a run's stack_classifier.pt)"
+    )
+    ap.add_argument(
+        "--crops",
+        default=None,
+        help="read the crops from this crops.npz (a run's) instead of rendering",
+    )
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
@@ -173,8 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         ex, ey, ek = data["ex"], data["ey"], data["ek"]
         log(f"crops from {cache}")
     else:
-        x, y, k = make_crops(args.scenes, args.seed0, args.ordinary, args.pos_crops,
-                             args.neg_crops, log)
+        x, y, k = make_crops(
+            args.scenes, args.seed0, args.ordinary, args.pos_crops, args.neg_crops, log
+        )
         ex, ey, ek = make_crops(args.eval_scenes, args.eval_seed0, args.ordinary, 1, 1, log)
         np.savez(cache, x=x, y=y, k=k, ex=ex, ey=ey, ek=ek)
     if not y.sum() or y.all():

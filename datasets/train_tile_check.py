@@ -42,8 +42,13 @@ class TileCheckNet(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            cbr(3, 16), nn.MaxPool2d(2), cbr(16, 32), nn.MaxPool2d(2),
-            cbr(32, 48), nn.MaxPool2d(2), cbr(48, 64),
+            cbr(3, 16),
+            nn.MaxPool2d(2),
+            cbr(16, 32),
+            nn.MaxPool2d(2),
+            cbr(32, 48),
+            nn.MaxPool2d(2),
+            cbr(48, 64),
         )
         self.head = nn.Linear(64, 1)
 
@@ -58,15 +63,19 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     x = crop
     if rng.random() < 0.5:
         m = cv2.getRotationMatrix2D((SIZE / 2, SIZE / 2), float(rng.uniform(0, 360)), 1.0)
-        x = cv2.warpAffine(x, m, (SIZE, SIZE), flags=cv2.INTER_LINEAR,
-                           borderMode=cv2.BORDER_REFLECT)
+        x = cv2.warpAffine(
+            x, m, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+        )
     x = np.rot90(x, int(rng.integers(4)))
     if rng.random() < 0.5:
         x = x[:, ::-1]
     if rng.random() < 0.3:  # a small, far tile
         s = int(rng.integers(7, 21))
-        x = cv2.resize(cv2.resize(np.ascontiguousarray(x), (s, s), interpolation=cv2.INTER_AREA),
-                       (SIZE, SIZE), interpolation=cv2.INTER_LINEAR)
+        x = cv2.resize(
+            cv2.resize(np.ascontiguousarray(x), (s, s), interpolation=cv2.INTER_AREA),
+            (SIZE, SIZE),
+            interpolation=cv2.INTER_LINEAR,
+        )
     f = x.astype(np.float32)
     if rng.random() < 0.25:
         f = cv2.GaussianBlur(f, (0, 0), float(rng.uniform(0.5, 1.5)))
@@ -77,8 +86,9 @@ def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-def sampling(y: np.ndarray, src: np.ndarray, hard_weight: float
-             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def sampling(
+    y: np.ndarray, src: np.ndarray, hard_weight: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Indices and draw probabilities of the tiles and of the non-tiles (``hard`` ×
     ``hard_weight``; each non-tile source otherwise alike per crop)."""
     pos, neg = np.flatnonzero(y == 1), np.flatnonzero(y == 0)
@@ -87,15 +97,18 @@ def sampling(y: np.ndarray, src: np.ndarray, hard_weight: float
     return pos, wp / wp.sum(), neg, wn / wn.sum()
 
 
-def draw_batches(x: np.ndarray, y: np.ndarray, src: np.ndarray, batch: int,
-                 hard_weight: float) -> Draw:
+def draw_batches(
+    x: np.ndarray, y: np.ndarray, src: np.ndarray, batch: int, hard_weight: float
+) -> Draw:
     """Balanced batches (half tiles, :func:`sampling`'s weights), each crop augmented."""
     pos, pp, neg, pn = sampling(y, src, hard_weight)
 
     def draw(rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        idx = np.concatenate([rng.choice(pos, batch // 2, p=pp),
-                              rng.choice(neg, batch - batch // 2, p=pn)])
+        idx = np.concatenate(
+            [rng.choice(pos, batch // 2, p=pp), rng.choice(neg, batch - batch // 2, p=pn)]
+        )
         return as_input([augment(x[i], rng) for i in idx]), y[idx]
+
     return draw
 
 
@@ -122,13 +135,21 @@ def report(p: np.ndarray, y: np.ndarray, src: np.ndarray, part: np.ndarray, log)
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--crops", required=True, nargs="+",
-                    help="datasets.tile_check_crops's .npz files, taken together")
+    ap.add_argument(
+        "--crops",
+        required=True,
+        nargs="+",
+        help="datasets.tile_check_crops's .npz files, taken together",
+    )
     ap.add_argument("--minutes", type=float, default=15.0, help="training time")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
-    ap.add_argument("--hard-weight", type=float, default=4.0,
-                    help="the pipeline's false reports drawn this many times as often")
+    ap.add_argument(
+        "--hard-weight",
+        type=float,
+        default=4.0,
+        help="the pipeline's false reports drawn this many times as often",
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)

@@ -129,6 +129,8 @@ def code_flags(code: int) -> int:
     if ds is None:
         return 0
     return 2 if ds[0][0] >= 0 else 1
+
+
 #: group base → {whole pattern: its decompositions in kind indices}, filled as asked for
 _BY_GROUP: Final[dict[int, dict[tuple[int, ...], tuple[GroupDecomp, ...]]]] = {
     b: {} for b in GROUP_BASES

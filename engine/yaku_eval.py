@@ -179,9 +179,7 @@ def _compile(rules: Rules, closed: bool, form: str) -> Plan:
 # The plan and situational yaku by rule set, situation, closedness and form: they depend on
 # nothing else (the Context cache holds them per Context; this one serves new Contexts of
 # equal situations, one per evaluated hand, without compiling or even looking up the plan).
-_SIT_CACHE: Final[
-    dict[tuple[int, Situation, bool, str], tuple[Rules, tuple[Plan, Held]]]
-] = {}
+_SIT_CACHE: Final[dict[tuple[int, Situation, bool, str], tuple[Rules, tuple[Plan, Held]]]] = {}
 
 
 def _situational(plan: Plan, closed: bool, form: str, c: Context) -> Held:

@@ -28,9 +28,17 @@ print(json.dumps({"imported": names, "stray": stray}))
 def test_every_module_imports_under_sanma_lens_and_none_by_its_folder_name() -> None:
     run = subprocess.run(
         [sys.executable, "-c", _IMPORT_ALL, str(ROOT)],
-        capture_output=True, text=True, check=True, timeout=120,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
     )
     found = json.loads(run.stdout)
-    assert {"sanma_lens.engine.service", "sanma_lens.vision.pipeline", "sanma_lens.api.app",
-            "sanma_lens.api.cli", "sanma_lens.engine.game"} <= set(found["imported"])
+    assert {
+        "sanma_lens.engine.service",
+        "sanma_lens.vision.pipeline",
+        "sanma_lens.api.app",
+        "sanma_lens.api.cli",
+        "sanma_lens.engine.game",
+    } <= set(found["imported"])
     assert found["stray"] == []

@@ -27,8 +27,9 @@ def command_lines() -> list[str]:
     section = text.split("\n## Command line\n", 1)[1]
     block = re.search(r"```bash\n(.*?)```", section, re.S)
     assert block, "README's Command line section has no bash block"
-    lines = [ln for ln in block.group(1).splitlines()
-             if ln.strip() and not ln.lstrip().startswith("#")]
+    lines = [
+        ln for ln in block.group(1).splitlines() if ln.strip() and not ln.lstrip().startswith("#")
+    ]
     return [ln for ln in lines if not ln.startswith(". .venv/bin/activate")]
 
 
@@ -48,16 +49,31 @@ def test_readme_command_runs_as_written(line: str, tmp_path: Path) -> None:
     (tmp_path / "docs").symlink_to(ROOT / "docs")
     # the lines run in order in one shell in the README: files one line writes, later ones read
     earlier = runnable()[: runnable().index(line)]
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-           "XDG_DATA_HOME": str(tmp_path / "data")}  # a game store of its own
+    env = {
+        **os.environ,
+        "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }  # a game store of its own
     env.pop("SANMA_DB_PATH", None)
     env.pop("DATABASE_URL", None)
     for before in earlier:
         if ">" in before:
-            subprocess.run(["bash", "-o", "pipefail", "-c", before], cwd=tmp_path, env=env,
-                           capture_output=True, timeout=300, check=True)
-    done = subprocess.run(["bash", "-o", "pipefail", "-c", line], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=300)
+            subprocess.run(
+                ["bash", "-o", "pipefail", "-c", before],
+                cwd=tmp_path,
+                env=env,
+                capture_output=True,
+                timeout=300,
+                check=True,
+            )
+    done = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", line],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, (line, done.stdout[-2000:], done.stderr[-2000:])
     written = re.search(r">\s*(\S+)\s*(#.*)?$", line)
     out = (tmp_path / written.group(1)).read_text() if written else done.stdout

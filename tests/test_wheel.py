@@ -35,8 +35,7 @@ pytestmark = [
     pytest.mark.skipif(not WHEEL, reason="SANMA_WHEEL names no built wheel (scripts/test)"),
 ]
 
-HAND = {"hand": "234p456p789s11z22z", "win": "2z", "seat": "S", "round": "E",
-        "riichi": "riichi"}
+HAND = {"hand": "234p456p789s11z22z", "win": "2z", "seat": "S", "round": "E", "riichi": "riichi"}
 
 
 @dataclass(frozen=True)
@@ -55,14 +54,24 @@ class Installed:
         return str(self.venv / "bin" / "sanma")
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("PYTHONPATH", "SANMA_MODELS", "SANMA_PURE_PYTHON", "VIRTUAL_ENV")}
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in ("PYTHONPATH", "SANMA_MODELS", "SANMA_PURE_PYTHON", "VIRTUAL_ENV")
+        }
         env["SANMA_DB_PATH"] = str(self.work / "games.sqlite3")
         return {**env, **extra}
 
     def run(self, *args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-        return subprocess.run(list(args), input=stdin, cwd=self.work, env=self.env(),
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run(
+            list(args),
+            input=stdin,
+            cwd=self.work,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +83,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     pip = subprocess.run(
         [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", WHEEL],
-        capture_output=True, text=True, timeout=900,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert pip.returncode == 0, pip.stderr[-3000:]
     return Installed(venv, work)
@@ -85,8 +96,10 @@ def _checkout_files() -> set[str]:
     wanted = set()
     for folder in ("engine", "vision", "api"):
         for path in (ROOT / folder).rglob("*"):
-            if path.is_file() and "__pycache__" not in path.parts and (
-                path.suffix == ".py" or path.is_relative_to(ROOT / "api" / "web")
+            if (
+                path.is_file()
+                and "__pycache__" not in path.parts
+                and (path.suffix == ".py" or path.is_relative_to(ROOT / "api" / "web"))
             ):
                 wanted.add(f"sanma_lens/{path.relative_to(ROOT)}")
     for path in (ROOT / "models").iterdir():
@@ -102,14 +115,21 @@ def test_the_wheel_holds_every_model_card_page_and_module() -> None:
     assert any(name.startswith("sanma_lens/models/") and name.endswith(".onnx") for name in held)
     # one top-level package (and the compiled engine's shared library, named after it)
     tops = {name.split("/")[0] for name in held}
-    assert all(top == "sanma_lens" or top.startswith("sanma_lens_engine__mypyc.")
-               or top.endswith(".dist-info") for top in tops), tops
+    assert all(
+        top == "sanma_lens"
+        or top.startswith("sanma_lens_engine__mypyc.")
+        or top.endswith(".dist-info")
+        for top in tops
+    ), tops
 
 
 def test_installed_package_stands_alone_with_its_models_and_migrations(
     installed: Installed,
 ) -> None:
-    probe = installed.run(installed.python, "-c", """
+    probe = installed.run(
+        installed.python,
+        "-c",
+        """
 import importlib.util, json
 from importlib import resources
 from sanma_lens.api.storage import MIGRATIONS
@@ -120,7 +140,8 @@ print(json.dumps({
     "stray": [n for n in ("engine", "vision", "api") if importlib.util.find_spec(n)],
     "migrations": MIGRATIONS,
 }))
-""")
+""",
+    )
     assert probe.returncode == 0, probe.stderr
     found = json.loads(probe.stdout)
     assert Path(found["models"]).is_relative_to(installed.venv)
@@ -172,8 +193,9 @@ def _free_port() -> int:
         return port
 
 
-def _request(url: str, data: bytes | None = None, headers: dict[str, str] | None = None
-             ) -> tuple[int, bytes]:
+def _request(
+    url: str, data: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, bytes]:
     req = urllib.request.Request(url, data=data, headers=headers or {})
     try:
         with urllib.request.urlopen(req, timeout=60) as r:
@@ -186,8 +208,12 @@ def _request(url: str, data: bytes | None = None, headers: dict[str, str] | None
 def server(installed: Installed) -> Iterator[str]:
     port = _free_port()
     proc = subprocess.Popen(
-        [installed.sanma, "serve", "--port", str(port)], cwd=installed.work,
-        env=installed.env(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        [installed.sanma, "serve", "--port", str(port)],
+        cwd=installed.work,
+        env=installed.env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     url = f"http://127.0.0.1:{port}"
     try:
@@ -220,11 +246,16 @@ def test_installed_sanma_serve_answers_healthz_pages_recognize_and_games(
 
     path, expected = photo
     boundary = uuid.uuid4().hex
-    form = (f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '
-            f'filename="hand.jpg"\r\nContent-Type: image/jpeg\r\n\r\n').encode()
+    form = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="image"; '
+        f'filename="hand.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+    ).encode()
     form += path.read_bytes() + f"\r\n--{boundary}--\r\n".encode()
-    status, body = _request(f"{server}/v1/recognize", form,
-                            {"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    status, body = _request(
+        f"{server}/v1/recognize",
+        form,
+        {"Content-Type": f"multipart/form-data; boundary={boundary}"},
+    )
     assert status == 200, body[:500]
     assert json.loads(body) == expected
 

@@ -82,15 +82,25 @@ def cut_along(image: np.ndarray, rect: Rect, margin: float = MARGIN) -> np.ndarr
     if w > h:  # turn a quarter more, so that the long side stands
         w, h, ang = h, w, ang + 90.0
     turn = cv2.getRotationMatrix2D((cx, cy), ang, 1.0)
-    upright = cv2.warpAffine(image, turn, (image.shape[1], image.shape[0]),
-                             flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    upright = cv2.warpAffine(
+        image,
+        turn,
+        (image.shape[1], image.shape[0]),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
     size = (max(int(round(w * (1 + 2 * margin))), 2), max(int(round(h * (1 + 2 * margin))), 2))
     crop = cv2.getRectSubPix(upright, size, (cx, cy))
     return cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA)
 
 
-def askew_edits(now: Hypothesis, image: np.ndarray, scale: float, read: CropReader,
-                asked: dict[Box, tuple[str, float] | None]) -> list[Edit]:
+def askew_edits(
+    now: Hypothesis,
+    image: np.ndarray,
+    scale: float,
+    read: CropReader,
+    asked: dict[Box, tuple[str, float] | None],
+) -> list[Edit]:
     """The tiles of ``now`` lying askew (their face at least ``axes_min_turn`` off a quarter
     turn) read again along their own axes: one edit re-reading every one whose new reading,
     a riichi tile or a back, is surer than the old by ``axes_gain``, with that probability
@@ -112,10 +122,18 @@ def askew_edits(now: Hypothesis, image: np.ndarray, scale: float, read: CropRead
     tiles, placed, gain = [], [], 0.0
     for t in now.tiles:
         again = asked.get(t.box)
-        if (again is not None and again[0] != t.tile and again[0] not in NOT_TILES
-                and again[1] >= t.confidence + S.axes_gain):
-            better = replace(t, tile=again[0], confidence=round(again[1], 4),
-                             alternatives=((t.tile, round(t.confidence, 4)),))
+        if (
+            again is not None
+            and again[0] != t.tile
+            and again[0] not in NOT_TILES
+            and again[1] >= t.confidence + S.axes_gain
+        ):
+            better = replace(
+                t,
+                tile=again[0],
+                confidence=round(again[1], 4),
+                alternatives=((t.tile, round(t.confidence, 4)),),
+            )
             tiles.append(better)
             placed.append(better)
             gain += again[1] - t.confidence
@@ -123,6 +141,6 @@ def askew_edits(now: Hypothesis, image: np.ndarray, scale: float, read: CropRead
             tiles.append(t)
     if not placed:
         return []
-    return [Edit("askew", Goal.REREAD, tuple(tiles), tuple(placed), saying(), gain,
-                 new_melds=False)]
-
+    return [
+        Edit("askew", Goal.REREAD, tuple(tiles), tuple(placed), saying(), gain, new_melds=False)
+    ]

@@ -50,19 +50,31 @@ def ankan_edits(now: Hypothesis, backs: Sequence[TileDetection]) -> list[Edit]:
     present = {t.box for t in now.tiles}
     backs = [b for b in backs if b.box not in present]
     tries = [(b,) for b in backs] + list(combinations(backs, 2))
-    return [Edit("ankan", Goal.ANKAN, (*now.tiles, *extra), extra, _ankan_notes(extra),
-                 math.prod(b.confidence for b in extra), lands=frozenset({"meld"}),
-                 keeps=frozenset({"hand", "win"}))
-            for extra in tries]
+    return [
+        Edit(
+            "ankan",
+            Goal.ANKAN,
+            (*now.tiles, *extra),
+            extra,
+            _ankan_notes(extra),
+            math.prod(b.confidence for b in extra),
+            lands=frozenset({"meld"}),
+            keeps=frozenset({"hand", "win"}),
+        )
+        for extra in tries
+    ]
 
 
-def _ankan_notes(extra: Sequence[TileDetection]
-                 ) -> Callable[[Layout, Layout], tuple[PhotoWarning, ...]]:
+def _ankan_notes(
+    extra: Sequence[TileDetection],
+) -> Callable[[Layout, Layout], tuple[PhotoWarning, ...]]:
     """One warning per back taken, naming the ankan the layout read with it."""
 
     def say(was: Layout, now: Layout) -> tuple[PhotoWarning, ...]:
         meld = next(m for m in now.melds if m not in was.melds)
-        return tuple(PhotoWarning("ankan_back_found", meld=meld, confidence=round(b.confidence, 4))
-                     for b in extra)
+        return tuple(
+            PhotoWarning("ankan_back_found", meld=meld, confidence=round(b.confidence, 4))
+            for b in extra
+        )
 
     return say

@@ -44,8 +44,7 @@ MIDDLE = 0.25  # the middle of a box: this share of its sides cut off each way
 BIN = 24  # a box's colour: its commonest colour in bins this wide (8-bit CIELAB channels)
 
 
-def box_colours(image: np.ndarray, boxes: list[tuple[float, float, float, float]]
-                ) -> np.ndarray:
+def box_colours(image: np.ndarray, boxes: list[tuple[float, float, float, float]]) -> np.ndarray:
     """The commonest CIELAB colour (OpenCV's 8-bit scale: L, a, b in 0–255) of the middle of
     each box (image px) of a BGR image (:func:`_dominant`); NaN for a box too small to
     measure."""
@@ -82,19 +81,24 @@ def _distance(c: np.ndarray, ref: np.ndarray | None) -> float:
     return float(np.linalg.norm(c - ref))
 
 
-def blank_readings(tiles: tuple[TileDetection, ...], image: np.ndarray, scale: float,
-                   s: Settings) -> tuple[TileDetection, ...]:
+def blank_readings(
+    tiles: tuple[TileDetection, ...], image: np.ndarray, scale: float, s: Settings
+) -> tuple[TileDetection, ...]:
     """``tiles`` with each blank report (read ``5z`` or ``back``) read again by its colour, as
     the module says; the others as they were."""
     blanks = [k for k, t in enumerate(tiles) if t.tile in (HAKU, BACK)]
     if not blanks:
         return tiles
-    faces = [k for k, t in enumerate(tiles)
-             if t.tile not in (HAKU, BACK) and t.confidence >= s.blank_sure_face]
+    faces = [
+        k
+        for k, t in enumerate(tiles)
+        if t.tile not in (HAKU, BACK) and t.confidence >= s.blank_sure_face
+    ]
     if len(faces) < s.blank_min_faces:
         return tiles
-    backs = [k for k in blanks
-             if tiles[k].tile == BACK and tiles[k].confidence >= s.blank_sure_back]
+    backs = [
+        k for k in blanks if tiles[k].tile == BACK and tiles[k].confidence >= s.blank_sure_back
+    ]
     if not backs:
         return tiles
     measured = sorted(set(faces) | set(blanks))

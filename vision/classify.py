@@ -69,8 +69,13 @@ def prior_offsets(shift: Mapping[str, float]) -> np.ndarray:
     return np.array([shift.get(c, 0.0) for c in CLASSES], np.float32)
 
 
-def cut_tile(image: np.ndarray, box: Sequence[float], sideways: bool, scale: float = 1.0,
-             margin: float = MARGIN) -> np.ndarray:
+def cut_tile(
+    image: np.ndarray,
+    box: Sequence[float],
+    sideways: bool,
+    scale: float = 1.0,
+    margin: float = MARGIN,
+) -> np.ndarray:
     """The box (in photo pixels × ``scale``) cut out with ``margin`` × its size around it
     (edges beyond the image repeat its border), turned upright (a quarter turn when
     ``sideways``: the network reads upright tiles), resized to 48×64 BGR."""
@@ -124,11 +129,18 @@ class TileClassifier:
     crops a call.
     """
 
-    def __init__(self, session: object, turn: bool = False,
-                 wide: Sequence[float] = S.wide_margins, wide_below: float = S.wide_below,
-                 prior_shift: Mapping[str, float] | None = None, second: object | None = None,
-                 second_below: float = S.second_below,
-                 second_weight: float = S.second_weight, chunk: int = CHUNK) -> None:
+    def __init__(
+        self,
+        session: object,
+        turn: bool = False,
+        wide: Sequence[float] = S.wide_margins,
+        wide_below: float = S.wide_below,
+        prior_shift: Mapping[str, float] | None = None,
+        second: object | None = None,
+        second_below: float = S.second_below,
+        second_weight: float = S.second_weight,
+        chunk: int = CHUNK,
+    ) -> None:
         self.session = session
         self.chunk = max(1, chunk)
         self.offsets = prior_offsets(S.prior_shift if prior_shift is None else prior_shift)
@@ -141,8 +153,13 @@ class TileClassifier:
         self.input_name = _input_name(session)
         self.second_input = _input_name(second) if second is not None else ""
 
-    def _run(self, session: object, name: str, crops: Sequence[np.ndarray],
-             check: Callable[[], None] = _go_on) -> np.ndarray:
+    def _run(
+        self,
+        session: object,
+        name: str,
+        crops: Sequence[np.ndarray],
+        check: Callable[[], None] = _go_on,
+    ) -> np.ndarray:
         """One network's class probabilities of ``crops`` (each also turned, with ``turn``);
         ``name``: its input's. Read ``chunk`` crops a call (``check`` runs before each), so the
         network's working memory is the same for a photo of 200 tiles as for one of 20."""
@@ -161,12 +178,12 @@ class TileClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         return np.concatenate(parts)
 
-    def _read(self, crops: Sequence[np.ndarray], check: Callable[[], None] = _go_on
-              ) -> np.ndarray:
+    def _read(self, crops: Sequence[np.ndarray], check: Callable[[], None] = _go_on) -> np.ndarray:
         return self._run(self.session, self.input_name, crops, check)
 
-    def _second_opinion(self, probs: np.ndarray, crops: Sequence[np.ndarray],
-                        check: Callable[[], None] = _go_on) -> np.ndarray:
+    def _second_opinion(
+        self, probs: np.ndarray, crops: Sequence[np.ndarray], check: Callable[[], None] = _go_on
+    ) -> np.ndarray:
         """``probs`` with each row still unsure (below ``second_below``) averaged with the
         second network's reading of its crop (one batched call for all)."""
         if self.second is None:
@@ -179,9 +196,14 @@ class TileClassifier:
             probs[unsure] = (1.0 - w) * probs[unsure] + w * other
         return probs
 
-    def classify_boxes(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
-                       sideways: Sequence[bool], scale: float = 1.0,
-                       check: Callable[[], None] = _go_on) -> np.ndarray:
+    def classify_boxes(
+        self,
+        image: np.ndarray,
+        boxes: Sequence[Sequence[float]],
+        sideways: Sequence[bool],
+        scale: float = 1.0,
+        check: Callable[[], None] = _go_on,
+    ) -> np.ndarray:
         """N×len(CLASSES) class probabilities of the tiles in ``boxes`` (photo pixels; the
         image is the photo × ``scale``), each cut with ``MARGIN`` and turned upright when its
         ``sideways`` flag is set; a tile read unsure is cut again with the ``wide`` margins
@@ -194,7 +216,9 @@ class TileClassifier:
         crops = [cut_tile(image, b, s, scale) for b, s in zip(boxes, sideways, strict=True)]
         probs = self._second_looks(
             self._read(crops, check),
-            lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m), check)
+            lambda i, m: cut_tile(image, boxes[i], sideways[i], scale, m),
+            check,
+        )
         return self._second_opinion(probs, crops, check)
 
     def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -204,8 +228,12 @@ class TileClassifier:
             return np.zeros((0, len(CLASSES)), np.float32)
         return self._second_opinion(self._read(crops), crops)
 
-    def _second_looks(self, probs: np.ndarray, recut: Callable[[int, float], np.ndarray],
-                      check: Callable[[], None] = _go_on) -> np.ndarray:
+    def _second_looks(
+        self,
+        probs: np.ndarray,
+        recut: Callable[[int, float], np.ndarray],
+        check: Callable[[], None] = _go_on,
+    ) -> np.ndarray:
         """``probs`` with each unsure row averaged with its looser looks (``recut(i, margin)``,
         one batched call for all) when those looks agree."""
         unsure = [i for i in range(len(probs)) if probs[i].max() < self.wide_below]

@@ -37,8 +37,14 @@ _PNG_IEND = b"IEND\xaeB`\x82"  # the IEND chunk type and its fixed CRC
 # libjpeg's messages (jerror.h) that mean the compressed image data itself is damaged. An
 # unknown marker met in the scan stops libjpeg-turbo; OpenCV's decoder leaves off before it
 # and would return the noise decoded up to there.
-_DAMAGED = ("premature end of data segment", "bad huffman code", "bad arithmetic code",
-            "instead of rst", "premature end of jpeg file", "unsupported marker type")
+_DAMAGED = (
+    "premature end of data segment",
+    "bad huffman code",
+    "bad arithmetic code",
+    "instead of rst",
+    "premature end of jpeg file",
+    "unsupported marker type",
+)
 _EXTRANEOUS = re.compile(r"(\d+) extraneous bytes")
 # More bytes than this left over after the last block: the scan is not the image it claims to
 # be. Cameras that write stray bytes before the end marker write a handful.
@@ -209,8 +215,13 @@ def _decode_jpeg(data: bytes, w: int, h: int, factor: int) -> np.ndarray | None:
     """The JPEG as BGR at 1/``factor`` size (``w``×``h`` as stored in the file), or None when
     it cannot be read; InputError ``corrupt_image`` when its image data is damaged."""
     try:
-        return simplejpeg.decode_jpeg(data, colorspace="BGR", strict=True,
-                                      min_width=-(-w // factor), min_height=-(-h // factor))
+        return simplejpeg.decode_jpeg(
+            data,
+            colorspace="BGR",
+            strict=True,
+            min_width=-(-w // factor),
+            min_height=-(-h // factor),
+        )
     except ValueError as exc:
         if is_damaged(str(exc)):
             raise InputError(

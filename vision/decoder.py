@@ -54,8 +54,18 @@ class Goal(Enum):
 # in the row, the place past its end); a box's size next; the classifier's dropped hits least.
 # A tile read again along its own axes changes no count; it is weighed after the rest, and
 # another player's discards (vision/discards.py), which change no part of the hand, last.
-PRIORS: tuple[str, ...] = ("hole", "win", "missed", "halves", "split", "refill", "ankan", "kakan",
-                           "askew", "pond")
+PRIORS: tuple[str, ...] = (
+    "hole",
+    "win",
+    "missed",
+    "halves",
+    "split",
+    "refill",
+    "ankan",
+    "kakan",
+    "askew",
+    "pond",
+)
 FIELDS = ("hand", "win", "melds", "kita", "kita_aka", "dora")  # the hand JSON's tile fields
 
 
@@ -206,8 +216,12 @@ def verdict(now: Hypothesis, edit: Edit, again: Layout) -> bool:
         return change is not None and (not edit.all_seen or _all_seen(again, change[1]))
     if goal is Goal.ANKAN:
         new = list((after - before).elements())
-        return (len(again.melds) == len(now.layout.melds) + 1 and len(new) == 1
-                and new[0].startswith("ankan:") and short == 0)
+        return (
+            len(again.melds) == len(now.layout.melds) + 1
+            and len(new) == 1
+            and new[0].startswith("ankan:")
+            and short == 0
+        )
     if goal is Goal.REREAD:
         return True  # the readings' own evidence chose (the look), the checks above hold
     # Goal.CALL: the joint tile is the called tile of a new set of its own kind
@@ -216,20 +230,26 @@ def verdict(now: Hypothesis, edit: Edit, again: Layout) -> bool:
         return False
     if short != was_short:
         return short < was_short
-    return (pon_to_kakan(was, hand) is not None
-            or len(again.warnings) < len(now.layout.warnings))
+    return pon_to_kakan(was, hand) is not None or len(again.warnings) < len(now.layout.warnings)
 
 
 def _all_seen(layout: Layout, kakan: str) -> bool:
     """The kakan's four tiles are all boxes of the layout's melds: a cut that only made a
     pair one beyond the other, leaving the kakan's fourth tile unseen, proves nothing."""
     k = meld_kind(kakan)
-    return sum(t.group == "meld" and t.tile[:1].isdigit() and kind(t.tile) == k
-               for t in layout.tiles) >= 4
+    return (
+        sum(t.group == "meld" and t.tile[:1].isdigit() and kind(t.tile) == k for t in layout.tiles)
+        >= 4
+    )
 
 
-def decode_hand(start: Hypothesis, looks: Sequence[Look], size: tuple[int, int],
-           deadline: Deadline = NO_DEADLINE, rounds: int = S.max_rounds) -> Hypothesis:
+def decode_hand(
+    start: Hypothesis,
+    looks: Sequence[Look],
+    size: tuple[int, int],
+    deadline: Deadline = NO_DEADLINE,
+    rounds: int = S.max_rounds,
+) -> Hypothesis:
     """The best reading reachable from ``start`` by the looks' edits (module docstring).
 
     Looks are asked in order of their prior, lazily: a look's edits are only proposed (and
@@ -260,6 +280,9 @@ def decode_hand(start: Hypothesis, looks: Sequence[Look], size: tuple[int, int],
             if verdict(now, edit, again):
                 doubts.extend(edit.say(now.layout, again))
     if doubts:
-        now = Hypothesis(now.tiles, Layout(now.layout.tiles, now.layout.hand,
-                                           [*now.layout.warnings, *doubts]), now.notes)
+        now = Hypothesis(
+            now.tiles,
+            Layout(now.layout.tiles, now.layout.hand, [*now.layout.warnings, *doubts]),
+            now.notes,
+        )
     return now

@@ -54,8 +54,9 @@ def squash(image: np.ndarray, fx: float, fy: float) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
-def unsquash(box: tuple[float, float, float, float], fx: float, fy: float
-             ) -> tuple[float, float, float, float]:
+def unsquash(
+    box: tuple[float, float, float, float], fx: float, fy: float
+) -> tuple[float, float, float, float]:
     """A box found in ``squash(image, fx, fy)`` in the unsquashed image's pixels."""
     return (box[0] / fx, box[1] / fy, box[2] / fx, box[3] / fy)
 
@@ -76,8 +77,12 @@ def decode(out: np.ndarray, scale: float, threshold: float = S.heat_threshold) -
         cy = (y + float(out[0, 2, y, x])) * STRIDE
         bw = float(np.exp(np.clip(out[0, 3, y, x], -4, 4))) * SIZE_UNIT
         bh = float(np.exp(np.clip(out[0, 4, y, x], -4, 4))) * SIZE_UNIT
-        box = ((cx - bw / 2) / scale, (cy - bh / 2) / scale,
-               (cx + bw / 2) / scale, (cy + bh / 2) / scale)
+        box = (
+            (cx - bw / 2) / scale,
+            (cy - bh / 2) / scale,
+            (cx + bw / 2) / scale,
+            (cy + bh / 2) / scale,
+        )
         stack = float(_sigmoid(out[0, STACKED_CHANNEL, y, x])) if stacked else 0.0
         boxes.append(RawBox(box, float(heat[y, x]), float(_sigmoid(out[0, 5, y, x])), stack))
     return suppress_overlaps(boxes)
@@ -146,8 +151,12 @@ class TileDetector:
     full-size pass; its hits are added only where the full-size pass found nothing.
     """
 
-    def __init__(self, session: object, side: int = S.detect_side,
-                 coarse_side: int | None = S.detect_side // 2) -> None:
+    def __init__(
+        self,
+        session: object,
+        side: int = S.detect_side,
+        coarse_side: int | None = S.detect_side // 2,
+    ) -> None:
         self.session = session
         self.side = side
         self.coarse_side = coarse_side
@@ -158,8 +167,9 @@ class TileDetector:
         (out,) = self.session.run(None, {self.input_name: x})  # type: ignore[attr-defined]
         return np.asarray(out, np.float32), scale
 
-    def detect(self, image: np.ndarray, threshold: float = S.heat_threshold,
-               weak: float | None = None) -> list[RawBox]:
+    def detect(
+        self, image: np.ndarray, threshold: float = S.heat_threshold, weak: float | None = None
+    ) -> list[RawBox]:
         """Hits with heat ≥ ``threshold``; with ``weak`` (< threshold) also the full-size
         pass's weaker peaks (heat ≥ ``weak``) that overlap no hit by IoU ≥ ``weak_iou``: the
         caller keeps them only when the classifier is sure (vision/pipeline.py, ``WEAK_SURE``).
@@ -170,8 +180,12 @@ class TileDetector:
         big = max((f.box[3] - f.box[1] for f in found), default=0.0) * scale > self.side / 5
         if self.coarse_side and (len(found) < S.coarse_below or big):
             coarse = decode(*self.raw(image, self.coarse_side), threshold)
-            found += [c for c in coarse
-                      if all(iou(c.box, f.box) < S.cross_scale_iou for f in found)]
-        weak_hits = [b for b in low if b.score < threshold
-                     and all(iou(b.box, f.box) < S.weak_iou for f in found)]
+            found += [
+                c for c in coarse if all(iou(c.box, f.box) < S.cross_scale_iou for f in found)
+            ]
+        weak_hits = [
+            b
+            for b in low
+            if b.score < threshold and all(iou(b.box, f.box) < S.weak_iou for f in found)
+        ]
         return found + weak_hits

@@ -53,14 +53,28 @@ def pond_edits(now: Hypothesis, doubles: Sequence[TileDetection]) -> list[Edit]:
     if not added:
         return []
     placed = tuple(added)
-    return [Edit("pond", Goal.REREAD, (*now.tiles, *placed), placed, saying(),
-                 lands=frozenset({"other"}), keeps=HAND_FIELDS, new_melds=False)]
+    return [
+        Edit(
+            "pond",
+            Goal.REREAD,
+            (*now.tiles, *placed),
+            placed,
+            saying(),
+            lands=frozenset({"other"}),
+            keeps=HAND_FIELDS,
+            new_melds=False,
+        )
+    ]
 
 
 def _too_close(d: TileDetection, other: TileDetection) -> bool:
     """Two doubles on one tile: their centres nearer than ``pond_apart`` × the smaller short
     side."""
-    side = min(d.box[2] - d.box[0], d.box[3] - d.box[1], other.box[2] - other.box[0],
-               other.box[3] - other.box[1])
+    side = min(
+        d.box[2] - d.box[0],
+        d.box[3] - d.box[1],
+        other.box[2] - other.box[0],
+        other.box[3] - other.box[1],
+    )
     (x, y), (u, v) = d.center, other.center
     return bool(np.hypot(x - u, y - v) < S.pond_apart * side)

@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 SAMPLE_SIDE = 32  # each box is measured shrunk to at most this many pixels a side (cheap)
 
 
-def face_shares(image: np.ndarray, boxes: list[tuple[float, float, float, float]],
-                s: Settings) -> np.ndarray:
+def face_shares(
+    image: np.ndarray, boxes: list[tuple[float, float, float, float]], s: Settings
+) -> np.ndarray:
     """The face-coloured share of each box (image px) of a BGR image: pixels at least
     ``face_bright`` × the photo's face brightness and at most ``face_max_sat`` saturated. The
     face brightness is the ``face_ref_quantile`` of the boxes' own bright levels (each box's
@@ -51,8 +52,12 @@ def face_shares(image: np.ndarray, boxes: list[tuple[float, float, float, float]
         sats.append(hsv[..., 1].ravel().astype(np.float32) / 255.0)
     levels = np.array([np.quantile(v, s.face_box_quantile) for v in values])
     ref = max(float(np.quantile(levels, s.face_ref_quantile)), 1e-3)
-    return np.array([float(np.mean((v >= s.face_bright * ref) & (q <= s.face_max_sat)))
-                     for v, q in zip(values, sats, strict=True)])
+    return np.array(
+        [
+            float(np.mean((v >= s.face_bright * ref) & (q <= s.face_max_sat)))
+            for v, q in zip(values, sats, strict=True)
+        ]
+    )
 
 
 def set_aside_non_faces(found: Detections, image: np.ndarray, s: Settings) -> Detections:
@@ -77,6 +82,9 @@ def set_aside(found: Detections, bad: set[int]) -> Detections:
     if not bad:
         return found
     kept = tuple(t for t in found.tiles if id(t) not in bad)
-    aside = tuple(replace(t, tile="none", alternatives=((t.tile, t.confidence), *t.alternatives))
-                  for t in found.tiles if id(t) in bad)
+    aside = tuple(
+        replace(t, tile="none", alternatives=((t.tile, t.confidence), *t.alternatives))
+        for t in found.tiles
+        if id(t) in bad
+    )
     return replace(found, tiles=kept, no_tiles=found.no_tiles + aside)

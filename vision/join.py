@@ -99,8 +99,9 @@ def join_parts(
     pairs = part_pairs(tiles)
     if not pairs:
         return list(tiles), []
-    readings = read([(whole, tiles[i].angle == 90 and tiles[j].angle == 90)
-                     for i, j, whole in pairs])
+    readings = read(
+        [(whole, tiles[i].angle == 90 and tiles[j].angle == 90) for i, j, whole in pairs]
+    )
     used: set[int] = set()
     joined: list[TileDetection] = []
     order = sorted(range(len(pairs)), key=lambda n: -readings[n][1])
@@ -137,7 +138,8 @@ def halves_pairs(tiles: Sequence[TileDetection]) -> list[tuple[int, int, Box]]:
     return [
         (i, j, whole)
         for i, j, whole in part_pairs(tiles, S.halves_whole)
-        if tiles[i].group in HALVES_GROUPS and tiles[j].group in HALVES_GROUPS
+        if tiles[i].group in HALVES_GROUPS
+        and tiles[j].group in HALVES_GROUPS
         and aspect(whole) >= S.halves_shape * upright
     ]
 
@@ -158,8 +160,23 @@ def halves_edits(now: Hypothesis, read: Reader) -> list[Edit]:
             continue
         joint = TileDetection(tile, whole, 90, round(p, 4), "other", alternatives)
         tiles = (*(t for k, t in enumerate(now.tiles) if k not in (i, j)), joint)
-        note = PhotoWarning("halves_joined", first=now.tiles[i].tile, second=now.tiles[j].tile,
-                            tile=tile, confidence=round(p, 4))
-        edits.append(Edit("halves", Goal.CALL, tiles, (joint,), saying(note), p,
-                          lands=frozenset({"meld"}), set_kind=kind(as_sanma(tile))))
+        note = PhotoWarning(
+            "halves_joined",
+            first=now.tiles[i].tile,
+            second=now.tiles[j].tile,
+            tile=tile,
+            confidence=round(p, 4),
+        )
+        edits.append(
+            Edit(
+                "halves",
+                Goal.CALL,
+                tiles,
+                (joint,),
+                saying(note),
+                p,
+                lands=frozenset({"meld"}),
+                set_kind=kind(as_sanma(tile)),
+            )
+        )
     return edits

@@ -14,8 +14,9 @@ import cv2
 import numpy as np
 
 
-def shrunk_patch(image: np.ndarray, box: tuple[float, float, float, float],
-                 side: int) -> np.ndarray | None:
+def shrunk_patch(
+    image: np.ndarray, box: tuple[float, float, float, float], side: int
+) -> np.ndarray | None:
     """The pixels of ``box`` (image px; widened to whole pixels, clipped to the image), shrunk
     by area to at most ``side`` pixels a side; None when under 2 pixels either way."""
     h, w = image.shape[:2]
@@ -27,8 +28,11 @@ def shrunk_patch(image: np.ndarray, box: tuple[float, float, float, float],
     patch = image[c:d, a:b]
     f = side / max(b - a, d - c)
     if f < 1.0:
-        patch = cv2.resize(patch, (max(2, round((b - a) * f)), max(2, round((d - c) * f))),
-                           interpolation=cv2.INTER_AREA)
+        patch = cv2.resize(
+            patch,
+            (max(2, round((b - a) * f)), max(2, round((d - c) * f))),
+            interpolation=cv2.INTER_AREA,
+        )
     return patch
 
 

@@ -122,8 +122,11 @@ def _confident(named: list[Hit], s: Settings) -> int:
     n = 0
     for hit in named:
         k = int(np.argmax(hit.probs))
-        n += (CLASSES[k] not in NOT_TILES and hit.probs[k] >= s.confident
-              and hit.score >= S.heat_threshold)
+        n += (
+            CLASSES[k] not in NOT_TILES
+            and hit.probs[k] >= s.confident
+            and hit.score >= S.heat_threshold
+        )
     return n
 
 
@@ -135,8 +138,13 @@ class Recognizer:
     check: TileCheck | None = None  # the tile-or-not network, when models/ has it
     limits: Limits = Limits()  # the work one photo may cost (vision/limits.py)
 
-    def __init__(self, models: Path | str = MODELS, threads: int = 2,
-                 limits: Limits | None = None, settings: Settings | None = None) -> None:
+    def __init__(
+        self,
+        models: Path | str = MODELS,
+        threads: int = 2,
+        limits: Limits | None = None,
+        settings: Settings | None = None,
+    ) -> None:
         models = Path(models)
         self.limits = limits or self.limits
         self.settings = s = settings or self.settings
@@ -144,9 +152,14 @@ class Recognizer:
         self.detector = TileDetector(session(models, DETECTOR, threads))
         has = (models / SECOND_CLASSIFIER).is_file()
         self.classifier = TileClassifier(
-            session(models, CLASSIFIER, threads), s.turn, s.wide_margins, s.wide_below,
-            s.prior_shift, second=session(models, SECOND_CLASSIFIER, threads) if has else None,
-            second_below=s.second_below, second_weight=s.second_weight,
+            session(models, CLASSIFIER, threads),
+            s.turn,
+            s.wide_margins,
+            s.wide_below,
+            s.prior_shift,
+            second=session(models, SECOND_CLASSIFIER, threads) if has else None,
+            second_below=s.second_below,
+            second_weight=s.second_weight,
             chunk=self.limits.classify_chunk,
         )
         if (models / STACK_MODEL).is_file():
@@ -155,7 +168,10 @@ class Recognizer:
             self.check = TileCheck(session(models, TILE_CHECK_MODEL, threads))
 
     def recognize_image(
-        self, image: np.ndarray, size: tuple[int, int], scale: float = 1.0,
+        self,
+        image: np.ndarray,
+        size: tuple[int, int],
+        scale: float = 1.0,
         deadline: Deadline | None = None,
     ) -> dict[str, Any]:
         """The recognize JSON of a decoded photo (``scale``: image px per photo px); given up
@@ -173,8 +189,9 @@ class Recognizer:
         chosen = decode_hand(first, looks, size, deadline)  # one verdict chooses among them
         return report(chosen, size)
 
-    def find(self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
-             ) -> Detections:
+    def find(
+        self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
+    ) -> Detections:
         """**find**: every detector hit read by the classifier (:meth:`hits`)."""
         return Detections(tuple(self.hits(image, deadline)), scale)
 
@@ -225,9 +242,15 @@ class Recognizer:
             if CLASSES[k] not in NOT_TILES and hit.probs[k] >= s.min_tile_prob:
                 doubles.append(_detection(hit, k, scale, s))
         notes = (PhotoWarning("flowers_ignored", count=flowers),) if flowers else ()
-        return replace(found, tiles=tuple(tiles), unsure=tuple(unsure),
-                       no_tiles=tuple(no_tiles), doubles=tuple(doubles), flowers=flowers,
-                       notes=found.notes + notes)
+        return replace(
+            found,
+            tiles=tuple(tiles),
+            unsure=tuple(unsure),
+            no_tiles=tuple(no_tiles),
+            doubles=tuple(doubles),
+            flowers=flowers,
+            notes=found.notes + notes,
+        )
 
     def join(self, found: Detections, read: Reader) -> Detections:
         """**join** (vision/join.py): two small reports on parts of one tile, read again as one
@@ -238,8 +261,9 @@ class Recognizer:
         notes = tuple(PhotoWarning("parts_joined", tile=t.tile) for t in joined)
         return replace(found, tiles=tuple(tiles), notes=found.notes + notes)
 
-    def tiles(self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
-              ) -> tuple[list[TileDetection], int]:
+    def tiles(
+        self, image: np.ndarray, scale: float = 1.0, deadline: Deadline = NO_DEADLINE
+    ) -> tuple[list[TileDetection], int]:
         """The tiles of a decoded BGR image as found, sifted and joined, before any layout
         (boxes divided by ``scale``), and the number of flower tiles left out."""
         found = self.look_at_faces(self.sift(self.find(image, scale, deadline)), image)
@@ -286,19 +310,27 @@ class Recognizer:
         # callers look first: with double_iou None the rule is off and this is never called
         s = self.settings
         assert s.double_iou is not None
-        return drop_double_hits(named, s.double_iou, s.double_sure,
-                                s.double_inside if inside else None, s.double_inside_sure)
+        return drop_double_hits(
+            named,
+            s.double_iou,
+            s.double_sure,
+            s.double_inside if inside else None,
+            s.double_inside_sure,
+        )
 
     def stacked(self, named: list[Hit], scale: float = 1.0) -> list[tuple[Box, float]]:
         """Boxes (photo pixels) of hot hits the detector's stacked map calls a tile with
         another on it (at least ``stacked_map_warn``), with that probability: a kakan's called
         tile under its added one, seen as one tile (vision/probe.py ``stacked_tiles``)."""
         likely = [h for h in named if h.stacked >= S.stacked_map_warn]  # none without the map
-        return [(tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
-                for h in self._hot(likely)]
+        return [
+            (tuple(float(v) / scale for v in h.box), h.stacked)  # type: ignore[misc]
+            for h in self._hot(likely)
+        ]
 
-    def stacks(self, image: np.ndarray, scale: float, named: list[Hit]
-               ) -> tuple[Callable[[Layout], list[tuple[Box, float]]], float]:
+    def stacks(
+        self, image: np.ndarray, scale: float, named: list[Hit]
+    ) -> tuple[Callable[[Layout], list[tuple[Box, float]]], float]:
         """What lies on a pon's called tile, for a layout: boxes (photo pixels) with how likely
         another tile lies on them, and from what probability that is sure enough to read the
         kakan. The stacked-tile network's call on the layout's pons' called tiles when the
@@ -338,20 +370,28 @@ class Recognizer:
             return True
         return bool(heat >= s.weak_heat and p >= s.weak_sure)
 
-    def _name(self, image: np.ndarray, raw: list[RawBox], deadline: Deadline = NO_DEADLINE
-              ) -> list[Hit]:
+    def _name(
+        self, image: np.ndarray, raw: list[RawBox], deadline: Deadline = NO_DEADLINE
+    ) -> list[Hit]:
         """Classify each detector hit: (box, sideways, class probabilities, heat score). A
         hit is read turned upright when the detector calls it sideways and it is not clearly
         taller than wide; the classifier cuts the crops (and unsure ones again, looser)."""
-        sideways = [r.sideways_prob >= self.settings.sideways_prob and r.box[2] - r.box[0] > 0.9 * (
-            r.box[3] - r.box[1]) for r in raw]
-        probs = self.classifier.classify_boxes(image, [r.box for r in raw], sideways,
-                                               check=deadline.check)
-        return [Hit(r.box, sw, p, r.score, r.stacked_prob)
-                for r, sw, p in zip(raw, sideways, probs, strict=True)]
+        sideways = [
+            r.sideways_prob >= self.settings.sideways_prob
+            and r.box[2] - r.box[0] > 0.9 * (r.box[3] - r.box[1])
+            for r in raw
+        ]
+        probs = self.classifier.classify_boxes(
+            image, [r.box for r in raw], sideways, check=deadline.check
+        )
+        return [
+            Hit(r.box, sw, p, r.score, r.stacked_prob)
+            for r, sw, p in zip(raw, sideways, probs, strict=True)
+        ]
 
-    def looks(self, image: np.ndarray, found: Detections, size: tuple[int, int],
-              read: Reader) -> list[Look]:
+    def looks(
+        self, image: np.ndarray, found: Detections, size: tuple[int, int], read: Reader
+    ) -> list[Look]:
         """**second looks** (vision/decoder.py): what each look proposes for a reading of this
         photo, from the sifted detections' evidence; none with ``probe`` off."""
         if not self.settings.probe:
@@ -368,8 +408,12 @@ class Recognizer:
             Look("refill", lambda now: refill_edits(now, found.unsure)),
             Look("ankan", lambda now: ankan_edits(now, backs)),
             Look("kakan", lambda now: kakan_edits(now, found.doubles, stacked(now.layout), sure)),
-            Look("askew", lambda now: askew_edits(now, image, found.scale,
-                                                  self.classifier.probabilities, asked)),
+            Look(
+                "askew",
+                lambda now: askew_edits(
+                    now, image, found.scale, self.classifier.probabilities, asked
+                ),
+            ),
             Look("pond", lambda now: pond_edits(now, found.doubles)),
         ]
 
@@ -385,8 +429,12 @@ class Recognizer:
             new = list(dict.fromkeys(c for c in cuts if c not in known))
             if new:
                 probs = self.classifier.classify_boxes(
-                    image, [box for box, _ in new], [sideways for _, sideways in new], scale,
-                    check=deadline.check)
+                    image,
+                    [box for box, _ in new],
+                    [sideways for _, sideways in new],
+                    scale,
+                    check=deadline.check,
+                )
                 for cut, p in zip(new, probs, strict=True):
                     k = int(np.argmax(p))
                     known[cut] = (CLASSES[k], float(p[k]), _alternatives(p, k, self.settings))
@@ -401,8 +449,9 @@ class Recognizer:
         return self.recognize_image(dec.image, dec.original_size, dec.scale, deadline)
 
 
-def lay_out(found: Detections, size: tuple[int, int], deadline: Deadline = NO_DEADLINE
-            ) -> Hypothesis:
+def lay_out(
+    found: Detections, size: tuple[int, int], deadline: Deadline = NO_DEADLINE
+) -> Hypothesis:
     """**lay out** (vision/layout/): the first whole-hand reading of the reported tiles, led
     by the warnings of the stages that chose them."""
     deadline.check()
@@ -422,8 +471,13 @@ def report(chosen: Hypothesis, size: tuple[int, int]) -> dict[str, Any]:
     }
 
 
-def drop_double_hits(named: list[Hit], limit: float, sure: float,
-                     inside: float | None = None, inside_sure: float = 0.0) -> list[Hit]:
+def drop_double_hits(
+    named: list[Hit],
+    limit: float,
+    sure: float,
+    inside: float | None = None,
+    inside_sure: float = 0.0,
+) -> list[Hit]:
     """Hits overlapping a stronger tile hit (higher heat score) by IoU ≥ ``limit`` are dropped
     when they read the same tile as it or are read with probability below ``sure``; with
     ``inside``, so is a hit whose area a stronger tile hit covers by ≥ ``inside`` when it is
@@ -444,8 +498,12 @@ def drop_double_hits(named: list[Hit], limit: float, sure: float,
             doubled &= classes == k
         if doubled.any():
             continue
-        if (inside_of is not None and inside is not None and p < inside_sure
-                and (is_tile & (inside_of[n] >= inside)).any()):
+        if (
+            inside_of is not None
+            and inside is not None
+            and p < inside_sure
+            and (is_tile & (inside_of[n] >= inside)).any()
+        ):
             continue
         kept.append(hit)
         is_tile[n] = CLASSES[k] not in NOT_TILES
@@ -458,8 +516,9 @@ def _detection(hit: Hit, k: int, scale: float, s: Settings) -> TileDetection:
     box, sideways, p, score = hit.box, hit.sideways, hit.probs, hit.score
     x1, y1, x2, y2 = (float(v) / scale for v in box)
     conf = round(float(p[k]) * min(1.0, score / 0.5), 4)
-    return TileDetection(CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other",
-                         _alternatives(p, k, s))
+    return TileDetection(
+        CLASSES[k], (x1, y1, x2, y2), 90 if sideways else 0, conf, "other", _alternatives(p, k, s)
+    )
 
 
 def _alternatives(p: np.ndarray, best: int, s: Settings) -> tuple[tuple[str, float], ...]:

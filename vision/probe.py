@@ -112,8 +112,10 @@ def _extend(
                 continue
             r = _centre(tiles[k]) - _centre(tiles[end])
             along, across = float(r @ u), float(r @ v)
-            near = (S.line_along[0] * pitch < along < S.line_along[1] * pitch
-                    and abs(across) < S.line_across * height)
+            near = (
+                S.line_along[0] * pitch < along < S.line_along[1] * pitch
+                and abs(across) < S.line_across * height
+            )
             near = near and 1 / S.line_size < _scale(tiles[k]) / size < S.line_size
             if near and (best is None or along < best[0]):
                 best = (along, k)
@@ -273,11 +275,18 @@ def accept(
         det = TileDetection(tile, probes[i].box, probes[i].angle, round(p, 4), "other", alts)
         left, right = probes[i].spot
         if given[i] == readings[i]:
-            note = PhotoWarning("tile_found_in_gap", left=left, right=right, tile=tile,
-                                confidence=round(p, 4))
+            note = PhotoWarning(
+                "tile_found_in_gap", left=left, right=right, tile=tile, confidence=round(p, 4)
+            )
         else:  # _in_hole read a flower as its likeliest riichi tile
-            note = PhotoWarning("tile_found_over_flower", left=left, right=right, tile=tile,
-                                confidence=round(p, 4), flower_confidence=round(given[i][1], 4))
+            note = PhotoWarning(
+                "tile_found_over_flower",
+                left=left,
+                right=right,
+                tile=tile,
+                confidence=round(p, 4),
+                flower_confidence=round(given[i][1], 4),
+            )
         out.append((det, note))
     return out
 
@@ -297,8 +306,6 @@ def _in_hole(reading: Reading) -> Reading:
         return reading
     best, q = max(faces, key=lambda tq: tq[1])
     return best, q, tuple((t, r) for t, r in alts if t != best)
-
-
 
 
 def added_tiles(
@@ -350,11 +357,17 @@ def hole_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edi
     if not found:
         return []
     added = tuple(det for det, _ in found)
-    return [Edit("hole", Goal.FILL, (*now.tiles, *added), added,
-                 saying(*(note for _, note in found)), math.prod(d.confidence for d in added),
-                 lands=frozenset({"hand"}))]
-
-
+    return [
+        Edit(
+            "hole",
+            Goal.FILL,
+            (*now.tiles, *added),
+            added,
+            saying(*(note for _, note in found)),
+            math.prod(d.confidence for d in added),
+            lands=frozenset({"hand"}),
+        )
+    ]
 
 
 def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> list[Probe]:
@@ -373,8 +386,7 @@ def win_boxes(tiles: Sequence[TileDetection], image_size: tuple[int, int]) -> li
     u = u / max(float(np.linalg.norm(u)), 1e-6)
     end = tiles[row[-1]]
     places = [
-        _Place(cp[-1] + u * step * f, (end,), (end.tile, None), False, step)
-        for f in S.win_steps
+        _Place(cp[-1] + u * step * f, (end,), (end.tile, None), False, step) for f in S.win_steps
     ]
     return _free(places, tiles, row, image_size, 0)
 
@@ -398,8 +410,9 @@ def accept_win(
             continue
         det = TileDetection(tile, probes[i].box, 0, round(p, 4), "other", alts)
         left, right = probes[i].spot
-        return det, PhotoWarning("win_from_probe", left=left, right=right, tile=tile,
-                                 confidence=round(p, 4))
+        return det, PhotoWarning(
+            "win_from_probe", left=left, right=right, tile=tile, confidence=round(p, 4)
+        )
     return None
 
 
@@ -415,9 +428,18 @@ def win_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edit
     if found is None:
         return []
     det, note = found
-    return [Edit("win", Goal.WIN, (*now.tiles, det), (det,), saying(note), det.confidence,
-                 lands=frozenset({"win"}),
-                 keeps=frozenset({"hand", "melds", "kita", "kita_aka", "dora"}))]
+    return [
+        Edit(
+            "win",
+            Goal.WIN,
+            (*now.tiles, det),
+            (det,),
+            saying(note),
+            det.confidence,
+            lands=frozenset({"win"}),
+            keeps=frozenset({"hand", "melds", "kita", "kita_aka", "dora"}),
+        )
+    ]
 
 
 def missed_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[Edit]:
@@ -436,18 +458,32 @@ def missed_edits(now: Hypothesis, size: tuple[int, int], read: Reader) -> list[E
         return []
     readings = read([(p.box, p.angle == 90) for p in places])
     fits = [
-        i for i, (tile, _, _) in enumerate(readings)
+        i
+        for i, (tile, _, _) in enumerate(readings)
         if is_face(tile) and complete([*kinds, kind(as_sanma(tile))])
     ]
     found = accept([places[i] for i in fits], [readings[i] for i in fits], now.layout.tiles, 1)
-    return [Edit("missed", Goal.COMPLETE, (*now.tiles, det), (det,), saying(note),
-                 det.confidence, lands=frozenset({"hand"}),
-                 keeps=frozenset({"melds", "kita", "kita_aka"}))
-            for det, note in found]
+    return [
+        Edit(
+            "missed",
+            Goal.COMPLETE,
+            (*now.tiles, det),
+            (det,),
+            saying(note),
+            det.confidence,
+            lands=frozenset({"hand"}),
+            keeps=frozenset({"melds", "kita", "kita_aka"}),
+        )
+        for det, note in found
+    ]
 
 
-def kakan_edits(now: Hypothesis, doubles: Sequence[TileDetection],
-                stacked: Sequence[tuple[Box, float]], sure: float) -> list[Edit]:
+def kakan_edits(
+    now: Hypothesis,
+    doubles: Sequence[TileDetection],
+    stacked: Sequence[tuple[Box, float]],
+    sure: float,
+) -> list[Edit]:
     """Kakans' added tiles the pipeline dropped as doubles, or saw only as stacked on a called
     tile (§23): each of :func:`added_tiles`, and each of :func:`stacked_tiles` at least
     ``sure`` likely, is proposed as the tile that turns its pon into the kakan of its kind,
@@ -458,30 +494,48 @@ def kakan_edits(now: Hypothesis, doubles: Sequence[TileDetection],
     with that probability."""
     layout = now.layout
     melds = layout.melds
-    edits = [Edit("kakan", Goal.KAKAN, (*now.tiles, extra), (extra,),
-                  _kakan_note("kakan_second_box", extra, extra.confidence), extra.confidence)
-             for extra in added_tiles(layout.tiles, melds, doubles)]
+    edits = [
+        Edit(
+            "kakan",
+            Goal.KAKAN,
+            (*now.tiles, extra),
+            (extra,),
+            _kakan_note("kakan_second_box", extra, extra.confidence),
+            extra.confidence,
+        )
+        for extra in added_tiles(layout.tiles, melds, doubles)
+    ]
     for extra, p in stacked_tiles(layout.tiles, melds, stacked):
         code = "kakan_stacked" if p >= sure else "kakan_maybe"
-        edits.append(Edit("kakan", Goal.KAKAN, (*now.tiles, extra), (extra,),
-                          _kakan_note(code, extra, extra.confidence if p >= sure else p),
-                          extra.confidence, tentative=p < sure))
+        edits.append(
+            Edit(
+                "kakan",
+                Goal.KAKAN,
+                (*now.tiles, extra),
+                (extra,),
+                _kakan_note(code, extra, extra.confidence if p >= sure else p),
+                extra.confidence,
+                tentative=p < sure,
+            )
+        )
     return edits
 
 
-def _kakan_note(code: str, extra: TileDetection, p: float
-                ) -> Callable[[Layout, Layout], tuple[PhotoWarning, ...]]:
+def _kakan_note(
+    code: str, extra: TileDetection, p: float
+) -> Callable[[Layout, Layout], tuple[PhotoWarning, ...]]:
     """The warning naming the pon that ``extra`` turns into its kakan (known once laid out)."""
 
     def say(was: Layout, now: Layout) -> tuple[PhotoWarning, ...]:
         change = pon_to_kakan(was.hand, now.hand)
         assert change is not None  # the edit was taken (or tentative) because it made one
-        return (PhotoWarning(code, was=change[0], tile=extra.tile, confidence=round(p, 4),
-                             meld=change[1]),)
+        return (
+            PhotoWarning(
+                code, was=change[0], tile=extra.tile, confidence=round(p, 4), meld=change[1]
+            ),
+        )
 
     return say
-
-
 
 
 def pons_called(tiles: Sequence[TileDetection], melds: Sequence[str]) -> list[TileDetection]:
@@ -527,6 +581,12 @@ def stacked_tiles(
             continue
         x1, y1, x2, y2 = t.box
         dy = S.stacked_shift * (y2 - y1)
-        out.append((TileDetection(t.tile, (x1, y1 - dy, x2, y2 - dy), 90,
-                                  round(p * t.confidence, 4), "other"), p))
+        out.append(
+            (
+                TileDetection(
+                    t.tile, (x1, y1 - dy, x2, y2 - dy), 90, round(p * t.confidence, 4), "other"
+                ),
+                p,
+            )
+        )
     return out

@@ -28,9 +28,18 @@ def refill_edits(now: Hypothesis, unsure: Sequence[TileDetection]) -> list[Edit]
         return []
     boxes = {t.box for t in now.tiles}
     return [
-        Edit("refill", Goal.FILL, (*now.tiles, d), (d,),
-             saying(PhotoWarning("unsure_tile_kept", tile=d.tile,
-                                 confidence=round(d.confidence, 4))),
-             d.confidence, lands=frozenset({"hand", "win"}), keeps=frozenset({"melds"}))
-        for d in unsure if is_face(d.tile) and d.box not in boxes
+        Edit(
+            "refill",
+            Goal.FILL,
+            (*now.tiles, d),
+            (d,),
+            saying(
+                PhotoWarning("unsure_tile_kept", tile=d.tile, confidence=round(d.confidence, 4))
+            ),
+            d.confidence,
+            lands=frozenset({"hand", "win"}),
+            keeps=frozenset({"melds"}),
+        )
+        for d in unsure
+        if is_face(d.tile) and d.box not in boxes
     ]

@@ -39,7 +39,12 @@ class Settings:
     weak_iou: float = 0.2  # a weak peak overlapping a hit this much is no tile of its own
     # squashes tried, (x, y) factors, on a photo with few sure tiles: its aspect was changed
     squashes: tuple[tuple[float, float], ...] = (
-        (1.0, 0.5), (1.0, 0.25), (1.0, 0.125), (0.5, 1.0), (0.25, 1.0), (0.125, 1.0),
+        (1.0, 0.5),
+        (1.0, 0.25),
+        (1.0, 0.125),
+        (0.5, 1.0),
+        (0.25, 1.0),
+        (0.125, 1.0),
     )
     few_tiles: int = 9  # fewer confident tiles than this: try the photo squashed
     confident: float = 0.5  # a confident tile: its best reading (a tile) at least this likely

@@ -65,14 +65,20 @@ def _neighbour_size(tiles: Sequence[TileDetection], k: int) -> tuple[float, floa
         (float(np.linalg.norm(np.array(t.center) - c)), j)
         for j, t in enumerate(tiles)
         if j != k and t.group in PLAYER_GROUPS
-    )[:S.split_neighbours]
+    )[: S.split_neighbours]
     if not near:
         return None
     size = float(np.median([_root_area(tiles[j].box) for _, j in near]))
     if near[0][0] > S.split_near * size:
         return None
-    short = float(np.median([min(tiles[j].box[2] - tiles[j].box[0],
-                                 tiles[j].box[3] - tiles[j].box[1]) for _, j in near]))
+    short = float(
+        np.median(
+            [
+                min(tiles[j].box[2] - tiles[j].box[0], tiles[j].box[3] - tiles[j].box[1])
+                for _, j in near
+            ]
+        )
+    )
     return size, short
 
 
@@ -106,7 +112,7 @@ def cut_boxes(tiles: Sequence[TileDetection]) -> list[Cut]:
         if ratio >= S.split_size:
             found.append((ratio, k, near[1]))
     out: list[Cut] = []
-    for ratio, k, short in sorted(found, reverse=True)[:S.split_max_cuts]:
+    for ratio, k, short in sorted(found, reverse=True)[: S.split_max_cuts]:
         box = tiles[k].box
         for how, cut_axis, share, angle in (
             ("across", 1 - axis, S.split_share_across, 90 - row_angle),
@@ -141,15 +147,40 @@ def split_edits(now: Hypothesis, read: Reader) -> list[Edit]:
             for (tile, p, alts), box in zip(pair, cut.halves, strict=True)
         )
         tiles = (*now.tiles[: cut.index], *halves, *now.tiles[cut.index + 1 :])
-        note = saying(PhotoWarning(
-            "box_split_stacked" if cut.how == "across" else "box_split_side_by_side",
-            tile=now.layout.tiles[cut.index].tile, first=pair[0][0],
-            first_confidence=round(pair[0][1], 4), second=pair[1][0],
-            second_confidence=round(pair[1][1], 4)))
+        note = saying(
+            PhotoWarning(
+                "box_split_stacked" if cut.how == "across" else "box_split_side_by_side",
+                tile=now.layout.tiles[cut.index].tile,
+                first=pair[0][0],
+                first_confidence=round(pair[0][1], 4),
+                second=pair[1][0],
+                second_confidence=round(pair[1][1], 4),
+            )
+        )
         evidence = pair[0][1] * pair[1][1]
-        edits.append(Edit("split", Goal.FILL, tiles, halves, note, evidence,
-                          lands=frozenset({"hand", "win"}), new_melds=False))
+        edits.append(
+            Edit(
+                "split",
+                Goal.FILL,
+                tiles,
+                halves,
+                note,
+                evidence,
+                lands=frozenset({"hand", "win"}),
+                new_melds=False,
+            )
+        )
         if cut.how == "across" and cut.across >= S.kakan_across:
-            edits.append(Edit("split", Goal.KAKAN, tiles, halves, note, evidence,
-                              lands=frozenset({"meld"}), all_seen=True))
+            edits.append(
+                Edit(
+                    "split",
+                    Goal.KAKAN,
+                    tiles,
+                    halves,
+                    note,
+                    evidence,
+                    lands=frozenset({"meld"}),
+                    all_seen=True,
+                )
+            )
     return edits

@@ -39,8 +39,9 @@ def cut_stack(image: np.ndarray, box: Sequence[float], scale: float = 1.0) -> np
     x1, y1, x2, y2 = x1 - mw, y1 - mh, x2 + mw, y2 + mh
     sx, sy = SIZE / max(x2 - x1, 1.0), SIZE / max(y2 - y1, 1.0)
     warp = np.array([[sx, 0.0, -x1 * sx], [0.0, sy, -y1 * sy]], np.float32)
-    return cv2.warpAffine(image, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(
+        image, warp, (SIZE, SIZE), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 class StackClassifier:
@@ -50,8 +51,9 @@ class StackClassifier:
         self.session = session
         self._input = session.get_inputs()[0].name  # type: ignore[attr-defined]
 
-    def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
-                      scale: float = 1.0) -> list[float]:
+    def probabilities(
+        self, image: np.ndarray, boxes: Sequence[Sequence[float]], scale: float = 1.0
+    ) -> list[float]:
         """How likely each box's tile has another tile under it (0–1)."""
         if not boxes:
             return []

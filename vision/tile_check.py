@@ -53,15 +53,16 @@ def cut_square(image: np.ndarray, box: Sequence[float], scale: float = 1.0) -> n
     n = max(2, round(max(x2 - x1, y2 - y1, 1.0) * (1 + 2 * MARGIN)))
     x0, y0 = round((x1 + x2 - n) / 2), round((y1 + y2 - n) / 2)
     h, w = image.shape[:2]
-    patch = image[max(0, y0):min(h, y0 + n), max(0, x0):min(w, x0 + n)]
+    patch = image[max(0, y0) : min(h, y0 + n), max(0, x0) : min(w, x0 + n)]
     if patch.size == 0:  # wholly outside the image: nothing of a tile to see
         return np.zeros((SIZE, SIZE, 3), np.uint8)
     pads = (max(0, -y0), max(0, y0 + n - h), max(0, -x0), max(0, x0 + n - w))
     if any(pads):
         patch = cv2.copyMakeBorder(patch, *pads, cv2.BORDER_REPLICATE)
     # shrinking averages (thin strokes and LED segments must not alias away)
-    return cv2.resize(patch, (SIZE, SIZE),
-                      interpolation=cv2.INTER_AREA if n > SIZE else cv2.INTER_LINEAR)
+    return cv2.resize(
+        patch, (SIZE, SIZE), interpolation=cv2.INTER_AREA if n > SIZE else cv2.INTER_LINEAR
+    )
 
 
 class TileCheck:
@@ -71,8 +72,9 @@ class TileCheck:
         self.session = session
         self._input = session.get_inputs()[0].name  # type: ignore[attr-defined]
 
-    def probabilities(self, image: np.ndarray, boxes: Sequence[Sequence[float]],
-                      scale: float = 1.0) -> np.ndarray:
+    def probabilities(
+        self, image: np.ndarray, boxes: Sequence[Sequence[float]], scale: float = 1.0
+    ) -> np.ndarray:
         """How likely each box (photo pixels; the image is ``scale`` × the photo) is a tile."""
         if not boxes:
             return np.zeros(0, np.float32)
@@ -81,8 +83,9 @@ class TileCheck:
         return np.asarray(p, np.float32).reshape(-1)
 
 
-def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck | None,
-                        s: Settings) -> Detections:
+def set_aside_non_tiles(
+    found: Detections, image: np.ndarray, check: TileCheck | None, s: Settings
+) -> Detections:
     """**tile check**: the face-up reports of ``found`` the network calls no tile, moved from
     ``tiles`` to ``no_tiles`` (read ``none``, their readings kept as alternatives); nothing
     without the network or with ``tile_check`` off. Reports read as backs are not asked; a
@@ -93,9 +96,18 @@ def set_aside_non_tiles(found: Detections, image: np.ndarray, check: TileCheck |
         return found
     p = check.probabilities(image, [t.box for t in faces], found.scale)
     at_home = trusted(faces, p, s)
-    bad = {id(t) for t, q in zip(faces, p, strict=True) if q < (
-        s.tile_check_trusted_below if at_home
-        else s.tile_check_below if t.confidence < s.tile_check_unsure else 0.0)}
+    bad = {
+        id(t)
+        for t, q in zip(faces, p, strict=True)
+        if q
+        < (
+            s.tile_check_trusted_below
+            if at_home
+            else s.tile_check_below
+            if t.confidence < s.tile_check_unsure
+            else 0.0
+        )
+    }
     return set_aside(found, bad)
 
 

@@ -32,8 +32,10 @@ def main(argv: list[str] | None = None) -> int:
         tiles += len(render_scene(np.random.default_rng([1, i]), bank=bank, size=args.size).tiles)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     w, h = args.size
-    print(f"{args.n} scenes {w}x{h}, {tiles / args.n:.1f} tiles each: "
-          f"{args.n / wall:.1f} scenes/s wall, {args.n / cpu:.1f} scenes/s per core (CPU time)")
+    print(
+        f"{args.n} scenes {w}x{h}, {tiles / args.n:.1f} tiles each: "
+        f"{args.n / wall:.1f} scenes/s wall, {args.n / cpu:.1f} scenes/s per core (CPU time)"
+    )
     return 0
 
 

@@ -26,8 +26,12 @@ def balanced_row(rng: np.random.Generator, n: int | None = None) -> list[str]:
     return [pool[int(rng.integers(len(pool)))] for _ in range(n)]
 
 
-def crop_scene(rng: np.random.Generator, bank: FaceBank | None,
-               size: tuple[int, int] = (960, 720), extras: Extras = NONE) -> Scene:
+def crop_scene(
+    rng: np.random.Generator,
+    bank: FaceBank | None,
+    size: tuple[int, int] = (960, 720),
+    extras: Extras = NONE,
+) -> Scene:
     """Half the time a real hand scene, half a row of balanced random classes (with
     ``extras``: the hand scene's options; a loose scatter or a whole table in place of the
     row when those are asked for)."""
@@ -40,8 +44,9 @@ def crop_scene(rng: np.random.Generator, bank: FaceBank | None,
     return render_scene(rng, spec=spec, size=size, bank=bank, closeup=closeup, extras=extras)
 
 
-def rectify(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator | None = None,
-            margin: float = 0.0) -> np.ndarray:
+def rectify(
+    image: np.ndarray, quad: np.ndarray, rng: np.random.Generator | None = None, margin: float = 0.0
+) -> np.ndarray:
     """Warp a face quad (TL, TR, BR, BL) to an upright CROP_W × CROP_H crop."""
     q = np.asarray(quad, np.float32)
     c = q.mean(axis=0)
@@ -51,8 +56,9 @@ def rectify(image: np.ndarray, quad: np.ndarray, rng: np.random.Generator | None
         q = q + rng.normal(0, 0.03 * side, q.shape).astype(np.float32)
     dst = np.array([[0, 0], [CROP_W, 0], [CROP_W, CROP_H], [0, CROP_H]], np.float32)
     m = cv2.getPerspectiveTransform(q.astype(np.float32), dst)
-    return cv2.warpPerspective(image, m, (CROP_W, CROP_H), flags=cv2.INTER_AREA,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(
+        image, m, (CROP_W, CROP_H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
 def augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -84,8 +90,9 @@ def _inside(box: tuple[float, ...], other: tuple[float, ...]) -> float:
     return iw * ih / max((box[2] - box[0]) * (box[3] - box[1]), 1e-6)
 
 
-def none_boxes(scene: Scene, rng: np.random.Generator, per_thing: int = 2
-               ) -> list[tuple[float, float, float, float]]:
+def none_boxes(
+    scene: Scene, rng: np.random.Generator, per_thing: int = 2
+) -> list[tuple[float, float, float, float]]:
     """Tile-sized windows (xyxy pixels) on the things in view that are not tiles (a point
     display's digits, a key, a chip, a coin, a die): where a detector box on a distractor
     falls. A window's size is a tile face's in this scene; one that a tile's box covers by
@@ -105,8 +112,12 @@ def none_boxes(scene: Scene, rng: np.random.Generator, per_thing: int = 2
             bw = bh * rng.uniform(0.65, 0.85)
             if rng.random() < 0.3:
                 bw, bh = bh, bw
-            box = (float(c[0] - bw / 2), float(c[1] - bh / 2), float(c[0] + bw / 2),
-                   float(c[1] + bh / 2))
+            box = (
+                float(c[0] - bw / 2),
+                float(c[1] - bh / 2),
+                float(c[0] + bw / 2),
+                float(c[1] + bh / 2),
+            )
             if not (0 <= c[0] < w and 0 <= c[1] < h):
                 continue
             if any(_inside(box, t.box) > 0.25 for t in scene.tiles):
@@ -115,8 +126,9 @@ def none_boxes(scene: Scene, rng: np.random.Generator, per_thing: int = 2
     return out
 
 
-def none_crops(scene: Scene, rng: np.random.Generator, per_thing: int = 2
-               ) -> list[tuple[str, np.ndarray]]:
+def none_crops(
+    scene: Scene, rng: np.random.Generator, per_thing: int = 2
+) -> list[tuple[str, np.ndarray]]:
     """("none", crop) for the windows of :func:`none_boxes`: what a detector box on a
     distractor hands the classifier."""
     out = []

@@ -19,8 +19,13 @@ EDGE_ON = (0.1, 0.3)
 
 
 def _poly(img: np.ndarray, pts: np.ndarray, colour: np.ndarray) -> None:
-    cv2.fillConvexPoly(img, np.round(pts * 16).astype(np.int32),
-                       tuple(float(c) for c in np.clip(colour, 0, 255)), cv2.LINE_AA, 4)
+    cv2.fillConvexPoly(
+        img,
+        np.round(pts * 16).astype(np.int32),
+        tuple(float(c) for c in np.clip(colour, 0, 255)),
+        cv2.LINE_AA,
+        4,
+    )
 
 
 @lru_cache(maxsize=1)
@@ -36,9 +41,14 @@ def _rounded_mask() -> np.ndarray:
     return cv2.resize(m, (FACE_W, FACE_H), interpolation=cv2.INTER_AREA)
 
 
-def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float,
-               gloss: tuple[float, float, float, float] | None = None,
-               alpha: np.ndarray | None = None) -> None:
+def _warp_face(
+    img: np.ndarray,
+    face: np.ndarray,
+    quad: np.ndarray,
+    shade: float,
+    gloss: tuple[float, float, float, float] | None = None,
+    alpha: np.ndarray | None = None,
+) -> None:
     """Paste ``face`` onto the image quad; ``gloss`` = (amp, dir x, dir y, offset) streak;
     ``alpha``: the face's own uint8 mask (default: a tile face's rounded corners)."""
     h, w = img.shape[:2]
@@ -51,20 +61,29 @@ def _warp_face(img: np.ndarray, face: np.ndarray, quad: np.ndarray, shade: float
     side = max(np.linalg.norm(quad[0] - quad[3]), np.linalg.norm(quad[1] - quad[2]))
     if side < 0.6 * fh:  # pre-shrink: warpPerspective does not filter when minifying
         s = max(side * 1.4 / fh, 0.1)
-        face = cv2.resize(face, (max(int(fw * s), 4), max(int(fh * s), 4)),
-                          interpolation=cv2.INTER_AREA)
+        face = cv2.resize(
+            face, (max(int(fw * s), 4), max(int(fh * s), 4)), interpolation=cv2.INTER_AREA
+        )
         fh, fw = face.shape[:2]
     src = np.array([[0, 0], [fw, 0], [fw, fh], [0, fh]], np.float32)
     dst = (quad - [x0, y0]).astype(np.float32)
     m = cv2.getPerspectiveTransform(src, dst)
-    warped = cv2.warpPerspective(face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                 borderMode=cv2.BORDER_REPLICATE)
+    warped = cv2.warpPerspective(
+        face, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
     rounded = _rounded_mask() if alpha is None else alpha  # the face's outline
     rh, rw = rounded.shape
     m_mask = cv2.getPerspectiveTransform(
-        np.array([[0, 0], [rw, 0], [rw, rh], [0, rh]], np.float32), dst)
-    mask = cv2.warpPerspective(rounded, m_mask, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        np.array([[0, 0], [rw, 0], [rw, rh], [0, rh]], np.float32), dst
+    )
+    mask = cv2.warpPerspective(
+        rounded,
+        m_mask,
+        (x1 - x0, y1 - y0),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
     a = mask.astype(np.float32)[..., None] * (1.0 / 255.0)
     roi = img[y0:y1, x0:x1].astype(np.float32)
     src_f = warped.astype(np.float32) * shade
@@ -93,27 +112,38 @@ class Style:
 
 def pick_style(rng: np.random.Generator, bank: FaceBank) -> Style:
     """Draw the scene's tile set (face source, back and body colours) and lighting."""
-    src = rng.choice(["fluffy", "fluffy-black", "camerash", "hk", "jp", "mixed"],
-                     p=[0.3, 0.04, 0.2, 0.18, 0.1, 0.18])
+    src = rng.choice(
+        ["fluffy", "fluffy-black", "camerash", "hk", "jp", "mixed"],
+        p=[0.3, 0.04, 0.2, 0.18, 0.1, 0.18],
+    )
     source = None if src == "mixed" else str(src)
     names = list(BACK_COLOURS)
     back = np.array(BACK_COLOURS[names[int(rng.integers(len(names)))]], float)
     back = np.clip(back * rng.uniform(0.85, 1.15, 3), 0, 255)
     sample = bank.pick(rng, "5z", source, jitter=False)
-    ivory = np.median(sample[FACE_H // 4: -FACE_H // 4, FACE_W // 4: -FACE_W // 4]
-                      .reshape(-1, 3), axis=0).astype(float)
+    ivory = np.median(
+        sample[FACE_H // 4 : -FACE_H // 4, FACE_W // 4 : -FACE_W // 4].reshape(-1, 3), axis=0
+    ).astype(float)
     az, el = rng.uniform(0, 2 * np.pi), np.radians(rng.uniform(35, 80))
     light = np.array([np.cos(az) * np.cos(el), np.sin(az) * np.cos(el), np.sin(el)])
     gloss = None
     if rng.random() < 0.4:
         ga = rng.uniform(0, np.pi)
         gloss = (float(rng.uniform(15, 70)), float(np.cos(ga)), float(np.sin(ga)))
-    return Style(source, back, back_face(tuple(int(v) for v in back), rng), ivory, light,
-                  float(rng.uniform(0.45, 0.7)), gloss)
+    return Style(
+        source,
+        back,
+        back_face(tuple(int(v) for v in back), rng),
+        ivory,
+        light,
+        float(rng.uniform(0.45, 0.7)),
+        gloss,
+    )
 
 
-def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
-               st: Style, lit: float) -> None:
+def draw_body(
+    img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray, st: Style, lit: float
+) -> None:
     """Draw a box's visible faces: the face (or back) image and two-layer sides, shaded."""
     back_img, ivory, backc = st.back_img, st.ivory, st.back
     alpha = None
@@ -142,17 +172,31 @@ def draw_body(img: np.ndarray, b: Body, d: Dims, cam: Camera, face: np.ndarray,
                 if st.gloss is not None and sign > 0 and b.prop is None:
                     amp, gx, gy = st.gloss
                     c = pts[list(idx)].mean(axis=0)
-                    off = c[0] * gx + c[1] * gy + float(np.sin(c[0] * 0.37 + c[1] * 0.11)) \
-                        * np.linalg.norm(pts[idx[0]] - pts[idx[3]]) * 0.5
+                    off = (
+                        c[0] * gx
+                        + c[1] * gy
+                        + float(np.sin(c[0] * 0.37 + c[1] * 0.11))
+                        * np.linalg.norm(pts[idx[0]] - pts[idx[3]])
+                        * 0.5
+                    )
                     gl = (amp, gx, gy, off)
                 _warp_face(img, tex, pts[list(idx)], shade, gl, alpha)
                 # bevel: a thin light rim on the top face edges
                 q = pts[list(idx)]
-                cv2.polylines(img, [np.round(q * 16).astype(np.int32)], True,
-                              tuple(float(v) for v in np.clip(ivory * shade * 1.08
-                                                              if sign > 0 else backc * shade
-                                                              * 1.2, 0, 255)),
-                              1, cv2.LINE_AA, 4)
+                cv2.polylines(
+                    img,
+                    [np.round(q * 16).astype(np.int32)],
+                    True,
+                    tuple(
+                        float(v)
+                        for v in np.clip(
+                            ivory * shade * 1.08 if sign > 0 else backc * shade * 1.2, 0, 255
+                        )
+                    ),
+                    1,
+                    cv2.LINE_AA,
+                    4,
+                )
                 continue
             # side face: corners with the chosen sign on `axis`, ordered around the quad
             sel = [i for i in range(8) if SIGNS[i, axis] == sign]
@@ -206,7 +250,8 @@ def draw_disc(img: np.ndarray, b: Body, cam: Camera, st: Style, lit: float) -> N
     _warp_face(img, prop.top, square, shade, None, mask)
     if before is not None and holes is not None:  # the table seen through a hole
         m = cv2.getPerspectiveTransform(
-            np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32), square.astype(np.float32))
+            np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32), square.astype(np.float32)
+        )
         seen = cv2.warpPerspective(holes, m, (img.shape[1], img.shape[0])) > 128
         img[seen] = before[seen]
 
@@ -218,8 +263,14 @@ def _disc_mask(w: int, h: int) -> np.ndarray:
     return m
 
 
-def shadows(size: tuple[int, int], bodies: list[Body], d: Dims, cam: Camera, st: Style,
-             rng: np.random.Generator) -> np.ndarray:
+def shadows(
+    size: tuple[int, int],
+    bodies: list[Body],
+    d: Dims,
+    cam: Camera,
+    st: Style,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """Multiplicative shadow map at 1/4 resolution (tiles cast soft shadows on the table)."""
     w, h = size
     s = LOW
@@ -277,13 +328,18 @@ def post_process(img: np.ndarray, rng: np.random.Generator, pitch: float = 90.0)
         ang = rng.uniform(0, 180)
         c = (k - 1) / 2
         dx, dy = np.cos(np.radians(ang)) * c, np.sin(np.radians(ang)) * c
-        cv2.line(ker, (int(round(c - dx)), int(round(c - dy))),
-                 (int(round(c + dx)), int(round(c + dy))), 1.0, 1)
+        cv2.line(
+            ker,
+            (int(round(c - dx)), int(round(c - dy))),
+            (int(round(c + dx)), int(round(c + dy))),
+            1.0,
+            1,
+        )
         out = cv2.filter2D(out, -1, ker / ker.sum())
     bank = _noise_bank(w, h)
     ox, oy = int(rng.integers(64)), int(rng.integers(64))
     amp = float(rng.uniform(0.03, 0.2))  # sd 1..6 grey levels
-    out = cv2.addWeighted(out, 1.0, bank[oy:oy + h, ox:ox + w], amp, -128 * amp)
+    out = cv2.addWeighted(out, 1.0, bank[oy : oy + h, ox : ox + w], amp, -128 * amp)
     q = int(rng.integers(45, 96))
     ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
     return cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else out
@@ -302,8 +358,9 @@ def facing(b: Body, d: Dims, cam: Camera) -> float:
     return float(np.clip((cos - lo) / (hi - lo), 0.0, 1.0))
 
 
-def face_visibility(bodies: list[Body], order: np.ndarray, d: Dims, cam: Camera,
-                     size: tuple[int, int]) -> list[float]:
+def face_visibility(
+    bodies: list[Body], order: np.ndarray, d: Dims, cam: Camera, size: tuple[int, int]
+) -> list[float]:
     """Share of each body's face (top quad) not hidden by nearer bodies, at 1/2 resolution,
     times how squarely it is seen (:func:`facing`)."""
     s = 2

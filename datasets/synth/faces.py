@@ -65,13 +65,26 @@ _FLUFFY_NAMES = {
     **{f"{n}m": f"Man{n}" for n in range(1, 10)},
     **{f"{n}p": f"Pin{n}" for n in range(1, 10)},
     **{f"{n}s": f"Sou{n}" for n in range(1, 10)},
-    "1z": "Ton", "2z": "Nan", "3z": "Shaa", "4z": "Pei", "5z": "Haku", "6z": "Hatsu", "7z": "Chun",
-    "0m": "Man5-Dora", "0p": "Pin5-Dora", "0s": "Sou5-Dora",
+    "1z": "Ton",
+    "2z": "Nan",
+    "3z": "Shaa",
+    "4z": "Pei",
+    "5z": "Haku",
+    "6z": "Hatsu",
+    "7z": "Chun",
+    "0m": "Man5-Dora",
+    "0p": "Pin5-Dora",
+    "0s": "Sou5-Dora",
 }
 
 _CAMERASH_HONORS = {
-    "east": "1z", "south": "2z", "west": "3z", "north": "4z",
-    "white": "5z", "green": "6z", "red": "7z",
+    "east": "1z",
+    "south": "2z",
+    "west": "3z",
+    "north": "4z",
+    "white": "5z",
+    "green": "6z",
+    "red": "7z",
 }
 
 
@@ -175,8 +188,9 @@ class FaceBank:
     def count(self) -> dict[str, int]:
         return {c: len(self.faces.get(c, [])) for c in CLASSES}
 
-    def pick(self, rng: np.random.Generator, cls: str, source: str | None = None,
-             jitter: bool = True) -> np.ndarray:
+    def pick(
+        self, rng: np.random.Generator, cls: str, source: str | None = None, jitter: bool = True
+    ) -> np.ndarray:
         """A face of ``cls`` (from ``source`` when the bank has one), colour-jittered."""
         pool = self.faces[cls]
         if source is not None:
@@ -258,8 +272,9 @@ def jitter_face(rng: np.random.Generator, face: np.ndarray) -> np.ndarray:
     tint = np.array([rng.uniform(0.86, 1.0), rng.uniform(0.93, 1.0), 1.0])
     gain, off, g = rng.uniform(0.85, 1.1), rng.uniform(-12, 12), rng.uniform(0.85, 1.2)
     x = np.arange(256, dtype=np.float64)
-    lut = np.stack([255.0 * (np.clip(x * t * gain + off, 0, 255) / 255.0) ** g for t in tint],
-                   axis=1)
+    lut = np.stack(
+        [255.0 * (np.clip(x * t * gain + off, 0, 255) / 255.0) ** g for t in tint], axis=1
+    )
     out = cv2.LUT(face, lut.astype(np.uint8).reshape(256, 1, 3))
     if rng.random() < 0.12:  # another set's inks: blue <-> green (red stays red)
         out = np.ascontiguousarray(out[..., [1, 0, 2]])
@@ -290,8 +305,7 @@ def _read_rgba(path: Path) -> np.ndarray:
     return img
 
 
-def _composite(front: np.ndarray, symbol: np.ndarray | None, scale: float,
-               dy: float) -> np.ndarray:
+def _composite(front: np.ndarray, symbol: np.ndarray | None, scale: float, dy: float) -> np.ndarray:
     """Symbol (RGBA 600×800) scaled by ``scale`` and centred on ``front`` (BGR face)."""
     out = front.astype(np.float32).copy()
     if symbol is None:
@@ -301,7 +315,7 @@ def _composite(front: np.ndarray, symbol: np.ndarray | None, scale: float,
     x0 = (FACE_W - sw) // 2
     y0 = int((FACE_H - sh) / 2 + dy * FACE_H)
     a = sym[..., 3:] / 255.0
-    roi = out[y0:y0 + sh, x0:x0 + sw]
+    roi = out[y0 : y0 + sh, x0 : x0 + sw]
     roi[:] = roi * (1 - a) + sym[..., :3] * a
     return np.clip(out, 0, 255).astype(np.uint8)
 
@@ -346,7 +360,7 @@ def _camerash_faces(root: Path, exclusions: Iterable[Exclusion] = ()) -> list[Fa
                 continue
             h, w = img.shape[:2]
             m = int(0.03 * w)
-            faces.append(Face(cls, _fit(img[m:h - m, m:w - m]), "camerash", row["image-name"]))
+            faces.append(Face(cls, _fit(img[m : h - m, m : w - m]), "camerash", row["image-name"]))
     return apply_exclusions(faces, exclusions)
 
 
@@ -371,8 +385,15 @@ def _yolo_boxes(label: Path, w: int, h: int) -> list[tuple[int, np.ndarray, int]
         cid, nums = int(v[0]), np.array([float(x) for x in v[1:]], np.float32)
         if len(nums) == 4:
             cx, cy, bw, bh = nums * [w, h, w, h]
-            pts = np.array([[cx - bw / 2, cy - bh / 2], [cx + bw / 2, cy - bh / 2],
-                            [cx + bw / 2, cy + bh / 2], [cx - bw / 2, cy + bh / 2]], np.float32)
+            pts = np.array(
+                [
+                    [cx - bw / 2, cy - bh / 2],
+                    [cx + bw / 2, cy - bh / 2],
+                    [cx + bw / 2, cy + bh / 2],
+                    [cx - bw / 2, cy + bh / 2],
+                ],
+                np.float32,
+            )
         else:
             poly = nums.reshape(-1, 2) * [w, h]
             pts = cv2.boxPoints(cv2.minAreaRect(poly.astype(np.float32))).astype(np.float32)
@@ -430,12 +451,14 @@ def _rectify(img: np.ndarray, pts: np.ndarray, trim: float) -> np.ndarray:
     p = c + (pts - c) * (1 - trim)
     dst = np.array([[0, 0], [FACE_W, 0], [FACE_W, FACE_H], [0, FACE_H]], np.float32)
     m = cv2.getPerspectiveTransform(p.astype(np.float32), dst)
-    return cv2.warpPerspective(img, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(
+        img, m, (FACE_W, FACE_H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
 
 
-def _photo_faces(root: Path, per_class: int, rng: np.random.Generator,
-                 exclusions: Iterable[Exclusion] = ()) -> list[Face]:
+def _photo_faces(
+    root: Path, per_class: int, rng: np.random.Generator, exclusions: Iterable[Exclusion] = ()
+) -> list[Face]:
     """hk and jp faces; the exclusions apply after hk's per-class draw, so a dropped face
     leaves its class one face short (no unaudited face takes its place)."""
     faces: list[Face] = []
@@ -465,7 +488,8 @@ def _photo_faces(root: Path, per_class: int, rng: np.random.Generator,
                 if not _bright_corners(crop) or not _plain_ground(crop):
                     continue
                 found.setdefault(cls, []).append(
-                    Face(cls, crop, "hk", face_id(lab.stem + ".jpg", line)))
+                    Face(cls, crop, "hk", face_id(lab.stem + ".jpg", line))
+                )
         for fs in found.values():
             idx = rng.permutation(len(fs))[:per_class]
             faces.extend(fs[i] for i in sorted(idx))
@@ -511,23 +535,35 @@ def red_centre(face: np.ndarray) -> np.ndarray:
     centre = np.clip(1.5 - r, 0.0, 1.0)
     a = (ink_alpha(face) * centre)[..., None]
     f = face.astype(np.float32)
-    red = np.array([40.0, 35.0, 195.0], np.float32) * (0.75 + 0.45 * f.mean(axis=2,
-                                                                          keepdims=True) / 255)
+    red = np.array([40.0, 35.0, 195.0], np.float32) * (
+        0.75 + 0.45 * f.mean(axis=2, keepdims=True) / 255
+    )
     return np.clip(f * (1 - a) + red * a, 0, 255).astype(np.uint8)
 
 
 def _red_centre_variants(faces: list[Face]) -> list[Face]:
-    return [Face(f.cls, red_centre(f.image), f.source, f.style + "-redcentre")
-            for f in faces if f.cls in ("5p", "5s") and f.source in ("camerash", "hk", "jp")]
+    return [
+        Face(f.cls, red_centre(f.image), f.source, f.style + "-redcentre")
+        for f in faces
+        if f.cls in ("5p", "5s") and f.source in ("camerash", "hk", "jp")
+    ]
 
 
 def _back_faces(rng: np.random.Generator) -> list[Face]:
-    return [Face("back", back_face(c, rng), "synthetic", name)
-            for name, c in BACK_COLOURS.items() for _ in range(3)]
+    return [
+        Face("back", back_face(c, rng), "synthetic", name)
+        for name, c in BACK_COLOURS.items()
+        for _ in range(3)
+    ]
 
 
-def build_bank(shared: Path | str | None = None, *, per_class: int = 40, seed: int = 0,
-               exclusions: Iterable[Exclusion] | None = None) -> FaceBank:
+def build_bank(
+    shared: Path | str | None = None,
+    *,
+    per_class: int = 40,
+    seed: int = 0,
+    exclusions: Iterable[Exclusion] | None = None,
+) -> FaceBank:
     """Read every source under ``shared`` (the datasets folder) into a :class:`FaceBank`,
     less the faces seen to be wrong (``exclusions``, default: the manifest; ``()`` = none,
     for the audit)."""
@@ -536,8 +572,9 @@ def build_bank(shared: Path | str | None = None, *, per_class: int = 40, seed: i
         raise FileNotFoundError(f"no tile art under {root} (expected art/fluffystuff)")
     excl = tuple(load_exclusions() if exclusions is None else exclusions)
     rng = np.random.default_rng(seed)
-    faces = (_fluffy_faces(root) + _camerash_faces(root, excl)
-             + _photo_faces(root, per_class, rng, excl))
+    faces = (
+        _fluffy_faces(root) + _camerash_faces(root, excl) + _photo_faces(root, per_class, rng, excl)
+    )
     faces += _red_variants(faces, rng) + _red_centre_variants(faces) + _back_faces(rng)
     by_cls: dict[str, list[Face]] = {c: [] for c in CLASSES}
     for f in faces:
@@ -562,8 +599,16 @@ def placeholder_bank(seed: int = 0) -> FaceBank:
                 img = np.full((FACE_H, FACE_W, 3), (215, 232, 240), np.uint8)
                 ink = (40, 35, 200) if c[0] == "0" else inks.get(c[-1], (60, 60, 60))
                 text = c if c != "flower" else "fl"
-                cv2.putText(img, text, (8 + 4 * k, FACE_H // 2 + 18), cv2.FONT_HERSHEY_SIMPLEX,
-                            1.6, ink, 5, cv2.LINE_AA)
+                cv2.putText(
+                    img,
+                    text,
+                    (8 + 4 * k, FACE_H // 2 + 18),
+                    cv2.FONT_HERSHEY_SIMPLEX,
+                    1.6,
+                    ink,
+                    5,
+                    cv2.LINE_AA,
+                )
             by_cls[c].append(Face(c, img, "placeholder", f"p{k}"))
     return FaceBank(by_cls)
 
@@ -581,8 +626,11 @@ def _save(bank: FaceBank, path: Path) -> None:
     faces = [f for fs in bank.faces.values() for f in fs]
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.stem + f".{os.getpid()}.tmp.npz")
-    np.savez(tmp, images=np.stack([f.image for f in faces]),
-             meta=np.array([[f.cls, f.source, f.style] for f in faces]))
+    np.savez(
+        tmp,
+        images=np.stack([f.image for f in faces]),
+        meta=np.array([[f.cls, f.source, f.style] for f in faces]),
+    )
     os.replace(tmp, path)
 
 

@@ -53,11 +53,11 @@ def _scene_job(i: int) -> int:
     assert _BANK is not None and _ARGS is not None
     rng = np.random.default_rng([_ARGS.seed, i])
     closeup = bool(np.random.default_rng([_ARGS.seed, i, 1]).random() < _ARGS.closeups)
-    scene = render_scene(rng, size=_ARGS.size, bank=_BANK, closeup=closeup, hands=_ARGS.hands,
-                         extras=_ARGS.extras)
+    scene = render_scene(
+        rng, size=_ARGS.size, bank=_BANK, closeup=closeup, hands=_ARGS.hands, extras=_ARGS.extras
+    )
     out = Path(_ARGS.out)
-    cv2.imwrite(str(out / "images" / f"{i:06d}.jpg"), scene.image,
-                [cv2.IMWRITE_JPEG_QUALITY, 95])
+    cv2.imwrite(str(out / "images" / f"{i:06d}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
     data = scene.to_json()
     data["image"] = f"images/{i:06d}.jpg"
     (out / "labels" / f"{i:06d}.json").write_text(json.dumps(data))
@@ -102,17 +102,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--start", type=int, default=0, help="index of the first scene")
     ap.add_argument("--size", type=_size, default=(1280, 960))
     ap.add_argument("--shared", default=None, help="datasets folder (default ../shared/datasets)")
-    ap.add_argument("--closeups", type=float, default=0.15,
-                    help="share of close-up scenes (hand may be cut; meta.closeup true)")
-    ap.add_argument("--hands", choices=("random", "winning"), default="random",
-                    help="hands drawn: random (default) or winning/tenpai (what players shoot)")
-    ap.add_argument("--extras", type=parse_extras, default=parse_extras(""),
-                    help="what real tables add, comma-separated: clutter, backs, scatter, "
-                         "slant, table (default: none)")
+    ap.add_argument(
+        "--closeups",
+        type=float,
+        default=0.15,
+        help="share of close-up scenes (hand may be cut; meta.closeup true)",
+    )
+    ap.add_argument(
+        "--hands",
+        choices=("random", "winning"),
+        default="random",
+        help="hands drawn: random (default) or winning/tenpai (what players shoot)",
+    )
+    ap.add_argument(
+        "--extras",
+        type=parse_extras,
+        default=parse_extras(""),
+        help="what real tables add, comma-separated: clutter, backs, scatter, "
+        "slant, table (default: none)",
+    )
     ap.add_argument("--crops", action="store_true", help="write classifier crops instead")
     ap.add_argument("--jpg", action="store_true", help="with --crops: also write JPEG files")
-    ap.add_argument("--placeholder-faces", action="store_true",
-                    help="drawn stand-in faces (smoke/speed runs without the datasets)")
+    ap.add_argument(
+        "--placeholder-faces",
+        action="store_true",
+        help="drawn stand-in faces (smoke/speed runs without the datasets)",
+    )
     args = ap.parse_args(argv)
     _ARGS = args
     out = Path(args.out)
@@ -120,14 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.time()
     cv2.setNumThreads(1)  # no OpenCV thread pool in the parent: forked workers would hang
     _BANK = faces.placeholder_bank() if args.placeholder_faces else faces.load_bank(args.shared)
-    print(f"face bank: {sum(_BANK.count().values())} faces in {time.time() - t0:.1f}s",
-          flush=True)
+    print(f"face bank: {sum(_BANK.count().values())} faces in {time.time() - t0:.1f}s", flush=True)
     classes = CROP_CLASSES if args.crops else CLASSES
     (out / "classes.json").write_text(json.dumps({"classes": list(classes)}, indent=1))
     if args.crops:
         step = 50
-        jobs: list = [(s, min(s + step, args.start + args.n))
-                      for s in range(args.start, args.start + args.n, step)]
+        jobs: list = [
+            (s, min(s + step, args.start + args.n))
+            for s in range(args.start, args.start + args.n, step)
+        ]
         fn, unit = _crop_job, "crop scenes"
     else:
         (out / "images").mkdir(exist_ok=True)
@@ -148,13 +164,17 @@ def main(argv: list[str] | None = None) -> int:
             done, items = _progress(done, items, fn(j), args, jobs, t0, unit)
     dt = time.time() - t0
     n = args.n
-    print(f"\n{n} {unit} ({items} tiles/crops) in {dt:.1f}s: {n / dt:.1f} {unit}/s, "
-          f"{n / dt / max(args.workers, 1):.1f} per worker", flush=True)
+    print(
+        f"\n{n} {unit} ({items} tiles/crops) in {dt:.1f}s: {n / dt:.1f} {unit}/s, "
+        f"{n / dt / max(args.workers, 1):.1f} per worker",
+        flush=True,
+    )
     return 0
 
 
-def _progress(done: int, items: int, r: int, args: argparse.Namespace, jobs: list, t0: float,
-              unit: str) -> tuple[int, int]:
+def _progress(
+    done: int, items: int, r: int, args: argparse.Namespace, jobs: list, t0: float, unit: str
+) -> tuple[int, int]:
     done += 1
     items += r
     if done % max(1, len(jobs) // 100) == 0 or done == len(jobs):

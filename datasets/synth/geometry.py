@@ -102,8 +102,7 @@ def overlap(a: Body, b: Body, d: Dims, margin: float = 1.0) -> bool:
         return False
     ax0, ay0, ax1, ay1 = aabb(a, d)
     bx0, by0, bx1, by1 = aabb(b, d)
-    return ax0 < bx1 + margin and bx0 < ax1 + margin and ay0 < by1 + margin \
-        and by0 < ay1 + margin
+    return ax0 < bx1 + margin and bx0 < ax1 + margin and ay0 < by1 + margin and by0 < ay1 + margin
 
 
 def drop_overlapping(bodies: list[Body], d: Dims) -> list[Body]:
@@ -117,8 +116,9 @@ def drop_overlapping(bodies: list[Body], d: Dims) -> list[Body]:
         hit = False
         for k, (kx0, ky0, kx1, ky1) in zip(kept, boxes, strict=True):
             if x0 < kx1 - 0.05 and kx0 < x1 - 0.05 and y0 < ky1 - 0.05 and ky0 < y1 - 0.05:
-                stacked = abs(b.center[2] - k.center[2]) > 0.5 * d.t and b.prop is None \
-                    and k.prop is None
+                stacked = (
+                    abs(b.center[2] - k.center[2]) > 0.5 * d.t and b.prop is None and k.prop is None
+                )
                 if not stacked:
                     hit = True
                     break
@@ -157,8 +157,15 @@ class Camera:
         return self.k @ np.stack([self.r[:, 0], self.r[:, 1], t], axis=1)
 
 
-def look_at(pitch_deg: float, dist: float, target: np.ndarray, f: float, cx: float,
-            cy: float, roll_deg: float = 0.0) -> Camera:
+def look_at(
+    pitch_deg: float,
+    dist: float,
+    target: np.ndarray,
+    f: float,
+    cx: float,
+    cy: float,
+    roll_deg: float = 0.0,
+) -> Camera:
     """A camera ``dist`` mm from ``target``, on the player's side, looking down at ``pitch``,
     turned by ``roll_deg`` about its optical axis (a phone not held level)."""
     p = np.radians(pitch_deg)
@@ -184,8 +191,9 @@ def visible_share(uv: np.ndarray, size: tuple[int, int]) -> float:
     return float(iw * ih / area)
 
 
-def fit_camera(rng: np.random.Generator, bodies: list[Body], d: Dims, size: tuple[int, int],
-                pitch: float) -> Camera:
+def fit_camera(
+    rng: np.random.Generator, bodies: list[Body], d: Dims, size: tuple[int, int], pitch: float
+) -> Camera:
     """Frame the important bodies: 72–94% of the frame, near its centre, 2% margins."""
     w, h = size
     f = (w / 2) / np.tan(np.radians(rng.uniform(55, 75)) / 2)
@@ -209,15 +217,18 @@ def fit_camera(rng: np.random.Generator, bodies: list[Body], d: Dims, size: tupl
             break
         dist *= 1.05
     # photographers centre the hand: the layout's centre lands near the image centre
-    cx = w / 2 + float(np.clip(w / 2 - (u0 + u1) / 2 + rng.normal(0, 0.1 * w),
-                               mx - u0, w - mx - u1))
-    cy = h / 2 + float(np.clip(h / 2 - (v0 + v1) / 2 + rng.normal(0, 0.1 * h),
-                               my - v0, h - my - v1))
+    cx = w / 2 + float(
+        np.clip(w / 2 - (u0 + u1) / 2 + rng.normal(0, 0.1 * w), mx - u0, w - mx - u1)
+    )
+    cy = h / 2 + float(
+        np.clip(h / 2 - (v0 + v1) / 2 + rng.normal(0, 0.1 * h), my - v0, h - my - v1)
+    )
     return look_at(pitch, dist, target, f, cx, cy, roll)
 
 
-def zoom(rng: np.random.Generator, cam: Camera, bodies: list[Body],
-          size: tuple[int, int]) -> Camera:
+def zoom(
+    rng: np.random.Generator, cam: Camera, bodies: list[Body], size: tuple[int, int]
+) -> Camera:
     """Zoom in on a random tile of the layout (a close-up photo)."""
     w, h = size
     z = rng.uniform(1.4, 2.5)

@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 KINDS: tuple[str, ...] = tuple(
-    ["1m", "9m"] + [f"{n}p" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)]
+    ["1m", "9m"]
+    + [f"{n}p" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
     + [f"{n}z" for n in range(1, 8)]
 )
 MELD_KINDS = ("pon", "minkan", "kakan", "ankan")
@@ -223,8 +225,9 @@ def _take_pair(rng: np.random.Generator, wall: Wall) -> list[str]:
     return [wall.take(rng, k), wall.take(rng, k)]
 
 
-def _meld(rng: np.random.Generator, wall: Wall, kind: str, stacked_p: float = 0.35,
-          of: str | None = None) -> Meld | None:
+def _meld(
+    rng: np.random.Generator, wall: Wall, kind: str, stacked_p: float = 0.35, of: str | None = None
+) -> Meld | None:
     """A meld of ``kind`` from the wall, of the tile kind ``of`` (default: any it can give)."""
     n = 3 if kind == "pon" else 4
     kinds = [k for k in KINDS if wall.available(k) >= n and (of is None or k == of)]
@@ -252,10 +255,14 @@ KAKAN_KIND_P = (0.4, 0.1, 0.4, 0.1)
 KAKAN_STACKED_P = 0.7
 
 
-def _table_parts(rng: np.random.Generator, wall: Wall, plain: bool,
-                 count_p: tuple[float, ...] = MELD_COUNT_P,
-                 kind_p: tuple[float, ...] = MELD_KIND_P, stacked_p: float = 0.35,
-                 ) -> tuple[list[Meld], list[str]]:
+def _table_parts(
+    rng: np.random.Generator,
+    wall: Wall,
+    plain: bool,
+    count_p: tuple[float, ...] = MELD_COUNT_P,
+    kind_p: tuple[float, ...] = MELD_KIND_P,
+    stacked_p: float = 0.35,
+) -> tuple[list[Meld], list[str]]:
     """Called melds / ankan and kita at realistic rates (none for a plain row)."""
     melds: list[Meld] = []
     if not plain:
@@ -289,8 +296,13 @@ def _dora(rng: np.random.Generator, wall: Wall, plain: bool) -> list[str]:
     return dora
 
 
-def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
-                     aka_5man: bool | None = None, kakans: bool = False) -> HandSpec:
+def random_hand_spec(
+    rng: np.random.Generator,
+    *,
+    plain: bool | None = None,
+    aka_5man: bool | None = None,
+    kakans: bool = False,
+) -> HandSpec:
     """A legal sanma hand with melds/ankan/kita at realistic rates and red fives often.
 
     The concealed tiles are random (often, not always, sets and a pair): about a quarter of
@@ -303,8 +315,7 @@ def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
     wall = Wall(aka)
     if kakans:
         plain = False
-        melds, kita = _table_parts(rng, wall, plain, KAKAN_COUNT_P, KAKAN_KIND_P,
-                                   KAKAN_STACKED_P)
+        melds, kita = _table_parts(rng, wall, plain, KAKAN_COUNT_P, KAKAN_KIND_P, KAKAN_STACKED_P)
     else:
         melds, kita = _table_parts(rng, wall, plain)
     n_conc = 13 - 3 * len(melds)
@@ -333,8 +344,9 @@ def random_hand_spec(rng: np.random.Generator, *, plain: bool | None = None,
     return HandSpec(tuple(concealed), win, tuple(melds), tuple(kita), tuple(dora), aka, plain)
 
 
-def _complete_tiles(rng: np.random.Generator, wall: Wall, n_sets: int,
-                    pairs: bool) -> list[str] | None:
+def _complete_tiles(
+    rng: np.random.Generator, wall: Wall, n_sets: int, pairs: bool
+) -> list[str] | None:
     """``n_sets`` sets and a pair (or, ``pairs``, seven pairs of seven kinds) from the wall;
     None when the wall runs out of a needed kind."""
     tiles: list[str] = []
@@ -353,8 +365,13 @@ def _complete_tiles(rng: np.random.Generator, wall: Wall, n_sets: int,
     return tiles + _take_pair(rng, wall)
 
 
-def winning_hand_spec(rng: np.random.Generator, *, tenpai: bool | None = None,
-                      plain: bool | None = None, aka_5man: bool | None = None) -> HandSpec:
+def winning_hand_spec(
+    rng: np.random.Generator,
+    *,
+    tenpai: bool | None = None,
+    plain: bool | None = None,
+    aka_5man: bool | None = None,
+) -> HandSpec:
     """A hand as a player photographs it (§1): a complete winning shape — four sets and a
     pair (melds and ankan among the sets), or seven pairs — of 14 tiles plus one per kan,
     the winning tile any of its concealed tiles; or (``tenpai``, one hand in five when None)
@@ -375,8 +392,15 @@ def winning_hand_spec(rng: np.random.Generator, *, tenpai: bool | None = None,
     win = tiles.pop(int(rng.integers(len(tiles))))
     concealed = _laid_out(rng, tiles)
     dora = _dora(rng, wall, plain)
-    return HandSpec(tuple(concealed), None if tenpai else win, tuple(melds), tuple(kita),
-                    tuple(dora), aka, plain)
+    return HandSpec(
+        tuple(concealed),
+        None if tenpai else win,
+        tuple(melds),
+        tuple(kita),
+        tuple(dora),
+        aka,
+        plain,
+    )
 
 
 def backs_hand_spec(rng: np.random.Generator) -> HandSpec:
@@ -394,8 +418,10 @@ def backs_hand_spec(rng: np.random.Generator) -> HandSpec:
             ankan = _meld(rng, wall, "ankan")
             if ankan is not None:
                 melds.append(ankan)
-        kita = [wall.take(rng, "4z", red_bias=1.0)
-                for _ in range(min(int(rng.integers(0, 3)), wall.available("4z")))]
+        kita = [
+            wall.take(rng, "4z", red_bias=1.0)
+            for _ in range(min(int(rng.integers(0, 3)), wall.available("4z")))
+        ]
         tiles = _complete_tiles(rng, wall, 4 - len(melds), False)
         if tiles is not None:
             break

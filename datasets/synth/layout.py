@@ -20,9 +20,16 @@ from datasets.synth.geometry import (
 from datasets.synth.hands import KINDS, HandSpec
 
 
-def _place_row(tiles: list[str], x0: float, d: Dims, rng: np.random.Generator, group: str,
-               gap: tuple[float, float], standing: bool = False,
-               mess: float = 1.0) -> tuple[list[Body], float]:
+def _place_row(
+    tiles: list[str],
+    x0: float,
+    d: Dims,
+    rng: np.random.Generator,
+    group: str,
+    gap: tuple[float, float],
+    standing: bool = False,
+    mess: float = 1.0,
+) -> tuple[list[Body], float]:
     """Tiles side by side from ``x0``, touching; ``mess`` scales their jitter (a tidy or a
     careless player). A turned tile gets the room it needs, so neighbours never intersect."""
     bodies, x = [], x0
@@ -46,8 +53,9 @@ def _sin(ang_deg: float) -> float:
     return abs(float(np.sin(np.radians(ang_deg))))
 
 
-def hand_layout(spec: HandSpec, d: Dims, rng: np.random.Generator,
-                askew: float = 1.0) -> list[Body]:
+def hand_layout(
+    spec: HandSpec, d: Dims, rng: np.random.Generator, askew: float = 1.0
+) -> list[Body]:
     """Bodies of the player's hand, melds, kita and dora (world mm, near edge at y=0);
     ``askew`` scales how far the row's tiles turn from straight (a hand laid carelessly)."""
     standing = bool(rng.random() < 0.12) and not spec.melds
@@ -139,8 +147,11 @@ def _distractor_tile(rng: np.random.Generator, four_player: bool) -> str:
     return KINDS[int(rng.integers(len(KINDS)))]
 
 
-def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, float],
-                 ) -> list[Body]:
+def distractors(
+    rng: np.random.Generator,
+    d: Dims,
+    extent: tuple[float, float, float, float],
+) -> list[Body]:
     """Discards in front and at the sides, other players' standing rows (group "other")."""
     x0, y0, x1, y1 = extent
     four = bool(rng.random() < 0.15)
@@ -154,20 +165,47 @@ def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
         gy = y1 + rng.uniform(0.4, 1.5) * d.h
         for r in range(rows):
             for k in range(cols):
-                c = np.array([gx + k * (d.w + gap_x) + d.w / 2 + rng.normal(0, 0.1),
-                              gy + r * (d.h + gap_y) + d.h / 2 + rng.normal(0, 0.1), d.t / 2])
-                out.append(Body(_distractor_tile(rng, four), "other", c,
-                                 flat_axes(rot + rng.normal(0, 0.4)), rot, important=False))
+                c = np.array(
+                    [
+                        gx + k * (d.w + gap_x) + d.w / 2 + rng.normal(0, 0.1),
+                        gy + r * (d.h + gap_y) + d.h / 2 + rng.normal(0, 0.1),
+                        d.t / 2,
+                    ]
+                )
+                out.append(
+                    Body(
+                        _distractor_tile(rng, four),
+                        "other",
+                        c,
+                        flat_axes(rot + rng.normal(0, 0.4)),
+                        rot,
+                        important=False,
+                    )
+                )
     elif far == "wall":  # a wall: face-down tiles stacked two high
         n = int(rng.integers(6, 18))
         wx = (x0 + x1) / 2 - n * (d.w + 0.6) / 2 + rng.normal(0, d.w)
         wy = y1 + rng.uniform(0.5, 2.0) * d.h
         for k in range(n):
             for layer in range(2 if rng.random() < 0.9 else 1):
-                c = np.array([wx + k * (d.w + 0.6) + d.w / 2, wy + d.h / 2 + rng.normal(0, 0.4),
-                              d.t / 2 + layer * d.t])
-                out.append(Body("back", "other", c, flat_axes(rng.normal(0, 0.3), True), 0,
-                                 face_down=True, important=False))
+                c = np.array(
+                    [
+                        wx + k * (d.w + 0.6) + d.w / 2,
+                        wy + d.h / 2 + rng.normal(0, 0.4),
+                        d.t / 2 + layer * d.t,
+                    ]
+                )
+                out.append(
+                    Body(
+                        "back",
+                        "other",
+                        c,
+                        flat_axes(rng.normal(0, 0.3), True),
+                        0,
+                        face_down=True,
+                        important=False,
+                    )
+                )
             if layer == 1:
                 out[-2].occluded = True
     if far == "discards" and rng.random() < 0.8:  # own discards: rows of six in front
@@ -178,10 +216,19 @@ def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
         gap_x, gap_y = rng.uniform(0.8, 2.0), rng.uniform(1.0, 2.5)
         for i in range(n):
             r, k = divmod(i, 6)
-            c = np.array([px + k * (d.w + gap_x) + d.w / 2, py + r * (d.h + gap_y) + d.h / 2,
-                          d.t / 2])
-            out.append(Body(_distractor_tile(rng, four), "other", c,
-                             flat_axes(rng.normal(0, 0.5)), 0, important=False))
+            c = np.array(
+                [px + k * (d.w + gap_x) + d.w / 2, py + r * (d.h + gap_y) + d.h / 2, d.t / 2]
+            )
+            out.append(
+                Body(
+                    _distractor_tile(rng, four),
+                    "other",
+                    c,
+                    flat_axes(rng.normal(0, 0.5)),
+                    0,
+                    important=False,
+                )
+            )
     for side in (-1, 1):  # other players' discards, turned towards them
         if rng.random() < 0.45:
             rot = 270 if side < 0 else 90
@@ -190,27 +237,43 @@ def distractors(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
             for i in range(int(rng.integers(2, 12))):
                 r, k = divmod(i, 6)
                 c = np.array([bx - side * r * (d.h + 1.5), by + k * (d.w + 1.2), d.t / 2])
-                out.append(Body(_distractor_tile(rng, four), "other", c,
-                                 flat_axes(rot + rng.normal(0, 0.5)), rot, important=False))
+                out.append(
+                    Body(
+                        _distractor_tile(rng, four),
+                        "other",
+                        c,
+                        flat_axes(rot + rng.normal(0, 0.5)),
+                        rot,
+                        important=False,
+                    )
+                )
     if rng.random() < 0.25:  # a row of standing tiles seen from behind (backs)
         by = y1 + rng.uniform(4, 7) * d.h
         bx = (x0 + x1) / 2 - 6 * d.w
         for i in range(int(rng.integers(6, 14))):
             c = np.array([bx + i * (d.w + 0.3) + d.w / 2, by, d.h / 2])
             ax = standing_axes(180 + rng.normal(0, 1))
-            out.append(Body("back", "other", c, ax, 0, face_down=True, standing=True,
-                             important=False))
+            out.append(
+                Body("back", "other", c, ax, 0, face_down=True, standing=True, important=False)
+            )
     if rng.random() < 0.12:  # flowers set aside (Hong Kong play): look like kita, are not
         fx = x1 + rng.uniform(0.5, 2.0) * d.w
         for _ in range(int(rng.integers(1, 3))):
             c = np.array([fx + d.w / 2, y0 + rng.uniform(0, 1.5) * d.h + d.h / 2, d.t / 2])
-            out.append(Body("flower", "other", c, flat_axes(rng.normal(0, 4)), 0,
-                             important=False))
+            out.append(Body("flower", "other", c, flat_axes(rng.normal(0, 4)), 0, important=False))
             fx += d.w + rng.uniform(0.2, 1.0) * d.w
     if rng.random() < 0.3:  # a tile upside down near the row, e.g. a discard being taken
         c = np.array([rng.uniform(x0, x1), y1 + rng.uniform(0.5, 1.2) * d.h, d.t / 2])
-        out.append(Body(_distractor_tile(rng, four), "other", c,
-                         flat_axes(180 + rng.normal(0, 8)), 180, important=False))
+        out.append(
+            Body(
+                _distractor_tile(rng, four),
+                "other",
+                c,
+                flat_axes(180 + rng.normal(0, 8)),
+                180,
+                important=False,
+            )
+        )
     return out
 
 
@@ -235,8 +298,9 @@ def _prop_texture(rng: np.random.Generator, kind: str, colour: np.ndarray) -> np
     return np.clip(img, 0, 255).astype(np.uint8)
 
 
-def props(rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, float],
-           rack: bool = True) -> list[Body]:
+def props(
+    rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, float], rack: bool = True
+) -> list[Body]:
     """Racks, point sticks, a phone, papers: non-tile clutter (never labelled).
 
     A rack in front of the row only with a steep camera (``rack``), so it never hides faces.
@@ -244,18 +308,19 @@ def props(rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, 
     x0, y0, x1, y1 = extent
     out: list[Body] = []
 
-    def add(kind: str, dims: Dims, centre: np.ndarray, ang: float, colour: np.ndarray,
-            side: np.ndarray) -> None:
+    def add(
+        kind: str, dims: Dims, centre: np.ndarray, ang: float, colour: np.ndarray, side: np.ndarray
+    ) -> None:
         prop = Prop(dims, _prop_texture(rng, kind, colour), side, kind=kind)
-        out.append(Body("prop", "prop", centre, flat_axes(ang), 0, important=False,
-                         prop=prop))
+        out.append(Body("prop", "prop", centre, flat_axes(ang), 0, important=False, prop=prop))
 
     if rng.random() < 0.35 and rack:  # a rack in front of the player
         length = rng.uniform(1.0, 1.3) * (x1 - x0)
         dims = Dims(length, rng.uniform(30, 50), rng.uniform(12, 22), 0.5)
         col = np.array([rng.uniform(10, 120)] * 3) * rng.uniform(0.8, 1.2, 3)
-        c = np.array([(x0 + x1) / 2 + rng.normal(0, 20), y0 - rng.uniform(5, 40) - dims.h / 2,
-                      dims.t / 2])
+        c = np.array(
+            [(x0 + x1) / 2 + rng.normal(0, 20), y0 - rng.uniform(5, 40) - dims.h / 2, dims.t / 2]
+        )
         add("rack", dims, c, rng.normal(0, 1.5), col, col * 0.8)
     n_sticks = int(rng.integers(1, 7)) if rng.random() < 0.35 else 0
     others = ["phone"] if rng.random() < 0.15 else []

@@ -28,8 +28,9 @@ def meets(a: np.ndarray, b: np.ndarray, margin: float = 0.3) -> bool:
     return area > 0.0
 
 
-def scatter_layout(rng: np.random.Generator, d: Dims, n: int | None = None,
-                   face_down_p: float = 0.2) -> list[Body]:
+def scatter_layout(
+    rng: np.random.Generator, d: Dims, n: int | None = None, face_down_p: float = 0.2
+) -> list[Body]:
     """``n`` (default 6–30) tiles of one set (sanma: four of a kind at most, red fives often)
     lying at uniformly random angles about the world origin, in one to three clumps; a share
     ``face_down_p`` face down."""
@@ -46,8 +47,14 @@ def scatter_layout(rng: np.random.Generator, d: Dims, n: int | None = None,
         for _ in range(40):
             ang = float(rng.uniform(0, 360))
             xy = centres[int(rng.integers(len(centres)))] + rng.normal(0, spread, 2)
-            b = Body(tile, "other", np.array([xy[0], xy[1], d.t / 2]), flat_axes(ang, down),
-                     int(round(ang / 90)) % 4 * 90, face_down=down)
+            b = Body(
+                tile,
+                "other",
+                np.array([xy[0], xy[1], d.t / 2]),
+                flat_axes(ang, down),
+                int(round(ang / 90)) % 4 * 90,
+                face_down=down,
+            )
             fp = footprint(b, d)
             if not any(meets(fp, o) for o in outlines):
                 bodies.append(b)

@@ -55,15 +55,27 @@ from datasets.synth.loose import scatter_layout
 from datasets.synth.table import light_field, table_edge, table_texture
 from datasets.synth.whole import table_layout
 
-__all__ = ["HANDS", "Extras", "HandSpec", "Scene", "ThingLabel", "TileLabel",
-           "random_hand_spec", "render_scene", "winning_hand_spec"]
+__all__ = [
+    "HANDS",
+    "Extras",
+    "HandSpec",
+    "Scene",
+    "ThingLabel",
+    "TileLabel",
+    "random_hand_spec",
+    "render_scene",
+    "winning_hand_spec",
+]
 
 # How a scene draws its hand when no ``spec`` is given: "random" (the default; training data
 # and the benchmarks' seeds render as before) or "winning" (a winning hand, or one in five a
 # 13-tile tenpai hand: what a player photographs; hands.winning_hand_spec) or "kakan" (a random
 # hand with 1–3 melds, kakans common: training data for the detector's stacked map).
-HANDS = {"random": random_hand_spec, "winning": winning_hand_spec,
-         "kakan": partial(random_hand_spec, kakans=True)}
+HANDS = {
+    "random": random_hand_spec,
+    "winning": winning_hand_spec,
+    "kakan": partial(random_hand_spec, kakans=True),
+}
 
 
 @dataclass(frozen=True)
@@ -136,9 +148,12 @@ class ThingLabel:
     visible: float
 
     def to_json(self) -> dict[str, object]:
-        return {"kind": self.kind, "box": [round(v, 1) for v in self.box],
-                "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
-                "visible": self.visible}
+        return {
+            "kind": self.kind,
+            "box": [round(v, 1) for v in self.box],
+            "quad": [[round(x, 1), round(y, 1)] for x, y in self.quad],
+            "visible": self.visible,
+        }
 
 
 @dataclass
@@ -154,9 +169,14 @@ class Scene:
 
     def to_json(self) -> dict[str, object]:
         h, w = self.image.shape[:2]
-        return {"width": w, "height": h, "tiles": [t.to_json() for t in self.tiles],
-                "hand": self.hand, "meta": self.meta,
-                "things": [t.to_json() for t in self.things]}
+        return {
+            "width": w,
+            "height": h,
+            "tiles": [t.to_json() for t in self.tiles],
+            "hand": self.hand,
+            "meta": self.meta,
+            "things": [t.to_json() for t in self.things],
+        }
 
 
 def image_turn(quad: np.ndarray) -> float:
@@ -166,8 +186,9 @@ def image_turn(quad: np.ndarray) -> float:
     return float((np.degrees(np.arctan2(-up[1], up[0])) - 90.0) % 360.0)
 
 
-def _label(b: Body, d: Dims, cam: Camera, size: tuple[int, int],
-           face_visible: float = 1.0) -> TileLabel:
+def _label(
+    b: Body, d: Dims, cam: Camera, size: tuple[int, int], face_visible: float = 1.0
+) -> TileLabel:
     pts = cam.project(corners(b, d))
     quad = pts[list(BOTTOM if b.face_down else TOP)]
     vis = visible_share(pts, size)
@@ -178,11 +199,18 @@ def _label(b: Body, d: Dims, cam: Camera, size: tuple[int, int],
     return TileLabel(
         tile="back" if b.face_down else b.tile,
         box=(float(x0), float(y0), float(x1), float(y1)),
-        truncated=vis < 0.999, visible=round(vis, 3), face_visible=round(face_visible, 3),
+        truncated=vis < 0.999,
+        visible=round(vis, 3),
+        face_visible=round(face_visible, 3),
         quad=tuple((float(x), float(y)) for x, y in quad),
-        angle=angle, face_down=b.face_down, group=b.group, rot=b.rot,
+        angle=angle,
+        face_down=b.face_down,
+        group=b.group,
+        rot=b.rot,
         hidden=b.tile if b.face_down and b.tile != "back" else None,
-        occluded=b.occluded, standing=b.standing, meld=b.meld,
+        occluded=b.occluded,
+        standing=b.standing,
+        meld=b.meld,
         turn=round(image_turn(quad), 2) % 360.0,
     )
 
@@ -193,15 +221,25 @@ def _thing(b: Body, d: Dims, cam: Camera, size: tuple[int, int]) -> ThingLabel:
     w, h = size
     x0, y0 = np.clip(pts.min(axis=0), 0, [w, h])
     x1, y1 = np.clip(pts.max(axis=0), 0, [w, h])
-    return ThingLabel(b.prop.kind, (float(x0), float(y0), float(x1), float(y1)),
-                      tuple((float(x), float(y)) for x, y in pts[list(TOP)]),
-                      round(visible_share(pts, size), 3))
+    return ThingLabel(
+        b.prop.kind,
+        (float(x0), float(y0), float(x1), float(y1)),
+        tuple((float(x), float(y)) for x, y in pts[list(TOP)]),
+        round(visible_share(pts, size), 3),
+    )
 
 
-def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
-                 size: tuple[int, int] = (1280, 960), bank: FaceBank | None = None,
-                 distractors: bool | None = None, closeup: bool = False,
-                 hands: str = "random", extras: Extras = NONE) -> Scene:
+def render_scene(
+    rng: np.random.Generator,
+    *,
+    spec: HandSpec | None = None,
+    size: tuple[int, int] = (1280, 960),
+    bank: FaceBank | None = None,
+    distractors: bool | None = None,
+    closeup: bool = False,
+    hands: str = "random",
+    extras: Extras = NONE,
+) -> Scene:
     """Render one scene. Deterministic for a given ``rng`` state, ``spec``, ``size``, bank,
     ``hands`` (the kind of hand drawn when no ``spec`` is given, a key of ``HANDS``) and
     ``extras`` (what real tables add, :class:`datasets.synth.extras.Extras`; all off, the
@@ -269,19 +307,22 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
         pts3 = corners(b, d)
         uv = cam.project(pts3)
         front = (((pts3 - cam.c) @ cam.r[2]) > 50).all() and (np.abs(uv) < 4 * max(w, h)).all()
-        if (b.important and not closeup) or (front and visible_share(uv, size) > (
-                0.0 if b.prop else 0.08)):
+        if (b.important and not closeup) or (
+            front and visible_share(uv, size) > (0.0 if b.prop else 0.08)
+        ):
             kept.append(b)
     bodies = kept
     tex = table_texture(rng)
     if extras.scatter and rng.random() < 0.3:
         tex = laptop_surface(rng, tex)
     hmat = cam.plane_homography() @ tex.world_from_tex
-    img = cv2.warpPerspective(tex.image, hmat, (w, h), flags=cv2.INTER_LINEAR,
-                              borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(
+        tex.image, hmat, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT
+    )
     light = light_field(rng, w // LOW + 1, h // LOW + 1)
-    field = cv2.resize(light * shadows(size, bodies, d, cam, st, rng), (w, h),
-                       interpolation=cv2.INTER_LINEAR)
+    field = cv2.resize(
+        light * shadows(size, bodies, d, cam, st, rng), (w, h), interpolation=cv2.INTER_LINEAR
+    )
     img = cv2.multiply(img, cv2.merge([field, field, field]), dtype=cv2.CV_8U)
     if rng.random() < (0.8 if extras.clutter else 0.45):
         img = table_edge(img, rng, cam.plane_homography(), full_extent, tilt, d.h)
@@ -294,16 +335,23 @@ def render_scene(rng: np.random.Generator, *, spec: HandSpec | None = None,
         else:
             face = st.back_img if b.face_down else bank.pick(rng, b.tile, st.source)
         u, v = cam.project(b.center[None, :])[0] / LOW
-        lit = float(light[int(np.clip(v, 0, light.shape[0] - 1)),
-                          int(np.clip(u, 0, light.shape[1] - 1))])
+        lit = float(
+            light[int(np.clip(v, 0, light.shape[0] - 1)), int(np.clip(u, 0, light.shape[1] - 1))]
+        )
         draw_body(img, b, d, cam, face, st, lit)
     image = post_process(img, rng, pitch)
     seen = face_visibility(bodies, order, d, cam, size)
     labels = [_label(b, d, cam, size, seen[i]) for i, b in enumerate(bodies) if b.prop is None]
     things = [_thing(b, d, cam, size) for b in bodies if b.prop is not None]
-    meta = {"pitch": round(pitch, 1), "tilt": round(float(tilt), 1), "source": st.source or "mixed",
-            "plain": spec.plain, "win_apart": bool(spec.win and not spec.plain),
-            "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)], "closeup": closeup}
+    meta = {
+        "pitch": round(pitch, 1),
+        "tilt": round(float(tilt), 1),
+        "source": st.source or "mixed",
+        "plain": spec.plain,
+        "win_apart": bool(spec.win and not spec.plain),
+        "tile_mm": [round(d.w, 1), round(d.h, 1), round(d.t, 1)],
+        "closeup": closeup,
+    }
     if extras.any:
         meta["extras"] = extras.names()
     if extras.backs:
@@ -321,8 +369,9 @@ def _set_backs(st: Style, rng: np.random.Generator) -> None:
     st.back_img = back_face(tuple(int(v) for v in st.back), rng)
 
 
-def loose_backs(rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, float]
-                ) -> list[Body]:
+def loose_backs(
+    rng: np.random.Generator, d: Dims, extent: tuple[float, float, float, float]
+) -> list[Body]:
     """One to four face-down tiles at any angle beyond the row (a drawn tile, one pushed
     aside): backs turned every way, group ``other``."""
     x0, _y0, x1, y1 = extent
@@ -330,6 +379,15 @@ def loose_backs(rng: np.random.Generator, d: Dims, extent: tuple[float, float, f
     for _ in range(int(rng.integers(1, 5))):
         ang = float(rng.uniform(0, 360))
         c = np.array([rng.uniform(x0, x1), y1 + rng.uniform(0.8, 3.0) * d.h, d.t / 2])
-        out.append(Body("back", "other", c, flat_axes(ang, True), int(round(ang / 90)) % 4 * 90,
-                        face_down=True, important=False))
+        out.append(
+            Body(
+                "back",
+                "other",
+                c,
+                flat_axes(ang, True),
+                int(round(ang / 90)) % 4 * 90,
+                face_down=True,
+                important=False,
+            )
+        )
     return out

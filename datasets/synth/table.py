@@ -22,11 +22,27 @@ def _smooth_noise(rng: np.random.Generator, cells: int, size: int = TEX) -> np.n
     return cv2.resize(small, (size, size), interpolation=cv2.INTER_CUBIC)
 
 
-_FELTS = [(60, 140, 40), (50, 120, 30), (80, 150, 60), (140, 120, 30), (150, 140, 40),
-          (130, 90, 30), (100, 100, 100), (70, 80, 160), (60, 60, 60), (90, 60, 40)]
+_FELTS = [
+    (60, 140, 40),
+    (50, 120, 30),
+    (80, 150, 60),
+    (140, 120, 30),
+    (150, 140, 40),
+    (130, 90, 30),
+    (100, 100, 100),
+    (70, 80, 160),
+    (60, 60, 60),
+    (90, 60, 40),
+]
 _WOODS = [(60, 110, 160), (40, 80, 130), (90, 140, 190), (30, 55, 90), (120, 160, 200)]
-_PLAIN = [(200, 200, 200), (170, 175, 180), (225, 225, 220), (120, 120, 125), (60, 60, 60),
-          (200, 215, 225)]
+_PLAIN = [
+    (200, 200, 200),
+    (170, 175, 180),
+    (225, 225, 220),
+    (120, 120, 125),
+    (60, 60, 60),
+    (200, 215, 225),
+]
 
 
 N_SURFACES = 160  # distinct procedural surfaces; each is made once per process and reused
@@ -61,20 +77,31 @@ def _surface(key: int, mm_per_px: float) -> np.ndarray:
     if kind == "felt":
         base = np.array(_FELTS[int(rng.integers(len(_FELTS)))], np.float32)
         base = base * rng.uniform(0.8, 1.2, 3).astype(np.float32)
-        lum = 1 + 0.03 * _smooth_noise(rng, 6) + 0.035 * rng.standard_normal((TEX, TEX)) \
-            .astype(np.float32)
+        lum = (
+            1
+            + 0.03 * _smooth_noise(rng, 6)
+            + 0.035 * rng.standard_normal((TEX, TEX)).astype(np.float32)
+        )
         img = base * lum[..., None]
     elif kind == "wood":
         base = np.array(_WOODS[int(rng.integers(len(_WOODS)))], np.float32)
         period = rng.uniform(3.0, 12.0) / mm_per_px
         freq = 2 * np.pi / period
         # grain runs along x: phase varies fast across it (y) and slowly along it (x)
-        streaks = cv2.resize(rng.standard_normal((96, 4)).astype(np.float32), (TEX, TEX),
-                             interpolation=cv2.INTER_CUBIC)
+        streaks = cv2.resize(
+            rng.standard_normal((96, 4)).astype(np.float32),
+            (TEX, TEX),
+            interpolation=cv2.INTER_CUBIC,
+        )
         phase = yy * freq + rng.uniform(0.3, 1.2) * np.pi * _smooth_noise(rng, 2) + 0.8 * streaks
         grain = 0.7 * np.sin(phase) + 0.3 * np.sin(2.7 * phase + 1.3)
-        lum = 1 + 0.09 * grain + 0.05 * streaks + 0.04 * _smooth_noise(rng, 6) \
+        lum = (
+            1
+            + 0.09 * grain
+            + 0.05 * streaks
+            + 0.04 * _smooth_noise(rng, 6)
             + 0.015 * rng.standard_normal((TEX, TEX)).astype(np.float32)
+        )
         img = base * lum[..., None]
         if rng.random() < 0.5:
             img = img.transpose(1, 0, 2)
@@ -90,8 +117,11 @@ def _surface(key: int, mm_per_px: float) -> np.ndarray:
         img = (a * (1 - mix * stripes) + b * mix * stripes) * weave[..., None]
     else:
         base = np.array(_PLAIN[int(rng.integers(len(_PLAIN)))], np.float32)
-        lum = 1 + 0.02 * _smooth_noise(rng, 8) + 0.015 * rng.standard_normal((TEX, TEX)) \
-            .astype(np.float32)
+        lum = (
+            1
+            + 0.02 * _smooth_noise(rng, 8)
+            + 0.015 * rng.standard_normal((TEX, TEX)).astype(np.float32)
+        )
         img = base * lum[..., None]
     return np.clip(img, 0, 255).astype(np.uint8)
 
@@ -105,9 +135,14 @@ def light_field(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
 
 
-def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
-               extent: tuple[float, float, float, float], tilt_deg: float,
-               tile_h: float) -> np.ndarray:
+def table_edge(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    plane_h: np.ndarray,
+    extent: tuple[float, float, float, float],
+    tilt_deg: float,
+    tile_h: float,
+) -> np.ndarray:
     """Paint a table rim (wood strip) and the room beyond it past one side of the layout.
 
     ``img`` is uint8 BGR; ``plane_h`` maps the table plane (mm) to the image; ``extent`` is
@@ -115,8 +150,10 @@ def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
     """
     h, w = img.shape[:2]
     s = 4
-    us, vs = np.meshgrid((np.arange(w // s + 1, dtype=np.float32) + 0.5) * s,
-                         (np.arange(h // s + 1, dtype=np.float32) + 0.5) * s)
+    us, vs = np.meshgrid(
+        (np.arange(w // s + 1, dtype=np.float32) + 0.5) * s,
+        (np.arange(h // s + 1, dtype=np.float32) + 0.5) * s,
+    )
     hi = np.linalg.inv(plane_h).astype(np.float32)
     xw = hi[0, 0] * us + hi[0, 1] * vs + hi[0, 2]
     yw = hi[1, 0] * us + hi[1, 1] * vs + hi[1, 2]
@@ -130,8 +167,12 @@ def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
     side = int(rng.integers(4))
     gap = rng.uniform(0.3, 3.0) * tile_h
     x0, y0, x1, y1 = extent
-    dist, along = [(y0 - gap - yl, xl), (yl - (y1 + gap), xl), (x0 - gap - xl, yl),
-                   (xl - (x1 + gap), yl)][side]
+    dist, along = [
+        (y0 - gap - yl, xl),
+        (yl - (y1 + gap), xl),
+        (x0 - gap - xl, yl),
+        (xl - (x1 + gap), yl),
+    ][side]
     rim_w = rng.uniform(0, 70)
     beyond = (dist > rim_w) | ~valid
     rim = (dist > 0) & ~beyond
@@ -139,8 +180,9 @@ def table_edge(img: np.ndarray, rng: np.random.Generator, plane_h: np.ndarray,
     grain = 1 + 0.08 * np.sin(along * rng.uniform(0.3, 1.5) + 3 * np.sin(along * 0.01))
     bevel = np.clip(dist / 6.0, 0.6, 1.0)  # darker where the rim meets the cloth
     rim_img = wood * (grain * bevel)[..., None] * rng.uniform(0.7, 1.2)
-    room = np.array([rng.uniform(20, 140)] * 3, np.float32) * rng.uniform(0.7, 1.3, 3) \
-        .astype(np.float32)
+    room = np.array([rng.uniform(20, 140)] * 3, np.float32) * rng.uniform(0.7, 1.3, 3).astype(
+        np.float32
+    )
     yy = vs / h
     room_img = room * (0.6 + 0.6 * yy)[..., None] + 8 * _smooth_noise(rng, 5, 1)[0, 0]
     layer = np.clip(np.where(rim[..., None], rim_img, room_img), 0, 255).astype(np.uint8)

@@ -47,7 +47,7 @@ def centre_panel(rng: np.random.Generator, side_mm: float, seats: list[int]) -> 
         dh, dw = disp.shape[:2]
         one = np.zeros((s, s, 3), np.float32)
         y0, x0 = int(s * 0.97) - dh, (s - dw) // 2
-        one[y0:y0 + dh, x0:x0 + dw] = disp.astype(np.float32) - 14.0
+        one[y0 : y0 + dh, x0 : x0 + dw] = disp.astype(np.float32) - 14.0
         layer = np.maximum(layer, np.rot90(one, seat))
     img = base + layer
     dome = int(s * 0.16)
@@ -58,15 +58,19 @@ def centre_panel(rng: np.random.Generator, side_mm: float, seats: list[int]) -> 
     for k, dx in enumerate((-0.5, 0.5)):
         face = die_face(int(rng.integers(1, 7)), a, body).astype(np.float32)
         x0, y0 = c + int(dx * dome) - a // 2, c - a // 2 + (k * 2 - 1) * a // 4
-        img[y0:y0 + a, x0:x0 + a] = face
+        img[y0 : y0 + a, x0 : x0 + a] = face
     cv2.circle(img, (c, c), dome, (200, 200, 200), max(s // 200, 1), cv2.LINE_AA)
     mask = np.full((s, s), 255, np.uint8)
-    return Prop(Dims(side_mm, side_mm, rng.uniform(2, 6), 0.5),
-                np.clip(img, 0, 255).astype(np.uint8), base * 0.8, kind="panel", mask=mask)
+    return Prop(
+        Dims(side_mm, side_mm, rng.uniform(2, 6), 0.5),
+        np.clip(img, 0, 255).astype(np.uint8),
+        base * 0.8,
+        kind="panel",
+        mask=mask,
+    )
 
 
-def _discards(rng: np.random.Generator, wall: Wall, d: Dims, near: float, count: int
-              ) -> list[Body]:
+def _discards(rng: np.random.Generator, wall: Wall, d: Dims, near: float, count: int) -> list[Body]:
     """``count`` discards in rows of six from ``near`` mm before the centre towards the seat,
     upright for the seat; one may lie sideways (a riichi)."""
     out: list[Body] = []
@@ -114,14 +118,16 @@ def _wall(rng: np.random.Generator, d: Dims, near: float) -> list[list[Body]]:
         stack = [bottom]
         if rng.random() < 0.92:
             bottom.occluded = True
-            stack.append(Body("back", "other", c + [0, 0, d.t], flat_axes(ang, True), 0,
-                              face_down=True))
+            stack.append(
+                Body("back", "other", c + [0, 0, d.t], flat_axes(ang, True), 0, face_down=True)
+            )
         stacks.append(stack)
     return stacks
 
 
-def _turn_up(stacks: list[list[Body]], dora: tuple[str, ...], d: Dims,
-             rng: np.random.Generator) -> None:
+def _turn_up(
+    stacks: list[list[Body]], dora: tuple[str, ...], d: Dims, rng: np.random.Generator
+) -> None:
     """The dora indicators (ドラ表示牌) turned face up on the dead wall: the top tile of the
     third stack from the wall's end, then, for each kan's new indicator, of the next stacks."""
     from_end = list(range(2, 2 + len(dora)))
@@ -142,14 +148,22 @@ def _standing_hand(rng: np.random.Generator, d: Dims, near: float, n: int) -> li
     out = []
     for _ in range(n):
         c = np.array([x + d.w / 2, -(near + d.t / 2) + rng.normal(0, 0.5), d.h / 2])
-        out.append(Body("back", "other", c, standing_axes(rng.normal(0, 1.5)), 0,
-                        face_down=True, standing=True))
+        out.append(
+            Body(
+                "back",
+                "other",
+                c,
+                standing_axes(rng.normal(0, 1.5)),
+                0,
+                face_down=True,
+                standing=True,
+            )
+        )
         x += d.w + rng.uniform(0.1, 0.6)
     return out
 
 
-def _called(rng: np.random.Generator, wall: Wall, d: Dims, near: float, x0: float
-            ) -> list[Body]:
+def _called(rng: np.random.Generator, wall: Wall, d: Dims, near: float, x0: float) -> list[Body]:
     """A pon another player called, at their right (one tile sideways)."""
     kinds = [k for k in sorted(wall.left) if wall.available(base_kind(k)) >= 3 and k[0] != "0"]
     if not kinds:
@@ -194,14 +208,18 @@ def table_layout(rng: np.random.Generator, spec: HandSpec, d: Dims) -> list[Body
     x0, x1 = min(f[0] for f in feet), max(f[2] for f in feet)
     y1 = max(f[3] for f in feet)
     concealed = [b for b in mine if b.group in ("hand", "win")]
-    cx = float(np.mean([b.center[0] for b in concealed])) + rng.normal(0, 25) \
-        if concealed else (x0 + x1) / 2
+    cx = (
+        float(np.mean([b.center[0] for b in concealed])) + rng.normal(0, 25)
+        if concealed
+        else (x0 + x1) / 2
+    )
     cy = y1 + rng.uniform(15, 60) + wall_near + d.h
     centre = np.array([cx, cy, 0.0])
     units: list[list[Body]] = []
     prop = centre_panel(rng, panel, seats)
-    units.append([Body("prop", "prop", np.array([cx, cy, prop.dims.t / 2]), flat_axes(0), 0,
-                       prop=prop)])
+    units.append(
+        [Body("prop", "prop", np.array([cx, cy, prop.dims.t / 2]), flat_axes(0), 0, prop=prop)]
+    )
     for seat in seats:
         parts: list[list[Body]] = []
         count = int(rng.integers(0, 19))
@@ -236,8 +254,13 @@ def table_layout(rng: np.random.Generator, spec: HandSpec, d: Dims) -> list[Body
     return kept
 
 
-def _near(a: tuple[float, float, float, float], b: tuple[float, float, float, float],
-          margin: float = 1.0) -> bool:
+def _near(
+    a: tuple[float, float, float, float], b: tuple[float, float, float, float], margin: float = 1.0
+) -> bool:
     """Two footprints' boxes come within ``margin`` mm (a quick test before the exact one)."""
-    return a[0] < b[2] + margin and b[0] < a[2] + margin and a[1] < b[3] + margin \
+    return (
+        a[0] < b[2] + margin
+        and b[0] < a[2] + margin
+        and a[1] < b[3] + margin
         and b[1] < a[3] + margin
+    )

@@ -22,7 +22,6 @@ from .conftest import drawn_photo, require_engine
 pytestmark = pytest.mark.browser
 
 
-
 def _get_json(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=5) as r:
         return json.loads(r.read())

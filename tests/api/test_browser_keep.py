@@ -36,13 +36,28 @@ def server(db) -> Iterator[str]:
 
 
 def _recognized() -> dict:
-    tiles = [{"tile": t, "red": False, "box": [40.0 * i + 20, 100.0, 40.0 * i + 56, 150.0],
-              "angle": 0, "confidence": 0.9, "face_down": False, "group": "hand",
-              "alternatives": []} for i, t in enumerate(TILES)]
+    tiles = [
+        {
+            "tile": t,
+            "red": False,
+            "box": [40.0 * i + 20, 100.0, 40.0 * i + 56, 150.0],
+            "angle": 0,
+            "confidence": 0.9,
+            "face_down": False,
+            "group": "hand",
+            "alternatives": [],
+        }
+        for i, t in enumerate(TILES)
+    ]
     tiles[12]["tile"] = "6z"  # misread: the player corrects it to 7z
-    return {"tiles": tiles, "hand": {"hand": "111m234567p123s6z", "melds": [], "kita": 0,
-                                     "kita_aka": 0},
-            "warnings": [], "image_size": [640, 360], "score": None, "score_kind": None}
+    return {
+        "tiles": tiles,
+        "hand": {"hand": "111m234567p123s6z", "melds": [], "kita": 0, "kita_aka": 0},
+        "warnings": [],
+        "image_size": [640, 360],
+        "score": None,
+        "score_kind": None,
+    }
 
 
 def _wait(check, timeout: float = 10.0):  # type: ignore[no-untyped-def]
@@ -54,8 +69,9 @@ def _wait(check, timeout: float = 10.0):  # type: ignore[no-untyped-def]
         time.sleep(0.1)
 
 
-def test_keeping_a_corrected_photo_is_opt_in_and_follows_the_corrections(browser, server, db,
-                                                                         tmp_path):
+def test_keeping_a_corrected_photo_is_opt_in_and_follows_the_corrections(
+    browser, server, db, tmp_path
+):
     store = KeptPhotos(Storage(db))
     with checked_page(browser, server, "/", device_scale_factor=2) as pg:
         pg.set_viewport_size({"width": 390, "height": 844})

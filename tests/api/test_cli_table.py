@@ -42,7 +42,8 @@ def fake_photo(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str:
     import sanma_lens.vision.pipeline
 
     monkeypatch.setattr(
-        sanma_lens.vision.pipeline, "recognize_path",
+        sanma_lens.vision.pipeline,
+        "recognize_path",
         lambda path: json.loads(json.dumps(RECOGNIZED)),
     )
     photo = tmp_path / "hand.jpg"

@@ -45,8 +45,9 @@ def client(storage):  # noqa: F811
 
 def keep(client, tiles=TILES, photo=None, photo_id=PHOTO_ID):
     files = {"image": ("photo.jpg", photo or drawn_photo(), "image/jpeg")}
-    return client.post("/v1/corrections", data={"id": photo_id, "tiles": json.dumps(tiles)},
-                       files=files)
+    return client.post(
+        "/v1/corrections", data={"id": photo_id, "tiles": json.dumps(tiles)}, files=files
+    )
 
 
 def test_a_kept_photo_is_stored_replaced_and_forgotten(client, storage):  # noqa: F811
@@ -67,18 +68,21 @@ def test_a_kept_photo_is_stored_replaced_and_forgotten(client, storage):  # noqa
     assert_error(client.delete(f"/v1/corrections/{PHOTO_ID}"), 404, "not_found")
 
 
-@pytest.mark.parametrize(("tiles", "code"), [
-    ({"tile": "1p"}, "invalid_request"),
-    ([{"tile": "8z", "box": None}], "unknown_tile"),
-    ([{"tile": "flower", "box": None}], "unknown_tile"),
-    ([{"tile": "1p", "box": [10, 10, 5, 20]}], "invalid_request"),
-    ([{"tile": "1p", "box": [10, 10, 700, 20]}], "invalid_request"),  # outside the 640 px photo
-    ([{"tile": "1p", "box": [10, 10, "a", 20]}], "invalid_request"),
-    ([{"tile": "1p", "box": None, "angle": 45}], "invalid_request"),
-    ([{"tile": "1p", "box": None, "group": "mine"}], "invalid_request"),
-    ([{"tile": "1p", "box": None, "colour": "red"}], "invalid_request"),
-    ([{"tile": "1p", "box": None}] * 201, "invalid_request"),
-])
+@pytest.mark.parametrize(
+    ("tiles", "code"),
+    [
+        ({"tile": "1p"}, "invalid_request"),
+        ([{"tile": "8z", "box": None}], "unknown_tile"),
+        ([{"tile": "flower", "box": None}], "unknown_tile"),
+        ([{"tile": "1p", "box": [10, 10, 5, 20]}], "invalid_request"),
+        ([{"tile": "1p", "box": [10, 10, 700, 20]}], "invalid_request"),  # outside the 640 px photo
+        ([{"tile": "1p", "box": [10, 10, "a", 20]}], "invalid_request"),
+        ([{"tile": "1p", "box": None, "angle": 45}], "invalid_request"),
+        ([{"tile": "1p", "box": None, "group": "mine"}], "invalid_request"),
+        ([{"tile": "1p", "box": None, "colour": "red"}], "invalid_request"),
+        ([{"tile": "1p", "box": None}] * 201, "invalid_request"),
+    ],
+)
 def test_bad_tiles_are_a_422_and_keep_nothing(client, storage, tiles, code):  # noqa: F811
     assert_error(keep(client, tiles), 422, code)
     assert KeptPhotos(storage).ids() == []
@@ -87,8 +91,11 @@ def test_bad_tiles_are_a_422_and_keep_nothing(client, storage, tiles, code):  # 
 def test_bad_ids_json_and_photos_are_4xx(client, storage):  # noqa: F811
     assert_error(keep(client, photo_id="../../etc"), 422, "invalid_request")
     assert_error(client.delete("/v1/corrections/XYZ"), 422, "invalid_request")
-    r = client.post("/v1/corrections", data={"id": PHOTO_ID, "tiles": "[{"},
-                    files={"image": ("p.jpg", drawn_photo(), "image/jpeg")})
+    r = client.post(
+        "/v1/corrections",
+        data={"id": PHOTO_ID, "tiles": "[{"},
+        files={"image": ("p.jpg", drawn_photo(), "image/jpeg")},
+    )
     assert_error(r, 400, "bad_json")
     assert_error(keep(client, photo=b"GIF89a" + b"\0" * 100), 415, "not_an_image")
     r = client.post("/v1/corrections", data={"id": PHOTO_ID, "tiles": "[]"})
@@ -112,13 +119,17 @@ def test_export_writes_the_set_the_training_readers_read(storage, tmp_path):  # 
     app_photo = drawn_photo()
     from sanma_lens.api.corrections import KeptPhoto, KeptTile
 
-    tiles = tuple(KeptTile(t["tile"], None if t["box"] is None else tuple(t["box"]), t["angle"],
-                           t["group"]) for t in TILES)
-    store.keep(KeptPhoto(PHOTO_ID, "2026-11-27T10:00:00.000+00:00", app_photo, "jpeg", 640, 360,
-                         tiles))
+    tiles = tuple(
+        KeptTile(t["tile"], None if t["box"] is None else tuple(t["box"]), t["angle"], t["group"])
+        for t in TILES
+    )
+    store.keep(
+        KeptPhoto(PHOTO_ID, "2026-11-27T10:00:00.000+00:00", app_photo, "jpeg", 640, 360, tiles)
+    )
     other = "f" * 32
-    store.keep(KeptPhoto(other, "2026-11-27T10:01:00.000+00:00", app_photo, "jpeg", 640, 360,
-                         tiles[:2]))
+    store.keep(
+        KeptPhoto(other, "2026-11-27T10:01:00.000+00:00", app_photo, "jpeg", 640, 360, tiles[:2])
+    )
     assert export(store, tmp_path) == 2
     classes = json.loads((tmp_path / "classes.json").read_text())["classes"]
     lines = (tmp_path / "labels" / f"{PHOTO_ID}.txt").read_text().splitlines()
@@ -147,9 +158,17 @@ def test_cli_export_corrections(storage, tmp_path, monkeypatch, capsys):  # noqa
         pytest.skip("the CLI reads the database the environment names; SQLite is enough")
     from sanma_lens.api.corrections import KeptPhoto, KeptTile
 
-    KeptPhotos(storage).keep(KeptPhoto(PHOTO_ID, "2026-11-27T10:00:00.000+00:00", drawn_photo(),
-                                       "jpeg", 640, 360, (KeptTile("1p", (40, 100, 110, 200), 0,
-                                                                   "hand"),)))
+    KeptPhotos(storage).keep(
+        KeptPhoto(
+            PHOTO_ID,
+            "2026-11-27T10:00:00.000+00:00",
+            drawn_photo(),
+            "jpeg",
+            640,
+            360,
+            (KeptTile("1p", (40, 100, 110, 200), 0, "hand"),),
+        )
+    )
     monkeypatch.setenv("DATABASE_URL", storage.url)
     assert cli.main(["export-corrections", str(tmp_path / "out")]) == 0
     assert "1 kept photos written" in capsys.readouterr().out

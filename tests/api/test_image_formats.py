@@ -29,8 +29,9 @@ class _DecodeOnly:
     recognize_bytes = pipeline.Recognizer.recognize_bytes
     limits = pipeline.Recognizer.limits
 
-    def recognize_image(self, image: np.ndarray, size: tuple[int, int], scale: float,
-                        deadline: object = None) -> dict:
+    def recognize_image(
+        self, image: np.ndarray, size: tuple[int, int], scale: float, deadline: object = None
+    ) -> dict:
         return {"tiles": [], "hand": dict(STUB_HAND), "warnings": [], "image_size": list(size)}
 
 
@@ -77,8 +78,12 @@ PHOTOS: dict[str, tuple[Callable[[], bytes], str | None]] = {
     "jpeg_garbage_scan": (_garbage_scan, "corrupt_image"),
     "jpeg_stray_bytes": (_stray_bytes, None),
 }
-HTTP_STATUS = {"not_an_image": 415, "empty_image": 415, "truncated_image": 422,
-               "corrupt_image": 422}
+HTTP_STATUS = {
+    "not_an_image": 415,
+    "empty_image": 415,
+    "truncated_image": 422,
+    "corrupt_image": 422,
+}
 
 
 @pytest.fixture()

@@ -41,8 +41,9 @@ def test_recognize_without_a_model_exits_2(no_models: Path, tmp_path: Path, caps
     assert str(no_models) not in out["error"]["message"]
 
 
-def test_recognize_with_an_unreadable_model_exits_2(no_models: Path, tmp_path: Path,
-                                                    capsys) -> None:
+def test_recognize_with_an_unreadable_model_exits_2(
+    no_models: Path, tmp_path: Path, capsys
+) -> None:
     (no_models / "tile_detector.onnx").write_bytes(b"\x00" * 64)
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(drawn_photo())
@@ -66,8 +67,9 @@ def test_http_with_a_model_that_fails_oddly_names_no_exception() -> None:
     def broken() -> object:
         raise RuntimeError("/opt/secret/path: segfault-ish")
 
-    with TestClient(create_app(Settings(), recognizer_factory=broken),
-                    raise_server_exceptions=False) as client:
+    with TestClient(
+        create_app(Settings(), recognizer_factory=broken), raise_server_exceptions=False
+    ) as client:
         r = client.post("/v1/recognize", files={"image": ("a.jpg", drawn_photo(), "image/jpeg")})
         err = assert_error(r, 503, "model_unavailable")
         assert "RuntimeError" not in err["message"] and "/opt" not in err["message"]

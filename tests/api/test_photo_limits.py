@@ -29,13 +29,13 @@ class _Refusing:
     ("error", "status"),
     [
         (too_many_tiles(525, 200), 422),
-        (InputError("photo_timeout", "reading the photo took longer than the limit of 10 s"),
-         503),
+        (InputError("photo_timeout", "reading the photo took longer than the limit of 10 s"), 503),
     ],
 )
 @pytest.mark.parametrize("path", ["/v1/recognize", "/v1/photo/score"])
-def test_photo_limits_are_answered_in_the_error_shape(error: InputError, status: int,
-                                                      path: str) -> None:
+def test_photo_limits_are_answered_in_the_error_shape(
+    error: InputError, status: int, path: str
+) -> None:
     app = create_app(Settings(), recognizer_factory=lambda: _Refusing(error))
     with TestClient(app, raise_server_exceptions=False) as c:
         r = c.post(path, files={"image": ("a.jpg", drawn_photo(), "image/jpeg")})

@@ -310,9 +310,7 @@ def test_docs_shows_every_endpoint_offline(browser, server):
     spec = _get(f"{server}/openapi.json")
     assert spec["openapi"].startswith("3.1")
     shown_methods = ("get", "post", "put", "patch", "delete")
-    operations = sum(
-        1 for methods in spec["paths"].values() for m in methods if m in shown_methods
-    )
+    operations = sum(1 for methods in spec["paths"].values() for m in methods if m in shown_methods)
     with checked_page(browser, server, "/docs", viewport=PHONE) as pg:
         pg.wait_for_selector(".opblock", timeout=30_000)
         assert pg.locator(".opblock").count() == operations

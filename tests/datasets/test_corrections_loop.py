@@ -31,8 +31,7 @@ def kept_set(tmp_path_factory):
     from datasets.synth.faces import load_bank, placeholder_bank
     from datasets.synth.scene import render_scene
 
-    bank = load_bank(str(SHARED)) if (SHARED / "art/fluffystuff").is_dir() else \
-        placeholder_bank()
+    bank = load_bank(str(SHARED)) if (SHARED / "art/fluffystuff").is_dir() else placeholder_bank()
     tmp = tmp_path_factory.mktemp("loop")
     url = "sqlite:///" + str(tmp / "games.sqlite3")
     storage = Storage(url)
@@ -45,18 +44,28 @@ def kept_set(tmp_path_factory):
     truth = {}
     with TestClient(app) as client:
         for k, extras in enumerate((Extras(), Extras(clutter=True), Extras(backs=True))):
-            scene = render_scene(np.random.default_rng(8_900_000 + k), size=(640, 480),
-                                 bank=bank, extras=extras)
-            tiles = [{"tile": "back" if t.face_down else t.tile, "box": list(t.box),
-                      "angle": t.angle, "group": t.group}
-                     for t in scene.tiles
-                     if not t.occluded and not t.truncated and t.tile != "flower"]
+            scene = render_scene(
+                np.random.default_rng(8_900_000 + k), size=(640, 480), bank=bank, extras=extras
+            )
+            tiles = [
+                {
+                    "tile": "back" if t.face_down else t.tile,
+                    "box": list(t.box),
+                    "angle": t.angle,
+                    "group": t.group,
+                }
+                for t in scene.tiles
+                if not t.occluded and not t.truncated and t.tile != "flower"
+            ]
             if k == 2:  # a tile the player added by hand: no box
                 tiles.append({"tile": "4z", "box": None, "angle": 0, "group": "kita"})
             photo = cv2.imencode(".jpg", scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])[1]
             photo_id = f"{k:032x}"
-            r = client.post("/v1/corrections", data={"id": photo_id, "tiles": json.dumps(tiles)},
-                            files={"image": ("p.jpg", photo.tobytes(), "image/jpeg")})
+            r = client.post(
+                "/v1/corrections",
+                data={"id": photo_id, "tiles": json.dumps(tiles)},
+                files={"image": ("p.jpg", photo.tobytes(), "image/jpeg")},
+            )
             assert r.status_code == 201, r.text
             truth[photo_id] = [t for t in tiles if t["box"] is not None]
     storage.close()
@@ -100,11 +109,29 @@ def test_train_fine_tunes_from_the_kept_folder(kept_set, tmp_path, monkeypatch, 
     monkeypatch.setattr(td, "fluffy_faces", lambda style="Regular": {})
     monkeypatch.setattr(td, "camerash_crops", lambda: [])
     onnx = MODELS / ("tile_classifier.onnx" if model == "cls" else "tile_detector.onnx")
-    args = ["--only", model, "--init-onnx", str(onnx), "--corrections", str(out),
-            "--minutes", "0.02", "--workers", "0", "--threads", "1", "--out", str(tmp_path),
-            "--device", "cpu"]
-    args += ["--cls-batch", "8", "--cls-mix", "1,0,0,0"] if model == "cls" else \
-        ["--det-batch", "2", "--det-size", "128"]
+    args = [
+        "--only",
+        model,
+        "--init-onnx",
+        str(onnx),
+        "--corrections",
+        str(out),
+        "--minutes",
+        "0.02",
+        "--workers",
+        "0",
+        "--threads",
+        "1",
+        "--out",
+        str(tmp_path),
+        "--device",
+        "cpu",
+    ]
+    args += (
+        ["--cls-batch", "8", "--cls-mix", "1,0,0,0"]
+        if model == "cls"
+        else ["--det-batch", "2", "--det-size", "128"]
+    )
     assert train.main(args) == 0
     log = (tmp_path / "train.log").read_text() if (tmp_path / "train.log").exists() else ""
     stats = json.loads((tmp_path / "train_stats.json").read_text())

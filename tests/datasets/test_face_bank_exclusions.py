@@ -39,8 +39,10 @@ def fake_hk(tmp_path: Path) -> Path:
     img = _tile_photo(3)
     cv2.imwrite(str(hk / "train/images/photo.jpg"), img)
     h, w = img.shape[:2]
-    lines = [f"{cid} {(50 + 80 * k + 30) / w:.5f} {92 / h:.5f} {60 / w:.5f} {84 / h:.5f}"
-             for k, cid in enumerate((0, 0, 1))]
+    lines = [
+        f"{cid} {(50 + 80 * k + 30) / w:.5f} {92 / h:.5f} {60 / w:.5f} {84 / h:.5f}"
+        for k, cid in enumerate((0, 0, 1))
+    ]
     (hk / "train/labels/photo.txt").write_text("\n".join(lines) + "\n")
     return tmp_path
 
@@ -70,8 +72,10 @@ def test_hk_faces_are_named_by_photo_and_box_line(fake_hk: Path) -> None:
 
 
 def test_an_excluded_hk_face_is_absent_and_a_relabelled_one_moves(fake_hk: Path) -> None:
-    excl = [fb.Exclusion("hk", "photo.jpg", 1, "2m", None),
-            fb.Exclusion("hk", "photo.jpg", 2, "3s", "6s")]
+    excl = [
+        fb.Exclusion("hk", "photo.jpg", 1, "2m", None),
+        fb.Exclusion("hk", "photo.jpg", 2, "3s", "6s"),
+    ]
     faces = fb._photo_faces(fake_hk, 40, np.random.default_rng(0), excl)
     assert _ids(faces) == {"photo.jpg#0": "2m", "photo.jpg#2": "6s"}
 
@@ -83,10 +87,11 @@ def test_an_exclusion_of_another_source_leaves_the_face(fake_hk: Path) -> None:
 
 
 def test_camerash_exclusions(fake_camerash: Path) -> None:
-    assert _ids(fb._camerash_faces(fake_camerash)) == {"1.jpg": "8p", "2.jpg": "8p",
-                                                       "3.jpg": "3s"}
-    excl = [fb.Exclusion("camerash", "2.jpg", None, "8p", "9p"),
-            fb.Exclusion("camerash", "3.jpg", None, "3s", None)]
+    assert _ids(fb._camerash_faces(fake_camerash)) == {"1.jpg": "8p", "2.jpg": "8p", "3.jpg": "3s"}
+    excl = [
+        fb.Exclusion("camerash", "2.jpg", None, "8p", "9p"),
+        fb.Exclusion("camerash", "3.jpg", None, "3s", None),
+    ]
     assert _ids(fb._camerash_faces(fake_camerash, excl)) == {"1.jpg": "8p", "2.jpg": "9p"}
 
 
@@ -99,16 +104,51 @@ def test_an_exclusion_naming_another_label_is_refused(fake_camerash: Path) -> No
 
 def test_load_exclusions_reads_drop_and_relabel(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
-    path.write_text(json.dumps({"faces": [
-        {"source": "jp", "image": "a.jpg", "box": 3, "label": "1m", "seen": "6m",
-         "action": "relabel", "tile": "6m"},
-        {"source": "camerash", "image": "b.jpg", "box": None, "label": "8p", "seen": "blur",
-         "action": "drop"},
-    ]}))
-    assert fb.load_exclusions(path) == (fb.Exclusion("jp", "a.jpg", 3, "1m", "6m"),
-                                        fb.Exclusion("camerash", "b.jpg", None, "8p", None))
-    path.write_text(json.dumps({"faces": [{"source": "jp", "image": "a.jpg", "box": 3,
-                                           "label": "1m", "action": "relabel", "tile": "6x"}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "faces": [
+                    {
+                        "source": "jp",
+                        "image": "a.jpg",
+                        "box": 3,
+                        "label": "1m",
+                        "seen": "6m",
+                        "action": "relabel",
+                        "tile": "6m",
+                    },
+                    {
+                        "source": "camerash",
+                        "image": "b.jpg",
+                        "box": None,
+                        "label": "8p",
+                        "seen": "blur",
+                        "action": "drop",
+                    },
+                ]
+            }
+        )
+    )
+    assert fb.load_exclusions(path) == (
+        fb.Exclusion("jp", "a.jpg", 3, "1m", "6m"),
+        fb.Exclusion("camerash", "b.jpg", None, "8p", None),
+    )
+    path.write_text(
+        json.dumps(
+            {
+                "faces": [
+                    {
+                        "source": "jp",
+                        "image": "a.jpg",
+                        "box": 3,
+                        "label": "1m",
+                        "action": "relabel",
+                        "tile": "6x",
+                    }
+                ]
+            }
+        )
+    )
     with pytest.raises(ValueError):
         fb.load_exclusions(path)
 
@@ -151,8 +191,9 @@ def _source_label(e: dict) -> str | None:
     folder = {"hk": "real/hk-hands/train", "jp": "real/jp-upright"}[e["source"]]
     root = SHARED / folder
     assert (root / "images" / e["image"]).is_file(), e
-    classes = json.loads((root.parent / "classes.json" if e["source"] == "hk"
-                          else root / "classes.json").read_text())["classes"]
+    classes = json.loads(
+        (root.parent / "classes.json" if e["source"] == "hk" else root / "classes.json").read_text()
+    )["classes"]
     lines = (root / "labels" / (Path(e["image"]).stem + ".txt")).read_text().splitlines()
     cls = classes.get(lines[e["box"]].split()[0])
     return "flower" if cls is None and e["source"] == "hk" else cls
@@ -164,8 +205,9 @@ def test_every_manifest_entry_names_an_existing_face_with_its_label() -> None:
         assert _source_label(e) == e["label"], e
 
 
-@pytest.mark.skipif(not (SHARED / "art/fluffystuff").is_dir(),
-                    reason="../shared/datasets is absent")
+@pytest.mark.skipif(
+    not (SHARED / "art/fluffystuff").is_dir(), reason="../shared/datasets is absent"
+)
 def test_the_built_bank_has_no_dropped_face_and_moves_the_relabelled() -> None:
     bank = fb.load_bank(str(SHARED))
     where = {(f.source, f.style): c for c, fs in bank.faces.items() for f in fs}
@@ -185,10 +227,16 @@ def test_audit_reads_source_faces_not_their_recoloured_copies() -> None:
     from datasets.synth.audit_faces import audited_faces
 
     img = np.zeros((fb.FACE_H, fb.FACE_W, 3), np.uint8)
-    bank = fb.FaceBank({"5p": [fb.Face("5p", img, "hk", "a.jpg#1"),
-                               fb.Face("5p", img, "hk", "a.jpg#1-redcentre")],
-                        "0p": [fb.Face("0p", img, "hk", "a.jpg#1-red")],
-                        "back": [fb.Face("back", img, "synthetic", "blue")]})
+    bank = fb.FaceBank(
+        {
+            "5p": [
+                fb.Face("5p", img, "hk", "a.jpg#1"),
+                fb.Face("5p", img, "hk", "a.jpg#1-redcentre"),
+            ],
+            "0p": [fb.Face("0p", img, "hk", "a.jpg#1-red")],
+            "back": [fb.Face("back", img, "synthetic", "blue")],
+        }
+    )
     assert [f.style for f in audited_faces(bank)] == ["a.jpg#1"]
 
 
@@ -198,7 +246,7 @@ def test_audit_puts_the_face_on_a_tile_inside_its_box() -> None:
     face = np.full((fb.FACE_H, fb.FACE_W, 3), 200, np.uint8)
     face[60:100, 40:80] = 20  # the symbol
     canvas, (x1, y1, x2, y2) = on_tile(face)
-    inner = canvas[int(y1):int(y2), int(x1):int(x2)]
+    inner = canvas[int(y1) : int(y2), int(x1) : int(x2)]
     assert inner.shape[0] > fb.FACE_H and inner.shape[1] > fb.FACE_W  # face plus a rim
     assert (inner == 20).all(axis=2).sum() == 40 * 40  # the whole symbol, once
     assert (canvas[:5, :5] == (60, 110, 40)).all()  # table outside the box

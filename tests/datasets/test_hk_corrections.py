@@ -42,8 +42,10 @@ def test_both_readers_apply_the_fixes_alike() -> None:
     dropped = [f for f in _fixes() if f["tile"] is None]
     for fix in dropped:  # one box fewer at the duplicate's place (a label it doubled may stay,
         # even on the very same box: one box labelled 9s and 5s keeps its 5s)
-        assert (_boxes_at(photos[fix["image"]].boxes, fix["xyxy_640"])
-                == _boxes_at(raw[fix["image"]].boxes, fix["xyxy_640"]) - 1), fix
+        assert (
+            _boxes_at(photos[fix["image"]].boxes, fix["xyxy_640"])
+            == _boxes_at(raw[fix["image"]].boxes, fix["xyxy_640"]) - 1
+        ), fix
         assert raw[fix["image"]].labels[fix["box"]] == fix["was"], fix
 
 

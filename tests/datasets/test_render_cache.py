@@ -59,6 +59,7 @@ def test_a_half_written_scene_is_rendered_again(tmp_path):
     folder.mkdir(parents=True)
     (folder / "8960100.png").write_bytes(b"not a picture")  # labels never written
     assert train.read_cached(folder, 8_960_100) is None
-    (folder / "8960100.json").write_text('{"labels": ["1m"], "boxes": [[0, 0, 1, 1]], '
-                                         '"sideways": [false], "stacked": [false]}')
+    (folder / "8960100.json").write_text(
+        '{"labels": ["1m"], "boxes": [[0, 0, 1, 1]], "sideways": [false], "stacked": [false]}'
+    )
     assert train.read_cached(folder, 8_960_100) is None  # unreadable image: not kept

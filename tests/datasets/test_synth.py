@@ -53,8 +53,9 @@ def scene_bank():
 def _render(seed, bank, spec=None, size=SIZE, distractors=None):
     from datasets.synth.scene import render_scene
 
-    return render_scene(np.random.default_rng(seed), spec=spec, size=size, bank=bank,
-                        distractors=distractors)
+    return render_scene(
+        np.random.default_rng(seed), spec=spec, size=size, bank=bank, distractors=distractors
+    )
 
 
 # ---------------------------------------------------------------- hands (no data needed)
@@ -76,8 +77,9 @@ def test_rule_1_every_random_hand_is_legal():
         assert not any(t[1] == "m" and t[0] in "2345678" for t in tiles)
         assert max(Counter(base_kind(t) for t in tiles).values()) <= 4
         n_kan = sum(1 for m in spec.melds if m.kind != "pon")
-        n_hand = len(spec.concealed) + (1 if spec.win else 0) + sum(len(m.tiles)
-                                                                     for m in spec.melds)
+        n_hand = (
+            len(spec.concealed) + (1 if spec.win else 0) + sum(len(m.tiles) for m in spec.melds)
+        )
         assert n_hand - n_kan in (13, 14)
 
 
@@ -90,8 +92,7 @@ def test_rule_1_hand_check_rejects_illegal_hands():
     assert hand_problems({**ok, "hand": "12304p789s11222z", "kita": 1, "kita_aka": 1})  # 0m w/o opt
     four_norths = {**ok, "hand": "123p456p789s4442z", "win": "2z", "kita": 2, "kita_aka": 0}
     assert hand_problems(four_norths)  # 3 in hand + 2 kita = 5 norths
-    aka = {**ok, "rules": {"aka_5man": True}, "hand": "123p406p789s1122z", "kita": 1,
-           "kita_aka": 1}
+    aka = {**ok, "rules": {"aka_5man": True}, "hand": "123p406p789s1122z", "kita": 1, "kita_aka": 1}
     assert hand_problems(aka) == []
     assert hand_problems({**aka, "hand": "123p456p789s1122z"})  # plain 5p under the option
 
@@ -210,8 +211,10 @@ def test_scene_hands_option_draws_winning_hands_and_defaults_to_random(scene_ban
         default, random_ = render(seed), render(seed, hands="random")
         assert np.array_equal(default.image, random_.image)
         assert default.hand == random_hand_spec(np.random.default_rng(seed)).to_hand()
-        assert render(seed, hands="winning").hand == winning_hand_spec(
-            np.random.default_rng(seed)).to_hand()
+        assert (
+            render(seed, hands="winning").hand
+            == winning_hand_spec(np.random.default_rng(seed)).to_hand()
+        )
     with pytest.raises(ValueError, match="hands must be one of"):
         render(11, hands="sorted")
 
@@ -251,8 +254,11 @@ def test_boxes_lie_inside_the_image_and_match_the_quads(scene_bank):
 def test_labels_hold_exactly_the_ground_truth_hand(scene_bank):
     for seed in range(10):
         s = _render(100 + seed, scene_bank)
-        mine = [t.hidden if t.face_down else t.tile for t in s.tiles
-                if t.group in ("hand", "win", "meld", "kita")]
+        mine = [
+            t.hidden if t.face_down else t.tile
+            for t in s.tiles
+            if t.group in ("hand", "win", "meld", "kita")
+        ]
         h = s.hand
         want = parse_mpsz(h["hand"]) + ([h["win"]] if h.get("win") else [])
         for m in h["melds"]:
@@ -273,9 +279,14 @@ def test_rule_a1_red_fives_appear_in_renders(scene_bank):
 
 
 def test_sideways_called_tiles_have_angle_90(scene_bank):
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
-                    (Meld("pon", ("7z", "7z", "7z"), called=0),
-                     Meld("kakan", ("9s", "9s", "9s", "9s"), called=2, stacked=False)))
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z"),
+        "1z",
+        (
+            Meld("pon", ("7z", "7z", "7z"), called=0),
+            Meld("kakan", ("9s", "9s", "9s", "9s"), called=2, stacked=False),
+        ),
+    )
     s = _render(5, scene_bank, spec, distractors=False)
     meld = [t for t in s.tiles if t.group == "meld"]
     assert len(meld) == 7
@@ -303,8 +314,15 @@ def test_a_face_seen_edge_on_or_from_behind_is_not_visible():
     lying = Body("1p", "hand", here + [0, 0, d.t / 2], flat_axes(0), 0)
     back = Body("back", "other", here + [0, 0, d.t / 2], flat_axes(0, True), 0, face_down=True)
     standing = Body("1p", "hand", here + [0, 0, d.h / 2], standing_axes(0), 0, standing=True)
-    turned = Body("back", "other", here + [0, 0, d.h / 2], standing_axes(180), 0,
-                  face_down=False, standing=True)
+    turned = Body(
+        "back",
+        "other",
+        here + [0, 0, d.h / 2],
+        standing_axes(180),
+        0,
+        face_down=False,
+        standing=True,
+    )
     assert seen(lying, 60) == seen(back, 60) == 1.0  # a face lying on the table, from above
     assert seen(standing, 30) == 1.0  # a standing hand seen from the player's seat
     assert seen(standing, 88) == 0.0  # ... from straight above: its top edge only
@@ -312,8 +330,11 @@ def test_a_face_seen_edge_on_or_from_behind_is_not_visible():
 
 
 def test_stacked_kakan_marks_the_covered_tile(scene_bank):
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
-                    (Meld("kakan", ("9s", "9s", "9s", "9s"), called=1, stacked=True),))
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"),
+        "2z",
+        (Meld("kakan", ("9s", "9s", "9s", "9s"), called=1, stacked=True),),
+    )
     s = _render(6, scene_bank, spec, distractors=False)
     nines = [t for t in s.tiles if t.tile == "9s"]
     assert len(nines) == 4
@@ -325,17 +346,24 @@ def test_stacked_kakan_marks_the_covered_tile(scene_bank):
 
 
 def test_ankan_ends_are_face_down(scene_bank):
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"), "2z",
-                    (Meld("ankan", ("6z", "6z", "6z", "6z")),))
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "2z", "2z"),
+        "2z",
+        (Meld("ankan", ("6z", "6z", "6z", "6z")),),
+    )
     for seed in (7, 8, 9):
         s = _render(seed, scene_bank, spec, distractors=False)
         meld = [t for t in s.tiles if t.group == "meld"]
         # order along the row: project the centres on the row direction (hand → melds)
         hand = [t for t in s.tiles if t.group == "hand"]
-        a = np.mean([(t.box[0] + t.box[2]) / 2 for t in hand[:2]]), \
-            np.mean([(t.box[1] + t.box[3]) / 2 for t in hand[:2]])
+        a = (
+            np.mean([(t.box[0] + t.box[2]) / 2 for t in hand[:2]]),
+            np.mean([(t.box[1] + t.box[3]) / 2 for t in hand[:2]]),
+        )
+
         def pos(t, a=a):
             return np.hypot((t.box[0] + t.box[2]) / 2 - a[0], (t.box[1] + t.box[3]) / 2 - a[1])
+
         meld.sort(key=pos)
         assert [t.face_down for t in meld] == [True, False, False, True]
         assert [t.tile for t in meld] == ["back", "6z", "6z", "back"]
@@ -343,9 +371,13 @@ def test_ankan_ends_are_face_down(scene_bank):
 
 
 def test_kita_are_labelled_and_set_apart(scene_bank):
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
-                    (Meld("pon", ("7z", "7z", "7z"), called=1),), kita=("4z", "0m"),
-                    aka_5man=True)
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z"),
+        "1z",
+        (Meld("pon", ("7z", "7z", "7z"), called=1),),
+        kita=("4z", "0m"),
+        aka_5man=True,
+    )
     s = _render(10, scene_bank, spec, distractors=False)
     kita = [t for t in s.tiles if t.group == "kita"]
     assert sorted(t.tile for t in kita) == ["0m", "4z"]
@@ -384,14 +416,20 @@ def test_generate_cli_is_deterministic(scene_bank, tmp_path):
 
     src = ["--shared", str(SHARED)] if (SHARED / "art").is_dir() else ["--placeholder-faces"]
     for d in ("a", "b"):
-        assert generate.main(["--out", str(tmp_path / d), "--n", "2", "--seed", "9",
-                              "--size", "320x240", *src]) == 0
+        assert (
+            generate.main(
+                ["--out", str(tmp_path / d), "--n", "2", "--seed", "9", "--size", "320x240", *src]
+            )
+            == 0
+        )
     la = json.loads((tmp_path / "a/labels/000001.json").read_text())
     lb = json.loads((tmp_path / "b/labels/000001.json").read_text())
     assert la == lb and la["width"] == 320 and la["image"] == "images/000001.jpg"
     assert (tmp_path / "a/images/000000.jpg").stat().st_size > 1000
-    assert generate.main(["--crops", "--out", str(tmp_path / "c"), "--n", "1", "--seed", "1",
-                          *src]) == 0
+    assert (
+        generate.main(["--crops", "--out", str(tmp_path / "c"), "--n", "1", "--seed", "1", *src])
+        == 0
+    )
     z = np.load(tmp_path / "c/crops_000000.npz")
     assert z["images"].shape[1:] == (64, 48, 3) and len(z["labels"]) == len(z["images"])
 
@@ -417,6 +455,7 @@ def test_closeup_zooms_in_and_labels_cut_tiles(scene_bank):
 
 def _win_gap(s):
     """(gap before the winning tile, gap between the last two row tiles) along the row, px."""
+
     def centre(t):
         return np.array([(t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2])
 
@@ -431,8 +470,9 @@ def _win_gap(s):
 
 
 def test_winning_tile_is_set_apart_at_the_end_of_the_row(scene_bank):
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "1z", "2z", "3z", "3z",
-                     "9m"), "9m")
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "1z", "2z", "3z", "3z", "9m"), "9m"
+    )
     for seed in range(30, 36):
         s = _render(seed, scene_bank, spec, distractors=False)
         assert s.meta["win_apart"]
@@ -441,8 +481,11 @@ def test_winning_tile_is_set_apart_at_the_end_of_the_row(scene_bank):
 
 
 def test_plain_rows_keep_the_winning_tile_touching(scene_bank):
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "1z", "2z", "3z", "3z",
-                     "9m"), "9m", plain=True)
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z", "1z", "1z", "2z", "3z", "3z", "9m"),
+        "9m",
+        plain=True,
+    )
     for seed in range(40, 44):
         s = _render(seed, scene_bank, spec, distractors=False)
         assert s.meta["win_apart"] is False
@@ -465,7 +508,7 @@ def test_tiles_of_a_layout_never_intersect():
             low = p[p[:, 2] <= p[:, 2].min() + 1e-6][:, :2].astype(np.float32)
             feet.append((b, cv2.convexHull(low)))
         for i, (a, fa) in enumerate(feet):
-            for b, fb in feet[i + 1:]:
+            for b, fb in feet[i + 1 :]:
                 if abs(a.center[2] - b.center[2]) > d.t / 2:
                     continue  # stacked (kakan on its sideways tile)
                 area, _ = cv2.intersectConvexConvex(fa, fb)
@@ -479,13 +522,16 @@ def test_quads_read_upright_even_for_sideways_tiles():
     from datasets.synth.scene import render_scene
 
     bank = placeholder_bank()  # faces are their class name written left to right
-    spec = HandSpec(("1p", "2p", "3p", "5s", "6s", "7s", "1z"), "1z",
-                    (Meld("pon", ("7z", "7z", "7z"), called=0),
-                     Meld("pon", ("2z", "2z", "2z"), called=2)))
+    spec = HandSpec(
+        ("1p", "2p", "3p", "5s", "6s", "7s", "1z"),
+        "1z",
+        (Meld("pon", ("7z", "7z", "7z"), called=0), Meld("pon", ("2z", "2z", "2z"), called=2)),
+    )
     checked = 0
     for seed in range(4):
-        s = render_scene(np.random.default_rng(seed), spec=spec, size=(1280, 960), bank=bank,
-                         distractors=False)
+        s = render_scene(
+            np.random.default_rng(seed), spec=spec, size=(1280, 960), bank=bank, distractors=False
+        )
         for t in s.tiles:
             if t.face_down or t.face_visible < 0.9:
                 continue

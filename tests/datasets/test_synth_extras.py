@@ -36,8 +36,9 @@ def bank():
 def _render(seed, bank, extras, **kw):
     from datasets.synth.scene import render_scene
 
-    return render_scene(np.random.default_rng(seed), size=kw.pop("size", SIZE), bank=bank,
-                        extras=extras, **kw)
+    return render_scene(
+        np.random.default_rng(seed), size=kw.pop("size", SIZE), bank=bank, extras=extras, **kw
+    )
 
 
 def _hand_tiles(hand: dict) -> list[str]:
@@ -48,8 +49,11 @@ def _hand_tiles(hand: dict) -> list[str]:
 
 
 def _mine(scene) -> list[str]:
-    return [t.hidden if t.face_down else t.tile for t in scene.tiles
-            if t.group in ("hand", "win", "meld", "kita")]
+    return [
+        t.hidden if t.face_down else t.tile
+        for t in scene.tiles
+        if t.group in ("hand", "win", "meld", "kita")
+    ]
 
 
 def _footprints_apart(scene) -> None:
@@ -58,7 +62,7 @@ def _footprints_apart(scene) -> None:
     flat = [t for t in scene.tiles if not t.standing and not t.occluded and not t.truncated]
     for i, a in enumerate(flat):
         qa = np.array(a.quad, np.float32)
-        for b in flat[i + 1:]:
+        for b in flat[i + 1 :]:
             area, _ = cv2.intersectConvexConvex(qa, np.array(b.quad, np.float32))
             assert area < 0.05 * cv2.contourArea(qa) + 1, (a, b)
 
@@ -147,10 +151,18 @@ def test_discs_are_drawn_round_with_their_holes():
         prop = coin(rng)
     cam = look_at(90, 150, np.zeros(3), 800, 200, 200)
     img = np.zeros((400, 400, 3), np.uint8)
-    body = Body("prop", "prop", np.array([0, 0, prop.dims.t / 2]), flat_axes(0), 0,
-                important=False, prop=prop)
-    st = Style(None, np.zeros(3), np.zeros((4, 4, 3), np.uint8), np.zeros(3),
-               np.array([0, 0, 1.0]), 0.6)
+    body = Body(
+        "prop",
+        "prop",
+        np.array([0, 0, prop.dims.t / 2]),
+        flat_axes(0),
+        0,
+        important=False,
+        prop=prop,
+    )
+    st = Style(
+        None, np.zeros(3), np.zeros((4, 4, 3), np.uint8), np.zeros(3), np.array([0, 0, 1.0]), 0.6
+    )
     draw_body(img, body, Dims(26, 35, 18, 0.6), cam, prop.top, st, 1.0)
     lit = img.max(axis=2) > 20
     ys, xs = np.nonzero(lit)
@@ -236,8 +248,9 @@ def test_slanted_hands_keep_their_labels_and_turn_far(bank):
         assert sorted(_mine(s)) == sorted(_hand_tiles(s.hand))
         tilts.append(abs(s.meta["tilt"]))
         row = [t.turn for t in s.tiles if t.group == "hand"]
-        spread = max((a - row[0] + 180) % 360 - 180 for a in row) \
-            - min((a - row[0] + 180) % 360 - 180 for a in row)
+        spread = max((a - row[0] + 180) % 360 - 180 for a in row) - min(
+            (a - row[0] + 180) % 360 - 180 for a in row
+        )
         assert spread < 60  # askew, still one row
     assert max(tilts) > 60
 
@@ -290,11 +303,19 @@ def test_whole_table_dora_indicators_lie_inside_a_wall():
             continue  # a stack that would meet the player's tiles is left out
         seen += 1
         assert sorted(b.tile for b in dora) == ["3p", "7z"] and not any(b.face_down for b in dora)
-        tops = [b for b in bodies if b.face_down and not b.standing
-                and abs(b.center[2] - dora[0].center[2]) < 1e-6]
+        tops = [
+            b
+            for b in bodies
+            if b.face_down and not b.standing and abs(b.center[2] - dora[0].center[2]) < 1e-6
+        ]
         for b in dora:
-            under = [u for u in bodies if u.face_down
-                     and np.allclose(u.center[:2], b.center[:2]) and u.center[2] < b.center[2]]
+            under = [
+                u
+                for u in bodies
+                if u.face_down
+                and np.allclose(u.center[:2], b.center[:2])
+                and u.center[2] < b.center[2]
+            ]
             assert under and under[0].occluded
             beside = [float(np.linalg.norm(t.center[:2] - b.center[:2])) for t in tops]
             assert sum(x < 2.2 * d.w for x in beside) >= 1
@@ -318,9 +339,13 @@ def test_whole_table_parts_never_intersect():
         assert all(b.important for b in bodies)
         feet = [(b, footprint(b, d)) for b in bodies]
         for i, (a, fa) in enumerate(feet):
-            for b, fb in feet[i + 1:]:
-                if a.prop is None and b.prop is None and not (a.standing or b.standing) \
-                        and abs(a.center[2] - b.center[2]) > d.t / 2:
+            for b, fb in feet[i + 1 :]:
+                if (
+                    a.prop is None
+                    and b.prop is None
+                    and not (a.standing or b.standing)
+                    and abs(a.center[2] - b.center[2]) > d.t / 2
+                ):
                     continue  # one stacked on the other
                 area, _ = cv2.intersectConvexConvex(fa, fb)
                 assert area < 0.5, (a.tile, a.group, b.tile, b.group, area)
@@ -347,14 +372,45 @@ def test_generate_cli_renders_extras_and_none_crops(bank, tmp_path):
     from datasets.synth import generate
 
     src = ["--shared", str(SHARED)] if (SHARED / "art").is_dir() else ["--placeholder-faces"]
-    assert generate.main(["--out", str(tmp_path / "s"), "--n", "2", "--seed", "3", "--size",
-                          "320x240", "--extras", "table,clutter", *src]) == 0
+    assert (
+        generate.main(
+            [
+                "--out",
+                str(tmp_path / "s"),
+                "--n",
+                "2",
+                "--seed",
+                "3",
+                "--size",
+                "320x240",
+                "--extras",
+                "table,clutter",
+                *src,
+            ]
+        )
+        == 0
+    )
     lab = json.loads((tmp_path / "s/labels/000000.json").read_text())
     assert lab["meta"]["extras"] == ["clutter", "table"]
     assert any(t["kind"] == "panel" for t in lab["things"])
     assert all(0 <= t["turn"] < 360 for t in lab["tiles"])
-    assert generate.main(["--crops", "--out", str(tmp_path / "c"), "--n", "3", "--seed", "1",
-                          "--extras", "clutter", *src]) == 0
+    assert (
+        generate.main(
+            [
+                "--crops",
+                "--out",
+                str(tmp_path / "c"),
+                "--n",
+                "3",
+                "--seed",
+                "1",
+                "--extras",
+                "clutter",
+                *src,
+            ]
+        )
+        == 0
+    )
     classes = json.loads((tmp_path / "c/classes.json").read_text())["classes"]
     z = np.load(tmp_path / "c/crops_000000.npz")
     assert classes[-1] == "none" and classes.index("none") in set(z["labels"].tolist())
@@ -393,9 +449,13 @@ def test_training_render_blocks_follow_one_another_in_seeds():
     from datasets.train import render_blocks
 
     blocks = render_blocks(7000, 300, 0, ["500:clutter,backs,slant", "200:table", "200:scatter"])
-    assert blocks == [(300, 1_007_000, "random", ""), (0, 1_007_300, "kakan", ""),
-                      (500, 1_007_300, "random", "clutter,backs,slant"),
-                      (200, 1_007_800, "random", "table"), (200, 1_008_000, "random", "scatter")]
+    assert blocks == [
+        (300, 1_007_000, "random", ""),
+        (0, 1_007_300, "kakan", ""),
+        (500, 1_007_300, "random", "clutter,backs,slant"),
+        (200, 1_007_800, "random", "table"),
+        (200, 1_008_000, "random", "scatter"),
+    ]
     for bad in ("clutter", "x:table", "10:", "10:dice"):
         with pytest.raises(ValueError):
             render_blocks(0, 1, 0, [bad])

@@ -24,7 +24,7 @@ def _photo(path: str = "real.jpg") -> td.Photo:
     img = np.full((400, 600, 3), (60, 110, 40), np.uint8)
     boxes = np.array([[100 + 45 * k, 150, 140 + 45 * k, 206] for k in range(6)], np.float32)
     for b in boxes.astype(int):
-        img[b[1]:b[3], b[0]:b[2]] = (215, 235, 245)
+        img[b[1] : b[3], b[0] : b[2]] = (215, 235, 245)
     return td.Photo(path, boxes, ["1m"] * 5 + ["partial"], [False] * 6, img)
 
 
@@ -61,13 +61,21 @@ class _Reports:
 
 
 def test_pipeline_reports_on_a_tile_are_tiles_and_on_nothing_are_hard_negatives() -> None:
-    reports = [TileDetection("1m", (102, 152, 140, 205)),  # on the first tile
-               TileDetection("7z", (420, 300, 460, 356)),  # on the felt, far from any tile
-               TileDetection("2m", (120, 150, 165, 206))]  # half on two tiles: neither
+    reports = [
+        TileDetection("1m", (102, 152, 140, 205)),  # on the first tile
+        TileDetection("7z", (420, 300, 460, 356)),  # on the felt, far from any tile
+        TileDetection("2m", (120, 150, 165, 206)),
+    ]  # half on two tiles: neither
     for path, want in (("render:2", [(1, "found"), (0, "hard")]), ("real.jpg", [(1, "found")])):
         c = Crops()
-        add_pipeline(c, _Reports(reports), [_photo(path)], ["train"], path.startswith("render"),
-                     lambda _m: None)
+        add_pipeline(
+            c,
+            _Reports(reports),
+            [_photo(path)],
+            ["train"],
+            path.startswith("render"),
+            lambda _m: None,
+        )
         assert list(zip(c.y, c.src, strict=True)) == want  # a real photo's off-label: unknown
 
 

@@ -55,8 +55,12 @@ def test_blend_refuses_a_share_outside_zero_to_one_and_other_networks():
 
 def test_blend_cli_exports_the_start_at_share_0_and_the_fine_tune_at_share_1(tmp_path):
     start, tuned = _net(1), _net(2)
-    export(start, torch.zeros(1, 3, CROP_H, CROP_W), tmp_path / "start.onnx",
-           {"input": {0: "n"}, "output": {0: "n"}})
+    export(
+        start,
+        torch.zeros(1, 3, CROP_H, CROP_W),
+        tmp_path / "start.onnx",
+        {"input": {0: "n"}, "output": {0: "n"}},
+    )
     torch.save(tuned.state_dict(), tmp_path / "tuned.pt")
     x = np.random.default_rng(0).random((3, 3, CROP_H, CROP_W), dtype=np.float32)
     with torch.no_grad():
@@ -64,9 +68,21 @@ def test_blend_cli_exports_the_start_at_share_0_and_the_fine_tune_at_share_1(tmp
     want_start = _onnx_logits(tmp_path / "start.onnx", x)
     for share, want in ((0.0, want_start), (1.0, want_tuned)):
         out = tmp_path / f"blend{share}.onnx"
-        assert train_blend.main(["--start", str(tmp_path / "start.onnx"), "--tuned",
-                                 str(tmp_path / "tuned.pt"), "--share", str(share),
-                                 "--out", str(out)]) == 0
+        assert (
+            train_blend.main(
+                [
+                    "--start",
+                    str(tmp_path / "start.onnx"),
+                    "--tuned",
+                    str(tmp_path / "tuned.pt"),
+                    "--share",
+                    str(share),
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         np.testing.assert_allclose(_onnx_logits(out, x), want, rtol=1e-4, atol=1e-4)
 
 
@@ -83,8 +99,12 @@ def test_blend_cli_blends_a_detector_too(tmp_path):
                 m.running_mean.uniform_(-0.2, 0.2)
                 m.running_var.uniform_(0.5, 1.5)
                 m.bias.uniform_(-0.1, 0.1)
-    export(start, torch.zeros(1, 3, 64, 64), tmp_path / "start.onnx",
-           {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}})
+    export(
+        start,
+        torch.zeros(1, 3, 64, 64),
+        tmp_path / "start.onnx",
+        {"input": {2: "h", 3: "w"}, "output": {2: "h4", 3: "w4"}},
+    )
     # a fine-tune starts from the exported weights (BatchNorm folded in) and moves them
     from datasets.train_init import detector_from_onnx
 
@@ -100,9 +120,23 @@ def test_blend_cli_blends_a_detector_too(tmp_path):
     outs = {}
     for share in (0.0, 0.5, 1.0):
         out = tmp_path / f"det{share}.onnx"
-        assert train_blend.main(["--model", "detector", "--start", str(tmp_path / "start.onnx"),
-                                 "--tuned", str(tmp_path / "tuned.pt"), "--share", str(share),
-                                 "--out", str(out)]) == 0
+        assert (
+            train_blend.main(
+                [
+                    "--model",
+                    "detector",
+                    "--start",
+                    str(tmp_path / "start.onnx"),
+                    "--tuned",
+                    str(tmp_path / "tuned.pt"),
+                    "--share",
+                    str(share),
+                    "--out",
+                    str(out),
+                ]
+            )
+            == 0
+        )
         outs[share] = _onnx_logits(out, x)
     np.testing.assert_allclose(outs[0.0], want_start, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(outs[1.0], want_tuned, rtol=1e-3, atol=1e-3)

@@ -75,9 +75,7 @@ def test_ability_2_1_tenshi_changes_nothing() -> None:
 def test_ability_2_2_seiryuu_open_hand_also_counts_the_ura_indicators() -> None:
     # ura 8s → 9s, the winning tile: one more han for the seiryuu only
     plain = score(OPEN_YAKUHAI["hand"], "9s", melds=OPEN_YAKUHAI["melds"], ura=["8s"])
-    r = score(
-        OPEN_YAKUHAI["hand"], "9s", melds=OPEN_YAKUHAI["melds"], ura=["8s"], role="seiryuu"
-    )
+    r = score(OPEN_YAKUHAI["hand"], "9s", melds=OPEN_YAKUHAI["melds"], ura=["8s"], role="seiryuu")
     assert plain["han"] == 2 and plain["dora"]["ura"] == 0
     assert r["han"] == 3 and r["dora"]["ura"] == 1
     assert ability(r)["seiryuu"] == {"ura": 1, "extra_dora": 0, "han": 1}

@@ -288,7 +288,9 @@ def test_contract_pip_install_gives_the_sanma_console_script() -> None:
     assert project["scripts"]["sanma"] == "sanma_lens.api.cli:main"
     help_text = subprocess.run(
         [sys.executable, "-m", "sanma_lens.api.cli", "--help"],
-        cwd=root, capture_output=True, text=True,
+        cwd=root,
+        capture_output=True,
+        text=True,
     ).stdout
     for command in ("score", "tenpai", "recognize", "serve"):
         assert command in help_text

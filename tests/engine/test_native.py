@@ -88,7 +88,11 @@ def _answers(pure: bool) -> dict[str, object]:
         env["SANMA_PURE_PYTHON"] = "1"
     run = subprocess.run(
         [sys.executable, "-c", _ANSWERS, str(ROOT)],
-        env=env, capture_output=True, text=True, check=True, timeout=300,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
     )
     answers: dict[str, object] = json.loads(run.stdout)
     return answers

@@ -96,7 +96,7 @@ def test_every_interp_of_rules_md_names_its_option() -> None:
     the game keeper's reading is fixed."""
     options = {*OPTION_TYPES, *GAME_OPTION_TYPES}
     text = RULES_MD.read_text(encoding="utf-8").split("## Every option", 1)[0]
-    text = text[text.index("\n## "):]  # the rules, after the introduction
+    text = text[text.index("\n## ") :]  # the rules, after the introduction
     for block in _paragraphs(text):
         if "[interp]" in block:
             named = set(re.findall(r"`(\w+)`", block)) & options

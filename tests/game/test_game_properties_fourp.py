@@ -45,8 +45,7 @@ def hand_result(draw: st.DrawFn, state: GameState) -> HandResult:
         n = draw(st.integers(1, rules.max_ron_winners))
         winners = draw(st.permutations(others))[:n]
         wins = tuple(
-            Win(w, (Payment(discarder, draw(AMOUNT)),), closed=draw(st.booleans()))
-            for w in winners
+            Win(w, (Payment(discarder, draw(AMOUNT)),), closed=draw(st.booleans())) for w in winners
         )
         return HandResult(outcome, wins=wins, discarder=discarder, riichi=riichi)
     if outcome is Outcome.TSUMO:

@@ -26,8 +26,9 @@ def sifted(rec: Recognizer, hits: Sequence[Hit], scale: float = 1.0) -> Detectio
     return rec.sift(Detections(tuple(hits), scale))
 
 
-def looked(tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int],
-           looks: Sequence[Look]) -> tuple[list[TileDetection], Layout]:
+def looked(
+    tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int], looks: Sequence[Look]
+) -> tuple[list[TileDetection], Layout]:
     """The decoder's reading from ``tiles`` laid out as ``layout``, with ``looks`` only."""
     start = Hypothesis(tuple(tiles), layout)
     chosen = decode_hand(start, looks, size)
@@ -36,54 +37,87 @@ def looked(tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int]
     return list(chosen.tiles), Layout(chosen.layout.tiles, chosen.layout.hand, chosen.warnings)
 
 
-def look_for_holes(tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int],
-                   read: Reader) -> tuple[list[TileDetection], Layout]:
+def look_for_holes(
+    tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int], read: Reader
+) -> tuple[list[TileDetection], Layout]:
     """Holes in a short row, a 13-tile hand's winning tile, a tile missed in its row."""
-    return looked(tiles, layout, size, [
-        Look("hole", lambda now: hole_edits(now, size, read)),
-        Look("win", lambda now: win_edits(now, size, read)),
-        Look("missed", lambda now: missed_edits(now, size, read)),
-    ])
+    return looked(
+        tiles,
+        layout,
+        size,
+        [
+            Look("hole", lambda now: hole_edits(now, size, read)),
+            Look("win", lambda now: win_edits(now, size, read)),
+            Look("missed", lambda now: missed_edits(now, size, read)),
+        ],
+    )
 
 
-def look_for_splits(tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int],
-                    read: Reader) -> tuple[list[TileDetection], Layout]:
+def look_for_splits(
+    tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int], read: Reader
+) -> tuple[list[TileDetection], Layout]:
     """Boxes over two tiles cut in two, a called tile's halves joined."""
-    return looked(tiles, layout, size, [
-        Look("halves", lambda now: halves_edits(now, read)),
-        Look("split", lambda now: split_edits(now, read)),
-    ])
+    return looked(
+        tiles,
+        layout,
+        size,
+        [
+            Look("halves", lambda now: halves_edits(now, read)),
+            Look("split", lambda now: split_edits(now, read)),
+        ],
+    )
 
 
-def look_for_unsure(tiles: Sequence[TileDetection], layout: Layout,
-                    unsure: Sequence[TileDetection], size: tuple[int, int]
-                    ) -> tuple[list[TileDetection], Layout]:
+def look_for_unsure(
+    tiles: Sequence[TileDetection],
+    layout: Layout,
+    unsure: Sequence[TileDetection],
+    size: tuple[int, int],
+) -> tuple[list[TileDetection], Layout]:
     """Unsure hits put back where the hand is short."""
     return looked(tiles, layout, size, [Look("refill", lambda now: refill_edits(now, unsure))])
 
 
-def look_for_ankan_ends(tiles: Sequence[TileDetection], layout: Layout,
-                        backs: Sequence[TileDetection], size: tuple[int, int]
-                        ) -> tuple[list[TileDetection], Layout]:
+def look_for_ankan_ends(
+    tiles: Sequence[TileDetection],
+    layout: Layout,
+    backs: Sequence[TileDetection],
+    size: tuple[int, int],
+) -> tuple[list[TileDetection], Layout]:
     """Dropped hits taken as an ankan's face-down ends."""
     return looked(tiles, layout, size, [Look("ankan", lambda now: ankan_edits(now, backs))])
 
 
-def look_for_kakans(tiles: Sequence[TileDetection], layout: Layout,
-                    doubles: Sequence[TileDetection], size: tuple[int, int],
-                    stacked: Sequence[tuple[Box, float]] = (),
-                    sure: float = SETTINGS.stacked_map_sure) -> Layout:
+def look_for_kakans(
+    tiles: Sequence[TileDetection],
+    layout: Layout,
+    doubles: Sequence[TileDetection],
+    size: tuple[int, int],
+    stacked: Sequence[tuple[Box, float]] = (),
+    sure: float = SETTINGS.stacked_map_sure,
+) -> Layout:
     """Pons turned kakans by a dropped double or a tile stacked on the called one."""
-    return looked(tiles, layout, size, [
-        Look("kakan", lambda now: kakan_edits(now, doubles, stacked, sure))])[1]
+    return looked(
+        tiles, layout, size, [Look("kakan", lambda now: kakan_edits(now, doubles, stacked, sure))]
+    )[1]
 
 
-def kakans_by(rec: Recognizer, image: np.ndarray, scale: float,
-              tiles: Sequence[TileDetection], layout: Layout, size: tuple[int, int],
-              named: list[Hit]) -> Layout:
+def kakans_by(
+    rec: Recognizer,
+    image: np.ndarray,
+    scale: float,
+    tiles: Sequence[TileDetection],
+    layout: Layout,
+    size: tuple[int, int],
+    named: list[Hit],
+) -> Layout:
     """The kakan look as the recognizer ``rec`` builds it: its dropped doubles and what its
     stacked-tile network (or detector map) sees on each reading's called tiles."""
     stacked, sure = rec.stacks(image, scale, named)
     doubles = sifted(rec, named, scale).doubles
-    return looked(tiles, layout, size, [
-        Look("kakan", lambda now: kakan_edits(now, doubles, stacked(now.layout), sure))])[1]
+    return looked(
+        tiles,
+        layout,
+        size,
+        [Look("kakan", lambda now: kakan_edits(now, doubles, stacked(now.layout), sure))],
+    )[1]

@@ -70,6 +70,7 @@ def _reader(label: str, p: float):
         out = np.full((len(crops), len(CLASSES)), (1 - p) / (len(CLASSES) - 1), np.float32)
         out[:, CLASSES.index(label)] = p
         return out
+
     return read
 
 
@@ -84,8 +85,9 @@ def test_the_askew_look_proposes_a_surer_reading_once_per_box() -> None:
     assert again.tile == "4z" and again.confidence == 0.9 and again.alternatives == (("1z", 0.4),)
     assert verdict(now, edits[0], reconstruct(list(edits[0].tiles), image_size=(200, 200)))
     calls = []
-    askew_edits(now, img, 1.0, lambda crops: calls.append(crops) or _reader("4z", 0.9)(crops),
-                asked)
+    askew_edits(
+        now, img, 1.0, lambda crops: calls.append(crops) or _reader("4z", 0.9)(crops), asked
+    )
     assert calls == []  # the box was read already
     # a reading not surer by axes_gain, or the same tile, changes nothing
     assert askew_edits(now, img, 1.0, _reader("4z", 0.45), {}) == []

@@ -29,9 +29,9 @@ def _paint(img: np.ndarray, box: Box, colour: tuple[int, int, int]) -> Box:
 def _face(img: np.ndarray, x: int, y: int) -> Box:
     """An ivory 40×56 face with ink strokes (a character's worth)."""
     box = _paint(img, (x, y, x + 40, y + 56), IVORY)
-    img[y + 12:y + 16, x + 8:x + 32] = INK
-    img[y + 26:y + 30, x + 8:x + 32] = INK
-    img[y + 20:y + 46, x + 18:x + 22] = INK
+    img[y + 12 : y + 16, x + 8 : x + 32] = INK
+    img[y + 26 : y + 30, x + 8 : x + 32] = INK
+    img[y + 20 : y + 46, x + 18 : x + 22] = INK
     return box
 
 
@@ -41,18 +41,39 @@ def _photo(back: tuple[int, int, int]) -> tuple[np.ndarray, list[TileDetection]]
     read as haku."""
     img = np.zeros((240, 640, 3), np.uint8)
     img[:] = FELT
-    tiles = [TileDetection(t, _face(img, 10 + 42 * k, 20), 0, 0.97)
-             for k, t in enumerate(("1m", "9p", "4z", "7s"))]
-    tiles += [TileDetection("back", _paint(img, (200 + 42 * k, 20, 240 + 42 * k, 76), back), 0,
-                            0.93, alternatives=(("5z", 0.05),)) for k in range(2)]
-    tiles.append(TileDetection("5z", _paint(img, (300, 20, 340, 76), back), 0, 0.62,
-                               alternatives=(("back", 0.35),)))
-    haku = (("back", (10, 120, 50, 176), 0), ("back", (52, 120, 92, 176), 0),
-            ("back", (94, 136, 150, 176), 90))  # the called tile lies sideways
-    tiles += [TileDetection(t, _paint(img, box, IVORY), angle, 0.55,
-                            alternatives=(("5z", 0.4),)) for t, box, angle in haku]
-    tiles.append(TileDetection("5z", _paint(img, (400, 120, 440, 176), IVORY), 0, 0.9,
-                               alternatives=(("back", 0.05),)))
+    tiles = [
+        TileDetection(t, _face(img, 10 + 42 * k, 20), 0, 0.97)
+        for k, t in enumerate(("1m", "9p", "4z", "7s"))
+    ]
+    tiles += [
+        TileDetection(
+            "back",
+            _paint(img, (200 + 42 * k, 20, 240 + 42 * k, 76), back),
+            0,
+            0.93,
+            alternatives=(("5z", 0.05),),
+        )
+        for k in range(2)
+    ]
+    tiles.append(
+        TileDetection(
+            "5z", _paint(img, (300, 20, 340, 76), back), 0, 0.62, alternatives=(("back", 0.35),)
+        )
+    )
+    haku = (
+        ("back", (10, 120, 50, 176), 0),
+        ("back", (52, 120, 92, 176), 0),
+        ("back", (94, 136, 150, 176), 90),
+    )  # the called tile lies sideways
+    tiles += [
+        TileDetection(t, _paint(img, box, IVORY), angle, 0.55, alternatives=(("5z", 0.4),))
+        for t, box, angle in haku
+    ]
+    tiles.append(
+        TileDetection(
+            "5z", _paint(img, (400, 120, 440, 176), IVORY), 0, 0.9, alternatives=(("back", 0.05),)
+        )
+    )
     return img, tiles
 
 
@@ -60,8 +81,19 @@ def test_a_coloured_back_read_haku_is_a_back_and_a_haku_read_back_is_haku() -> N
     for back in (PURPLE_BACK, ORANGE_BACK):
         img, tiles = _photo(back)
         read = blank_readings(tuple(tiles), img, 1.0, SETTINGS)
-        assert [t.tile for t in read] == ["1m", "9p", "4z", "7s", "back", "back", "back",
-                                          "5z", "5z", "5z", "5z"]
+        assert [t.tile for t in read] == [
+            "1m",
+            "9p",
+            "4z",
+            "7s",
+            "back",
+            "back",
+            "back",
+            "5z",
+            "5z",
+            "5z",
+            "5z",
+        ]
         assert read[6].alternatives[0] == ("5z", 0.62)  # the old reading first
         assert read[9].angle == 90 and read[9].confidence == 0.55
 
@@ -89,8 +121,7 @@ def test_boxes_in_photo_pixels_are_measured_on_the_scaled_image() -> None:
     assert [t.tile for t in read][6:] == ["back", "5z", "5z", "5z", "5z"]
 
 
-def test_a_black_haku_read_back_with_5z_a_little_likely_is_haku_only_when_its_colour_says_face(
-) -> None:
+def test_a_black_haku_read_back_with_5z_a_little_likely_is_haku_when_its_colour_says_face() -> None:
     """A set with black faces and orange backs (seen in render 16,260,030): its haku are read
     back, 5z only 0.17 likely, under ``blank_alt``. Their colour is the faces' and far from the
     backs': that is enough with 5z at least ``blank_alt_weak`` likely. A brown report, nearer the
@@ -102,15 +133,28 @@ def test_a_black_haku_read_back_with_5z_a_little_likely_is_haku_only_when_its_co
     tiles = []
     for k, t in enumerate(("1m", "9p", "4z", "7s")):
         box = _paint(img, (10 + 42 * k, 20, 50 + 42 * k, 76), black)
-        img[32:36, 18 + 42 * k:42 + 42 * k] = chalk
+        img[32:36, 18 + 42 * k : 42 + 42 * k] = chalk
         tiles.append(TileDetection(t, box, 0, 0.97))
-    tiles += [TileDetection("back", _paint(img, (200 + 42 * k, 20, 240 + 42 * k, 76),
-                                           ORANGE_BACK), 0, 0.93) for k in range(2)]
+    tiles += [
+        TileDetection(
+            "back", _paint(img, (200 + 42 * k, 20, 240 + 42 * k, 76), ORANGE_BACK), 0, 0.93
+        )
+        for k in range(2)
+    ]
     weak = (("5z", 0.17),)
-    tiles += [TileDetection("back", _paint(img, (10 + 42 * k, 120, 50 + 42 * k, 176), black), 0,
-                            0.48, alternatives=weak) for k in range(3)]
-    tiles.append(TileDetection("back", _paint(img, (300, 120, 340, 176), brown), 0, 0.48,
-                               alternatives=weak))
+    tiles += [
+        TileDetection(
+            "back",
+            _paint(img, (10 + 42 * k, 120, 50 + 42 * k, 176), black),
+            0,
+            0.48,
+            alternatives=weak,
+        )
+        for k in range(3)
+    ]
+    tiles.append(
+        TileDetection("back", _paint(img, (300, 120, 340, 176), brown), 0, 0.48, alternatives=weak)
+    )
     assert SETTINGS.blank_alt_weak <= 0.17 < SETTINGS.blank_alt
     read = blank_readings(tuple(tiles), img, 1.0, SETTINGS)
     assert [t.tile for t in read[6:]] == ["5z", "5z", "5z", "back"]

@@ -41,7 +41,8 @@ def test_classify_boxes_reads_its_cuts_and_looks_again_at_unsure_ones(scale: flo
     boxes, sideways = [BOX_A, BOX_B, BOX_SIDE], [False, False, True]
     new_session = _RedShare()
     new = TileClassifier(new_session, turn=True, wide=(0.2, 0.3)).classify_boxes(
-        img, boxes, sideways, scale)
+        img, boxes, sideways, scale
+    )
     assert new.shape == (3, len(CLASSES))
     cuts = [cut_tile(img, b, s, scale) for b, s in zip(boxes, sideways, strict=True)]
     first = TileClassifier(_RedShare(), turn=True, wide=()).probabilities(cuts)
@@ -49,7 +50,8 @@ def test_classify_boxes_reads_its_cuts_and_looks_again_at_unsure_ones(scale: flo
     assert np.array_equal(new[sure], first[sure])
     # A was read unsure and looked at again (2 looks × 2 turns); B was sure
     plain = TileClassifier(_RedShare(), turn=True, wide=()).classify_boxes(
-        img, boxes, sideways, scale)
+        img, boxes, sideways, scale
+    )
     assert plain[0].max() < 0.9 <= plain[1].max()
     assert new_session.batches == [6, 4 * int((plain.max(axis=1) < 0.9).sum())]
     assert not np.allclose(new[0], plain[0]) and np.array_equal(new[1], plain[1])
@@ -64,8 +66,9 @@ def cv2_resize(img: np.ndarray, scale: float) -> np.ndarray:
 
 def test_classify_boxes_without_wide_margins_reads_once() -> None:
     session = _RedShare()
-    TileClassifier(session, turn=False, wide=()).classify_boxes(_photo(), [BOX_A, BOX_B],
-                                                               [False, False])
+    TileClassifier(session, turn=False, wide=()).classify_boxes(
+        _photo(), [BOX_A, BOX_B], [False, False]
+    )
     assert session.batches == [2]
 
 
@@ -90,12 +93,16 @@ def test_the_pipeline_reads_hits_through_classify_boxes() -> None:
     raw = rec.detector.detect(image, weak=rec.settings.weak_heat)
     named = rec._name(image, raw)
     assert len(named) == len(raw) >= 10
-    sideways = [r.sideways_prob >= SETTINGS.sideways_prob and r.box[2] - r.box[0] > 0.9 * (
-        r.box[3] - r.box[1]) for r in raw]
+    sideways = [
+        r.sideways_prob >= SETTINGS.sideways_prob
+        and r.box[2] - r.box[0] > 0.9 * (r.box[3] - r.box[1])
+        for r in raw
+    ]
     assert any(sideways) and not all(sideways)
     want = rec.classifier.classify_boxes(image, [r.box for r in raw], sideways)
     assert [h[1] for h in named] == sideways
     assert np.array_equal(np.stack([h[2] for h in named]), want)
-    first = rec.classifier._read([cut_tile(image, r.box, s) for r, s in zip(raw, sideways,
-                                                                           strict=True)])
+    first = rec.classifier._read(
+        [cut_tile(image, r.box, s) for r, s in zip(raw, sideways, strict=True)]
+    )
     assert (first.max(axis=1) < rec.classifier.wide_below).any()  # the looser looks ran

@@ -35,14 +35,14 @@ def test_an_unsure_reading_is_tipped_by_the_second_network() -> None:
     first = {"2z": 5.0, "3z": 4.8}
     alone = TileClassifier(_Logits(first), prior_shift={}).classify([CROP])[0]
     clf, other = _classifier(first, {"3z": 6.0, "2z": 2.0})
-    (tile, p), = clf.classify([CROP])
+    ((tile, p),) = clf.classify([CROP])
     assert alone[0] == "2z" and alone[1] < SETTINGS.second_below
     assert tile == "3z" and other.seen == 1
 
 
 def test_a_sure_reading_is_left_alone_and_the_second_network_not_asked() -> None:
     clf, other = _classifier({"2z": 12.0, "3z": 4.0}, {"3z": 12.0})
-    (tile, p), = clf.classify([CROP])
+    ((tile, p),) = clf.classify([CROP])
     alone = TileClassifier(_Logits({"2z": 12.0, "3z": 4.0}), prior_shift={}).classify([CROP])
     assert (tile, p) == alone[0] and other.seen == 0
 

@@ -104,5 +104,6 @@ def test_looks_that_disagree_leave_the_first_reading() -> None:
     read = plain.probabilities([a, *looks]).argmax(axis=1)
     assert read[1] == 0 and read[2] == 2  # the two looks disagree
     got = TileClassifier(_RedShare(), turn=True, wide=(0.2, 0.3)).classify_boxes(
-        img, [BOX_A], [False])
+        img, [BOX_A], [False]
+    )
     assert got[0] == pytest.approx(plain.probabilities([a])[0], abs=1e-7)

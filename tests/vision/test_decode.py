@@ -113,8 +113,11 @@ def _photo_like(w: int, h: int) -> bytes:
 @pytest.mark.parametrize("work_side", [2000, 400, 200])  # full size, 1/2 and 1/4 from the DCT
 def test_jpeg_pixels_are_opencvs_at_every_reduction(work_side: int) -> None:
     data = _photo_like(960, 720)
-    flags = {2000: cv2.IMREAD_COLOR, 400: cv2.IMREAD_REDUCED_COLOR_2,
-             200: cv2.IMREAD_REDUCED_COLOR_4}[work_side]
+    flags = {
+        2000: cv2.IMREAD_COLOR,
+        400: cv2.IMREAD_REDUCED_COLOR_2,
+        200: cv2.IMREAD_REDUCED_COLOR_4,
+    }[work_side]
     expected = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
     got = decode(data, work_side=work_side).image
     assert got.shape == expected.shape
@@ -149,16 +152,19 @@ def test_jpeg_with_a_few_stray_bytes_before_its_end_is_read() -> None:
     assert np.array_equal(decode(stray).image, decode(data).image)
 
 
-@pytest.mark.parametrize(("warning", "damaged"), [
-    ("Corrupt JPEG data: 40954 extraneous bytes before marker 0xd9", True),
-    ("Corrupt JPEG data: 3 extraneous bytes before marker 0xd9", False),
-    ("Corrupt JPEG data: premature end of data segment", True),
-    ("Corrupt JPEG data: bad Huffman code", True),
-    ("Corrupt JPEG data: found marker 0xd9 instead of RST3", True),
-    ("Premature end of JPEG file", True),
-    ("Unsupported marker type 0x12", True),
-    ("Corrupt JPEG data: bad ICC marker", False),
-    ("Unknown Adobe color transform code 7", False),
-])
+@pytest.mark.parametrize(
+    ("warning", "damaged"),
+    [
+        ("Corrupt JPEG data: 40954 extraneous bytes before marker 0xd9", True),
+        ("Corrupt JPEG data: 3 extraneous bytes before marker 0xd9", False),
+        ("Corrupt JPEG data: premature end of data segment", True),
+        ("Corrupt JPEG data: bad Huffman code", True),
+        ("Corrupt JPEG data: found marker 0xd9 instead of RST3", True),
+        ("Premature end of JPEG file", True),
+        ("Unsupported marker type 0x12", True),
+        ("Corrupt JPEG data: bad ICC marker", False),
+        ("Unknown Adobe color transform code 7", False),
+    ],
+)
 def test_which_libjpeg_warnings_refuse_a_photo(warning: str, damaged: bool) -> None:
     assert is_damaged(warning) is damaged

@@ -32,18 +32,19 @@ def _short_hand() -> tuple[Hypothesis, TileDetection]:
     return Hypothesis(tuple(t.tiles), reconstruct(t.tiles, SIZE)), gone
 
 
-def _fill(now: Hypothesis, tile: TileDetection, look: str = "hole", evidence: float = 0.9,
-          **kw: object) -> Edit:
+def _fill(
+    now: Hypothesis, tile: TileDetection, look: str = "hole", evidence: float = 0.9, **kw: object
+) -> Edit:
     """An edit adding ``tile``; its warning names the tile and carries the edit's evidence."""
     note = PhotoWarning("unsure_tile_kept", tile=tile.tile, confidence=evidence)
-    return Edit(look, Goal.FILL, (*now.tiles, tile), (tile,), saying(note), evidence,
-                **kw)  # type: ignore[arg-type]
+    return Edit(look, Goal.FILL, (*now.tiles, tile), (tile,), saying(note), evidence, **kw)  # type: ignore[arg-type]
 
 
 def test_rule_1_an_edit_that_fills_the_row_is_taken_with_its_warning_first() -> None:
     start, gone = _short_hand()
-    chosen = decode_hand(start, [Look("hole", lambda now: [_fill(now, gone)] if now is start
-                                      else [])], SIZE)
+    chosen = decode_hand(
+        start, [Look("hole", lambda now: [_fill(now, gone)] if now is start else [])], SIZE
+    )
     assert chosen.layout.hand["hand"] == "123p789s1122z" and chosen.layout.hand["win"] == "2z"
     assert chosen.warnings[0].code == "unsure_tile_kept"
     assert chosen.warnings == [*chosen.notes, *chosen.layout.warnings]
@@ -76,8 +77,12 @@ def test_the_more_trusted_look_wins_and_the_looks_are_asked_again_on_the_new_rea
     def propose(name: str, evidence: float) -> Look:
         def looks(now: Hypothesis) -> list[Edit]:
             asked.append(name)
-            return [] if len(now.tiles) > len(start.tiles) else [
-                _fill(now, gone, look=name, evidence=evidence)]
+            return (
+                []
+                if len(now.tiles) > len(start.tiles)
+                else [_fill(now, gone, look=name, evidence=evidence)]
+            )
+
         return Look(name, looks)
 
     # a refill (less trusted) with better evidence, a hole (more trusted) with less
@@ -90,10 +95,12 @@ def test_the_more_trusted_look_wins_and_the_looks_are_asked_again_on_the_new_rea
 
 def test_a_tentative_edit_changes_nothing_and_says_its_warning_last() -> None:
     start, gone = _short_hand()
-    maybe = PhotoWarning("kakan_maybe", tile="6s", was="pon:666s", confidence=0.6,
-                         meld="kakan:6666s")
-    tentative = Edit("kakan", Goal.FILL, (*start.tiles, gone), (gone,), saying(maybe), 0.6,
-                     tentative=True)
+    maybe = PhotoWarning(
+        "kakan_maybe", tile="6s", was="pon:666s", confidence=0.6, meld="kakan:6666s"
+    )
+    tentative = Edit(
+        "kakan", Goal.FILL, (*start.tiles, gone), (gone,), saying(maybe), 0.6, tentative=True
+    )
     chosen = decode_hand(start, [Look("kakan", lambda now: [tentative])], SIZE)
     assert chosen.tiles == start.tiles and chosen.layout.hand == start.layout.hand
     assert chosen.warnings[-1] is maybe
@@ -102,8 +109,16 @@ def test_a_tentative_edit_changes_nothing_and_says_its_warning_last() -> None:
 def test_within_a_look_the_edit_with_more_evidence_is_tried_first() -> None:
     start, gone = _short_hand()
     other = replace(gone, tile="9s")
-    looks = [Look("hole", lambda now: [_fill(now, other, evidence=0.4),
-                                       _fill(now, gone, evidence=0.8)] if now is start else [])]
+    looks = [
+        Look(
+            "hole",
+            lambda now: (
+                [_fill(now, other, evidence=0.4), _fill(now, gone, evidence=0.8)]
+                if now is start
+                else []
+            ),
+        )
+    ]
     chosen = decode_hand(start, looks, SIZE)
     assert chosen.layout.hand["hand"] == "123p789s1122z"
     assert [n.params["tile"] for n in chosen.notes] == ["8s"]
@@ -111,8 +126,19 @@ def test_within_a_look_the_edit_with_more_evidence_is_tried_first() -> None:
 
 def test_a_refused_edit_gives_way_to_the_next_one() -> None:
     start, gone = _short_hand()
-    looks = [Look("hole", lambda now: [_fill(now, gone, evidence=0.9, keeps=frozenset({"hand"})),
-                                       _fill(now, gone, evidence=0.5)] if now is start else [])]
+    looks = [
+        Look(
+            "hole",
+            lambda now: (
+                [
+                    _fill(now, gone, evidence=0.9, keeps=frozenset({"hand"})),
+                    _fill(now, gone, evidence=0.5),
+                ]
+                if now is start
+                else []
+            ),
+        )
+    ]
     chosen = decode_hand(start, looks, SIZE)
     assert [n.params["confidence"] for n in chosen.notes] == [0.5]
 

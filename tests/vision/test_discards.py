@@ -60,8 +60,14 @@ def test_a_hand_alone_gets_no_pond_edit() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")
     t.put("2z", "win", gap=0.5)
-    near = replace(t.tiles[3], tile="4p", confidence=0.7,
-                   box=tuple(v + 0.7 * (t.tiles[3].box[2] - t.tiles[3].box[0]) * (k % 2 == 0)
-                             for k, v in enumerate(t.tiles[3].box)))
+    near = replace(
+        t.tiles[3],
+        tile="4p",
+        confidence=0.7,
+        box=tuple(
+            v + 0.7 * (t.tiles[3].box[2] - t.tiles[3].box[0]) * (k % 2 == 0)
+            for k, v in enumerate(t.tiles[3].box)
+        ),
+    )
     now = Hypothesis(tuple(t.tiles), reconstruct(t.tiles, SIZE))
     assert pond_edits(now, [near]) == []

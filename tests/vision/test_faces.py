@@ -23,25 +23,25 @@ YELLOW_BACK = (40, 200, 230)
 
 def _tile_face(img: np.ndarray, x: int, y: int, shade: float = 1.0) -> Box:
     """An ivory 40×56 face with ink strokes (a few characters' worth), dimmed by ``shade``."""
-    img[y:y + 56, x:x + 40] = np.array(IVORY) * shade
-    img[y + 10:y + 14, x + 8:x + 32] = INK
-    img[y + 24:y + 28, x + 8:x + 32] = INK
-    img[y + 36:y + 48, x + 18:x + 22] = RED
+    img[y : y + 56, x : x + 40] = np.array(IVORY) * shade
+    img[y + 10 : y + 14, x + 8 : x + 32] = INK
+    img[y + 24 : y + 28, x + 8 : x + 32] = INK
+    img[y + 36 : y + 48, x + 18 : x + 22] = RED
     return (x, y, x + 40, y + 56)
 
 
 def _led_panel(img: np.ndarray, x: int, y: int) -> Box:
     """A dark 40×56 panel with two red 7-segment digits lit."""
-    img[y:y + 56, x:x + 40] = (15, 15, 20)
+    img[y : y + 56, x : x + 40] = (15, 15, 20)
     for dx in (4, 22):
-        img[y + 8:y + 11, x + dx:x + dx + 14] = RED  # top segment
-        img[y + 8:y + 48, x + dx + 11:x + dx + 14] = RED  # right segments
-        img[y + 26:y + 29, x + dx:x + dx + 14] = RED  # middle segment
+        img[y + 8 : y + 11, x + dx : x + dx + 14] = RED  # top segment
+        img[y + 8 : y + 48, x + dx + 11 : x + dx + 14] = RED  # right segments
+        img[y + 26 : y + 29, x + dx : x + dx + 14] = RED  # middle segment
     return (x, y, x + 40, y + 56)
 
 
 def _back(img: np.ndarray, x: int, y: int, colour: tuple[int, int, int]) -> Box:
-    img[y:y + 56, x:x + 40] = colour
+    img[y : y + 56, x : x + 40] = colour
     return (x, y, x + 40, y + 56)
 
 
@@ -50,8 +50,10 @@ def _photo() -> tuple[np.ndarray, list[TileDetection]]:
     yellow back read as the blank white dragon beside them."""
     img = np.zeros((200, 520, 3), np.uint8)
     img[:] = FELT
-    tiles = [TileDetection("1m", _tile_face(img, 10 + 42 * k, 20, 0.6 if k == 4 else 1.0))
-             for k in range(5)]
+    tiles = [
+        TileDetection("1m", _tile_face(img, 10 + 42 * k, 20, 0.6 if k == 4 else 1.0))
+        for k in range(5)
+    ]
     tiles.append(TileDetection("1m", _led_panel(img, 300, 120), 0, 0.9))
     tiles.append(TileDetection("back", _back(img, 360, 20, BLUE_BACK), 0, 0.9))
     tiles.append(TileDetection("5z", _back(img, 420, 20, YELLOW_BACK), 0, 0.9))

@@ -14,8 +14,9 @@ def _t(tile: str, box: Box, conf: float = 0.6) -> TileDetection:
 
 def _row_with_a_split_4p() -> list[TileDetection]:
     """Five 40×60 tiles in a row; the fourth, a 4p, reported as its top and bottom halves."""
-    row = [_t(t, (x, 0, x + 40, 60), 0.95) for t, x in (("1m", 0), ("2m", 42), ("3m", 84),
-                                                        ("9s", 168))]
+    row = [
+        _t(t, (x, 0, x + 40, 60), 0.95) for t, x in (("1m", 0), ("2m", 42), ("3m", 84), ("9s", 168))
+    ]
     return row + [_t("2p", (126, 0, 166, 29)), _t("2p", (126, 31, 166, 60))]
 
 
@@ -72,8 +73,10 @@ def test_parts_of_two_suits_are_two_tiles() -> None:
 
 
 def test_two_sure_readings_are_two_tiles() -> None:
-    tiles = _row_with_a_split_4p()[:4] + [_t("6s", (126, 0, 166, 29), 0.93),
-                                          _t("7s", (126, 31, 166, 60), 0.85)]
+    tiles = _row_with_a_split_4p()[:4] + [
+        _t("6s", (126, 0, 166, 29), 0.93),
+        _t("7s", (126, 31, 166, 60), 0.85),
+    ]
     assert join_parts(tiles, lambda cuts: [("7s", 0.99, ()) for _ in cuts])[1] == []
     one_unsure = tiles[:5] + [_t("7s", (126, 31, 166, 60), 0.6)]
     assert len(join_parts(one_unsure, lambda cuts: [("7s", 0.99, ()) for _ in cuts])[1]) == 1

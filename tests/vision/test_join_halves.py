@@ -33,8 +33,10 @@ def _pon_with_split_called_tile() -> tuple[Table, TileDetection]:
     called = _won_hand_without_its_called_tile(t)
     x1, y1, x2, y2 = called.box
     mid = (x1 + x2) / 2
-    t.tiles += [TileDetection("2p", (x1, y1, mid + 2, y2), 0, 0.95),
-                TileDetection("2p", (mid - 2, y1, x2, y2), 0, 0.94)]
+    t.tiles += [
+        TileDetection("2p", (x1, y1, mid + 2, y2), 0, 0.95),
+        TileDetection("2p", (mid - 2, y1, x2, y2), 0, 0.94),
+    ]
     return t, called
 
 

@@ -413,8 +413,10 @@ def test_two_alike_beside_a_full_hand_are_no_pon() -> None:
     layout = t.read()
     assert layout.hand["melds"] == [] and layout.hand["hand"] == "123456p789s1122z"
     assert not any(w.code.endswith("_unseen") for w in layout.warnings)
-    assert any(w.code == "meld_size" and w.params == {"tiles": ("1s", "1s"), "count": 2}
-               for w in layout.warnings)
+    assert any(
+        w.code == "meld_size" and w.params == {"tiles": ("1s", "1s"), "count": 2}
+        for w in layout.warnings
+    )
 
 
 def test_rule_1_lone_tile_touching_the_end_of_a_13_tile_hand_is_the_winning_tile() -> None:
@@ -483,14 +485,24 @@ def test_row_of_narrow_boxes_with_uneven_heights_is_one_row() -> None:
     reads -11° where the row is level; the tilt correction must not shrink the tiles until
     neighbours look apart (the row split into three pieces)."""
     boxes = [
-        (40, 320, 82, 388), (81, 321, 118, 389), (120, 322, 162, 388), (164, 312, 201, 380),
-        (205, 308, 241, 379), (244, 302, 283, 379), (286, 302, 331, 377), (330, 298, 375, 377),
-        (373, 299, 420, 377), (423, 298, 459, 371), (463, 284, 508, 368), (519, 286, 564, 371),
+        (40, 320, 82, 388),
+        (81, 321, 118, 389),
+        (120, 322, 162, 388),
+        (164, 312, 201, 380),
+        (205, 308, 241, 379),
+        (244, 302, 283, 379),
+        (286, 302, 331, 377),
+        (330, 298, 375, 377),
+        (373, 299, 420, 377),
+        (423, 298, 459, 371),
+        (463, 284, 508, 368),
+        (519, 286, 564, 371),
         (562, 290, 615, 375),
     ]
     names = split("5559478991s574z")
-    layout = reconstruct([TileDetection(t, b) for t, b in zip(names, boxes, strict=True)],
-                         (640, 640))
+    layout = reconstruct(
+        [TileDetection(t, b) for t, b in zip(names, boxes, strict=True)], (640, 640)
+    )
     assert layout.hand == hand("1455578999s457z", None), layout.warnings
     assert [t.group for t in layout.tiles] == ["hand"] * 13
 
@@ -1138,14 +1150,21 @@ def test_upside_down_only_called_tiles_and_kita_count_as_set_aside() -> None:
     def reading(groups: list[str], called: bool, melds: int) -> Layout:
         """Tiles in ``groups``; each meld's first tile sideways when ``called``."""
         tiles = [
-            TileDetection("1p", (0.0, 0.0, 10.0, 14.0),
-                          90 if called and g == "meld" and groups[:k].count("meld") % 3 == 0
-                          else 0, 0.9, g)
+            TileDetection(
+                "1p",
+                (0.0, 0.0, 10.0, 14.0),
+                90 if called and g == "meld" and groups[:k].count("meld") % 3 == 0 else 0,
+                0.9,
+                g,
+            )
             for k, g in enumerate(groups)
         ]
         hand: dict[str, object] = {
-            "hand": "1" * groups.count("hand") + "p", "win": None,
-            "melds": ["pon:111p"] * melds, "kita": 0, "kita_aka": 0,
+            "hand": "1" * groups.count("hand") + "p",
+            "win": None,
+            "melds": ["pon:111p"] * melds,
+            "kita": 0,
+            "kita_aka": 0,
         }
         return Layout(tiles, hand, [])
 
@@ -1227,8 +1246,10 @@ def test_a_box_over_the_gap_before_the_winning_tile_is_no_tile() -> None:
     t.tiles.append(TileDetection("back", box, 0, 0.48, alternatives=(("5z", 0.08),)))
     t.expect.append("other")
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert any(w.code == "straddling_box" and w.params["tile"] == "back"
-               and w.params["confidence"] == 0.48 for w in layout.warnings)
+    assert any(
+        w.code == "straddling_box" and w.params["tile"] == "back" and w.params["confidence"] == 0.48
+        for w in layout.warnings
+    )
 
 
 def test_steep_perspective_closes_the_gaps_and_the_count_cuts_the_row() -> None:

@@ -67,16 +67,27 @@ def scenes(draw: st.DrawFn, most: int = 40) -> tuple[list[TileDetection], tuple[
         x1, y1 = draw(st.floats(-500.0, 4500.0)), draw(st.floats(-500.0, 4500.0))
         w, h = draw(st.floats(-50.0, 400.0)), draw(st.floats(-50.0, 400.0))
         tile = draw(readings())
-        out.append(TileDetection(tile[0], (x1, y1, x1 + w, y1 + h), draw(st.sampled_from([0, 90])),
-                                 tile[1], "other", tile[2]))
+        out.append(
+            TileDetection(
+                tile[0],
+                (x1, y1, x1 + w, y1 + h),
+                draw(st.sampled_from([0, 90])),
+                tile[1],
+                "other",
+                tile[2],
+            )
+        )
     if out:
         for _ in range(draw(st.integers(0, 4))):  # one tile reported again, read otherwise
             k = draw(st.integers(0, len(out) - 1))
             dx = draw(st.floats(-0.5, 0.5)) * a
             x1, y1, x2, y2 = out[k].box
             tile = draw(readings())
-            out.append(TileDetection(tile[0], (x1 + dx, y1, x2 + dx, y2), out[k].angle, tile[1],
-                                     "other", tile[2]))
+            out.append(
+                TileDetection(
+                    tile[0], (x1 + dx, y1, x2 + dx, y2), out[k].angle, tile[1], "other", tile[2]
+                )
+            )
     out = draw(st.permutations(out))[:most] if draw(st.booleans()) else out[:most]
     return out, (width, height)
 
@@ -109,8 +120,14 @@ def test_layout_never_raises_on_many_detections(scene: tuple, copies: int) -> No
     """Huge counts: the scene repeated across the photo, up to a whole table and more."""
     tiles, size = scene
     many = [
-        TileDetection(t.tile, (t.box[0] + dx, t.box[1] + dy, t.box[2] + dx, t.box[3] + dy),
-                      t.angle, t.confidence, "other", t.alternatives)
+        TileDetection(
+            t.tile,
+            (t.box[0] + dx, t.box[1] + dy, t.box[2] + dx, t.box[3] + dy),
+            t.angle,
+            t.confidence,
+            "other",
+            t.alternatives,
+        )
         for n in range(copies)
         for dx, dy in [(0.0, n * 300.0), (n * 500.0, 0.0)]
         for t in tiles
@@ -126,17 +143,38 @@ def test_layout_of_no_tiles_and_of_nothing_readable() -> None:
 
 
 def _row(labels: list[str]) -> list[TileDetection]:
-    return [TileDetection(t, (50.0 + 40 * k, 300.0, 88.0 + 40 * k, 352.0), 0, 0.95)
-            for k, t in enumerate(labels)]
+    return [
+        TileDetection(t, (50.0 + 40 * k, 300.0, 88.0 + 40 * k, 352.0), 0, 0.95)
+        for k, t in enumerate(labels)
+    ]
 
 
 def test_a_face_down_tile_ending_a_full_hand_row_is_no_winning_tile() -> None:
     """A back read at the end of a row of 14 faces (the photo that failed with ``int('b')``):
     the rightmost tile is taken as the winning tile only when it is a face, so the back stays
     an unreadable hand tile, named in a warning, and the hand JSON holds tile ids only."""
-    layout = reconstruct(_row([
-        "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1s", "1s", "2z", "2z", "2z",
-        "back"]), (1000, 600))
+    layout = reconstruct(
+        _row(
+            [
+                "1p",
+                "2p",
+                "3p",
+                "4p",
+                "5p",
+                "6p",
+                "7p",
+                "8p",
+                "9p",
+                "1s",
+                "1s",
+                "2z",
+                "2z",
+                "2z",
+                "back",
+            ]
+        ),
+        (1000, 600),
+    )
     assert layout.hand["win"] is None
     assert layout.hand["hand"] == "123456789p11s222z"
     assert layout.warnings[0] == "Tile 15 of the hand is face down or unreadable: add it by hand"
@@ -145,7 +183,11 @@ def test_a_face_down_tile_ending_a_full_hand_row_is_no_winning_tile() -> None:
 
 def test_rule_1_fifth_tile_check_counts_faces_beside_a_face_down_tile() -> None:
     """§1: five 1p seen beside a back in the row: one warning for 1p, none for the back."""
-    layout = reconstruct(_row(["1p", "1p", "1p", "1p", "back", "2p", "3p", "4p", "5p", "6p",
-                               "7p", "8p", "9p", "1p"]), (1000, 600))
+    layout = reconstruct(
+        _row(
+            ["1p", "1p", "1p", "1p", "back", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p", "1p"]
+        ),
+        (1000, 600),
+    )
     fifth = [w for w in layout.warnings if w.code == "fifth_tile"]
     assert len(fifth) == 1 and fifth[0].params == {"kind": "1p", "count": 5}

@@ -191,34 +191,39 @@ def test_rule_1_tanki_tile_stands_apart_from_what_follows_it() -> None:
     # first detections of a rendered tanki hand (1s + winning 1s set apart, four pons; the
     # 4p pon with a second box read 2p): the pon's first 4p, touching the next, is no lone
     # concealed tile although the rest of that pon and the three others make four sets
-    def d(tile: str, box: tuple[int, ...], angle: int, conf: float,
-          alts: tuple[tuple[str, float], ...]) -> TileDetection:
+    def d(
+        tile: str,
+        box: tuple[int, ...],
+        angle: int,
+        conf: float,
+        alts: tuple[tuple[str, float], ...],
+    ) -> TileDetection:
         return TileDetection(tile, tuple(float(v) for v in box), angle, conf, "other", alts)
 
     tiles = [
         d("1p", (1105, 629, 1175, 711), 0, 0.9546, alts=()),
         d("0p", (888, 594, 964, 675), 0, 0.9704, alts=()),
         d("5p", (951, 603, 1022, 685), 0, 0.9343, alts=()),
-        d("6z", (331, 299, 403, 384), 0, 0.9112, alts=(('1s', 0.0564),)),
+        d("6z", (331, 299, 403, 384), 0, 0.9112, alts=(("1s", 0.0564),)),
         d("6z", (275, 289, 343, 377), 0, 0.9277, alts=()),
         d("2z", (547, 537, 615, 621), 0, 0.981, alts=()),
         d("2z", (605, 543, 679, 632), 0, 0.9405, alts=()),
         d("1p", (1041, 622, 1116, 703), 0, 0.9504, alts=()),
-        d("1s", (94, 461, 177, 552), 0, 0.7696, alts=(('1z', 0.1467),)),
+        d("1s", (94, 461, 177, 552), 0, 0.7696, alts=(("1z", 0.1467),)),
         d("3s", (602, 168, 684, 257), 0, 0.9625, alts=()),
-        d("7z", (566, 82, 631, 164), 0, 0.8273, alts=(('1m', 0.0457),)),
+        d("7z", (566, 82, 631, 164), 0, 0.8273, alts=(("1m", 0.0457),)),
         d("1s", (192, 478, 275, 564), 0, 0.9333, alts=()),
         d("5p", (815, 602, 901, 666), 90, 0.9752, alts=()),
-        d("6z", (554, 162, 621, 246), 0, 0.9471, alts=(('1s', 0.0328),)),
+        d("6z", (554, 162, 621, 246), 0, 0.9471, alts=(("1s", 0.0328),)),
         d("3s", (619, 89, 694, 174), 0, 0.9766, alts=()),
-        d("4p", (331, 504, 402, 579), 0, 0.9346, alts=(('2p', 0.0306),)),
+        d("4p", (331, 504, 402, 579), 0, 0.9346, alts=(("2p", 0.0306),)),
         d("1p", (1168, 661, 1245, 721), 90, 0.9683, alts=()),
         d("1s", (678, 99, 747, 181), 0, 0.9555, alts=()),
-        d("4p", (388, 514, 455, 587), 0, 0.8426, alts=(('2p', 0.117),)),
+        d("4p", (388, 514, 455, 587), 0, 0.8426, alts=(("2p", 0.117),)),
         d("5s", (662, 175, 734, 263), 0, 0.9697, alts=()),
         d("2z", (669, 578, 746, 640), 90, 0.9724, alts=()),
-        d("4p", (463, 544, 533, 602), 90, 0.9227, alts=(('2p', 0.0458),)),
-        d("2p", (440, 537, 501, 599), 0, 0.8728, alts=(('4p', 0.0383),)),
+        d("4p", (463, 544, 533, 602), 90, 0.9227, alts=(("2p", 0.0458),)),
+        d("2p", (440, 537, 501, 599), 0, 0.8728, alts=(("4p", 0.0383),)),
     ]
     layout = reconstruct(tiles, (1280, 960))
     assert layout.hand == hand("1s", "1s", ["pon:222z", "pon:055p", "pon:111p", "pon:444p"])

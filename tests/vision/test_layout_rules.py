@@ -36,8 +36,10 @@ def unsure(t: Table, confidence: float, *alternatives: tuple[str, float]) -> Non
 
 def warned(layout_warnings: list[PhotoWarning], code: str, **params: object) -> bool:
     """A warning of ``code`` whose parameters include ``params``."""
-    return any(w.code == code and all(w.params.get(k) == v for k, v in params.items())
-               for w in layout_warnings)
+    return any(
+        w.code == code and all(w.params.get(k) == v for k, v in params.items())
+        for w in layout_warnings
+    )
 
 
 # ------------------------------------------------------------------------- melds (§23)
@@ -174,14 +176,23 @@ def test_rule_tiles_a_fifth_tile_is_read_again_where_the_hand_keeps_its_winning_
     read 6s too: the fifth is re-read where the hand keeps its winning shape (the indicator,
     to 7s), not at the winning tile, although that one's alternative is the likelier (§1)."""
     # the row as laid: 123p 456p 678s 11z 66s; with the winning 6s: 123p 456p 678s 666s 11z
-    row = [f"{d}{suit}" for d, suit in zip("1234566781166", "pppppp" + "sss" + "zz" + "ss",
-                                            strict=True)]
-    tiles = [TileDetection(t, (40.0 * i, 0.0, 40.0 * i + 38, 54.0), 0, 0.95)
-             for i, t in enumerate(row)]
-    tiles.append(TileDetection("6s", (620.0, 0.0, 658.0, 54.0), 0, 0.67,
-                               alternatives=(("3s", 0.12), ("7s", 0.03))))
-    tiles.append(TileDetection("6s", (300.0, -200.0, 338.0, -146.0), 0, 0.70,
-                               alternatives=(("7s", 0.08), ("9s", 0.07))))
+    row = [
+        f"{d}{suit}"
+        for d, suit in zip("1234566781166", "pppppp" + "sss" + "zz" + "ss", strict=True)
+    ]
+    tiles = [
+        TileDetection(t, (40.0 * i, 0.0, 40.0 * i + 38, 54.0), 0, 0.95) for i, t in enumerate(row)
+    ]
+    tiles.append(
+        TileDetection(
+            "6s", (620.0, 0.0, 658.0, 54.0), 0, 0.67, alternatives=(("3s", 0.12), ("7s", 0.03))
+        )
+    )
+    tiles.append(
+        TileDetection(
+            "6s", (300.0, -200.0, 338.0, -146.0), 0, 0.70, alternatives=(("7s", 0.08), ("9s", 0.07))
+        )
+    )
     places = Places(row=tuple(range(13)), win=13, melds=(), kita=(), dora=(14,))
     fixed, warnings = correct(tiles, places)
     assert fixed[13].tile == "6s" and fixed[14].tile == "7s", warnings
@@ -291,8 +302,9 @@ def test_rule_1_winning_shape_unsure_tile_takes_the_alternative_that_completes()
     t.row("456p789s1122z")
     t.put("2z", "win", gap=0.6)
     layout = check(t, hand("123456p789s1122z", "2z"), warnings=None)
-    assert warned(layout.warnings, "reread_win_shape", place="hand", position=3, was="8p",
-                  tile="3p")
+    assert warned(
+        layout.warnings, "reread_win_shape", place="hand", position=3, was="8p", tile="3p"
+    )
 
 
 def test_rule_1_winning_shape_kept_when_the_reading_already_wins() -> None:
@@ -398,8 +410,13 @@ def test_rule_23_ankan_ends_read_as_haku_with_a_back_reading_lie_face_down() -> 
     t.put("5z", "meld")
     unsure(t, 0.6, ("back", 0.3))
     layout = check(t, hand("123p789s1122z", "2z", ["ankan:3333z"]), warnings=None)
-    assert sum(w.code == "reread_ankan_end" and w.params["was"] == "5z"
-               and w.params["tile"] == "back" for w in layout.warnings) == 2
+    assert (
+        sum(
+            w.code == "reread_ankan_end" and w.params["was"] == "5z" and w.params["tile"] == "back"
+            for w in layout.warnings
+        )
+        == 2
+    )
     assert [d.tile for d in layout.tiles if d.group == "meld"] == ["back", "3z", "3z", "back"]
 
 
@@ -844,20 +861,20 @@ def test_a_row_with_a_misplaced_box_is_whole_once_its_pieces_join_twice() -> Non
 # and pon join bent twice into 14 tiles with gaps in them.
 ROW_WIN_PON = [
     ("3s", (645, 433, 723, 525), 0, 0.94, ()),
-    ("1s", (377, 436, 447, 527), 0, 0.59, (('1z', 0.0452), ('6z', 0.021))),
+    ("1s", (377, 436, 447, 527), 0, 0.59, (("1z", 0.0452), ("6z", 0.021))),
     ("1m", (764, 428, 845, 522), 0, 0.97, ()),
     ("4s", (559, 433, 632, 522), 0, 0.96, ()),
-    ("4p", (202, 439, 279, 530), 0, 0.94, (('2p', 0.0338),)),
+    ("4p", (202, 439, 279, 530), 0, 0.94, (("2p", 0.0338),)),
     ("3p", (141, 443, 216, 532), 0, 0.95, ()),
     ("4p", (268, 441, 329, 525), 0, 0.96, ()),
     ("3p", (75, 444, 157, 534), 0, 0.97, ()),
     ("2s", (439, 437, 507, 524), 0, 0.98, ()),
-    ("7z", (882, 446, 965, 520), 0, 0.56, (('1m', 0.1587), ('9m', 0.0575), ('7m', 0.0274))),
+    ("7z", (882, 446, 965, 520), 0, 0.56, (("1m", 0.1587), ("9m", 0.0575), ("7m", 0.0274))),
     ("1m", (825, 428, 905, 521), 0, 0.95, ()),
     ("3p", (24, 446, 102, 538), 0, 0.96, ()),
     ("4p", (317, 440, 387, 524), 0, 0.97, ()),
     ("4s", (494, 435, 572, 525), 0, 0.96, ()),
-    ("1m", (931, 445, 990, 515), 0, 0.63, (('2s', 0.1777), ('4z', 0.0257), ('5z', 0.0243))),
+    ("1m", (931, 445, 990, 515), 0, 0.63, (("2s", 0.1777), ("4z", 0.0257), ("5z", 0.0243))),
 ]
 
 

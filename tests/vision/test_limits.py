@@ -125,8 +125,10 @@ def test_weak_peaks_beyond_the_cap_keep_only_the_hottest() -> None:
     """The cap counts hits at tile heat; of the weaker peaks (kept only when read surely) the
     hottest ``max_tiles`` are read, in the detector's order."""
     hot = _hits(3, 0.9)
-    weak = [RawBox((0.0, 50.0 + 20 * k, 8.0, 62.0 + 20 * k), h, 0.0)
-            for k, h in enumerate([0.21, 0.25, 0.22, 0.28, 0.2])]
+    weak = [
+        RawBox((0.0, 50.0 + 20 * k, 8.0, 62.0 + 20 * k), h, 0.0)
+        for k, h in enumerate([0.21, 0.25, 0.22, 0.28, 0.2])
+    ]
     reader = _Boxes()
     rec = _recognizer(hot + weak, reader, Limits(max_tiles=3))
     rec.hits(np.zeros((200, 64, 3), np.uint8))
@@ -138,15 +140,18 @@ def test_the_classifier_reads_in_chunks_of_fixed_size_with_the_same_answers() ->
     """Memory per network call stays flat: 11 crops read 4 at a time (8 with the turned
     copies), the readings those of one big batch."""
     img = _photo()
-    boxes = [(20.0 + 20 * k, 20.0 + 10 * (k % 5), 60.0 + 20 * k, 80.0 + 10 * (k % 5))
-             for k in range(11)]
+    boxes = [
+        (20.0 + 20 * k, 20.0 + 10 * (k % 5), 60.0 + 20 * k, 80.0 + 10 * (k % 5)) for k in range(11)
+    ]
     sideways = [k % 3 == 0 for k in range(11)]
     chunked = _RedShare()
     small = TileClassifier(chunked, turn=True, wide=(0.2, 0.3), chunk=4).classify_boxes(
-        img, boxes, sideways)
+        img, boxes, sideways
+    )
     whole = _RedShare()
     big = TileClassifier(whole, turn=True, wide=(0.2, 0.3), chunk=1000).classify_boxes(
-        img, boxes, sideways)
+        img, boxes, sideways
+    )
     assert max(chunked.batches) == 8 and chunked.batches[:3] == [8, 8, 6]
     assert whole.batches[0] == 22
     np.testing.assert_allclose(small, big, rtol=1e-6, atol=1e-7)
@@ -169,10 +174,14 @@ def _grid(rows: int, cols: int) -> list[TileDetection]:
     neighbours (every one weighed as a box over two others by the layout's first step)."""
     faces = [c for c in CLASSES if c[1] in "psz"]
     return [
-        TileDetection(faces[(r * cols + c) % len(faces)],
-                      (10.0 + 52 * c, 10.0 + 70 * r, 56.0 + 52 * c, 72.0 + 70 * r), 0,
-                      0.3 + 0.04 * ((r * cols + c) % 7))
-        for r in range(rows) for c in range(cols)
+        TileDetection(
+            faces[(r * cols + c) % len(faces)],
+            (10.0 + 52 * c, 10.0 + 70 * r, 56.0 + 52 * c, 72.0 + 70 * r),
+            0,
+            0.3 + 0.04 * ((r * cols + c) % 7),
+        )
+        for r in range(rows)
+        for c in range(cols)
     ]
 
 

@@ -13,8 +13,13 @@ from sanma_lens.engine.errors import InputError
 from sanma_lens.vision.models import PACKAGED, ModelError, models_folder, session
 from sanma_lens.vision.pipeline import CLASSIFIER, DETECTOR, Recognizer
 
-SHIPPED = ("tile_detector.onnx", "tile_classifier.onnx", "tile_classifier_second.onnx",
-           "stack_classifier.onnx", "tile_check.onnx")
+SHIPPED = (
+    "tile_detector.onnx",
+    "tile_classifier.onnx",
+    "tile_classifier_second.onnx",
+    "stack_classifier.onnx",
+    "tile_check.onnx",
+)
 
 
 def test_the_package_holds_every_model_with_its_card() -> None:

@@ -55,11 +55,21 @@ def test_rule_1_a_put_back_tile_must_fill_the_row_without_a_new_meld_or_overfill
     added = TileDetection("5z", box, 0, 0.15)
     first = reconstruct([], SIZE)
     short = replace(first, hand={"hand": "123p789s1122z", "win": "2z", "melds": []})
-    filled = replace(first, tiles=[replace(added, group="hand")],
-                     hand={"hand": "123p789s11225z", "win": "2z", "melds": []})
+    filled = replace(
+        first,
+        tiles=[replace(added, group="hand")],
+        hand={"hand": "123p789s11225z", "win": "2z", "melds": []},
+    )
     # as refill_edits proposes it
-    put_back = Edit("refill", Goal.FILL, (added,), (added,), saying(),
-                    lands=frozenset({"hand", "win"}), keeps=frozenset({"melds"}))
+    put_back = Edit(
+        "refill",
+        Goal.FILL,
+        (added,),
+        (added,),
+        saying(),
+        lands=frozenset({"hand", "win"}),
+        keeps=frozenset({"melds"}),
+    )
     assert verdict(Hypothesis((), short), put_back, filled)
     as_meld = replace(filled, hand={**filled.hand, "melds": ["pon:555z"]})
     assert not verdict(Hypothesis((), short), put_back, as_meld)

@@ -21,8 +21,12 @@ Box = tuple[float, float, float, float]
 def _merge(t: Table, first: int, tile: str, confidence: float = 0.5) -> TileDetection:
     """Tiles ``first`` and ``first + 1`` of the table reported as one box read ``tile``."""
     a, b = t.tiles[first], t.tiles[first + 1]
-    box = (min(a.box[0], b.box[0]), min(a.box[1], b.box[1]),
-           max(a.box[2], b.box[2]), max(a.box[3], b.box[3]))
+    box = (
+        min(a.box[0], b.box[0]),
+        min(a.box[1], b.box[1]),
+        max(a.box[2], b.box[2]),
+        max(a.box[3], b.box[3]),
+    )
     merged = TileDetection(tile, box, a.angle, confidence)
     t.tiles[first : first + 2] = [merged]
     return merged
@@ -157,15 +161,31 @@ def test_rule_1_halves_that_make_a_new_meld_do_not_fill_the_count() -> None:
     layout whose halves made a pon is no better, one whose halves filled the row is."""
     box = (0.0, 0.0, 40.0, 54.0)
     halves = (TileDetection("5z", box, 0, 0.9), TileDetection("5z", (40.0, 0, 80, 54), 0, 0.9))
-    cut = Edit("split", Goal.FILL, halves, halves, saying(), lands=frozenset({"hand", "win"}),
-               new_melds=False)  # as split_edits proposes a cut along the row
-    first = Layout([TileDetection("5z", (0, 0, 80, 54), 0, 0.5, "other")],
-                   {"hand": "123p789s1122z", "win": None, "melds": []}, [])
-    as_meld = Layout([replace(h, group="meld") for h in halves],
-                     {"hand": "123p789s1122z", "win": None, "melds": ["pon:555z"]}, [])
+    cut = Edit(
+        "split",
+        Goal.FILL,
+        halves,
+        halves,
+        saying(),
+        lands=frozenset({"hand", "win"}),
+        new_melds=False,
+    )  # as split_edits proposes a cut along the row
+    first = Layout(
+        [TileDetection("5z", (0, 0, 80, 54), 0, 0.5, "other")],
+        {"hand": "123p789s1122z", "win": None, "melds": []},
+        [],
+    )
+    as_meld = Layout(
+        [replace(h, group="meld") for h in halves],
+        {"hand": "123p789s1122z", "win": None, "melds": ["pon:555z"]},
+        [],
+    )
     assert not verdict(Hypothesis((), first), cut, as_meld)
-    in_row = Layout([replace(h, group="hand") for h in halves],
-                    {"hand": "123p789s112255z", "win": None, "melds": []}, [])
+    in_row = Layout(
+        [replace(h, group="hand") for h in halves],
+        {"hand": "123p789s112255z", "win": None, "melds": []},
+        [],
+    )
     assert verdict(Hypothesis((), first), cut, in_row)
 
 
@@ -189,15 +209,21 @@ def test_rule_23_a_cut_that_leaves_the_kakans_fourth_tile_unseen_is_no_kakan() -
     (dev 660020: two touching upright tiles of a pon seen as one box, cut across): the cut is
     kept only when all four of the kakan's tiles are boxes."""
     called = TileDetection("3z", (100.0, 40.0, 154.0, 80.0), 90, 0.9, "meld")
-    halves = (TileDetection("3z", (160.0, 0, 214, 40), 90, 0.7, "meld"),
-              TileDetection("3z", (160.0, 30, 214, 70), 90, 0.7, "meld"))
+    halves = (
+        TileDetection("3z", (160.0, 0, 214, 40), 90, 0.7, "meld"),
+        TileDetection("3z", (160.0, 30, 214, 70), 90, 0.7, "meld"),
+    )
     # as split_edits proposes a box cut across the row, SETTINGS.kakan_across deep: a pon's kakan
-    cut = Edit("split", Goal.KAKAN, halves, halves, saying(), lands=frozenset({"meld"}),
-               all_seen=True)
+    cut = Edit(
+        "split", Goal.KAKAN, halves, halves, saying(), lands=frozenset({"meld"}), all_seen=True
+    )
     assert SETTINGS.kakan_across > 1
     rest = {"hand": "123p789s1122z", "win": "2z"}
-    first = Layout([called, TileDetection("3z", (160.0, 0, 214, 70), 0, 0.6, "meld")],
-                   {**rest, "melds": ["pon:333z"]}, [])
+    first = Layout(
+        [called, TileDetection("3z", (160.0, 0, 214, 70), 0, 0.6, "meld")],
+        {**rest, "melds": ["pon:333z"]},
+        [],
+    )
     three = Layout([called, *halves], {**rest, "melds": ["kakan:3333z"]}, [])
     assert not verdict(Hypothesis((), first), cut, three)
     fourth = TileDetection("3z", (40.0, 30.0, 94.0, 80.0), 0, 0.9, "meld")

@@ -103,8 +103,11 @@ def test_a_tilted_row_in_perspective_is_probed_along_its_own_line() -> None:
             continue
         cx, cy = 100 + (x - 100) * np.cos(angle), 400 + (x - 100) * np.sin(angle)
         s = pitch / PITCH
-        tiles.append(TileDetection("2s", (cx - 20 * s, cy - 27 * s, cx + 20 * s, cy + 27 * s),
-                                   0, 0.9, "hand"))
+        tiles.append(
+            TileDetection(
+                "2s", (cx - 20 * s, cy - 27 * s, cx + 20 * s, cy + 27 * s), 0, 0.9, "hand"
+            )
+        )
     inside = [p for p in gap_boxes(tiles, SIZE) if p.inside]
     assert len(inside) == 1
     a, b = tiles[6].center, tiles[7].center
@@ -206,11 +209,13 @@ def test_gap_probe_adds_the_tile_read_in_the_hole_and_lays_out_again() -> None:
     assert short_by(first.hand) > 0
     looked: list[list[tuple[tuple[float, float, float, float], bool]]] = []
 
-    def read(cuts: list[tuple[tuple[float, float, float, float], bool]]
-             ) -> list[tuple[str, float, tuple]]:
+    def read(
+        cuts: list[tuple[tuple[float, float, float, float], bool]],
+    ) -> list[tuple[str, float, tuple]]:
         looked.append(cuts)
-        return [("8s", 0.8, (("9s", 0.1),)) if _hits(b, gone) else ("none", 0.9, ())
-                for b, _ in cuts]
+        return [
+            ("8s", 0.8, (("9s", 0.1),)) if _hits(b, gone) else ("none", 0.9, ()) for b, _ in cuts
+        ]
 
     dets, lay = look_for_holes(t.tiles, first, (1600, 1200), read)
     assert dets[:-1] == t.tiles and dets[-1].tile == "8s"  # the detections, the probed one added
@@ -241,8 +246,9 @@ def test_in_a_photo_turned_by_90_degrees_the_hole_is_read_and_added_sideways() -
     assert short_by(first.hand) > 0
     asked: list[bool] = []
 
-    def read(cuts: list[tuple[tuple[float, float, float, float], bool]]
-             ) -> list[tuple[str, float, tuple]]:
+    def read(
+        cuts: list[tuple[tuple[float, float, float, float], bool]],
+    ) -> list[tuple[str, float, tuple]]:
         asked.extend(sideways for _, sideways in cuts)
         return [("8s", 0.8, ()) if _hits(b, gone) else ("none", 0.9, ()) for b, _ in cuts]
 
@@ -256,8 +262,7 @@ def test_the_winning_tiles_gap_takes_the_end_bar_and_nothing_is_probed_past_it()
     """§1: the winning tile is set apart at the row's end on purpose; a crop in its gap may
     straddle a neighbour, so it needs the sure bar of a place past the row's end."""
     row = _row(12)
-    win = TileDetection("3z", (100 + PITCH * 13.6, 300, 100 + PITCH * 13.6 + W, 354), 0, 0.9,
-                        "win")
+    win = TileDetection("3z", (100 + PITCH * 13.6, 300, 100 + PITCH * 13.6 + W, 354), 0, 0.9, "win")
     probes = gap_boxes([*row, win], SIZE)
     assert probes and not any(p.inside for p in probes)
     assert all(_centre_x(p) < win.box[0] for p in probes)  # nothing right of the winning tile
@@ -282,8 +287,9 @@ def test_rule_1_a_fifth_of_a_kind_counts_hand_win_melds_and_kita() -> None:
     assert makes_a_fifth({}, {"hand": "4444z", "kita": 1, "kita_aka": 0})
     # a fifth already read before a change is not the change's
     assert not makes_a_fifth({"hand": "55555p"}, {"hand": "55555p", "win": "1z"})
-    assert not makes_a_fifth({}, {"hand": "123p", "win": "1p", "melds": ["kakan:5555p"],
-                                  "kita": 1, "kita_aka": 1})
+    assert not makes_a_fifth(
+        {}, {"hand": "123p", "win": "1p", "melds": ["kakan:5555p"], "kita": 1, "kita_aka": 1}
+    )
 
 
 def test_gap_probe_keeps_the_first_layout_when_nothing_sure_is_seen() -> None:
@@ -307,8 +313,9 @@ def test_rule_1_a_winning_tile_the_detector_missed_is_looked_for_past_the_row() 
     assert first.hand["win"] is None and short_by(first.hand) == 0
 
     def reads(tile: str, p: float) -> Callable[[list[tuple[Box, bool]]], list[Reading]]:
-        return lambda cuts: [(tile, p, ()) if _hits(b, gone) else ("none", 0.9, ())
-                             for b, _ in cuts]
+        return lambda cuts: [
+            (tile, p, ()) if _hits(b, gone) else ("none", 0.9, ()) for b, _ in cuts
+        ]
 
     dets, lay = look_for_holes(t.tiles, first, (1600, 1200), reads("3z", 0.8))
     assert dets[:-1] == t.tiles and dets[-1].tile == "3z"
@@ -372,7 +379,9 @@ def test_rule_23_a_dropped_second_box_on_a_pon_makes_it_a_kakan() -> None:
     assert lay.hand["hand"] == first.hand["hand"] and lay.hand["win"] == "2z"
     assert lay.warnings[0].code == "kakan_second_box"
     assert (lay.warnings[0].params["was"], lay.warnings[0].params["meld"]) == (
-        "pon:666s", "kakan:6666s")
+        "pon:666s",
+        "kakan:6666s",
+    )
 
 
 def test_rule_23_a_second_box_of_another_kind_or_elsewhere_changes_nothing() -> None:
@@ -502,8 +511,9 @@ def test_pipeline_finds_a_hand_tile_the_detector_did_not_report() -> None:
             continue
         tried += 1
         read = rec.reader(dec.image, dec.scale)
-        _, again = looked(kept, short, size,
-                          rec.looks(dec.image, Detections((), dec.scale), size, read))
+        _, again = looked(
+            kept, short, size, rec.looks(dec.image, Detections((), dec.scale), size, read)
+        )
         assert again.hand == first.hand, f"seed {seed}: {again.hand} vs {first.hand}"
         note = again.warnings[0]
         assert note.code == "tile_found_in_gap" and note.params["tile"] == gone.tile, again.warnings

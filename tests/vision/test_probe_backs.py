@@ -26,8 +26,7 @@ def _ankan_ends_read_as_no_tile() -> tuple[Table, list[TileDetection]]:
     t.row("44z", "meld")
     t.put("back", "meld")
     ends = [t.tiles.pop(-1), t.tiles.pop(-3)]
-    dropped = [replace(d, tile="none", confidence=0.3, alternatives=(("back", 0.2),))
-               for d in ends]
+    dropped = [replace(d, tile="none", confidence=0.3, alternatives=(("back", 0.2),)) for d in ends]
     return t, dropped
 
 
@@ -64,11 +63,21 @@ def test_an_ankan_must_keep_the_concealed_tiles_and_the_winning_tile() -> None:
     first = reconstruct([], SIZE)
     back = TileDetection("back", (0.0, 0.0, 40.0, 54.0), 0, 0.2)
     short = replace(first, hand={"hand": "123p678s1122z99s", "win": "2z", "melds": []})
-    kan = replace(first, tiles=[replace(back, group="meld")],
-                  hand={"hand": "123p678s1122z", "win": "2z", "melds": ["ankan:4444z"]})
+    kan = replace(
+        first,
+        tiles=[replace(back, group="meld")],
+        hand={"hand": "123p678s1122z", "win": "2z", "melds": ["ankan:4444z"]},
+    )
     # as ankan_edits proposes it
-    end = Edit("ankan", Goal.ANKAN, (back,), (back,), saying(), lands=frozenset({"meld"}),
-               keeps=frozenset({"hand", "win"}))
+    end = Edit(
+        "ankan",
+        Goal.ANKAN,
+        (back,),
+        (back,),
+        saying(),
+        lands=frozenset({"meld"}),
+        keeps=frozenset({"hand", "win"}),
+    )
     assert not verdict(Hypothesis((), short), end, kan)  # the concealed tiles changed
     short = replace(short, hand={**short.hand, "hand": "123p678s1122z"})
     assert verdict(Hypothesis((), short), end, kan)

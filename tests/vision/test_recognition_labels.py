@@ -26,8 +26,7 @@ def _det(tile: str, box: tuple[float, float, float, float]) -> TileDetection:
 def test_a_report_on_an_unlabelled_tile_is_neither_right_nor_wrong() -> None:
     boxes = np.array([[0, 0, 40, 60], [50, 0, 90, 60], [200, 0, 240, 60]], np.float32)
     labels = ["1m", "2m", "unlabelled"]
-    pred = [_det("1m", (0, 0, 40, 60)), _det("2m", (50, 0, 90, 60)),
-            _det("9p", (200, 0, 240, 60))]
+    pred = [_det("1m", (0, 0, 40, 60)), _det("2m", (50, 0, 90, 60)), _det("9p", (200, 0, 240, 60))]
     t = br.Tally()
     br.score_photo(t, pred, boxes, labels)
     assert (t.gt, t.named, t.reported, t.true_reports, t.exact) == (2, 2, 2, 2, 1)
@@ -42,20 +41,26 @@ def test_a_report_on_an_unlabelled_tile_is_neither_right_nor_wrong() -> None:
 
 
 def test_additions_are_read_and_checked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    rows = [{"image": "a.jpg", "tile": "unlabelled", "xyxy_640": [1, 2, 30, 40]},
-            {"image": "a.jpg", "tile": "back", "xyxy_640": [40, 2, 70, 40]},
-            {"image": "b.jpg", "tile": "5z", "xyxy_640": [0, 0, 10, 10]}]
-    (tmp_path / "hk_valid_corrections.json").write_text(json.dumps(
-        {"corrections": [], "added": rows}))
+    rows = [
+        {"image": "a.jpg", "tile": "unlabelled", "xyxy_640": [1, 2, 30, 40]},
+        {"image": "a.jpg", "tile": "back", "xyxy_640": [40, 2, 70, 40]},
+        {"image": "b.jpg", "tile": "5z", "xyxy_640": [0, 0, 10, 10]},
+    ]
+    (tmp_path / "hk_valid_corrections.json").write_text(
+        json.dumps({"corrections": [], "added": rows})
+    )
     monkeypatch.setattr(td, "MANIFESTS", tmp_path)
     got = td.load_additions()
     assert [t for t, _ in got["a.jpg"]] == ["unlabelled", "back"]
     assert got["b.jpg"][0][1].tolist() == [0, 0, 10, 10]
-    for bad in ({"image": "c.jpg", "tile": "flower", "xyxy_640": [0, 0, 9, 9]},
-                {"image": "c.jpg", "tile": "tile", "xyxy_640": [0, 0, 9, 9]},
-                {"image": "c.jpg", "tile": "1m", "xyxy_640": [9, 0, 0, 9]}):
-        (tmp_path / "hk_valid_corrections.json").write_text(json.dumps(
-            {"corrections": [], "added": [bad]}))
+    for bad in (
+        {"image": "c.jpg", "tile": "flower", "xyxy_640": [0, 0, 9, 9]},
+        {"image": "c.jpg", "tile": "tile", "xyxy_640": [0, 0, 9, 9]},
+        {"image": "c.jpg", "tile": "1m", "xyxy_640": [9, 0, 0, 9]},
+    ):
+        (tmp_path / "hk_valid_corrections.json").write_text(
+            json.dumps({"corrections": [], "added": [bad]})
+        )
         with pytest.raises(ValueError):
             td.load_additions()
 
@@ -97,8 +102,9 @@ def test_halves_score_odd_and_even_indexed_hk_photos_apart(
     box = np.array([[0, 0, 40, 60]], np.float32)
 
     def photo(label: str) -> td.Photo:
-        return td.Photo(f"p_{label}.jpg", box.copy(), [label], [None],
-                        np.zeros((80, 80, 3), np.uint8))
+        return td.Photo(
+            f"p_{label}.jpg", box.copy(), [label], [None], np.zeros((80, 80, 3), np.uint8)
+        )
 
     hk = [photo("1m"), photo("2m"), photo("3m")]  # the stand-in reads every tile as 1m
     monkeypatch.setattr(td, "hk_photos", lambda *a, **k: hk)

@@ -96,8 +96,9 @@ def test_rule_23_only_the_called_tiles_of_pons_are_asked() -> None:
     layout = reconstruct(_table().tiles, (1600, 1200))
     assert sorted(layout.hand["melds"]) == ["minkan:3333p", "pon:666s"]
     rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
-    again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
-                       (1600, 1200), [])
+    again = kakans_by(
+        rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout, (1600, 1200), []
+    )
     assert sorted(again.hand["melds"]) == ["kakan:6666s", "minkan:3333p"]
     assert session.calls[0].shape[0] == 1  # the minkan's called tile was not asked
 
@@ -106,8 +107,9 @@ def test_rule_23_an_unlikely_stack_changes_nothing_and_says_nothing() -> None:
     layout = reconstruct(_table().tiles, (1600, 1200))
     low = SETTINGS.stack_warn / 2
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), low, np.float32))
-    again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
-                       (1600, 1200), [])
+    again = kakans_by(
+        rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout, (1600, 1200), []
+    )
     assert again is layout
 
 
@@ -137,8 +139,9 @@ def test_rule_23_an_unsure_stack_leaves_the_pon_and_says_which_to_check() -> Non
     layout = reconstruct(_table().tiles, (1600, 1200))
     between = (SETTINGS.stack_warn + SETTINGS.stack_sure) / 2
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), between, np.float32))
-    again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout,
-                       (1600, 1200), [])
+    again = kakans_by(
+        rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, _table().tiles, layout, (1600, 1200), []
+    )
     assert again.hand == layout.hand
     assert any(w.code == "kakan_maybe" and w.params["was"] == "pon:666s" for w in again.warnings)
 
@@ -156,8 +159,9 @@ def test_rule_23_a_stacked_pon_with_a_tile_unseen_is_its_kakan() -> None:
     layout = reconstruct(t.tiles, (1600, 1200))
     assert layout.hand["melds"] == ["pon:666s"]
     rec, _ = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
-    again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout,
-                       (1600, 1200), [])
+    again = kakans_by(
+        rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout, (1600, 1200), []
+    )
     assert again.hand["melds"] == ["kakan:6666s"]
     assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"
 
@@ -177,8 +181,9 @@ def test_rule_23_a_pon_with_no_sideways_tile_offers_its_widest_tile_as_the_calle
     assert layout.hand["melds"] == ["pon:666s"]
     assert not any(d.angle == 90 for d in layout.tiles)
     rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
-    again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout,
-                       (1600, 1200), [])
+    again = kakans_by(
+        rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout, (1600, 1200), []
+    )
     assert session.calls[0].shape[0] == 1  # only the widest tile was asked
     assert again.hand["melds"] == ["kakan:6666s"]
     assert again.hand["hand"] == layout.hand["hand"] and again.hand["win"] == "2z"
@@ -197,6 +202,7 @@ def test_rule_23_a_pon_read_from_two_upright_tiles_offers_none_of_them() -> None
     layout = reconstruct(t.tiles, (1600, 1200))
     assert layout.hand["melds"] == ["pon:666s"]
     rec, session = _recognizer(lambda x: np.full((len(x), 1), 0.99, np.float32))
-    again = kakans_by(rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout,
-                       (1600, 1200), [])
+    again = kakans_by(
+        rec, np.zeros((1200, 1600, 3), np.uint8), 1.0, t.tiles, layout, (1600, 1200), []
+    )
     assert session.calls == [] and again.hand == layout.hand

@@ -39,22 +39,25 @@ class BrightIsTile:
     def run(self, _names: None, feeds: dict[str, np.ndarray]) -> list[np.ndarray]:
         x = feeds["input"]
         c = SIZE // 2
-        return [((x[:, :, c - 4:c + 4, c - 4:c + 4].mean(axis=(1, 2, 3)) + 0.5) ** 4)[:, None]]
+        return [((x[:, :, c - 4 : c + 4, c - 4 : c + 4].mean(axis=(1, 2, 3)) + 0.5) ** 4)[:, None]]
 
 
 def _photo() -> tuple[np.ndarray, list[TileDetection]]:
     img = np.full((120, 300, 3), (60, 110, 40), np.uint8)  # felt
     img[20:76, 20:60] = (215, 235, 245)  # an ivory face
     img[20:76, 120:160] = (15, 15, 20)  # a dark LED panel
-    tiles = [TileDetection("3p", (20, 20, 60, 76), 0, 0.95, alternatives=(("3s", 0.03),)),
-             TileDetection("1m", (120, 20, 160, 76), 0, 0.4)]  # the panel, read unsure
+    tiles = [
+        TileDetection("3p", (20, 20, 60, 76), 0, 0.95, alternatives=(("3s", 0.03),)),
+        TileDetection("1m", (120, 20, 160, 76), 0, 0.4),
+    ]  # the panel, read unsure
     return img, tiles
 
 
 def test_a_report_the_network_calls_no_tile_is_set_aside_its_reading_kept() -> None:
     img, tiles = _photo()
-    out = set_aside_non_tiles(Detections((), tiles=tuple(tiles)), img, TileCheck(BrightIsTile()),
-                              SETTINGS)
+    out = set_aside_non_tiles(
+        Detections((), tiles=tuple(tiles)), img, TileCheck(BrightIsTile()), SETTINGS
+    )
     assert out.tiles == (tiles[0],)  # the face stays, its reading untouched
     (aside,) = out.no_tiles
     assert aside.box == tiles[1].box and aside.tile == "none"
@@ -66,7 +69,7 @@ def _sure_photo(face: tuple[int, int, int]) -> tuple[np.ndarray, list[TileDetect
     img = np.full((120, 300, 3), (60, 110, 40), np.uint8)  # felt
     tiles = []
     for x, name in ((20, "3p"), (120, "4z"), (220, "5s")):
-        img[20:76, x:x + 40] = (15, 15, 20) if name == "4z" else face
+        img[20:76, x : x + 40] = (15, 15, 20) if name == "4z" else face
         tiles.append(TileDetection(name, (x, 20, x + 40, 76), 0, 0.95))
     return img, tiles
 
@@ -75,8 +78,9 @@ def test_a_report_read_surely_is_set_aside_on_a_photo_whose_surest_faces_are_til
     """A laptop key read surely as an honour, among faces the network calls tiles
     (``trusted``: their median tile probability at least ``tile_check_trust``)."""
     img, tiles = _sure_photo((250, 250, 250))  # tile probability 0.92 from the stand-in
-    out = set_aside_non_tiles(Detections((), tiles=tuple(tiles)), img,
-                              TileCheck(BrightIsTile()), SETTINGS)
+    out = set_aside_non_tiles(
+        Detections((), tiles=tuple(tiles)), img, TileCheck(BrightIsTile()), SETTINGS
+    )
     assert out.tiles == (tiles[0], tiles[2])
     assert [(t.box, t.tile) for t in out.no_tiles] == [(tiles[1].box, "none")]
 
@@ -88,8 +92,9 @@ def test_a_report_read_surely_is_kept_on_a_photo_whose_surest_faces_the_network_
     found = Detections((), tiles=tuple(tiles))
     assert set_aside_non_tiles(found, img, TileCheck(BrightIsTile()), SETTINGS) is found
     unsure = replace(tiles[1], confidence=SETTINGS.tile_check_unsure - 0.01)
-    out = set_aside_non_tiles(Detections((), tiles=(tiles[0], unsure, tiles[2])), img,
-                              TileCheck(BrightIsTile()), SETTINGS)
+    out = set_aside_non_tiles(
+        Detections((), tiles=(tiles[0], unsure, tiles[2])), img, TileCheck(BrightIsTile()), SETTINGS
+    )
     assert out.tiles == (tiles[0], tiles[2])
 
 
@@ -103,16 +108,21 @@ def test_on_a_photo_whose_surest_faces_are_tiles_the_bar_is_higher() -> None:
         key = replace(tiles[1], confidence=0.4)
         q = TileCheck(BrightIsTile()).probabilities(img, [key.box])[0]
         assert SETTINGS.tile_check_below < q < SETTINGS.tile_check_trusted_below
-        out = set_aside_non_tiles(Detections((), tiles=(tiles[0], key, tiles[2])), img,
-                                  TileCheck(BrightIsTile()), SETTINGS)
+        out = set_aside_non_tiles(
+            Detections((), tiles=(tiles[0], key, tiles[2])),
+            img,
+            TileCheck(BrightIsTile()),
+            SETTINGS,
+        )
         assert (key not in out.tiles) is aside
 
 
 def test_a_report_read_as_a_back_is_not_asked() -> None:
     img, tiles = _photo()
     back = TileDetection("back", (120, 20, 160, 76), 0, 0.9)  # dark, as a black back is
-    out = set_aside_non_tiles(Detections((), tiles=(tiles[0], back)), img,
-                              TileCheck(BrightIsTile()), SETTINGS)
+    out = set_aside_non_tiles(
+        Detections((), tiles=(tiles[0], back)), img, TileCheck(BrightIsTile()), SETTINGS
+    )
     assert out.tiles == (tiles[0], back) and out.no_tiles == ()
 
 
@@ -163,8 +173,11 @@ def test_the_shipped_network_calls_a_point_display_no_tile_and_faces_tiles() -> 
     for seed in (123451, 123452):
         scene = render_scene(np.random.default_rng(seed), bank=bank, extras=Extras(clutter=True))
         panels = [t.box for t in scene.things if t.kind == "led"]
-        faces = [t.box for t in scene.tiles
-                 if not t.face_down and t.face_visible > 0.9 and not t.truncated]
+        faces = [
+            t.box
+            for t in scene.tiles
+            if not t.face_down and t.face_visible > 0.9 and not t.truncated
+        ]
         assert panels and faces
         assert check.probabilities(scene.image, panels).max() < SETTINGS.tile_check_below
         assert np.median(check.probabilities(scene.image, faces)) > 0.9

@@ -32,8 +32,13 @@ def _tiny_classifier(path: Path, seed: int = 0) -> tuple[np.ndarray, np.ndarray]
         helper.make_node("ReduceMean", ["input"], ["pooled"], axes=[2, 3], keepdims=0),
         helper.make_node("Gemm", ["pooled", "fc.weight", "fc.bias"], ["output"], transB=1),
     ]
-    graph = helper.make_graph(nodes, "tiny", [x], [y], [
-        numpy_helper.from_array(w, "fc.weight"), numpy_helper.from_array(b, "fc.bias")])
+    graph = helper.make_graph(
+        nodes,
+        "tiny",
+        [x],
+        [y],
+        [numpy_helper.from_array(w, "fc.weight"), numpy_helper.from_array(b, "fc.bias")],
+    )
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     onnx.save(model, str(path))

@@ -23,11 +23,26 @@ HAS_MODELS = all((MODELS / n).is_file() for n in ("tile_detector.onnx", "tile_cl
 
 # a value for every parameter a template takes
 SAMPLE = {
-    "tile": "5p", "tiles": ("5p", "5p", "0p"), "confidence": 0.42, "meld": "pon:055p",
-    "kind": "5p", "count": 5, "expected": 13, "melds": 1, "other": "6p",
-    "other_confidence": 0.31, "first": "2p", "second": "3p", "first_confidence": 0.9,
-    "second_confidence": 0.8, "was": "6p", "north": "4z", "north_confidence": 0.3,
-    "others": ("9p",), "end": "start", "flower_confidence": 0.5,
+    "tile": "5p",
+    "tiles": ("5p", "5p", "0p"),
+    "confidence": 0.42,
+    "meld": "pon:055p",
+    "kind": "5p",
+    "count": 5,
+    "expected": 13,
+    "melds": 1,
+    "other": "6p",
+    "other_confidence": 0.31,
+    "first": "2p",
+    "second": "3p",
+    "first_confidence": 0.9,
+    "second_confidence": 0.8,
+    "was": "6p",
+    "north": "4z",
+    "north_confidence": 0.3,
+    "others": ("9p",),
+    "end": "start",
+    "flower_confidence": 0.5,
     "changes": ({"place": "hand", "position": 3, "was": "8p", "tile": "3p"},),
 }
 
@@ -55,10 +70,15 @@ def test_every_code_says_its_message_from_its_parameters(code: str) -> None:
 
 def test_the_fifth_tile_warning_names_the_kind_and_says_what_to_check() -> None:
     w = PhotoWarning("fifth_tile", kind="5p", count=5)
-    assert w == ("5 5p read, but only four exist: check the 5p tiles (one is misread, or a set "
-                 "was completed with a tile not seen)")
-    assert w.to_json() == {"code": "fifth_tile", "params": {"kind": "5p", "count": 5},
-                           "message": str(w)}
+    assert w == (
+        "5 5p read, but only four exist: check the 5p tiles (one is misread, or a set "
+        "was completed with a tile not seen)"
+    )
+    assert w.to_json() == {
+        "code": "fifth_tile",
+        "params": {"kind": "5p", "count": 5},
+        "message": str(w),
+    }
 
 
 def test_places_and_spots_are_said_from_their_parameters() -> None:
@@ -68,8 +88,7 @@ def test_places_and_spots_are_said_from_their_parameters() -> None:
     assert w == "Kita 2 (4z) was read unsure (0.40): check it"
     gap = PhotoWarning("tile_found_in_gap", left=None, right="1p", tile="9m", confidence=0.8)
     assert "No tile was found left of 1p" in gap
-    assert gap.to_json()["params"] == {"left": None, "right": "1p", "tile": "9m",
-                                       "confidence": 0.8}
+    assert gap.to_json()["params"] == {"left": None, "right": "1p", "tile": "9m", "confidence": 0.8}
 
 
 def test_a_code_not_in_the_catalogue_or_wrong_parameters_are_refused() -> None:
@@ -101,8 +120,10 @@ def test_every_code_is_given_somewhere_and_every_warning_is_coded() -> None:
     bare = []
     for path in VISION.rglob("*.py"):
         text = path.read_text()
-        bare += [f"{path.name}: {m}" for m in re.findall(
-            r'(?:warnings|notes)\.append\(\s*f?"[^"]*"', text)]
+        bare += [
+            f"{path.name}: {m}"
+            for m in re.findall(r'(?:warnings|notes)\.append\(\s*f?"[^"]*"', text)
+        ]
     assert bare == []
 
 
@@ -115,8 +136,9 @@ def test_details_are_aligned_with_the_warnings() -> None:
 
 
 @pytest.mark.skipif(not HAS_MODELS, reason="models/*.onnx not present")
-@pytest.mark.skipif(not (SHARED / "art" / "fluffystuff").is_dir(),
-                    reason="../shared/datasets not present")
+@pytest.mark.skipif(
+    not (SHARED / "art" / "fluffystuff").is_dir(), reason="../shared/datasets not present"
+)
 def test_recognize_json_carries_a_code_for_every_warning() -> None:
     """Rendered table scenes through the whole pipeline (second looks included): every warning
     of the recognize JSON has its detail, a catalogue code, in the same order."""

@@ -141,8 +141,9 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     # in the group "other", untouched.
     usable = [k for k, t in enumerate(given) if known(t)]
     if not usable:
-        return Layout([replace(t, group="other") for t in given], _empty_hand(),
-                      [PhotoWarning("no_tiles")])
+        return Layout(
+            [replace(t, group="other") for t in given], _empty_hand(), [PhotoWarning("no_tiles")]
+        )
     clean = [cleaned(given[k]) for k in usable]
     kept, dup_warnings = _dedupe(clean)
     chosen = [clean[k] for k in kept]
@@ -155,7 +156,8 @@ def reconstruct(tiles: list[TileDetection], image_size: tuple[int, int]) -> Layo
     # when it finds more of a hand (turn.more_of_a_hand: upside down, at least two more
     # called tiles or kita set aside, since most photos are taken from the player's seat).
     turns: list[tuple[list[TileDetection], str]] = [
-        ([turn_half(t, w, h) for t in chosen], "photo_upside_down")]
+        ([turn_half(t, w, h) for t in chosen], "photo_upside_down")
+    ]
     sideways = sum(t.angle == 90 for t in chosen)
     if sideways > len(chosen) / 2 and sideways >= 5:
         turns += [([turn_tile(t, w, h, cw) for t in chosen], "photo_turned") for cw in (1, 0)]
@@ -287,8 +289,9 @@ def _reconstruct(
     # The concealed tiles and the winning tile stand upright (§1): one reported sideways but
     # read as one of them (its box an upright tile's) comes back upright.
     out = [
-        replace(t, group=group_of.get(k, "other"), angle=0 if group_of.get(k) in UPRIGHT
-                else t.angle)
+        replace(
+            t, group=group_of.get(k, "other"), angle=0 if group_of.get(k) in UPRIGHT else t.angle
+        )
         for k, t in enumerate(tiles)
     ]
     return Layout(out, hand, warnings)
@@ -298,7 +301,10 @@ UPRIGHT = ("hand", "win")  # the groups whose tiles stand upright
 
 
 def _no_open_hand(
-    tiles: list[TileDetection], geo: Geo, frame: Frame, discards: set[int],
+    tiles: list[TileDetection],
+    geo: Geo,
+    frame: Frame,
+    discards: set[int],
     warnings_in: list[str],
 ) -> Layout:
     """A photo of the whole table whose player's hand is not laid open (``ponds.row_in_pond``):
@@ -309,8 +315,7 @@ def _no_open_hand(
     places = Places(row=(), win=None, melds=(), kita=(), dora=tuple(dora_idx))
     tiles, fix_warnings = correct(tiles, places)
     warnings += fix_warnings
-    groups: dict[str, list[int]] = {"hand": [], "win": [], "meld": [], "kita": [],
-                                    "dora": dora_idx}
+    groups: dict[str, list[int]] = {"hand": [], "win": [], "meld": [], "kita": [], "dora": dora_idx}
     _sanity(groups, tiles, where_map(places), warnings)
     hand = _empty_hand()
     dora = [as_sanma(tiles[k].tile) for k in dora_idx if readable(tiles[k])]

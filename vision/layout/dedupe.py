@@ -32,10 +32,15 @@ def _dedupe(tiles: list[TileDetection]) -> tuple[list[int], list[str]]:
         if clash is None:
             kept.append(k)
         elif tiles[clash].tile != tiles[k].tile:
-            warnings.append(PhotoWarning(
-                "two_readings", tile=tiles[clash].tile,
-                confidence=round(tiles[clash].confidence, 4), other=tiles[k].tile,
-                other_confidence=round(tiles[k].confidence, 4)))
+            warnings.append(
+                PhotoWarning(
+                    "two_readings",
+                    tile=tiles[clash].tile,
+                    confidence=round(tiles[clash].confidence, 4),
+                    other=tiles[k].tile,
+                    other_confidence=round(tiles[k].confidence, 4),
+                )
+            )
     kept, straddle_warnings = _drop_straddling(tiles, sorted(kept))
     return kept, warnings + straddle_warnings
 
@@ -64,15 +69,21 @@ def _drop_straddling(tiles: list[TileDetection], kept: list[int]) -> tuple[list[
     warnings: list[str] = []
     for k in (k for k in upright if tiles[k].confidence < S.low_confidence):
         to_k = np.hypot(*(centres - np.array(tiles[k].center)).T)
-        near = sorted(int(n) for n in np.argsort(to_k)[:S.straddle_neighbours])
+        near = sorted(int(n) for n in np.argsort(to_k)[: S.straddle_neighbours])
         pair = _straddled_pair(tiles, faces, near, k, pitch_of)
         if pair is None:
             continue
         i, j = pair
         dropped.add(k)
-        warnings.append(PhotoWarning(
-            "straddling_box", tile=tiles[k].tile, confidence=round(tiles[k].confidence, 4),
-            left=tiles[i].tile, right=tiles[j].tile))
+        warnings.append(
+            PhotoWarning(
+                "straddling_box",
+                tile=tiles[k].tile,
+                confidence=round(tiles[k].confidence, 4),
+                left=tiles[i].tile,
+                right=tiles[j].tile,
+            )
+        )
     return [k for k in kept if k not in dropped], warnings
 
 

@@ -150,4 +150,3 @@ def _line_at(ts: list[float], ns: list[float], t: float) -> float:
         return float(np.mean(ns)) if ns else 0.0
     slope, icpt = np.polyfit(ts, ns, 1)
     return float(slope * t + icpt)
-

@@ -38,8 +38,6 @@ class Placed:
     raised: bool = False  # lies beyond the line (where a kakan's added tile lies), not on it
 
 
-
-
 def _right_groups(
     row: list[int], tiles: list[TileDetection], geo: Geo, frame: Frame
 ) -> list[tuple[float, list[Placed]]]:
@@ -170,8 +168,12 @@ def _added_on(p: Placed, q: Placed, tiles: list[TileDetection]) -> bool:
         # neither reported sideways (on a tilted row the turn is easily missed): the same
         # kind, clearly beyond and touching it (a dora indicator or a discard of the kind
         # may lie near, a little apart), and no north (kita may lie above the melds, §A5)
-        return (kind(a.tile) == kind(b.tile) and not is_north(a.tile)
-                and abs(p.off - q.off) > S.beyond and iou(a.box, b.box) >= S.upright_added_iou)
+        return (
+            kind(a.tile) == kind(b.tile)
+            and not is_north(a.tile)
+            and abs(p.off - q.off) > S.beyond
+            and iou(a.box, b.box) >= S.upright_added_iou
+        )
     if kind(a.tile) == kind(b.tile):
         return True
     # one of the two misread: only on a real reading of the other's kind, not a trace (a
@@ -227,8 +229,12 @@ def _split_loose(
         kita = _norths([tiles[p.index] for p in group])
         ordered = sorted(group, key=lambda p: p.t)
         head, rest = tiles[ordered[0].index], [tiles[p.index] for p in ordered[1:]]
-        if rest and head.angle == 0 and readable(head) and not north_like(head, S.kita_alt) and all(
-            north_like(d, S.kita_alt) and not d.face_down for d in rest
+        if (
+            rest
+            and head.angle == 0
+            and readable(head)
+            and not north_like(head, S.kita_alt)
+            and all(north_like(d, S.kita_alt) and not d.face_down for d in rest)
         ):  # a winning tile with kita laid close after it (§A4)
             out += [(gap, ordered[:1]), (0.0, ordered[1:])]
             continue

@@ -81,15 +81,16 @@ def read_meld(group: list[Placed], tiles: list[TileDetection], warnings: list[st
         group = [p for p in group if p not in doubles]
     meld = _read_group(group, tiles, notes)
     if meld is None:  # what a group that is no meld mixes does not matter
-        notes = [n for n in notes
-                 if getattr(n, "code", "") not in ("meld_mixed_kinds", "meld_double_box")]
+        notes = [
+            n
+            for n in notes
+            if getattr(n, "code", "") not in ("meld_mixed_kinds", "meld_double_box")
+        ]
     warnings.extend(notes)
     return meld
 
 
-def _read_group(
-    group: list[Placed], tiles: list[TileDetection], warnings: list[str]
-) -> str | None:
+def _read_group(group: list[Placed], tiles: list[TileDetection], warnings: list[str]) -> str | None:
     """:func:`read_meld` on a group without duplicate readings."""
     ankan = _ankan_ends(group, tiles)
     if ankan is not None:
@@ -126,8 +127,9 @@ def _read_group(
                 # four of one kind side by side are all its tiles (§1), which only a kan
                 # holds: a minkan, its turns misreported (it shows one sideways tile, §23)
                 minkan = _meld_string("minkan", faces_main, 4)
-                warnings.append(PhotoWarning("minkan_two_sideways", tiles=ids,
-                                             count=len(sideways), meld=minkan))
+                warnings.append(
+                    PhotoWarning("minkan_two_sideways", tiles=ids, count=len(sideways), meld=minkan)
+                )
                 return minkan
             return None  # a called meld shows one sideways tile (two stacked for a kakan)
         if kinds[main] < 2:
@@ -137,8 +139,9 @@ def _read_group(
                 # §23: the one sideways tile lies beyond the set's line, where a kakan's
                 # added tile lies on its called tile: the called tile under it went unseen
                 kakan = _meld_string("kakan", faces_main, 4)
-                warnings.append(PhotoWarning("kakan_called_unseen", kind=main, tiles=ids,
-                                             meld=kakan))
+                warnings.append(
+                    PhotoWarning("kakan_called_unseen", kind=main, tiles=ids, meld=kakan)
+                )
                 return kakan
             if _called_and_added(sideways, tiles, main):
                 # §23: a pon shows one sideways tile; two of its kind, one lying beyond the
@@ -221,13 +224,12 @@ def _called_and_added(sideways: list[Placed], tiles: list[TileDetection], main: 
 def _seen_twice(group: list[Placed], tiles: list[TileDetection], main: str) -> bool:
     """A box of the set's kind ``main`` and one read as another kind share one slot along the
     row (``share_slot``)."""
+
     def odd(p: Placed) -> bool:
         return kind(tiles[p.index].tile) != main
 
     return any(
-        share_slot(p, q) and odd(p) != odd(q)
-        for i, p in enumerate(group)
-        for q in group[i + 1 :]
+        share_slot(p, q) and odd(p) != odd(q) for i, p in enumerate(group) for q in group[i + 1 :]
     )
 
 

@@ -79,8 +79,7 @@ def known(det: TileDetection) -> bool:
     >>> known(TileDetection("back", (0, 0, 1, 1))), known(TileDetection("", (0, 0, 1, 1)))
     (True, False)
     """
-    return (is_face(det.tile) or det.tile in NOT_FACES) and all(
-        math.isfinite(v) for v in det.box)
+    return (is_face(det.tile) or det.tile in NOT_FACES) and all(math.isfinite(v) for v in det.box)
 
 
 def cleaned(det: TileDetection) -> TileDetection:
@@ -92,8 +91,11 @@ def cleaned(det: TileDetection) -> TileDetection:
         box=(min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)),
         angle=90 if det.angle == 90 else 0,
         confidence=_probability(det.confidence),
-        alternatives=tuple((t, p) for t, p in det.alternatives
-                           if (is_face(t) or t in NOT_FACES) and 0.0 <= p <= 1.0),
+        alternatives=tuple(
+            (t, p)
+            for t, p in det.alternatives
+            if (is_face(t) or t in NOT_FACES) and 0.0 <= p <= 1.0
+        ),
     )
 
 

@@ -117,7 +117,14 @@ def _read_right(
         row, tiles, geo, frame, acc.melds, acc.kita, acc.win, acc.other, acc.warnings
     )
     return _Reading(
-        row, acc.win, acc.melds, acc.kita, acc.other, acc.warnings, acc.guesses, along,
+        row,
+        acc.win,
+        acc.melds,
+        acc.kita,
+        acc.other,
+        acc.warnings,
+        acc.guesses,
+        along,
         groups[0][0] if groups else None,
     )
 
@@ -150,9 +157,7 @@ def _winning_north_apart(
     return groups
 
 
-def _place(
-    acc: _Right, gi: int, gap: float, group: list[Placed], geo: Geo, theta: float
-) -> None:
+def _place(acc: _Right, gi: int, gap: float, group: list[Placed], geo: Geo, theta: float) -> None:
     """Place group ``gi`` right of the row (``gap``: its gap before it, × tile width): the
     winning tile, the row's continuation, norths, a meld, or tiles to weigh later."""
     tiles = acc.tiles
@@ -170,8 +175,12 @@ def _place(
     if gi == 0 and lone_upright and S.win_gap < gap < S.max_win_gap:
         acc.near_north = group[0].index  # a north: read as a kita below, the win not ruled out
     dets = [tiles[k] for k in indices]
-    if gi == 0 and gap <= S.win_gap and len(group) > 1 and all(d.angle == 0 for d in dets) and not (
-        _norths(dets)
+    if (
+        gi == 0
+        and gap <= S.win_gap
+        and len(group) > 1
+        and all(d.angle == 0 for d in dets)
+        and not (_norths(dets))
     ):
         # §1: upright tiles touching the row's end, none sideways, continue the concealed
         # tiles (a row the chain stage cut); a called set is laid apart (kita may not be).
@@ -279,9 +288,14 @@ def _settle_win(acc: _Right) -> None:
         acc.warnings.append(PhotoWarning("win_reported_sideways", tile=turned.tile))
         norths = [(t, p) for t, p in turned.alternatives if is_north(t)]
         if norths and north_like(turned, S.kita_alt):
-            acc.warnings.append(PhotoWarning("win_may_be_kita", tile=turned.tile,
-                                             north=norths[0][0],
-                                             north_confidence=round(norths[0][1], 4)))
+            acc.warnings.append(
+                PhotoWarning(
+                    "win_may_be_kita",
+                    tile=turned.tile,
+                    north=norths[0][0],
+                    north_confidence=round(norths[0][1], 4),
+                )
+            )
     if acc.win is not None and is_north(tiles[acc.win].tile):
         _settle_north_win(acc, acc.win)
     elif acc.win is not None and _faces(row, tiles) + 3 * len(acc.melds) == 14:
@@ -351,11 +365,7 @@ def _settle_north_win(acc: _Right, win: int) -> None:
     held = len(acc.row) + 3 * len(acc.melds)
     if held == 14:
         acc.warnings.append(PhotoWarning("fifteenth_north_kita", tile=tiles[win].tile))
-    elif (
-        held == 13
-        and _north_is_kita(acc.row, tiles)
-        and not _misread_win(acc.row, tiles, win)
-    ):
+    elif held == 13 and _north_is_kita(acc.row, tiles) and not _misread_win(acc.row, tiles, win):
         acc.warnings.append(PhotoWarning("north_no_win_kita", tile=tiles[win].tile))
     else:
         acc.warnings.append(PhotoWarning("north_win", tile=tiles[win].tile))
@@ -382,8 +392,9 @@ def _fill_count(acc: _Right) -> None:
             faces = [tiles[k].tile for k in indices if readable(tiles[k])]
             acc.melds.append((_meld_string(name, faces, len(indices)), indices))
             acc.kita = [k for k in acc.kita if k not in indices]
-            acc.warnings.append(PhotoWarning("norths_as_meld", count=len(indices),
-                                             meld=acc.melds[-1][0]))
+            acc.warnings.append(
+                PhotoWarning("norths_as_meld", count=len(indices), meld=acc.melds[-1][0])
+            )
     if len(acc.short_sets) == 1 and _short(acc):
         indices = acc.short_sets[0]
         # a minkan with one tile unseen in a hole between its tiles (§23), else a pon
@@ -398,13 +409,15 @@ def _fill_count(acc: _Right) -> None:
         # §23: a concealed kan laid as back, face, face, back with one end not found
         indices = acc.short_ankans[0]
         faces = [tiles[k].tile for k in indices if readable(tiles[k])]
-        meld = _ankan_string(vote_kind([tiles[k] for k in indices]) or kind(faces[0]), faces,
-                             acc.warnings)
+        meld = _ankan_string(
+            vote_kind([tiles[k] for k in indices]) or kind(faces[0]), faces, acc.warnings
+        )
         acc.add_meld(meld, indices)
         acc.guesses += 1
         del acc.held[tuple(indices)]  # "not two face-down ends": answered below
-        acc.warnings.append(PhotoWarning(
-            "ankan_end_unseen", tiles=tuple(tiles[k].tile for k in indices), meld=meld))
+        acc.warnings.append(
+            PhotoWarning("ankan_end_unseen", tiles=tuple(tiles[k].tile for k in indices), meld=meld)
+        )
     for notes in acc.held.values():
         acc.warnings.extend(notes)
     _fill_with_loose_pon(acc)
@@ -413,8 +426,9 @@ def _fill_count(acc: _Right) -> None:
         acc.guesses += 1
         meld = _meld_string("pon", [tiles[k].tile for k in indices], 3)
         acc.add_meld(meld, indices)
-        acc.warnings.append(PhotoWarning("pon_called_unseen", kind=kind(tiles[indices[0]].tile),
-                                         meld=meld))
+        acc.warnings.append(
+            PhotoWarning("pon_called_unseen", kind=kind(tiles[indices[0]].tile), meld=meld)
+        )
 
 
 def _hole_kan(acc: _Right, indices: list[int]) -> bool:
@@ -449,9 +463,14 @@ def _hole_kan(acc: _Right, indices: list[int]) -> bool:
         acc.lone_candidates.remove(lone)
         acc.guesses += 1
         del acc.held[tuple(indices)]  # "has 2 tiles": answered by the reading below
-        acc.warnings.append(PhotoWarning(
-            "minkan_hole", tiles=tuple(tiles[k].tile for k in indices), tile=tiles[lone].tile,
-            meld=meld))
+        acc.warnings.append(
+            PhotoWarning(
+                "minkan_hole",
+                tiles=tuple(tiles[k].tile for k in indices),
+                tile=tiles[lone].tile,
+                meld=meld,
+            )
+        )
         return True
     return False
 
@@ -489,8 +508,14 @@ def _fill_with_loose_pon(acc: _Right) -> None:
     acc.lone_candidates = [k for k in acc.lone_candidates if k not in indices]
     acc.guesses += 1
     alike = sum(kind(tiles[k].tile) == main for k in indices)
-    acc.warnings.append(PhotoWarning("pon_turns_misread" if alike == 3 else "pon_odd_tile",
-                                     tiles=seen, kind=main, meld=f"pon:{meld_mpsz([main] * 3)}"))
+    acc.warnings.append(
+        PhotoWarning(
+            "pon_turns_misread" if alike == 3 else "pon_odd_tile",
+            tiles=seen,
+            kind=main,
+            meld=f"pon:{meld_mpsz([main] * 3)}",
+        )
+    )
 
 
 def _called_and_added(acc: _Right, indices: list[int], main: str) -> bool:
@@ -506,7 +531,8 @@ def _called_and_added(acc: _Right, indices: list[int], main: str) -> bool:
     side = [placed[k] for k in indices if k in placed and tiles[k].angle == 90]
     stacked = any(
         share_slot(p, q) and abs(p.off - q.off) > S.beyond
-        for i, p in enumerate(side) for q in side[i + 1 :]
+        for i, p in enumerate(side)
+        for q in side[i + 1 :]
     )
     return stacked and _room(acc, indices)
 
@@ -517,8 +543,9 @@ def _name_lone_tiles(acc: _Right) -> None:
         return
     extra = tuple(acc.tiles[k].tile for k in acc.lone_candidates)
     if acc.win is not None:
-        acc.warnings.append(PhotoWarning("win_two_candidates", tile=acc.tiles[acc.win].tile,
-                                         others=extra))
+        acc.warnings.append(
+            PhotoWarning("win_two_candidates", tile=acc.tiles[acc.win].tile, others=extra)
+        )
     else:
         acc.warnings.append(PhotoWarning("lone_tiles_left_out", tiles=extra))
 
@@ -717,9 +744,7 @@ def _finish_row(reading: _Reading, tiles: list[TileDetection], warnings: list[st
     return reading
 
 
-def _one_too_many(
-    reading: _Reading, tiles: list[TileDetection], warnings: list[str]
-) -> _Reading:
+def _one_too_many(reading: _Reading, tiles: list[TileDetection], warnings: list[str]) -> _Reading:
     """§1: a hand holds at most 14 tiles (less three per meld). A row of faces one more than
     that, no winning tile set apart, whose tile at one end is read unsure (below
     ``low_confidence``) and whose other 14 make a winning shape: that end tile is none of the
@@ -735,8 +760,11 @@ def _one_too_many(
         rest = [k for k in row if k != end]
         if not complete(_row_kinds(rest, tiles) or []):
             continue
-        warnings.append(PhotoWarning("one_too_many", tile=tiles[end].tile,
-                                     end="start" if end == row[0] else "end"))
+        warnings.append(
+            PhotoWarning(
+                "one_too_many", tile=tiles[end].tile, end="start" if end == row[0] else "end"
+            )
+        )
         return replace(reading, row=rest, other_right=[*reading.other_right, end])
     return reading
 

@@ -38,7 +38,8 @@ class _Links:
         if key not in self.tried:
             link = self.geo.centres[j] - self.geo.centres[i]
             self.tried[key] = _touching(self.geo, i, j, link) and not _skips(
-                self.geo, i, j, self.allowed)
+                self.geo, i, j, self.allowed
+            )
         return self.tried[key]
 
 
@@ -228,8 +229,10 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     upright = np.array([t.angle == 0 for t in tiles], dtype=bool)
     chains, joined = _chains(tiles, geo, upright)
     squarish = np.array(
-        [t.angle == 90 and geo.widths[k] <= S.squarish * geo.heights[k]
-         for k, t in enumerate(tiles)],
+        [
+            t.angle == 90 and geo.widths[k] <= S.squarish * geo.heights[k]
+            for k, t in enumerate(tiles)
+        ],
         dtype=bool,
     )
     if squarish.any() and upright.any():
@@ -260,7 +263,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     # Chains cut at a gap, whole again: read too, ranked after the pieces when both make a hand.
     first_joined = len(kept)
     kept += [c for key, c in joined.items() if key not in chains and 2 * face_up(c) > len(c)][
-        :S.max_rows
+        : S.max_rows
     ]
     # Two chains that share their end tiles (the row bends there, or the growth turned away at
     # a crooked tile or a misplaced box): one row, read too, after the others; and once more,
@@ -285,9 +288,7 @@ def _candidate_rows(tiles: list[TileDetection], geo: Geo) -> tuple[list[list[int
     return kept, first_joined
 
 
-def overrun_rows(
-    chains: list[list[int]], tiles: list[TileDetection], geo: Geo
-) -> list[list[int]]:
+def overrun_rows(chains: list[list[int]], tiles: list[TileDetection], geo: Geo) -> list[list[int]]:
     """Chains without their last one or two tiles when those are alike and a sideways tile of
     their kind touches the chain's end: a called set's upright tiles (its called tile sideways
     after them, §23) that the chain ran on into, where the set lies close to the hand (a

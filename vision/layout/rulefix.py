@@ -117,9 +117,17 @@ class _Fixer:
         alts = tuple((t, q) for t, q in sorted(probs.items(), key=lambda kv: -kv[1]) if t != tile)
         self.tiles[k] = replace(det, tile=tile, confidence=round(p, 4), alternatives=alts[:3])
         place, position = self.where.get(k, ("other", None))
-        self.warnings.append(PhotoWarning(
-            why, place=place, position=position, was=det.tile,
-            confidence=round(det.confidence, 4), tile=tile, **params))
+        self.warnings.append(
+            PhotoWarning(
+                why,
+                place=place,
+                position=position,
+                was=det.tile,
+                confidence=round(det.confidence, 4),
+                tile=tile,
+                **params,
+            )
+        )
 
 
 def where_map(places: Places) -> dict[int, tuple[str, int | None]]:
@@ -463,15 +471,24 @@ def _winning_shape(fx: _Fixer) -> None:
     places = fx.places
     concealed = [*places.row, *([places.win] if places.win is not None else [])]
     if places.win is not None and len(concealed) == 14 - 3 * len(places.melds):
-        _reshape(fx, concealed, complete, S.shape_fix_max_cost,
-                 ("reread_win_shape", "suggest_win_shape"))
+        _reshape(
+            fx, concealed, complete, S.shape_fix_max_cost, ("reread_win_shape", "suggest_win_shape")
+        )
     elif places.win is None and len(concealed) == 13 - 3 * len(places.melds):
-        _reshape(fx, concealed, tenpai, S.tenpai_fix_max_cost,
-                 ("reread_tenpai_shape", "suggest_tenpai_shape"))
+        _reshape(
+            fx,
+            concealed,
+            tenpai,
+            S.tenpai_fix_max_cost,
+            ("reread_tenpai_shape", "suggest_tenpai_shape"),
+        )
 
 
 def _reshape(
-    fx: _Fixer, concealed: list[int], goal: Callable[[list[str]], bool], max_cost: float,
+    fx: _Fixer,
+    concealed: list[int],
+    goal: Callable[[list[str]], bool],
+    max_cost: float,
     codes: tuple[str, str],
 ) -> None:
     """Make the concealed tiles reach ``goal`` by re-reading at most two unsure tiles; the
@@ -519,8 +536,12 @@ def _reshape(
             fx.set(k, t, codes[0])
         return
     changes = tuple(
-        {"place": fx.where.get(k, ("other", None))[0],
-         "position": fx.where.get(k, ("other", None))[1], "was": fx.tiles[k].tile, "tile": t}
+        {
+            "place": fx.where.get(k, ("other", None))[0],
+            "position": fx.where.get(k, ("other", None))[1],
+            "was": fx.tiles[k].tile,
+            "tile": t,
+        }
         for _, k, t in combo
     )
     fx.warnings.append(PhotoWarning(codes[1], changes=changes))

@@ -14,8 +14,12 @@ from sanma_lens.vision.types import TileDetection
 from sanma_lens.vision.warning_catalogue import PhotoWarning
 
 
-def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection],
-            where: Mapping[int, tuple[str, int | None]], warnings: list[str]) -> None:
+def _sanity(
+    groups: dict[str, list[int]],
+    tiles: list[TileDetection],
+    where: Mapping[int, tuple[str, int | None]],
+    warnings: list[str],
+) -> None:
     """docs/rules.md Tiles: no 2m–8m; low-confidence tiles to check (four of a kind at most:
     :func:`fifth_warnings`, on the hand as read). ``where``: each placed tile's group and
     position, as the warnings say it (``rulefix.where_map``)."""
@@ -27,11 +31,19 @@ def _sanity(groups: dict[str, list[int]], tiles: list[TileDetection],
                 if tile.tile == "5m":
                     warnings.append(PhotoWarning("read_5m", place=place, position=position))
                 else:
-                    warnings.append(PhotoWarning("read_2m_8m", place=place, position=position,
-                                                 tile=tile.tile))
+                    warnings.append(
+                        PhotoWarning("read_2m_8m", place=place, position=position, tile=tile.tile)
+                    )
             if tile.confidence < S.low_confidence:
-                warnings.append(PhotoWarning("low_confidence", place=place, position=position,
-                                             tile=tile.tile, confidence=round(tile.confidence, 4)))
+                warnings.append(
+                    PhotoWarning(
+                        "low_confidence",
+                        place=place,
+                        position=position,
+                        tile=tile.tile,
+                        confidence=round(tile.confidence, 4),
+                    )
+                )
 
 
 def kind_counts(hand: Mapping[str, object], dora: Sequence[str] = ()) -> Counter[str]:
@@ -68,5 +80,6 @@ def _count_warnings(reading: _Reading, hand_size: int, warnings: list[str]) -> N
     if hand_size == expected:
         return
     code = "hand_short" if hand_size < expected else "hand_long"
-    warnings.append(PhotoWarning(code, count=hand_size, expected=expected,
-                                 melds=len(reading.melds)))
+    warnings.append(
+        PhotoWarning(code, count=hand_size, expected=expected, melds=len(reading.melds))
+    )

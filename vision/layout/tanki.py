@@ -47,8 +47,8 @@ def tanki_readings(
         reading = _read_right([k], tiles, geo, along)
         # a tile touching the next is a set's or a row's, unless that next tile alone is its
         # winning tile laid close (the reading took it so, with a warning, §1)
-        apart = reading.first_gap is None or reading.first_gap > S.win_gap or (
-            reading.win is not None
+        apart = (
+            reading.first_gap is None or reading.first_gap > S.win_gap or (reading.win is not None)
         )
         if apart and len(reading.melds) == MELDS and reading.units in (13, 14):
             found.append(reading)

@@ -38,9 +38,11 @@ def more_of_a_hand(turned: Layout, layout: Layout, upside_down: bool = False) ->
     triplets next to its melds read as more melds)."""
     if not upside_down:
         return _plausibility(turned) > _plausibility(layout)
-    return (_plausibility(turned)[0] >= _plausibility(layout)[0]
-            and _placed(turned) > _placed(layout)
-            and _set_aside(turned) >= _set_aside(layout) + 2)
+    return (
+        _plausibility(turned)[0] >= _plausibility(layout)[0]
+        and _placed(turned) > _placed(layout)
+        and _set_aside(turned) >= _set_aside(layout) + 2
+    )
 
 
 def _placed(layout: Layout) -> int:

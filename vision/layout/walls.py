@@ -37,8 +37,9 @@ def in_wall_row(
         dist = np.hypot(*(centres - centres[here]).T) / sizes[here]
         ratio = sizes / sizes[here]
         (step_lo, step_hi), (size_lo, size_hi) = S.wall_step, S.wall_sizes
-        near = np.flatnonzero((dist > step_lo) & (dist < step_hi)
-                              & (ratio > size_lo) & (ratio < size_hi))
+        near = np.flatnonzero(
+            (dist > step_lo) & (dist < step_hi) & (ratio > size_lo) & (ratio < size_hi)
+        )
         for there in (int(j) for j in near):
             step = centres[there] - centres[here]
             taken = np.zeros(len(pool), dtype=bool)
@@ -72,8 +73,10 @@ def _walk(
     while free.any() and len(line) < most:
         gaps = np.where(free, np.hypot(*(centres - (centres[here] + step)).T), np.inf)
         near = int(np.argmin(gaps))
-        if (gaps[near] > S.wall_straight * sizes[here]
-                or not S.wall_sizes[0] < sizes[near] / sizes[here] < S.wall_sizes[1]):
+        if (
+            gaps[near] > S.wall_straight * sizes[here]
+            or not S.wall_sizes[0] < sizes[near] / sizes[here] < S.wall_sizes[1]
+        ):
             break
         line.append(near)
         free[near] = False

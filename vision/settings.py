@@ -172,6 +172,7 @@ class Settings:
     pond_touch: float = 1.3  # ... touching: centres within this × the larger long side
     pond_apart: float = 0.6  # a double beside a pond this × a short side from every tile is one
     table_dora_sure: float = 0.5  # on a whole table a dora indicator is read at least this surely
+    loose_dora_sure: float = 0.5  # indicators in a group apart (no wall) are read this surely
     # ... a wall's row (layout/walls.py): its next stack a step of this many tiles away,
     wall_step: tuple[float, float] = (0.4, 1.6)
     wall_sizes: tuple[float, float] = (0.6, 1.6)  # ... of about its size (this × its √area),

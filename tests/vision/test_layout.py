@@ -946,6 +946,20 @@ def test_lone_dora_indicator_beyond_the_hand_with_a_warning() -> None:
     assert "dora" in layout.warnings[0]
 
 
+def test_a_face_read_unsure_apart_from_any_wall_is_no_dora_indicator() -> None:
+    """Clutter dev render 8,260,025: a red LED point display above the hand, read as a 0p at
+    p 0.38, was taken for a lone indicator. With no wall's row to vouch for it, a group apart
+    is an indicator only read at least ``loose_dora_sure``; the same face read surely is one."""
+    for confidence, group in ((0.38, "other"), (0.9, "dora")):
+        t = Table(y=900.0)
+        t.row("123p456p789s1122z")
+        t.put("2z", "win", gap=0.5)
+        t.elsewhere("0p", 180, 900 - 2.2 * B, group)
+        t.tiles[-1] = replace(t.tiles[-1], confidence=confidence)
+        dora = {"dora": ["0p"]} if group == "dora" else {}
+        check(t, hand("123456p789s1122z", "2z", **dora), warnings=None)
+
+
 def test_distractors_discards_and_other_hands_are_other() -> None:
     t = Table(y=900.0)
     t.row("123p456p789s1122z")

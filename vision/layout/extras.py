@@ -127,11 +127,14 @@ def _dora_groups(
     sides of it. On a whole table the walls are small and far, and a back seen on
     its edge (the back's colour over the ivory side) is read as an unsure face: there only
     faces read at least ``table_dora_sure`` are indicators, in a wall's row or in a group
-    apart.
+    apart. A group apart, with no wall to vouch for it, is read at least ``loose_dora_sure`` on
+    any photo: a red LED point display by the hand is read as a 0p at p 0.38, never surely
+    (clutter dev render 8,260,025).
     """
     rest = [k for k in range(len(tiles)) if k not in taken]
     if not rest:
         return []
+    loose_bar = max(S.loose_dora_sure, S.table_dora_sure) if whole_table else S.loose_dora_sure
     parent = {k: k for k in rest}
 
     def find(k: int) -> int:
@@ -167,7 +170,7 @@ def _dora_groups(
             not backs
             and len(faces) == len(members) <= 3
             and all(tiles[k].angle == 0 for k in members)
-            and not (whole_table and any(tiles[k].confidence < S.table_dora_sure for k in members))
+            and all(tiles[k].confidence >= loose_bar for k in members)
             and _above_row_start(members, row, geo, frame)
         ):
             loose.append(sorted(faces, key=lambda k: geo.centres[k][0]))

@@ -128,8 +128,8 @@ def _dora_groups(
     its edge (the back's colour over the ivory side) is read as an unsure face: there only
     faces read at least ``table_dora_sure`` are indicators, in a wall's row or in a group
     apart. A group apart, with no wall to vouch for it, is read at least ``loose_dora_sure`` on
-    any photo: a red LED point display by the hand is read as a 0p at p 0.38, never surely
-    (clutter dev render 8,260,025).
+    any photo (clutter dev render 8,260,025: a red LED point display by the hand, read as a
+    0p at p 0.38, was taken for an indicator).
     """
     rest = [k for k in range(len(tiles)) if k not in taken]
     if not rest:

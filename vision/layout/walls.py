@@ -68,15 +68,13 @@ def _walk(
     ``most`` of them (an indicator lies a few stacks from the dead wall's end, and a long wall
     must not cost a photo much)."""
     line: list[int] = []
+    lo, hi = S.wall_sizes
     free = ~taken
     here = start
     while free.any() and len(line) < most:
         gaps = np.where(free, np.hypot(*(centres - (centres[here] + step)).T), np.inf)
         near = int(np.argmin(gaps))
-        if (
-            gaps[near] > S.wall_straight * sizes[here]
-            or not S.wall_sizes[0] < sizes[near] / sizes[here] < S.wall_sizes[1]
-        ):
+        if gaps[near] > S.wall_straight * sizes[here] or not lo < sizes[near] / sizes[here] < hi:
             break
         line.append(near)
         free[near] = False
